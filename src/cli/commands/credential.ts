@@ -1,0 +1,58 @@
+import { Command } from 'commander';
+import { commonOptions, jsonOption, withServices } from '../context.js';
+import { emit, table } from '../output.js';
+
+export function credentialCommand(): Command {
+  const command = new Command('credential').description('issue and revoke API credentials for integrators');
+
+  command
+    .command('issue')
+    .description('issue a credential with a generated password (shown once)')
+    .requiredOption('--username <name>', 'the username, for example the integrator name')
+    .addOption(jsonOption())
+    .action(async (_options, self: Command) => {
+      const options = commonOptions<{ username: string }>(self);
+      await withServices(options, async ({ credentials }) => {
+        const issued = await credentials.issue(options.username);
+        emit(
+          options,
+          issued,
+          `Issued credential ${issued.username}.\nPassword (shown once, send it securely): ${issued.password}`,
+        );
+      });
+    });
+
+  command
+    .command('list')
+    .description('list credentials (passwords are never shown again)')
+    .addOption(jsonOption())
+    .action(async (_options, self: Command) => {
+      const options = commonOptions(self);
+      await withServices(options, async ({ credentials }) => {
+        const all = await credentials.list();
+        const rows = all.map((c) => [c.username, c.createdAt, c.revokedAt ?? 'active']);
+        emit(
+          options,
+          all,
+          all.length === 0
+            ? 'No credentials yet. Issue one with: menu-api credential issue --username NAME'
+            : table(['USERNAME', 'CREATED', 'REVOKED'], rows),
+        );
+      });
+    });
+
+  command
+    .command('revoke')
+    .description('revoke a credential; running servers refuse it within a second')
+    .argument('<username>', 'the credential username')
+    .addOption(jsonOption())
+    .action(async (username: string, _options, self: Command) => {
+      const options = commonOptions(self);
+      await withServices(options, async ({ credentials }) => {
+        await credentials.revoke(username);
+        emit(options, { username, revoked: true }, `Revoked credential ${username}.`);
+      });
+    });
+
+  return command;
+}

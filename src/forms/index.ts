@@ -1,0 +1,17 @@
+import type { FieldAliases } from '../domain/validate-item.js';
+import type { RequestForm } from './form.js';
+import { formA } from './form-a/index.js';
+import { formB } from './form-b/index.js';
+
+/** Every request form the server speaks. A new form is a new folder and one line here. */
+export const FORMS: readonly RequestForm[] = [formA, formB];
+
+export function findForm(id: string): RequestForm | undefined {
+  return FORMS.find((form) => form.id === id.toLowerCase());
+}
+
+/** Every form's item field spellings, so an import accepts any of them beside the canonical names. */
+export const ALL_ITEM_FIELD_ALIASES: FieldAliases = Object.assign(
+  {},
+  ...FORMS.map((form) => form.itemFieldAliases),
+);

@@ -1,0 +1,125 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { type Static, Type } from 'typebox';
+import type { FieldProblem } from '../domain/validate-item.js';
+import { describeProblems, type ErrorCode, ServiceError } from '../services/errors.js';
+
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  invalid_credentials: 401,
+  invalid_token: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  internal_error: 500,
+};
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ enum: Object.keys(STATUS_BY_CODE) }),
+      message: Type.String(),
+      request_id: Type.String(),
+      problems: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    }),
+  },
+  { description: 'Every error has this shape.' },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+/** Fastify's own errors that are the client's fault, mapped to our codes and messages. */
+const FASTIFY_ERRORS: Record<string, { code: ErrorCode; message: (error: FastifyError) => string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    code: 'payload_too_large',
+    message: () => 'The request body is larger than this endpoint accepts. Send a smaller body.',
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    message: () => 'This Content-Type is not accepted here. Send application/json.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: 'invalid_request',
+    message: () => 'The Content-Length header does not match the body.',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'invalid_request',
+    message: () => 'The request body is empty. Send a JSON object.',
+  },
+  FST_ERR_BAD_URL: {
+    code: 'invalid_request',
+    message: () => 'The URL is malformed (a bad percent-encoding?). Check the request path.',
+  },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    code: 'invalid_request',
+    message: () => 'The request body is not valid JSON.',
+  },
+};
+
+interface ValidationIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Turns Ajv's findings into problems that name the field the way the client sent it. */
+export function validationProblems(issues: ValidationIssue[], dataVar: string): FieldProblem[] {
+  const where = dataVar === 'headers' ? 'header' : dataVar === 'querystring' ? 'query parameter' : 'field';
+  return issues.map((issue) => {
+    const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    const missing = issue.keyword === 'required' ? String(issue.params.missingProperty) : undefined;
+    const field = missing ?? path;
+    if (!field) {
+      return {
+        field: dataVar,
+        message: dataVar === 'body' ? 'must be a JSON object' : (issue.message ?? 'is invalid'),
+      };
+    }
+    const message = missing ? `${where} is required` : `${where} ${issue.message ?? 'is invalid'}`;
+    return { field, message };
+  });
+}
+
+export function sendError(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  code: ErrorCode,
+  message: string,
+  problems?: FieldProblem[],
+): FastifyReply {
+  const body: ErrorBody = { error: { code, message, request_id: String(request.id) } };
+  if (problems && problems.length > 0) body.error.problems = problems;
+  // Set here as well as in the onSend hook: errors raised before routing skip the hooks.
+  return reply
+    .code(STATUS_BY_CODE[code])
+    .header('x-request-id', String(request.id))
+    .type('application/json; charset=utf-8')
+    .send(body);
+}
+
+/** The one error handler: known failures get their status; anything else is a bug and a bare 500. */
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof ServiceError)
+    return sendError(reply, request, error.code, error.message, error.problems);
+  if (error.validation) {
+    const problems = validationProblems(
+      error.validation as ValidationIssue[],
+      error.validationContext ?? 'body',
+    );
+    const message = `The request is malformed: ${describeProblems(problems)}.`;
+    return sendError(reply, request, 'invalid_request', message, problems);
+  }
+  const known = error.code ? FASTIFY_ERRORS[error.code] : undefined;
+  if (known) return sendError(reply, request, known.code, known.message(error));
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return sendError(reply, request, 'invalid_request', 'The request is malformed.');
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return sendError(
+    reply,
+    request,
+    'internal_error',
+    'Something went wrong on our side. Retry, and report the request id if it persists.',
+  );
+}

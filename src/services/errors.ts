@@ -1,0 +1,31 @@
+import type { FieldProblem } from '../domain/validate-item.js';
+
+/** Every failure a caller can act on has one of these codes; the HTTP layer and the CLI each map them. */
+export type ErrorCode =
+  | 'invalid_request'
+  | 'invalid_credentials'
+  | 'invalid_token'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'conflict'
+  | 'internal_error';
+
+export class ServiceError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Field-level reasons, for validation failures. */
+    readonly problems?: FieldProblem[],
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+  }
+}
+
+export function describeProblems(problems: FieldProblem[], shown = 5): string {
+  const listed = problems.slice(0, shown).map((problem) => `${problem.field} ${problem.message}`);
+  const more = problems.length > shown ? ` (and ${problems.length - shown} more)` : '';
+  return `${listed.join('; ')}${more}`;
+}

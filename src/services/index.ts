@@ -1,0 +1,22 @@
+import type { ScryptCost } from '../auth/password.js';
+import type { Store } from '../store/store.js';
+import { CredentialService } from './credentials.js';
+import { type AfterWrite, DispensaryService } from './dispensaries.js';
+import { MenuService } from './menus.js';
+
+/** The write-side services, shared by the HTTP layer and the CLI so that each rule exists once. */
+export interface Services {
+  store: Store;
+  dispensaries: DispensaryService;
+  credentials: CredentialService;
+  menus: MenuService;
+}
+
+export function createServices(store: Store, afterWrite?: AfterWrite, scryptCost?: ScryptCost): Services {
+  return {
+    store,
+    dispensaries: new DispensaryService(store, afterWrite),
+    credentials: new CredentialService(store, afterWrite, scryptCost),
+    menus: new MenuService(store, afterWrite),
+  };
+}

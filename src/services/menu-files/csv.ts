@@ -1,0 +1,173 @@
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { toCanonicalRecord } from '../../domain/canonical.js';
+import type { MenuItem } from '../../domain/item.js';
+import type { FieldAliases, FieldProblem } from '../../domain/validate-item.js';
+
+/** One row per price entry; item columns repeat on each row of the item (or stay empty after the first). */
+export const CSV_COLUMNS = [
+  'id',
+  'name',
+  'brand',
+  'product_type',
+  'product_subtype',
+  'description',
+  'image',
+  'cbd',
+  'cbn',
+  'thc',
+  'total_thc',
+  'total_cbd',
+  'flavors',
+  'effects',
+  'conditions',
+  'active',
+  'unit',
+  'amount',
+  'price',
+  'stock',
+] as const;
+
+const PRICE_COLUMNS = new Set(['unit', 'amount', 'price', 'stock']);
+const NUMBER_COLUMNS = new Set(['cbd', 'cbn', 'thc', 'total_thc', 'total_cbd', 'amount', 'price', 'stock']);
+const LIST_COLUMNS = new Set(['flavors', 'effects', 'conditions']);
+/** Lists in a CSV cell are separated by semicolons: commas are the column separator. */
+const LIST_SEPARATOR = ';';
+
+export interface CsvItems {
+  /** Raw items (canonical names, typed values), ready for the same validation as JSON. */
+  items: Record<string, unknown>[];
+  /** Where each raw item began, for messages. */
+  lines: number[];
+  problems: FieldProblem[];
+}
+
+function cellValue(column: string, cell: string, line: number, problems: FieldProblem[]): unknown {
+  if (cell === '') return undefined;
+  if (column === 'id') {
+    if (!/^\d+$/.test(cell)) problems.push({ field: `line ${line}, id`, message: 'must be a whole number' });
+    return Number(cell);
+  }
+  if (NUMBER_COLUMNS.has(column)) {
+    const value = Number(cell);
+    if (!Number.isFinite(value))
+      problems.push({ field: `line ${line}, ${column}`, message: 'must be a number' });
+    return value;
+  }
+  if (LIST_COLUMNS.has(column)) {
+    return cell
+      .split(LIST_SEPARATOR)
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+  }
+  if (column === 'active') {
+    const lower = cell.toLowerCase();
+    if (['true', 'yes', '1'].includes(lower)) return true;
+    if (['false', 'no', '0'].includes(lower)) return false;
+    problems.push({ field: `line ${line}, active`, message: 'must be true or false' });
+    return undefined;
+  }
+  return cell;
+}
+
+/** Reads CSV text into raw items: rows with the same id (or, without ids, the same name in a row) form one item. */
+export function readCsv(text: string, aliases: FieldAliases): CsvItems {
+  const problems: FieldProblem[] = [];
+  let records: { record: Record<string, string>; info: { lines: number } }[];
+  try {
+    records = parse(text, {
+      columns: (header: string[]) => header.map((name) => aliases[name.trim()] ?? name.trim()),
+      bom: true,
+      skip_empty_lines: true,
+      trim: true,
+      info: true,
+    });
+  } catch (error) {
+    return { items: [], lines: [], problems: [{ field: 'csv', message: (error as Error).message }] };
+  }
+  const header = records[0] ? Object.keys(records[0].record) : [];
+  for (const column of header) {
+    if (!(CSV_COLUMNS as readonly string[]).includes(column)) {
+      problems.push({
+        field: `line 1, ${column}`,
+        message: `is not a known column (known: ${CSV_COLUMNS.join(', ')})`,
+      });
+    }
+  }
+  if (problems.length > 0) return { items: [], lines: [], problems };
+
+  const items: Record<string, unknown>[] = [];
+  const lines: number[] = [];
+  const byId = new Map<number, Record<string, unknown>>();
+  let previous: Record<string, unknown> | undefined;
+  for (const { record, info } of records) {
+    const line = info.lines;
+    const item: Record<string, unknown> = {};
+    const price: Record<string, unknown> = {};
+    for (const [column, cell] of Object.entries(record)) {
+      const value = cellValue(column, cell, line, problems);
+      if (value === undefined) continue;
+      if (PRICE_COLUMNS.has(column)) price[column] = value;
+      else item[column] = value;
+    }
+    const id = typeof item.id === 'number' ? item.id : undefined;
+    const owner =
+      id !== undefined
+        ? byId.get(id)
+        : previous && previous.id === undefined && previous.name === item.name
+          ? previous
+          : undefined;
+    if (owner) {
+      for (const [field, value] of Object.entries(item)) {
+        if (JSON.stringify(owner[field]) !== JSON.stringify(value)) {
+          problems.push({
+            field: `line ${line}, ${field}`,
+            message: 'differs from the first row of this item; leave it empty or repeat it',
+          });
+        }
+      }
+      if (Object.keys(price).length > 0) (owner.prices as unknown[]).push(price);
+      continue;
+    }
+    item.prices = Object.keys(price).length > 0 ? [price] : [];
+    items.push(item);
+    lines.push(line);
+    if (id !== undefined) byId.set(id, item);
+    previous = item;
+  }
+  return { items, lines, problems };
+}
+
+export function writeCsv(items: readonly MenuItem[]): string {
+  const rows: unknown[][] = [];
+  for (const item of items) {
+    const record = toCanonicalRecord(item);
+    const itemCells = [
+      record.id,
+      record.name,
+      record.brand,
+      record.product_type,
+      record.product_subtype,
+      record.description,
+      record.image ?? '',
+      record.cbd ?? '',
+      record.cbn ?? '',
+      record.thc ?? '',
+      record.total_thc ?? '',
+      record.total_cbd ?? '',
+      record.flavors.join(LIST_SEPARATOR),
+      record.effects.join(LIST_SEPARATOR),
+      record.conditions.join(LIST_SEPARATOR),
+      record.active,
+    ];
+    if (record.prices.length === 0) rows.push([...itemCells, '', '', '', '']);
+    for (const price of record.prices) {
+      rows.push([...itemCells, price.unit, price.amount, price.price, price.stock ?? '']);
+    }
+  }
+  return stringify(rows, {
+    header: true,
+    columns: [...CSV_COLUMNS],
+    cast: { boolean: (value) => String(value) },
+  });
+}

@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ScryptCost } from '../../src/auth/password.js';
+import { DEFAULTS, type ServerConfig } from '../../src/config.js';
+import { createRuntime, type Runtime } from '../../src/http/server.js';
+
+/** Cheap scrypt for tests that create many credentials; the hash format and code path are the real ones. */
+export const TEST_SCRYPT: ScryptCost = { N: 1024, r: 8, p: 1 };
+
+export function temporaryDirectory(): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), 'menu-api-test-'));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+export interface TestRuntime extends Runtime {
+  database: string;
+  /** A dispensary, credential and menu ready to use. */
+  seed: Seed;
+}
+
+export interface Seed {
+  dispensaryId: number;
+  token: string;
+  username: string;
+  password: string;
+}
+
+/** A fresh runtime over a new SQLite file, with one dispensary, one credential and the given menu. */
+export async function testRuntime(
+  options: { menu?: unknown[]; config?: Partial<ServerConfig> } = {},
+): Promise<TestRuntime> {
+  const directory = temporaryDirectory();
+  const database = join(directory.path, 'menu.db');
+  const runtime = await createRuntime(
+    { ...DEFAULTS, database, ...options.config },
+    { logger: false, scryptCost: TEST_SCRYPT },
+  );
+  const { dispensaries, credentials, menus } = runtime.services;
+  const dispensary = await dispensaries.create('Test Collective');
+  const credential = await credentials.issue('integrator');
+  if (options.menu) await menus.replace(dispensary.id, menus.validate(options.menu));
+  return {
+    ...runtime,
+    database,
+    seed: {
+      dispensaryId: dispensary.id,
+      token: dispensary.token,
+      username: credential.username,
+      password: credential.password,
+    },
+    async close() {
+      await runtime.close();
+      directory.remove();
+    },
+  };
+}
+
+/** A small menu covering what the shape rules care about: inactive items, Form-B-only types, nulls. */
+export const SAMPLE_MENU = [
+  {
+    id: 3,
+    name: 'Blue Dream',
+    brand: 'Emerald Farms',
+    product_type: 'Flower',
+    product_subtype: 'Hybrid',
+    description: 'Berry aroma.',
+    image: 'https://img.example/blue.jpg',
+    thc: 21.5,
+    cbd: 0.1,
+    flavors: ['Berry'],
+    effects: ['Happy'],
+    conditions: ['Stress'],
+    prices: [
+      { unit: 'gram', amount: 1, price: 12, stock: 10 },
+      { unit: 'ounce', amount: 0.125, price: 38.5, stock: 0 },
+    ],
+  },
+  {
+    id: 1,
+    name: 'Fudge Brownie',
+    brand: 'Baked Bros',
+    product_type: 'Edible',
+    product_subtype: 'Brownies',
+    total_thc: 100,
+    prices: [{ unit: 'unit', amount: 1, price: 22.99 }],
+  },
+  { id: 2, name: 'Hidden Kush', product_type: 'Flower', active: false, prices: [] },
+  {
+    id: 7,
+    name: 'Vape Cart',
+    product_type: 'Vape',
+    prices: [{ unit: 'gram', amount: 0.5, price: 35, stock: 4 }],
+  },
+];
