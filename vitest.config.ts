@@ -1,11 +1,61 @@
+import { randomBytes } from 'node:crypto';
 import { defineConfig } from 'vitest/config';
+import type { Reporter } from 'vitest/reporters';
+import { postgresProblem } from './test/setup/postgres-probe.js';
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    // Two cores: forks keep native better-sqlite3 handles isolated per file.
-    pool: 'forks',
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
-  },
+const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * Every test file runs twice: project "sqlite" and project "postgres" (TEST_DATABASE tells the
+ * helpers which; see test/helpers/database.ts). PostgreSQL is TEST_POSTGRES_URL, by default the
+ * local server. When it is unreachable: under CI (CI set) the postgres project stays and its global
+ * setup fails the run; elsewhere the project is left out and the run says so, first and last.
+ */
+export default defineConfig(async () => {
+  const postgresUrl = process.env.TEST_POSTGRES_URL || DEFAULT_TEST_POSTGRES_URL;
+  // One id per run, inherited by the workers: per-test databases are named after it.
+  process.env.MENU_API_TEST_RUN ??= randomBytes(4).toString('hex');
+  const ci = Boolean(process.env.CI) && process.env.CI !== 'false';
+  const problem = await postgresProblem(postgresUrl);
+  const skipPostgres = problem !== undefined && !ci;
+  const notice = `PostgreSQL run skipped: ${problem}. Only the SQLite project ran. Start PostgreSQL (or set TEST_POSTGRES_URL) to run both.`;
+  // The config may be loaded more than once per run: say it once at the start (and once at the end).
+  if (skipPostgres && !process.env.MENU_API_TEST_SKIP_SAID) {
+    process.env.MENU_API_TEST_SKIP_SAID = '1';
+    process.stderr.write(`\n${notice}\n\n`);
+  }
+  const skipReporter: Reporter = {
+    onTestRunEnd() {
+      process.stderr.write(`\n${notice}\n`);
+    },
+  };
+
+  return {
+    test: {
+      include: ['test/**/*.test.ts'],
+      // Two cores: forks keep native better-sqlite3 handles isolated per file.
+      pool: 'forks',
+      testTimeout: 20_000,
+      hookTimeout: 30_000,
+      // The contract test: every answer of a test app is checked against the OpenAPI document.
+      setupFiles: ['test/setup/contract.ts'],
+      reporters: skipPostgres ? ['default', skipReporter] : ['default'],
+      projects: [
+        { extends: true, test: { name: 'sqlite', env: { TEST_DATABASE: 'sqlite' } } },
+        ...(skipPostgres
+          ? []
+          : [
+              {
+                extends: true,
+                test: {
+                  name: 'postgres',
+                  env: { TEST_DATABASE: 'postgres', TEST_POSTGRES_URL: postgresUrl },
+                  globalSetup: ['test/setup/postgres-global.ts'],
+                  setupFiles: ['test/setup/postgres-file.ts'],
+                },
+              },
+            ]),
+      ],
+    },
+  };
 });

@@ -1,22 +1,38 @@
 import { Command } from 'commander';
+import { adminKeyCommand } from './commands/admin-key.js';
+import { auditCommand } from './commands/audit.js';
 import { credentialCommand } from './commands/credential.js';
+import { dbCommand } from './commands/db.js';
 import { dispensaryCommand } from './commands/dispensary.js';
+import { inventoryCommand } from './commands/inventory.js';
 import { menuCommand } from './commands/menu.js';
 import { serveCommand } from './commands/serve.js';
-import { databaseOption } from './context.js';
+import { databaseOption, poolSizeOption } from './context.js';
 
 export function buildProgram(): Command {
   const program = new Command('menu-api')
     .description('Dispensary Menu API: run the server and manage dispensaries, credentials and menus')
     .addOption(databaseOption())
+    .addOption(poolSizeOption())
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(run with --help for usage)');
-  for (const command of [serveCommand(), dispensaryCommand(), credentialCommand(), menuCommand()]) {
+  for (const command of [
+    serveCommand(),
+    dispensaryCommand(),
+    credentialCommand(),
+    menuCommand(),
+    inventoryCommand(),
+    adminKeyCommand(),
+    auditCommand(),
+    dbCommand(),
+  ]) {
     program.addCommand(command);
   }
-  // Commands built on their own do not inherit help settings; every --help should show --db.
+  // Commands built on their own do not inherit help settings; every --help should show --db,
+  // and every usage error should say where the usage is.
   const showGlobals = (command: Command): void => {
     command.configureHelp({ showGlobalOptions: true });
+    command.showHelpAfterError('(run with --help for usage)');
     command.commands.forEach(showGlobals);
   };
   showGlobals(program);

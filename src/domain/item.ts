@@ -29,6 +29,16 @@ export interface PriceEntry {
   priceCents: number;
   /** Quantity in stock; null when the dispensary does not track stock for this entry. */
   stock: number | null;
+  /** When this entry's price or stock last changed; set by the store, absent on input. */
+  updatedAt?: string;
+}
+
+/** One stock level to set, matched to a price entry by item, unit and amount. */
+export interface StockUpdate {
+  itemId: number;
+  unit: Unit;
+  amount: number;
+  stock: number | null;
 }
 
 export interface MenuItem {

@@ -3,6 +3,7 @@ import type { MenuItem } from '../domain/item.js';
 import type { FieldAliases } from '../domain/validate-item.js';
 import type { AccessService } from '../services/access.js';
 import type { MenuReader } from '../services/menu-reader.js';
+import type { MenuSnapshots } from '../services/menu-snapshots.js';
 
 /** Which of Form B's two documented spellings to send (see README: "Form B field names"). */
 export type FormBNames = 'both' | 'table' | 'sample';
@@ -10,6 +11,8 @@ export type FormBNames = 'both' | 'table' | 'sample';
 export interface FormContext {
   access: AccessService;
   menus: MenuReader;
+  /** Serialized answers per dispensary, kept until the next change (menus, store information). */
+  snapshots: MenuSnapshots;
   formBNames: FormBNames;
 }
 

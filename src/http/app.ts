@@ -1,18 +1,59 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { FormBNames, FormContext } from '../forms/form.js';
 import { FORMS } from '../forms/index.js';
 import type { AccessService } from '../services/access.js';
 import type { MenuReader } from '../services/menu-reader.js';
+import type { MenuSnapshots } from '../services/menu-snapshots.js';
+import { type AdminOptions, adminRoutes } from './admin/index.js';
+import { clientErrorHandler } from './client-errors.js';
+import { type DocsOptions, docsRoutes } from './docs.js';
 import { handleError, sendError } from './errors.js';
+import { limitJsonDepth } from './json-depth.js';
+import { instrument, metricsRoute } from './metrics.js';
+import { registerOpenApi } from './openapi.js';
+import { addProtection, type ProtectionOptions, protectionServerOptions } from './protection.js';
+import { type HealthChecks, healthRoutes, unavailableWhileUnreachable } from './routes/health.js';
+import { drainOnClose } from './shutdown.js';
 
 export interface AppOptions {
   access: AccessService;
   menus: MenuReader;
+  /** Serialized answers kept until the next change: the menus, store information and inventory. */
+  snapshots: MenuSnapshots;
   formBNames: FormBNames;
   /** Largest request body of the public endpoints, in bytes. */
   bodyLimit: number;
   logger: FastifyBaseLogger | false;
+  /** `/healthz`, `/readyz`, and 503 for everything else while the database is unreachable. */
+  health?: HealthChecks;
+  /** false: `/healthz`, `/readyz` and `/metrics` are served by the ops listener instead (`--ops-port`). */
+  opsRoutes?: boolean;
+  /** The sync API; left out, the server is read-only. */
+  admin?: AdminOptions;
+  /** Rate limits, connection limits, CORS, proxies (README: "Limits and abuse protection"). */
+  protection?: ProtectionOptions;
+  /** The /docs page; `demo` pre-fills its credentials there. */
+  docs?: DocsOptions;
+  /** Tests: sees every answer as it is sent (the contract test checks each against /openapi.json). */
+  contractCheck?: ContractCheck;
+}
+
+export type ContractCheck = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => void;
+
+declare module 'fastify' {
+  /** Documentation fields of route schemas, read by the OpenAPI document. */
+  interface FastifySchema {
+    summary?: string;
+    description?: string;
+    tags?: readonly string[];
+  }
 }
 
 /** A client may send its own request id for tracing; anything unusual is replaced by ours. */
@@ -20,6 +61,7 @@ const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const fastifyOptions: FastifyServerOptions = {
+    ...protectionServerOptions(options.protection),
     bodyLimit: options.bodyLimit,
     genReqId: (request) => {
       const offered = request.headers['x-request-id'];
@@ -30,13 +72,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false },
     },
     frameworkErrors: (error, request, reply) => handleError(error, request, reply),
-    return503OnClosing: true,
+    // Closing drains instead (drainOnClose): requests already on a connection are answered, not 503'd.
+    return503OnClosing: false,
+    clientErrorHandler,
   };
   const app = Fastify(
     options.logger
       ? { ...fastifyOptions, loggerInstance: options.logger }
       : { ...fastifyOptions, logger: false },
   );
+
+  instrument(app, options.health?.reachable);
+  drainOnClose(app);
+  limitJsonDepth(app);
 
   // Remember which methods each path has, so that a wrong method gets 405 with Allow instead of 404.
   const methodsByPath = new Map<string, Set<string>>();
@@ -49,10 +97,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  const contractCheck = options.contractCheck;
+  if (contractCheck) {
+    app.addHook('onSend', async (request, reply, payload) => {
+      contractCheck(request, reply, payload);
+      return payload;
+    });
+  }
   app.setErrorHandler(handleError);
+  // Before every route: the OpenAPI document is built from the routes registered after it.
+  await registerOpenApi(app);
+  await app.register(docsRoutes, options.docs ?? {});
+  await addProtection(app, options.protection);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
-    const allowed = methodsByPath.get(path);
+    const allowed = allowedMethods(methodsByPath, path);
     if (allowed) {
       const allow = [...allowed].sort().join(', ');
       reply.header('allow', allow);
@@ -71,11 +130,38 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   });
 
+  if (options.health) {
+    app.addHook('onRequest', unavailableWhileUnreachable(options.health));
+    if (options.opsRoutes !== false) {
+      await app.register(healthRoutes, options.health);
+      await app.register(metricsRoute);
+    }
+  }
+
   const context: FormContext = {
     access: options.access,
     menus: options.menus,
+    snapshots: options.snapshots,
     formBNames: options.formBNames,
   };
   for (const form of FORMS) await app.register(form.routes, context);
+  if (options.admin) await app.register(adminRoutes, { ...options.admin, prefix: '/admin/v1' });
   return app;
+}
+
+/** The methods of the routes a path matches: its own, or a pattern's such as /dispensaries/:id/menu. */
+function allowedMethods(methodsByPath: Map<string, Set<string>>, path: string): Set<string> | undefined {
+  const exact = methodsByPath.get(path);
+  if (exact) return exact;
+  const segments = path.split('/');
+  let found: Set<string> | undefined;
+  for (const [pattern, methods] of methodsByPath) {
+    const parts = pattern.split('/');
+    if (!pattern.includes('/:') || parts.length !== segments.length) continue;
+    const matches = parts.every((part, index) =>
+      part.startsWith(':') ? segments[index] !== '' : part === segments[index],
+    );
+    if (matches) found = new Set([...(found ?? []), ...methods]);
+  }
+  return found;
 }

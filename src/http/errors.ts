@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { FieldProblem } from '../domain/validate-item.js';
-import { describeProblems, type ErrorCode, ServiceError } from '../services/errors.js';
+import { describeProblems, type ErrorCode, RateLimitedError, ServiceError } from '../services/errors.js';
+import { isStoreUnavailable } from '../store/unavailable.js';
+import { recordAuthFailure } from './metrics.js';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_request: 400,
@@ -9,11 +11,20 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_token: 403,
   not_found: 404,
   method_not_allowed: 405,
+  forbidden: 403,
   conflict: 409,
+  unprocessable: 422,
+  rate_limited: 429,
+  unavailable: 503,
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  headers_too_large: 431,
   internal_error: 500,
 };
+
+/** What a 503 for an unreachable database tells the client to wait, in seconds. */
+export const RETRY_AFTER_SECONDS = 2;
 
 export const ErrorBody = Type.Object(
   {
@@ -69,11 +80,17 @@ export function validationProblems(issues: ValidationIssue[], dataVar: string): 
   return issues.map((issue) => {
     const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
     const missing = issue.keyword === 'required' ? String(issue.params.missingProperty) : undefined;
-    const field = missing ?? path;
+    // A field missing inside an array entry is named with its entry ("1.unit"), not alone ("unit").
+    const field = missing !== undefined && path ? `${path}.${missing}` : (missing ?? path);
     if (!field) {
       return {
         field: dataVar,
-        message: dataVar === 'body' ? 'must be a JSON object' : (issue.message ?? 'is invalid'),
+        message:
+          dataVar !== 'body'
+            ? (issue.message ?? 'is invalid')
+            : issue.params.type === 'array'
+              ? 'must be a JSON array'
+              : 'must be a JSON object',
       };
     }
     const message = missing ? `${where} is required` : `${where} ${issue.message ?? 'is invalid'}`;
@@ -90,9 +107,17 @@ export function sendError(
 ): FastifyReply {
   const body: ErrorBody = { error: { code, message, request_id: String(request.id) } };
   if (problems && problems.length > 0) body.error.problems = problems;
+  const status = STATUS_BY_CODE[code];
+  if (status === 401 || status === 403) {
+    recordAuthFailure(status, code, request.url.startsWith('/admin/') ? 'admin' : 'public');
+  }
+  // Every 503 says when to try again, whichever path raised it.
+  if (code === 'unavailable' && !reply.hasHeader('retry-after')) {
+    reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  }
   // Set here as well as in the onSend hook: errors raised before routing skip the hooks.
   return reply
-    .code(STATUS_BY_CODE[code])
+    .code(status)
     .header('x-request-id', String(request.id))
     .type('application/json; charset=utf-8')
     .send(body);
@@ -100,6 +125,7 @@ export function sendError(
 
 /** The one error handler: known failures get their status; anything else is a bug and a bare 500. */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
   if (error instanceof ServiceError)
     return sendError(reply, request, error.code, error.message, error.problems);
   if (error.validation) {
@@ -114,6 +140,16 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   if (known) return sendError(reply, request, known.code, known.message(error));
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return sendError(reply, request, 'invalid_request', 'The request is malformed.');
+  }
+  if (isStoreUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    return sendError(
+      reply,
+      request,
+      'unavailable',
+      'The database is unreachable right now. Retry in a few seconds.',
+    );
   }
   request.log.error({ err: error }, 'unhandled error');
   return sendError(

@@ -1,62 +1,145 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ScryptCost } from '../auth/password.js';
-import type { ServerConfig } from '../config.js';
-import { ensureDemo } from '../demo/seed.js';
+import { DEFAULTS, type ServerConfig } from '../config.js';
+import { DEMO, ensureDemo } from '../demo/seed.js';
 import { AccessService } from '../services/access.js';
+import { AdminKeyVerifier } from '../services/admin-keys.js';
 import { ChangeFeed } from '../services/change-feed.js';
+import { IdempotencyService } from '../services/idempotency.js';
 import { createServices, type Services } from '../services/index.js';
 import { MenuReader } from '../services/menu-reader.js';
+import { MenuSnapshots } from '../services/menu-snapshots.js';
 import { openStore } from '../store/open.js';
-import { buildApp } from './app.js';
+import { buildApp, type ContractCheck } from './app.js';
+import { recordSnapshotRead, trackSnapshotCacheBytes } from './metrics.js';
+import { buildOpsApp } from './ops.js';
+import { createProtection } from './protection.js';
+import { type HealthChecks, SHUTTING_DOWN } from './routes/health.js';
+import { type CloseReport, closeGracefully } from './shutdown.js';
 
 export interface Runtime {
   app: FastifyInstance;
+  /** The ops listener's app (`/healthz`, `/readyz`, `/metrics`), when config.opsPort is set. */
+  ops?: FastifyInstance;
   services: Services;
   feed: ChangeFeed;
+  /** The serialized answers kept in memory (menus, store information, inventory). */
+  snapshots: MenuSnapshots;
+  /**
+   * Graceful stop: /readyz turns 503, the listeners stop accepting, requests in flight finish (cut
+   * off after `timeoutMs`, default config.shutdownTimeoutMs), then the database is closed.
+   */
+  shutdown(options?: { timeoutMs?: number }): Promise<CloseReport>;
+  /** shutdown() with the configured deadline. */
   close(): Promise<void>;
 }
 
 export interface RunningServer extends Runtime {
   url: string;
+  /** Where /healthz, /readyz and /metrics are, when they have a listener of their own. */
+  opsUrl?: string;
 }
 
 export interface RuntimeOptions {
   logger: FastifyBaseLogger | false;
   scryptCost?: ScryptCost;
+  /** Tests: checks every answer against the OpenAPI document (see AppOptions.contractCheck). */
+  contractCheck?: ContractCheck;
 }
 
 /** Opens the database and wires the caches to its change feed; the app is ready but not listening. */
 export async function createRuntime(config: ServerConfig, options: RuntimeOptions): Promise<Runtime> {
-  const store = await openStore(config.database);
+  const store = await openStore(config.database, { poolSize: config.databasePoolSize });
   const feed = new ChangeFeed(store, config.changePollMs);
   const services = createServices(store, () => feed.poll(), options.scryptCost);
+  const log = options.logger || undefined;
+  const protection = createProtection(config, {
+    warn: (message) => log?.warn(message),
+    info: (message) => log?.info(message),
+  });
   try {
+    await protection.start();
     await feed.start();
     if (config.demo) await ensureDemo(services);
     const access = new AccessService(store, feed, {
       rememberCredentialsMs: config.rememberCredentialsMs,
       scryptCost: options.scryptCost,
+      guard: protection.guard,
     });
+    let stopping = false;
+    const health: HealthChecks = {
+      // A successful check also re-reads the change feed, so that requests are served again at once.
+      ready: async () => {
+        if (stopping) throw new Error(SHUTTING_DOWN);
+        await store.checkReady();
+        await feed.poll();
+      },
+      reachable: () => feed.reachable,
+    };
+    const separateOps = config.opsPort !== null && config.opsPort !== undefined;
+    const snapshots = new MenuSnapshots(
+      {
+        budgetBytes: config.snapshotBudgetBytes ?? DEFAULTS.snapshotBudgetBytes,
+        loadItems: (dispensaryId) => store.readMenu(dispensaryId),
+        onBuild: (event) => log?.debug(event, 'snapshot built'),
+        onRead: recordSnapshotRead,
+      },
+      feed,
+    );
+    trackSnapshotCacheBytes(() => snapshots.usedBytes);
     const app = await buildApp({
       access,
       menus: new MenuReader(store, feed),
+      snapshots,
       formBNames: config.formBNames,
       bodyLimit: config.bodyLimit,
       logger: options.logger,
+      health,
+      opsRoutes: !separateOps,
+      admin: {
+        services,
+        verifier: new AdminKeyVerifier(store, feed),
+        idempotency: new IdempotencyService(store),
+        bodyLimit: config.adminBodyLimit,
+        guard: protection.guard,
+      },
+      protection: protection.options,
+      docs: { demo: config.demo ? DEMO : undefined },
+      contractCheck: options.contractCheck,
     });
+    const ops =
+      separateOps && !config.opsServedElsewhere
+        ? await buildOpsApp({ health, logger: options.logger })
+        : undefined;
+    let stopped: Promise<CloseReport> | undefined;
+    const shutdown = (timeoutMs = config.shutdownTimeoutMs ?? DEFAULTS.shutdownTimeoutMs) => {
+      stopped ??= (async () => {
+        stopping = true;
+        // The ops listener keeps answering (/readyz: 503) until the public one has drained.
+        const report = await closeGracefully(app, timeoutMs);
+        if (ops) await closeGracefully(ops, 1_000);
+        feed.stop();
+        await store.close();
+        await protection.close();
+        return report;
+      })();
+      return stopped;
+    };
     return {
       app,
+      ops,
       services,
       feed,
+      snapshots,
+      shutdown: (closeOptions) => shutdown(closeOptions?.timeoutMs),
       async close() {
-        feed.stop();
-        await app.close();
-        await store.close();
+        await shutdown();
       },
     };
   } catch (error) {
     feed.stop();
     await store.close();
+    await protection.close();
     throw error;
   }
 }
@@ -65,7 +148,10 @@ export async function startServer(config: ServerConfig, options: RuntimeOptions)
   const runtime = await createRuntime(config, options);
   try {
     const url = await runtime.app.listen({ host: config.host, port: config.port });
-    return { ...runtime, url };
+    const opsUrl = runtime.ops
+      ? await runtime.ops.listen({ host: config.opsHost ?? config.host, port: config.opsPort ?? 0 })
+      : undefined;
+    return { ...runtime, url, opsUrl };
   } catch (error) {
     await runtime.close();
     throw error;

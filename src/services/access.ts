@@ -3,12 +3,17 @@ import type { ScryptCost } from '../auth/password.js';
 import { secretDigest } from '../auth/secrets.js';
 import type { Dispensary, Store } from '../store/store.js';
 import type { ChangeFeed } from './change-feed.js';
-import { ServiceError } from './errors.js';
+import { RateLimitedError, ServiceError } from './errors.js';
+import type { LoginGuard } from './login-guard/login-guard.js';
+
+const LAST_USE_RESOLUTION_MS = 60_000;
 
 export interface AccessRequest {
   username: string;
   password: string;
   token: string;
+  /** The client's address, for the login guard (failed logins per address). */
+  address?: string;
 }
 
 export interface Granted {
@@ -19,6 +24,8 @@ export interface Granted {
 export interface AccessOptions {
   rememberCredentialsMs: number;
   scryptCost?: ScryptCost;
+  /** Refuses guessing before any scrypt work; left out, failed logins are not counted. */
+  guard?: LoginGuard;
 }
 
 /**
@@ -29,30 +36,47 @@ export class AccessService {
   private readonly verifier: CredentialVerifier;
   /** Token digest to dispensary, only for tokens that matched: misses are never stored. */
   private readonly dispensaries = new Map<string, Dispensary>();
+  private readonly lastNoted = new Map<string, number>();
+  private readonly guard: LoginGuard | undefined;
 
   constructor(
     private readonly store: Store,
     feed: ChangeFeed,
     options: AccessOptions,
   ) {
+    this.guard = options.guard;
     this.verifier = new CredentialVerifier(store, {
       rememberMs: options.rememberCredentialsMs,
       scryptCost: options.scryptCost,
     });
     feed.subscribe((change) => {
-      if (change.kind === 'credential' && change.subject !== null) this.verifier.forget(change.subject);
+      if (change.kind === 'credential') {
+        // No subject: every credential may have changed (the change feed after an outage).
+        if (change.subject === null) this.verifier.forgetAll();
+        else this.verifier.forget(change.subject);
+      }
       if (change.kind === 'dispensary') this.forgetDispensary(change.dispensaryId);
     });
   }
 
   async grant(request: AccessRequest): Promise<Granted> {
+    const attempt = { username: request.username, address: request.address };
+    const verdict = await this.guard?.check(attempt);
+    if (verdict && !verdict.allowed) {
+      throw new RateLimitedError(
+        `Too many failed logins. Wait ${verdict.retryAfterSeconds} seconds before trying again.`,
+        verdict.retryAfterSeconds,
+      );
+    }
     const credential = await this.verifier.verify(request.username, request.password);
     if (!credential) {
+      await this.guard?.failed(attempt);
       throw new ServiceError(
         'invalid_credentials',
         'The username or password is wrong. Check the credential the operator issued to you.',
       );
     }
+    if (verdict && verdict.pairFailures > 0) await this.guard?.succeeded(attempt);
     const dispensary = await this.dispensaryFor(request.token);
     if (!dispensary) {
       throw new ServiceError(
@@ -60,16 +84,36 @@ export class AccessService {
         'The dispensary token is not valid (unknown, or replaced by a newer one). Ask the dispensary for its current token.',
       );
     }
+    if (credential.dispensaryIds && !credential.dispensaryIds.includes(dispensary.id)) {
+      throw new ServiceError(
+        'forbidden',
+        'This credential may not read this dispensary. Ask the operator to extend the credential, or use another one.',
+      );
+    }
+    this.noteUse(credential.username);
     return { credential, dispensary };
   }
 
   private async dispensaryFor(token: string): Promise<Dispensary | undefined> {
     const digest = secretDigest(token);
     const known = this.dispensaries.get(digest);
-    if (known) return known;
+    // A token in its grace period after a rotation is remembered only until the grace ends.
+    if (known && (!known.tokenExpiresAt || Date.parse(known.tokenExpiresAt) > Date.now())) return known;
+    this.dispensaries.delete(digest);
     const found = await this.store.findDispensaryByTokenDigest(digest);
     if (found) this.dispensaries.set(digest, found);
     return found;
+  }
+
+  /** Records last use at most once a minute per credential, off the request's path. */
+  private noteUse(username: string): void {
+    const now = Date.now();
+    if ((this.lastNoted.get(username) ?? 0) > now - LAST_USE_RESOLUTION_MS) return;
+    this.lastNoted.set(username, now);
+    this.store.touchCredential(username, new Date(now).toISOString()).catch(() => {
+      // Last use is informational; a failed write is retried on a later request.
+      this.lastNoted.delete(username);
+    });
   }
 
   private forgetDispensary(id: number | null): void {

@@ -1,17 +1,28 @@
-import type { Change, Store } from '../store/store.js';
+import type { Change, ChangeKind, Store } from '../store/store.js';
 
 export type ChangeListener = (change: Change) => void;
+
+/**
+ * After an outage the feed tells every listener that everything changed: one notice per kind, each
+ * with `dispensaryId` and `subject` null, which every listener reads as "drop all of this kind".
+ */
+const EVERYTHING: readonly ChangeKind[] = ['dispensary', 'store', 'menu', 'credential', 'admin_key'];
 
 /**
  * Reads the store's change notices and hands each to the listeners (the caches).
  * Polling catches writes by other processes (the CLI, other servers); a process that writes
  * calls `poll()` itself right after, so its own caches drop the change before it answers.
+ * When the store can push notices (PostgreSQL LISTEN/NOTIFY), each notice triggers a poll at once;
+ * the periodic poll stays as the fallback for a notice lost while the listening connection was down.
  */
 export class ChangeFeed {
   private lastSeq = 0;
   private readonly listeners: ChangeListener[] = [];
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+  /** Set while the last read of the feed failed: the caches may be stale, so nothing is answered from them. */
+  private lastFailure: unknown;
 
   constructor(
     private readonly store: Store,
@@ -30,10 +41,48 @@ export class ChangeFeed {
       });
     }, this.pollIntervalMs);
     this.timer.unref();
+    if (this.store.listen) {
+      // A burst of notices (a busy writer) becomes one read: notices that arrive before the queued
+      // read starts are covered by it.
+      let queued = false;
+      this.unlisten = await this.store.listen(() => {
+        if (queued) return;
+        queued = true;
+        setImmediate(() => {
+          queued = false;
+          this.poll().catch(() => {});
+        });
+      });
+    }
   }
 
   stop(): void {
     clearInterval(this.timer);
+    this.unlisten?.().catch(() => {});
+    this.unlisten = undefined;
+  }
+
+  /** False while the database cannot be read: what the caches hold may be out of date. */
+  get reachable(): boolean {
+    return this.lastFailure === undefined;
+  }
+
+  /** Why the last read of the feed failed, while it is failing. */
+  get failure(): unknown {
+    return this.lastFailure;
+  }
+
+  /**
+   * The first read after a failure: whatever was missed, or undone (a SQLite file restored from a
+   * backup numbers its changes anew), every cache starts afresh from the current change number.
+   */
+  private async recover(): Promise<void> {
+    const seq = await this.store.lastChangeSeq();
+    this.lastFailure = undefined;
+    this.lastSeq = seq;
+    for (const kind of EVERYTHING) {
+      for (const listener of this.listeners) listener({ seq, kind, dispensaryId: null, subject: null });
+    }
   }
 
   /** One poll at a time; a caller arriving during a poll gets a fresh one after it. */
@@ -48,7 +97,18 @@ export class ChangeFeed {
   }
 
   private async readChanges(): Promise<void> {
-    const changes = await this.store.changesSince(this.lastSeq);
+    let changes: Awaited<ReturnType<Store['changesSince']>>;
+    try {
+      if (this.lastFailure !== undefined) {
+        await this.recover();
+        return;
+      }
+      changes = await this.store.changesSince(this.lastSeq);
+      this.lastFailure = undefined;
+    } catch (error) {
+      this.lastFailure = error;
+      throw error;
+    }
     for (const change of changes) {
       for (const listener of this.listeners) listener(change);
       this.lastSeq = change.seq;

@@ -1,8 +1,13 @@
 import { generateSecret, secretDigest } from '../auth/secrets.js';
-import type { Dispensary, DispensarySummary, Store } from '../store/store.js';
-import { ServiceError } from './errors.js';
+import { type StoreInfo, toStoreInfoRecord, validateStoreInfoPatch } from '../domain/store-info.js';
+import type { Actor, Dispensary, DispensarySummary, Store } from '../store/store.js';
+import { describeProblems, ServiceError } from './errors.js';
 
 export type AfterWrite = () => Promise<void>;
+
+/** How long a rotated-out token keeps working unless the caller says otherwise. */
+export const DEFAULT_TOKEN_GRACE_SECONDS = 24 * 60 * 60;
+const MAX_TOKEN_GRACE_SECONDS = 30 * 24 * 60 * 60;
 const nothing: AfterWrite = async () => {};
 
 export interface IssuedToken {
@@ -17,15 +22,67 @@ export class DispensaryService {
     private readonly afterWrite: AfterWrite = nothing,
   ) {}
 
-  async create(name: string): Promise<Dispensary & { token: string }> {
-    const trimmed = name.trim();
+  async create(name: string, actor?: Actor): Promise<Dispensary & { token: string }> {
+    const trimmed = typeof name === 'string' ? name.trim() : '';
     if (trimmed.length === 0 || trimmed.length > 200) {
       throw new ServiceError('invalid_request', 'A dispensary name must be 1 to 200 characters.');
     }
+    if (trimmed.includes('\0')) {
+      throw new ServiceError('invalid_request', 'A dispensary name must not contain a NUL character.');
+    }
     const token = generateSecret();
-    const dispensary = await this.store.createDispensary(trimmed, secretDigest(token));
+    const dispensary = await this.store.createDispensary(trimmed, secretDigest(token), actor);
     await this.afterWrite();
     return { ...dispensary, token };
+  }
+
+  /** Creates a dispensary with store fields (snake_case); the fields are checked before anything is written. */
+  async createWithStore(
+    name: string,
+    storeFields: Record<string, unknown>,
+    actor?: Actor,
+  ): Promise<Dispensary & { token: string; store: ReturnType<typeof toStoreInfoRecord> }> {
+    const checked = validateStoreInfoPatch(storeFields);
+    if (!checked.ok) {
+      throw new ServiceError(
+        'invalid_request',
+        `The store information was rejected: ${describeProblems(checked.problems)}.`,
+        checked.problems,
+      );
+    }
+    const created = await this.create(name, actor);
+    const store =
+      Object.keys(storeFields).length > 0
+        ? await this.updateStoreInfo(created.id, storeFields, actor)
+        : toStoreInfoRecord(await this.storeInfo(created.id));
+    return { ...created, store };
+  }
+
+  /** Store information as integrators read it. */
+  async storeInfo(id: number): Promise<StoreInfo> {
+    const info = await this.store.getStoreInfo(id);
+    if (!info) throw notFound(id);
+    return info;
+  }
+
+  /** Sets the store fields present in `raw` (snake_case, as on the wire); null clears a field. */
+  async updateStoreInfo(
+    id: number,
+    raw: unknown,
+    actor?: Actor,
+  ): Promise<ReturnType<typeof toStoreInfoRecord>> {
+    const result = validateStoreInfoPatch(raw);
+    if (!result.ok) {
+      throw new ServiceError(
+        'invalid_request',
+        `The store information was rejected: ${describeProblems(result.problems)}.`,
+        result.problems,
+      );
+    }
+    const info = await this.store.updateStoreInfo(id, result.patch, actor);
+    if (!info) throw notFound(id);
+    await this.afterWrite();
+    return toStoreInfoRecord(info);
   }
 
   /** Creates a dispensary whose token the caller chose (the demo's well-known token). */
@@ -50,15 +107,32 @@ export class DispensaryService {
   }
 
   /** Replaces the token at once: the old one stops working on the next request. */
-  async rotateToken(id: number): Promise<IssuedToken> {
+  /**
+   * Replaces the token. The old one keeps working for `graceSeconds` (default 24 hours) so that
+   * integrators can switch without an outage; 0 stops it at once.
+   */
+  async rotateToken(
+    id: number,
+    actor?: Actor,
+    graceSeconds = DEFAULT_TOKEN_GRACE_SECONDS,
+  ): Promise<IssuedToken> {
+    if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_TOKEN_GRACE_SECONDS) {
+      throw new ServiceError(
+        'invalid_request',
+        `The grace period must be a whole number of seconds from 0 to ${MAX_TOKEN_GRACE_SECONDS} (30 days).`,
+      );
+    }
     const token = generateSecret();
-    if (!(await this.store.setDispensaryToken(id, secretDigest(token)))) throw notFound(id);
+    const previousValidUntil =
+      graceSeconds > 0 ? new Date(Date.now() + graceSeconds * 1000).toISOString() : undefined;
+    if (!(await this.store.setDispensaryToken(id, secretDigest(token), actor, previousValidUntil)))
+      throw notFound(id);
     await this.afterWrite();
     return { id, token };
   }
 
-  async remove(id: number): Promise<void> {
-    if (!(await this.store.removeDispensary(id))) throw notFound(id);
+  async remove(id: number, actor?: Actor): Promise<void> {
+    if (!(await this.store.removeDispensary(id, actor))) throw notFound(id);
     await this.afterWrite();
   }
 }

@@ -10,6 +10,12 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'conflict'
+  | 'unprocessable'
+  | 'forbidden'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'request_timeout'
+  | 'headers_too_large'
   | 'internal_error';
 
 export class ServiceError extends Error {
@@ -21,6 +27,17 @@ export class ServiceError extends Error {
   ) {
     super(message);
     this.name = 'ServiceError';
+  }
+}
+
+/** A 429: too many requests or failed logins; `retryAfterSeconds` becomes the Retry-After header. */
+export class RateLimitedError extends ServiceError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('rate_limited', message);
+    this.name = 'RateLimitedError';
   }
 }
 

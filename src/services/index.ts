@@ -1,5 +1,7 @@
 import type { ScryptCost } from '../auth/password.js';
 import type { Store } from '../store/store.js';
+import { AdminKeyService } from './admin-keys.js';
+import { AuditService } from './audit.js';
 import { CredentialService } from './credentials.js';
 import { type AfterWrite, DispensaryService } from './dispensaries.js';
 import { MenuService } from './menus.js';
@@ -10,6 +12,8 @@ export interface Services {
   dispensaries: DispensaryService;
   credentials: CredentialService;
   menus: MenuService;
+  adminKeys: AdminKeyService;
+  audit: AuditService;
 }
 
 export function createServices(store: Store, afterWrite?: AfterWrite, scryptCost?: ScryptCost): Services {
@@ -18,5 +22,7 @@ export function createServices(store: Store, afterWrite?: AfterWrite, scryptCost
     dispensaries: new DispensaryService(store, afterWrite),
     credentials: new CredentialService(store, afterWrite, scryptCost),
     menus: new MenuService(store, afterWrite),
+    adminKeys: new AdminKeyService(store, afterWrite),
+    audit: new AuditService(store),
   };
 }

@@ -1,37 +1,52 @@
 import type { MenuItem } from '../domain/item.js';
+import type { StoreInfo } from '../domain/store-info.js';
 import type { Store } from '../store/store.js';
 import type { ChangeFeed } from './change-feed.js';
+import { notFound } from './dispensaries.js';
 
 /**
- * Serves a dispensary's menu from memory, read from the store once per change.
- * Concurrent readers of a menu that is being loaded share the one load.
+ * Serves a dispensary's menu and store information from memory, read from the store once per change.
+ * Concurrent readers of something that is being loaded share the one load; a failed load is not kept.
  */
 export class MenuReader {
   private readonly menus = new Map<number, Promise<MenuItem[]>>();
+  private readonly stores = new Map<number, Promise<StoreInfo>>();
 
   constructor(
     private readonly store: Store,
     feed: ChangeFeed,
   ) {
     feed.subscribe((change) => {
-      if (change.kind === 'menu' || change.kind === 'dispensary') {
-        if (change.dispensaryId === null) this.menus.clear();
-        else this.menus.delete(change.dispensaryId);
-      }
+      const forget = (cache: Map<number, unknown>) =>
+        change.dispensaryId === null ? cache.clear() : cache.delete(change.dispensaryId);
+      if (change.kind === 'menu' || change.kind === 'dispensary') forget(this.menus);
+      if (change.kind === 'store' || change.kind === 'dispensary') forget(this.stores);
     });
   }
 
   /** Every item of the dispensary, active or not, ordered by id. */
   items(dispensaryId: number): Promise<MenuItem[]> {
-    let menu = this.menus.get(dispensaryId);
-    if (!menu) {
-      menu = this.store.readMenu(dispensaryId);
-      this.menus.set(dispensaryId, menu);
-      // A failed read is not remembered: the next request tries again.
-      menu.catch(() => {
-        if (this.menus.get(dispensaryId) === menu) this.menus.delete(dispensaryId);
-      });
-    }
-    return menu;
+    return shared(this.menus, dispensaryId, () => this.store.readMenu(dispensaryId));
   }
+
+  storeInfo(dispensaryId: number): Promise<StoreInfo> {
+    return shared(this.stores, dispensaryId, async () => {
+      const info = await this.store.getStoreInfo(dispensaryId);
+      if (!info) throw notFound(dispensaryId);
+      return info;
+    });
+  }
+}
+
+function shared<T>(cache: Map<number, Promise<T>>, key: number, load: () => Promise<T>): Promise<T> {
+  let pending = cache.get(key);
+  if (!pending) {
+    const loading = load();
+    pending = loading;
+    cache.set(key, loading);
+    loading.catch(() => {
+      if (cache.get(key) === loading) cache.delete(key);
+    });
+  }
+  return pending;
 }

@@ -1,9 +1,10 @@
-import { toCanonicalRecord } from '../domain/canonical.js';
+import { type CanonicalRecord, toCanonicalRecord } from '../domain/canonical.js';
 import type { MenuItem, MenuItemInput } from '../domain/item.js';
 import { type FieldProblem, validateItem, validateMenu } from '../domain/validate-item.js';
+import { validateStockUpdates } from '../domain/validate-stock.js';
 import type { FormBNames } from '../forms/form.js';
 import { ALL_ITEM_FIELD_ALIASES, FORMS, findForm } from '../forms/index.js';
-import type { Store } from '../store/store.js';
+import { type Actor, type Store, UnmatchedStockError, type UpsertResult } from '../store/store.js';
 import { type AfterWrite, notFound } from './dispensaries.js';
 import { describeProblems, ServiceError } from './errors.js';
 import { readCsv, writeCsv } from './menu-files/csv.js';
@@ -51,7 +52,7 @@ export class MenuService {
       const result = validateItem(raw, ALL_ITEM_FIELD_ALIASES, `line ${line}, `);
       onProgress?.(index + 1, csv.items.length);
       if (!result.ok) {
-        problems.push(...result.problems);
+        problems.push(...result.problems.map((problem) => atPriceLine(problem, csv.priceLines[index]!)));
         continue;
       }
       items.push(result.item);
@@ -62,7 +63,7 @@ export class MenuService {
         message: `has ${items.length} items; at most ${MAX_MENU_ITEMS} allowed`,
       });
     }
-    if (problems.length > 0) throw rejected(problems);
+    if (problems.length > 0) throw rejected(unique(problems));
     return items;
   }
 
@@ -74,10 +75,15 @@ export class MenuService {
   }
 
   /** Replaces the dispensary's whole menu in one transaction, or (dry run) only checks that it could. */
-  async replace(dispensaryId: number, items: MenuItemInput[], dryRun = false): Promise<ImportReport> {
+  async replace(
+    dispensaryId: number,
+    items: MenuItemInput[],
+    dryRun = false,
+    actor?: Actor,
+  ): Promise<ImportReport> {
     if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
     if (!dryRun) {
-      await this.store.replaceMenu(dispensaryId, items);
+      await this.store.replaceMenu(dispensaryId, items, actor);
       await this.afterWrite();
     }
     return {
@@ -123,16 +129,110 @@ export class MenuService {
     return `${JSON.stringify(requestForm.toWire(items, { formBNames }), null, 2)}\n`;
   }
 
-  async setActive(dispensaryId: number, itemId: number, active: boolean): Promise<void> {
+  async setActive(dispensaryId: number, itemId: number, active: boolean, actor?: Actor): Promise<void> {
     if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
-    if (!(await this.store.setItemActive(dispensaryId, itemId, active))) {
-      throw new ServiceError(
-        'not_found',
-        `Dispensary ${dispensaryId} has no item ${itemId}. See its items with: menu-api menu export --dispensary ${dispensaryId}`,
-      );
-    }
+    if (!(await this.store.setItemActive(dispensaryId, itemId, active, actor)))
+      throw noItem(dispensaryId, itemId);
     await this.afterWrite();
   }
+
+  /** Creates or replaces the given items by id (partial sync); items without an id are created. */
+  async upsert(dispensaryId: number, raw: unknown, actor?: Actor): Promise<UpsertResult> {
+    const items = this.validate(raw);
+    if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
+    const result = await this.store.upsertItems(dispensaryId, items, actor);
+    await this.afterWrite();
+    return result;
+  }
+
+  async deleteItem(dispensaryId: number, itemId: number, actor?: Actor): Promise<void> {
+    if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
+    if (!(await this.store.deleteItem(dispensaryId, itemId, actor))) throw noItem(dispensaryId, itemId);
+    await this.afterWrite();
+  }
+
+  /**
+   * Changes some fields of one item (`{"active": false}`, a new price list...): the fields given are
+   * laid over the item as it is, and the result passes the same validation as an import.
+   */
+  async patchItem(
+    dispensaryId: number,
+    itemId: number,
+    raw: unknown,
+    actor?: Actor,
+  ): Promise<CanonicalRecord> {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      throw new ServiceError(
+        'invalid_request',
+        'The body must be a JSON object with the item fields to change.',
+      );
+    }
+    if ('id' in raw && (raw as { id: unknown }).id !== itemId) {
+      throw new ServiceError('invalid_request', 'The id of an item cannot change; leave it out of the body.');
+    }
+    const current = (await this.items(dispensaryId)).find((item) => item.id === itemId);
+    if (!current) throw noItem(dispensaryId, itemId);
+    const merged = { ...toCanonicalRecord(current), ...canonicalNames(raw as Record<string, unknown>) };
+    const result = validateItem(merged, ALL_ITEM_FIELD_ALIASES);
+    if (!result.ok) throw rejected(result.problems);
+    await this.store.upsertItems(dispensaryId, [result.item], actor);
+    await this.afterWrite();
+    return toCanonicalRecord({ ...result.item, id: itemId });
+  }
+
+  /** Sets many stock levels in one transaction; one entry that matches no price entry rejects them all. */
+  async setStock(dispensaryId: number, raw: unknown, actor?: Actor): Promise<{ updated: number }> {
+    const result = validateStockUpdates(raw);
+    if (!result.ok) throw rejected(result.problems);
+    if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
+    try {
+      const updated = await this.store.setStock(dispensaryId, result.updates, actor);
+      await this.afterWrite();
+      return { updated };
+    } catch (error) {
+      if (!(error instanceof UnmatchedStockError)) throw error;
+      const problems = error.unmatched.map((index) => {
+        const update = result.updates[index]!;
+        return {
+          field: `[${index}]`,
+          message: `matches no price entry (item ${update.itemId}, ${update.amount} ${update.unit}); nothing was applied`,
+        };
+      });
+      throw new ServiceError(
+        'unprocessable',
+        `The inventory batch was rejected: ${describeProblems(problems)}`,
+        problems,
+      );
+    }
+  }
+}
+
+function noItem(dispensaryId: number, itemId: number): ServiceError {
+  return new ServiceError(
+    'not_found',
+    `Dispensary ${dispensaryId} has no item ${itemId}. See its items with: menu-api menu export --dispensary ${dispensaryId}`,
+  );
+}
+
+/** Rewrites any form's spelling of a field to the canonical one, so a patch overrides the right field. */
+function canonicalNames(raw: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(raw).map(([key, value]) => [ALL_ITEM_FIELD_ALIASES[key] ?? key, value]),
+  );
+}
+
+/** A price entry's problem names the CSV line of that entry, not the line where its item began. */
+function atPriceLine(problem: FieldProblem, priceLines: readonly number[]): FieldProblem {
+  const entry = /^line \d+, prices\[(\d+)\]/.exec(problem.field);
+  const line = entry ? priceLines[Number(entry[1])] : undefined;
+  return line === undefined
+    ? problem
+    : { ...problem, field: problem.field.replace(/^line \d+/, `line ${line}`) };
+}
+
+/** A bad cell is found both while reading the CSV and while validating the item: report it once. */
+function unique(problems: FieldProblem[]): FieldProblem[] {
+  return [...new Map(problems.map((problem) => [`${problem.field}\n${problem.message}`, problem])).values()];
 }
 
 function rejected(problems: FieldProblem[]): ServiceError {

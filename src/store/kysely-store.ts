@@ -1,15 +1,39 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { MenuItem, MenuItemInput, ProductType, Unit } from '../domain/item.js';
-import { migrateToLatest } from './migrations/index.js';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { MenuItem, MenuItemInput, StockUpdate } from '../domain/item.js';
+import type { StoreInfo, StoreInfoPatch } from '../domain/store-info.js';
+import { migrateToLatest, pendingMigrations } from './migrations/index.js';
+import {
+  assignIds,
+  foldMenuRows,
+  itemRow,
+  type PreviousPrice,
+  priceKey,
+  priceRows,
+  STORE_INFO_COLUMNS,
+  storeInfoColumns,
+  toAdminKey,
+  toAuditEntry,
+  toCredential,
+  toDispensary,
+  toStoreInfo,
+} from './rows.js';
 import type { Database } from './schema.js';
 import {
+  type Actor,
+  type AdminKey,
+  type AuditEntry,
+  type AuditQuery,
   type Change,
   type ChangeKind,
   ConflictError,
   type Credential,
+  type CredentialLimits,
   type Dispensary,
   type DispensarySummary,
+  type IdempotentAnswer,
   type Store,
+  UnmatchedStockError,
+  type UpsertResult,
 } from './store.js';
 
 /** What a database folder supplies: a Kysely instance plus the few facts that differ per database. */
@@ -19,34 +43,41 @@ export interface DialectParts {
   isUniqueViolation(error: unknown): boolean;
   /** Largest number of rows per multi-row insert, from the database's bound-parameter limit. */
   insertChunkRows: number;
+  /**
+   * Runs inside every writing transaction before its change notice is numbered, so that notices
+   * commit in number order (PostgreSQL: a transaction advisory lock; SQLite writers are serial anyway).
+   */
+  beforeChange?(trx: Transaction<Database>): Promise<void>;
+  /** Runs inside every writing transaction after its change notice is recorded (PostgreSQL: NOTIFY). */
+  afterChange?(trx: Transaction<Database>): Promise<void>;
+  /**
+   * Runs first in every transaction that rewrites a dispensary's menu, so that two such transactions
+   * take turns as they do on SQLite (PostgreSQL: the dispensary row FOR UPDATE; without it, two
+   * concurrent full syncs would collide on the item keys instead of the last one winning).
+   */
+  lockDispensary?(trx: Transaction<Database>, dispensaryId: number): Promise<void>;
+  /**
+   * Runs the migrations so that processes starting together migrate one after the other (SQLite: Kysely
+   * takes no migration lock there; PostgreSQL: Kysely's own lock is enough).
+   */
+  migrationLock?(migrate: () => Promise<void>): Promise<void>;
 }
+
+/** The actor of writes that name none: the operator at the command line. */
+const OPERATOR: Actor = 'cli';
 
 const now = () => new Date().toISOString();
 
-type DispensaryRow = { id: number; name: string; created_at: string; updated_at: string };
-
-function toDispensary(row: DispensaryRow): Dispensary {
-  return { id: Number(row.id), name: row.name, createdAt: row.created_at, updatedAt: row.updated_at };
+interface WriteRecord {
+  kind: ChangeKind;
+  dispensaryId: number | null;
+  subject?: string;
+  actor: Actor;
+  action: string;
+  detail: Record<string, unknown>;
 }
 
-function toCredential(row: {
-  id: number;
-  username: string;
-  password_hash: string;
-  created_at: string;
-  revoked_at: string | null;
-}): Credential {
-  return {
-    id: Number(row.id),
-    username: row.username,
-    passwordHash: row.password_hash,
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
-  };
-}
-
-const nullableNumber = (value: number | string | null): number | null =>
-  value === null ? null : Number(value);
+const DISPENSARY_COLUMNS = ['id', 'name', 'created_at', 'updated_at'] as const;
 
 /** The queries, written once in Kysely and run unchanged by every dialect. */
 export class KyselyStore implements Store {
@@ -59,23 +90,45 @@ export class KyselyStore implements Store {
   }
 
   async migrate(): Promise<void> {
-    await migrateToLatest(this.db);
+    const migrate = () => migrateToLatest(this.db);
+    await (this.parts.migrationLock ? this.parts.migrationLock(migrate) : migrate());
   }
 
   async close(): Promise<void> {
     await this.db.destroy();
   }
 
-  private async recordChange(
-    trx: Transaction<Database>,
-    kind: ChangeKind,
-    dispensaryId: number | null,
-    subject: string | null = null,
-  ): Promise<void> {
+  /** Throws, with the reason, unless the database answers and every migration has run (for /readyz). */
+  async checkReady(): Promise<void> {
+    await sql`select 1`.execute(this.db);
+    const pending = await pendingMigrations(this.db);
+    if (pending.length > 0) throw new Error(`migrations not applied: ${pending.join(', ')}`);
+  }
+
+  /** The query builder itself, for whole-database tools (db copy); everything else uses the methods. */
+  get database(): Kysely<Database> {
+    return this.db;
+  }
+
+  /** Every write ends here, in its own transaction: a change notice for caches and an audit entry. */
+  private async record(trx: Transaction<Database>, write: WriteRecord): Promise<void> {
+    await this.parts.beforeChange?.(trx);
+    const at = now();
     await trx
       .insertInto('changes')
-      .values({ kind, dispensary_id: dispensaryId, subject, at: now() })
+      .values({ kind: write.kind, dispensary_id: write.dispensaryId, subject: write.subject ?? null, at })
       .execute();
+    await trx
+      .insertInto('audit_log')
+      .values({
+        at,
+        actor: write.actor,
+        dispensary_id: write.dispensaryId,
+        action: write.action,
+        detail: JSON.stringify(write.detail),
+      })
+      .execute();
+    await this.parts.afterChange?.(trx);
   }
 
   private async uniquely<T>(work: () => Promise<T>, message: string): Promise<T> {
@@ -87,17 +140,26 @@ export class KyselyStore implements Store {
     }
   }
 
-  async createDispensary(name: string, tokenDigest: string): Promise<Dispensary> {
+  // Dispensaries and store information
+
+  async createDispensary(name: string, tokenDigest: string, actor = OPERATOR): Promise<Dispensary> {
     return this.uniquely(
       () =>
         this.db.transaction().execute(async (trx) => {
           const at = now();
           const row = await trx
             .insertInto('dispensaries')
-            .values({ name, token_digest: tokenDigest, created_at: at, updated_at: at })
-            .returning(['id', 'name', 'created_at', 'updated_at'])
+            .values({ name, token_digest: tokenDigest, created_at: at, updated_at: at, currency: 'USD' })
+            .returning(DISPENSARY_COLUMNS)
             .executeTakeFirstOrThrow();
-          await this.recordChange(trx, 'dispensary', Number(row.id));
+          const id = Number(row.id);
+          await this.record(trx, {
+            kind: 'dispensary',
+            dispensaryId: id,
+            actor,
+            action: 'dispensary.create',
+            detail: { name },
+          });
           return toDispensary(row);
         }),
       'a dispensary with that token exists',
@@ -107,19 +169,26 @@ export class KyselyStore implements Store {
   async getDispensary(id: number): Promise<Dispensary | undefined> {
     const row = await this.db
       .selectFrom('dispensaries')
-      .select(['id', 'name', 'created_at', 'updated_at'])
+      .select(DISPENSARY_COLUMNS)
       .where('id', '=', id)
       .executeTakeFirst();
     return row && toDispensary(row);
   }
 
   async findDispensaryByTokenDigest(digest: string): Promise<Dispensary | undefined> {
-    const row = await this.db
+    const current = await this.db
       .selectFrom('dispensaries')
-      .select(['id', 'name', 'created_at', 'updated_at'])
+      .select(DISPENSARY_COLUMNS)
       .where('token_digest', '=', digest)
       .executeTakeFirst();
-    return row && toDispensary(row);
+    if (current) return toDispensary(current);
+    const previous = await this.db
+      .selectFrom('dispensaries')
+      .select([...DISPENSARY_COLUMNS, 'previous_token_expires_at'])
+      .where('previous_token_digest', '=', digest)
+      .where('previous_token_expires_at', '>', now())
+      .executeTakeFirst();
+    return previous && { ...toDispensary(previous), tokenExpiresAt: previous.previous_token_expires_at! };
   }
 
   async listDispensaries(): Promise<DispensarySummary[]> {
@@ -144,41 +213,124 @@ export class KyselyStore implements Store {
     }));
   }
 
-  async setDispensaryToken(id: number, digest: string): Promise<boolean> {
+  async setDispensaryToken(
+    id: number,
+    digest: string,
+    actor = OPERATOR,
+    previousValidUntil?: string,
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('dispensaries')
-        .set({ token_digest: digest, updated_at: now() })
+        .set((eb) => ({
+          // The outgoing token becomes the previous one for its grace period; one older is dropped.
+          previous_token_digest: previousValidUntil ? eb.ref('token_digest') : null,
+          previous_token_expires_at: previousValidUntil ?? null,
+          token_digest: digest,
+          updated_at: now(),
+        }))
         .where('id', '=', id)
         .executeTakeFirst();
       if (result.numUpdatedRows === 0n) return false;
-      await this.recordChange(trx, 'dispensary', id);
+      await this.record(trx, {
+        kind: 'dispensary',
+        dispensaryId: id,
+        actor,
+        action: 'dispensary.rotate_token',
+        detail: { previous_valid_until: previousValidUntil ?? null },
+      });
       return true;
     });
   }
 
-  async removeDispensary(id: number): Promise<boolean> {
+  async removeDispensary(id: number, actor = OPERATOR): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      await this.parts.lockDispensary?.(trx, id);
       // Deleted explicitly rather than by cascade so that no dialect's foreign-key setting matters.
-      await trx.deleteFrom('price_entries').where('dispensary_id', '=', id).execute();
-      await trx.deleteFrom('items').where('dispensary_id', '=', id).execute();
+      const prices = await trx.deleteFrom('price_entries').where('dispensary_id', '=', id).executeTakeFirst();
+      const items = await trx.deleteFrom('items').where('dispensary_id', '=', id).executeTakeFirst();
       const result = await trx.deleteFrom('dispensaries').where('id', '=', id).executeTakeFirst();
       if (result.numDeletedRows === 0n) return false;
-      await this.recordChange(trx, 'dispensary', id);
+      await this.record(trx, {
+        kind: 'dispensary',
+        dispensaryId: id,
+        actor,
+        action: 'dispensary.remove',
+        detail: { items: Number(items.numDeletedRows), price_entries: Number(prices.numDeletedRows) },
+      });
       return true;
     });
   }
 
-  async createCredential(username: string, passwordHash: string): Promise<Credential> {
+  async getStoreInfo(dispensaryId: number): Promise<StoreInfo | undefined> {
+    const row = await this.db
+      .selectFrom('dispensaries')
+      .select(STORE_INFO_COLUMNS)
+      .where('id', '=', dispensaryId)
+      .executeTakeFirst();
+    return row && toStoreInfo(row);
+  }
+
+  async updateStoreInfo(
+    dispensaryId: number,
+    patch: StoreInfoPatch,
+    actor = OPERATOR,
+  ): Promise<StoreInfo | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('dispensaries')
+        .set({ ...storeInfoColumns(patch), updated_at: now() })
+        .where('id', '=', dispensaryId)
+        .returning(STORE_INFO_COLUMNS)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      await this.record(trx, {
+        kind: 'store',
+        dispensaryId,
+        actor,
+        action: 'dispensary.update',
+        detail: { fields: Object.keys(patch) },
+      });
+      return toStoreInfo(row);
+    });
+  }
+
+  // Credentials
+
+  async createCredential(
+    username: string,
+    passwordHash: string,
+    actor = OPERATOR,
+    limits: CredentialLimits = {},
+  ): Promise<Credential> {
     return this.uniquely(
       () =>
         this.db.transaction().execute(async (trx) => {
           const row = await trx
             .insertInto('credentials')
-            .values({ username, password_hash: passwordHash, created_at: now(), revoked_at: null })
+            .values({
+              username,
+              password_hash: passwordHash,
+              created_at: now(),
+              revoked_at: null,
+              expires_at: limits.expiresAt ?? null,
+              last_used_at: null,
+              dispensary_ids: limits.dispensaryIds ? JSON.stringify(limits.dispensaryIds) : null,
+            })
             .returningAll()
             .executeTakeFirstOrThrow();
-          await this.recordChange(trx, 'credential', null, username);
+          await this.record(trx, {
+            kind: 'credential',
+            dispensaryId: null,
+            subject: username,
+            actor,
+            action: 'credential.issue',
+            detail: {
+              username,
+              expires_at: limits.expiresAt ?? null,
+              dispensary_ids: limits.dispensaryIds ?? null,
+            },
+          });
           return toCredential(row);
         }),
       `a credential named ${username} exists (usernames are never reused, even after revoke)`,
@@ -194,12 +346,20 @@ export class KyselyStore implements Store {
     return row && toCredential(row);
   }
 
+  async touchCredential(username: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('credentials')
+      .set({ last_used_at: at })
+      .where('username', '=', username)
+      .execute();
+  }
+
   async listCredentials(): Promise<Credential[]> {
     const rows = await this.db.selectFrom('credentials').selectAll().orderBy('id').execute();
     return rows.map(toCredential);
   }
 
-  async revokeCredential(username: string): Promise<boolean> {
+  async revokeCredential(username: string, actor = OPERATOR): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('credentials')
@@ -208,73 +368,172 @@ export class KyselyStore implements Store {
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
       if (result.numUpdatedRows === 0n) return false;
-      await this.recordChange(trx, 'credential', null, username);
+      await this.record(trx, {
+        kind: 'credential',
+        dispensaryId: null,
+        subject: username,
+        actor,
+        action: 'credential.revoke',
+        detail: { username },
+      });
       return true;
     });
   }
 
-  async replaceMenu(dispensaryId: number, items: MenuItemInput[]): Promise<MenuItem[]> {
-    return this.db.transaction().execute(async (trx) => {
-      const exists = await trx
-        .selectFrom('dispensaries')
-        .select('id')
-        .where('id', '=', dispensaryId)
-        .executeTakeFirst();
-      if (!exists) throw new ConflictError(`dispensary ${dispensaryId} does not exist`);
-      const highest = await trx
-        .selectFrom('items')
-        .select(({ fn }) => fn.max<number>('id').as('max_id'))
-        .where('dispensary_id', '=', dispensaryId)
-        .executeTakeFirst();
-      // New ids continue after every id the dispensary has used or is importing, so no id is reused.
-      let nextId = Math.max(Number(highest?.max_id ?? 0), ...items.map((item) => item.id ?? 0)) + 1;
-      const menu: MenuItem[] = items
-        .map((item) => ({ ...item, id: item.id ?? nextId++ }))
-        .sort((a, b) => a.id - b.id);
+  // Menus
 
+  private async requireDispensary(trx: Transaction<Database>, dispensaryId: number): Promise<void> {
+    await this.parts.lockDispensary?.(trx, dispensaryId);
+    const exists = await trx
+      .selectFrom('dispensaries')
+      .select('id')
+      .where('id', '=', dispensaryId)
+      .executeTakeFirst();
+    if (!exists) throw new ConflictError(`dispensary ${dispensaryId} does not exist`);
+  }
+
+  private async highestItemId(trx: Transaction<Database>, dispensaryId: number): Promise<number> {
+    const row = await trx
+      .selectFrom('items')
+      .select(({ fn }) => fn.max<number>('id').as('max_id'))
+      .where('dispensary_id', '=', dispensaryId)
+      .executeTakeFirst();
+    return Number(row?.max_id ?? 0);
+  }
+
+  private async previousPrices(
+    trx: Transaction<Database>,
+    dispensaryId: number,
+    itemIds?: number[],
+  ): Promise<Map<string, PreviousPrice>> {
+    let query = trx
+      .selectFrom('price_entries as p')
+      .innerJoin('items as i', (join) =>
+        join.onRef('i.dispensary_id', '=', 'p.dispensary_id').onRef('i.id', '=', 'p.item_id'),
+      )
+      .select(['p.item_id', 'p.unit', 'p.amount', 'p.price_cents', 'p.stock', 'p.updated_at', 'i.active'])
+      .where('p.dispensary_id', '=', dispensaryId);
+    if (itemIds) {
+      if (itemIds.length === 0) return new Map();
+      query = query.where('p.item_id', 'in', itemIds);
+    }
+    const rows = await query.execute();
+    return new Map(
+      rows.map((row) => [
+        priceKey(Number(row.item_id), row.unit, Number(row.amount)),
+        {
+          priceCents: Number(row.price_cents),
+          stock: row.stock === null ? null : Number(row.stock),
+          updatedAt: row.updated_at,
+          active: Number(row.active) === 1,
+        },
+      ]),
+    );
+  }
+
+  private async insertItems(
+    trx: Transaction<Database>,
+    dispensaryId: number,
+    menu: MenuItem[],
+    previous: Map<string, PreviousPrice>,
+  ): Promise<number> {
+    const at = now();
+    const items = menu.map((item) => itemRow(dispensaryId, item, at));
+    const prices = menu.flatMap((item) => priceRows(dispensaryId, item, at, previous));
+    for (const chunk of chunks(items, this.parts.insertChunkRows))
+      await trx.insertInto('items').values(chunk).execute();
+    for (const chunk of chunks(prices, this.parts.insertChunkRows)) {
+      await trx.insertInto('price_entries').values(chunk).execute();
+    }
+    return prices.length;
+  }
+
+  async replaceMenu(dispensaryId: number, items: MenuItemInput[], actor = OPERATOR): Promise<MenuItem[]> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.requireDispensary(trx, dispensaryId);
+      // New ids continue after every id the dispensary has used or is importing, so no id is reused.
+      const menu = assignIds(items, await this.highestItemId(trx, dispensaryId));
+      const previous = await this.previousPrices(trx, dispensaryId);
       await trx.deleteFrom('price_entries').where('dispensary_id', '=', dispensaryId).execute();
       await trx.deleteFrom('items').where('dispensary_id', '=', dispensaryId).execute();
-      const at = now();
-      const itemRows = menu.map((item) => ({
-        dispensary_id: dispensaryId,
-        id: item.id,
-        name: item.name,
-        brand: item.brand,
-        product_type: item.productType,
-        product_subtype: item.productSubtype,
-        description: item.description,
-        image: item.image,
-        cbd: item.cbd,
-        cbn: item.cbn,
-        thc: item.thc,
-        total_thc: item.totalThc,
-        total_cbd: item.totalCbd,
-        flavors: JSON.stringify(item.flavors),
-        effects: JSON.stringify(item.effects),
-        conditions: JSON.stringify(item.conditions),
-        active: item.active ? 1 : 0,
-        updated_at: at,
-      }));
-      const priceRows = menu.flatMap((item) =>
-        item.prices.map((price, position) => ({
-          dispensary_id: dispensaryId,
-          item_id: item.id,
-          position,
-          unit: price.unit,
-          amount: price.amount,
-          price_cents: price.priceCents,
-          stock: price.stock,
-          updated_at: at,
-        })),
-      );
-      for (const chunk of chunks(itemRows, this.parts.insertChunkRows)) {
-        await trx.insertInto('items').values(chunk).execute();
-      }
-      for (const chunk of chunks(priceRows, this.parts.insertChunkRows)) {
-        await trx.insertInto('price_entries').values(chunk).execute();
-      }
-      await this.recordChange(trx, 'menu', dispensaryId);
+      const priceEntries = await this.insertItems(trx, dispensaryId, menu, previous);
+      await this.record(trx, {
+        kind: 'menu',
+        dispensaryId,
+        actor,
+        action: 'menu.replace',
+        detail: { items: menu.length, price_entries: priceEntries },
+      });
       return menu;
+    });
+  }
+
+  async upsertItems(dispensaryId: number, items: MenuItemInput[], actor = OPERATOR): Promise<UpsertResult> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.requireDispensary(trx, dispensaryId);
+      const menu = assignIds(items, await this.highestItemId(trx, dispensaryId));
+      const ids = menu.map((item) => item.id);
+      const existing = new Set<number>();
+      for (const chunk of chunks(ids, this.parts.insertChunkRows)) {
+        const rows = await trx
+          .selectFrom('items')
+          .select('id')
+          .where('dispensary_id', '=', dispensaryId)
+          .where('id', 'in', chunk)
+          .execute();
+        for (const row of rows) existing.add(Number(row.id));
+      }
+      const previous = await this.previousPrices(trx, dispensaryId, [...existing]);
+      for (const chunk of chunks([...existing], this.parts.insertChunkRows)) {
+        await trx
+          .deleteFrom('price_entries')
+          .where('dispensary_id', '=', dispensaryId)
+          .where('item_id', 'in', chunk)
+          .execute();
+        await trx
+          .deleteFrom('items')
+          .where('dispensary_id', '=', dispensaryId)
+          .where('id', 'in', chunk)
+          .execute();
+      }
+      await this.insertItems(trx, dispensaryId, menu, previous);
+      const result: UpsertResult = {
+        created: ids.filter((id) => !existing.has(id)),
+        updated: ids.filter((id) => existing.has(id)),
+      };
+      await this.record(trx, {
+        kind: 'menu',
+        dispensaryId,
+        actor,
+        action: 'menu.upsert',
+        detail: { created: result.created.length, updated: result.updated.length },
+      });
+      return result;
+    });
+  }
+
+  async deleteItem(dispensaryId: number, itemId: number, actor = OPERATOR): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.parts.lockDispensary?.(trx, dispensaryId);
+      await trx
+        .deleteFrom('price_entries')
+        .where('dispensary_id', '=', dispensaryId)
+        .where('item_id', '=', itemId)
+        .execute();
+      const result = await trx
+        .deleteFrom('items')
+        .where('dispensary_id', '=', dispensaryId)
+        .where('id', '=', itemId)
+        .executeTakeFirst();
+      if (result.numDeletedRows === 0n) return false;
+      await this.record(trx, {
+        kind: 'menu',
+        dispensaryId,
+        actor,
+        action: 'menu.delete_item',
+        detail: { item_id: itemId },
+      });
+      return true;
     });
   }
 
@@ -307,62 +566,209 @@ export class KyselyStore implements Store {
         'p.amount',
         'p.price_cents',
         'p.stock',
+        'p.updated_at as price_updated_at',
       ])
       .where('i.dispensary_id', '=', dispensaryId)
       .orderBy('i.id')
       .orderBy('p.position')
       .execute();
-    const menu: MenuItem[] = [];
-    let current: MenuItem | undefined;
-    for (const row of rows) {
-      const id = Number(row.id);
-      if (current?.id !== id) {
-        current = {
-          id,
-          name: row.name,
-          brand: row.brand,
-          productType: row.product_type as ProductType,
-          productSubtype: row.product_subtype,
-          description: row.description,
-          image: row.image,
-          cbd: nullableNumber(row.cbd),
-          cbn: nullableNumber(row.cbn),
-          thc: nullableNumber(row.thc),
-          totalThc: nullableNumber(row.total_thc),
-          totalCbd: nullableNumber(row.total_cbd),
-          flavors: JSON.parse(row.flavors) as string[],
-          effects: JSON.parse(row.effects) as string[],
-          conditions: JSON.parse(row.conditions) as string[],
-          active: Number(row.active) === 1,
-          prices: [],
-        };
-        menu.push(current);
-      }
-      if (row.position !== null && row.unit !== null && row.amount !== null && row.price_cents !== null) {
-        current.prices.push({
-          unit: row.unit as Unit,
-          amount: Number(row.amount),
-          priceCents: Number(row.price_cents),
-          stock: nullableNumber(row.stock),
-        });
-      }
-    }
-    return menu;
+    return foldMenuRows(rows);
   }
 
-  async setItemActive(dispensaryId: number, itemId: number, active: boolean): Promise<boolean> {
+  async setItemActive(
+    dispensaryId: number,
+    itemId: number,
+    active: boolean,
+    actor = OPERATOR,
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      await this.parts.lockDispensary?.(trx, dispensaryId);
+      const at = now();
       const result = await trx
         .updateTable('items')
-        .set({ active: active ? 1 : 0, updated_at: now() })
+        .set({ active: active ? 1 : 0, updated_at: at })
         .where('dispensary_id', '=', dispensaryId)
         .where('id', '=', itemId)
         .executeTakeFirst();
       if (result.numUpdatedRows === 0n) return false;
-      await this.recordChange(trx, 'menu', dispensaryId);
+      // Entries of an item that comes back must reach clients polling inventory with `since`.
+      await trx
+        .updateTable('price_entries')
+        .set({ updated_at: at })
+        .where('dispensary_id', '=', dispensaryId)
+        .where('item_id', '=', itemId)
+        .execute();
+      await this.record(trx, {
+        kind: 'menu',
+        dispensaryId,
+        actor,
+        action: 'menu.set_active',
+        detail: { item_id: itemId, active },
+      });
       return true;
     });
   }
+
+  async setStock(dispensaryId: number, updates: StockUpdate[], actor = OPERATOR): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.parts.lockDispensary?.(trx, dispensaryId);
+      const at = now();
+      const unmatched: number[] = [];
+      for (const [index, update] of updates.entries()) {
+        const result = await trx
+          .updateTable('price_entries')
+          .set((eb) => ({
+            stock: update.stock,
+            // The change time moves only when the level does, so `since` polls see real changes only.
+            updated_at: eb
+              .case()
+              .when('stock', 'is distinct from', update.stock)
+              .then(at)
+              .else(eb.ref('updated_at'))
+              .end(),
+          }))
+          .where('dispensary_id', '=', dispensaryId)
+          .where('item_id', '=', update.itemId)
+          .where('unit', '=', update.unit)
+          .where('amount', '=', update.amount)
+          .executeTakeFirst();
+        if (result.numUpdatedRows === 0n) unmatched.push(index);
+      }
+      // Throwing rolls the whole batch back: either every stock level is set or none.
+      if (unmatched.length > 0) throw new UnmatchedStockError(unmatched);
+      await this.record(trx, {
+        kind: 'menu',
+        dispensaryId,
+        actor,
+        action: 'inventory.update',
+        detail: { price_entries: updates.length },
+      });
+      return updates.length;
+    });
+  }
+
+  // Admin keys, audit log, idempotency
+
+  async createAdminKey(name: string, scope: string, keyDigest: string, actor = OPERATOR): Promise<AdminKey> {
+    return this.uniquely(
+      () =>
+        this.db.transaction().execute(async (trx) => {
+          const row = await trx
+            .insertInto('admin_keys')
+            .values({ name, scope, key_digest: keyDigest, created_at: now(), revoked_at: null })
+            .returning(['id', 'name', 'scope', 'created_at', 'revoked_at'])
+            .executeTakeFirstOrThrow();
+          await this.record(trx, {
+            kind: 'admin_key',
+            dispensaryId: null,
+            subject: name,
+            actor,
+            action: 'admin_key.create',
+            detail: { name, scope },
+          });
+          return toAdminKey(row);
+        }),
+      `an admin key named ${name} exists`,
+    );
+  }
+
+  async findAdminKey(keyDigest: string): Promise<AdminKey | undefined> {
+    const row = await this.db
+      .selectFrom('admin_keys')
+      .select(['id', 'name', 'scope', 'created_at', 'revoked_at'])
+      .where('key_digest', '=', keyDigest)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return row && toAdminKey(row);
+  }
+
+  async listAdminKeys(): Promise<AdminKey[]> {
+    const rows = await this.db
+      .selectFrom('admin_keys')
+      .select(['id', 'name', 'scope', 'created_at', 'revoked_at'])
+      .orderBy('id')
+      .execute();
+    return rows.map(toAdminKey);
+  }
+
+  async revokeAdminKey(name: string, actor = OPERATOR): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('admin_keys')
+        .set({ revoked_at: now() })
+        .where('name', '=', name)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) return false;
+      await this.record(trx, {
+        kind: 'admin_key',
+        dispensaryId: null,
+        subject: name,
+        actor,
+        action: 'admin_key.revoke',
+        detail: { name },
+      });
+      return true;
+    });
+  }
+
+  async listAudit(query: AuditQuery): Promise<AuditEntry[]> {
+    let select = this.db.selectFrom('audit_log').selectAll();
+    if (query.dispensaryId !== undefined) select = select.where('dispensary_id', '=', query.dispensaryId);
+    if (query.since !== undefined) select = select.where('at', '>', query.since);
+    const rows = await select.orderBy('id', 'desc').limit(query.limit).execute();
+    return rows.reverse().map(toAuditEntry);
+  }
+
+  async findIdempotentAnswer(
+    adminKeyId: number,
+    key: string,
+    notBefore: string,
+  ): Promise<IdempotentAnswer | undefined> {
+    const row = await this.db
+      .selectFrom('idempotency_keys')
+      .select(['request_digest', 'status', 'response', 'created_at'])
+      .where('admin_key_id', '=', adminKeyId)
+      .where('idempotency_key', '=', key)
+      .where('created_at', '>=', notBefore)
+      .executeTakeFirst();
+    return (
+      row && {
+        requestDigest: row.request_digest,
+        status: Number(row.status),
+        response: row.response,
+        createdAt: row.created_at,
+      }
+    );
+  }
+
+  async saveIdempotentAnswer(adminKeyId: number, key: string, answer: IdempotentAnswer): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      // An expired record under the same key is replaced.
+      await trx
+        .deleteFrom('idempotency_keys')
+        .where('admin_key_id', '=', adminKeyId)
+        .where('idempotency_key', '=', key)
+        .execute();
+      await trx
+        .insertInto('idempotency_keys')
+        .values({
+          admin_key_id: adminKeyId,
+          idempotency_key: key,
+          request_digest: answer.requestDigest,
+          status: answer.status,
+          response: answer.response,
+          created_at: answer.createdAt,
+        })
+        .execute();
+    });
+  }
+
+  async deleteIdempotentAnswersBefore(before: string): Promise<void> {
+    await this.db.deleteFrom('idempotency_keys').where('created_at', '<', before).execute();
+  }
+
+  // Change notices
 
   async changesSince(seq: number): Promise<Change[]> {
     const rows = await this.db

@@ -10,6 +10,9 @@ export interface Database {
   items: ItemTable;
   price_entries: PriceEntryTable;
   changes: ChangeTable;
+  admin_keys: AdminKeyTable;
+  audit_log: AuditLogTable;
+  idempotency_keys: IdempotencyKeyTable;
 }
 
 export interface DispensaryTable {
@@ -18,6 +21,23 @@ export interface DispensaryTable {
   token_digest: string;
   created_at: string;
   updated_at: string;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  country: string | null;
+  phone: string | null;
+  email: string | null;
+  website: string | null;
+  timezone: string | null;
+  license_number: string | null;
+  currency: string;
+  /** JSON text of the weekly hours, or null when unknown. */
+  hours: string | null;
+  logo: string | null;
+  /** The token before the last rotation, accepted until previous_token_expires_at. */
+  previous_token_digest: string | null;
+  previous_token_expires_at: string | null;
 }
 
 export interface CredentialTable {
@@ -26,6 +46,10 @@ export interface CredentialTable {
   password_hash: string;
   created_at: string;
   revoked_at: string | null;
+  expires_at: string | null;
+  last_used_at: string | null;
+  /** JSON array of the dispensary ids this credential may read; null for every dispensary. */
+  dispensary_ids: string | null;
 }
 
 export interface ItemTable {
@@ -67,4 +91,36 @@ export interface ChangeTable {
   dispensary_id: number | null;
   subject: string | null;
   at: string;
+}
+
+export interface AdminKeyTable {
+  id: Generated<number>;
+  name: string;
+  /** `all` or `dispensary:ID`. */
+  scope: string;
+  key_digest: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** Who changed what, when: never a secret, only names, kinds and counts. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: string;
+  actor: string;
+  dispensary_id: number | null;
+  action: string;
+  /** JSON text of counts and names, for example {"items": 500}. */
+  detail: string;
+}
+
+/** First answers to writes sent with an Idempotency-Key, kept for 24 hours. */
+export interface IdempotencyKeyTable {
+  admin_key_id: number;
+  idempotency_key: string;
+  request_digest: string;
+  status: number;
+  /** The first answer's JSON body; answers that carried a secret are stored without it. */
+  response: string;
+  created_at: string;
 }

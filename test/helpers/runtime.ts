@@ -4,9 +4,25 @@ import { join } from 'node:path';
 import type { ScryptCost } from '../../src/auth/password.js';
 import { DEFAULTS, type ServerConfig } from '../../src/config.js';
 import { createRuntime, type Runtime } from '../../src/http/server.js';
+import { contractCheck } from './contract.js';
+import { type DatabaseKind, testDatabase } from './database.js';
+
+export { DATABASE_KIND, onPostgres, onSqlite, type TestDatabase, testDatabase } from './database.js';
 
 /** Cheap scrypt for tests that create many credentials; the hash format and code path are the real ones. */
 export const TEST_SCRYPT: ScryptCost = { N: 1024, r: 8, p: 1 };
+
+/**
+ * Rate limits and login-guard limits far above anything a test does, so that tests that make many
+ * requests quickly from one address with one credential (or many failed logins) are not refused.
+ * The limiter still runs on every request. A test of the limits passes its own in `config`.
+ */
+export const GENEROUS_LIMITS: Partial<ServerConfig> = {
+  rateLimitCredential: { ratePerSecond: 1_000_000, burst: 1_000_000 },
+  rateLimitAddress: { ratePerSecond: 1_000_000, burst: 1_000_000 },
+  rateLimitAdminKey: { ratePerSecond: 1_000_000, burst: 1_000_000 },
+  loginGuard: { ...DEFAULTS.loginGuard, perPair: 1_000_000, perAddress: 1_000_000, perUsername: 1_000_000 },
+};
 
 export function temporaryDirectory(): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), 'menu-api-test-'));
@@ -14,7 +30,9 @@ export function temporaryDirectory(): { path: string; remove(): void } {
 }
 
 export interface TestRuntime extends Runtime {
+  /** The database address: a SQLite file path, or a postgres:// URL (a database of this test file, emptied for this runtime). */
   database: string;
+  databaseKind: DatabaseKind;
   /** A dispensary, credential and menu ready to use. */
   seed: Seed;
 }
@@ -26,16 +44,26 @@ export interface Seed {
   password: string;
 }
 
-/** A fresh runtime over a new SQLite file, with one dispensary, one credential and the given menu. */
+/**
+ * A fresh runtime over a new database (a SQLite file, or a PostgreSQL database when the project is
+ * "postgres": see testDatabase()), with one dispensary, one credential and the given menu.
+ * `close()` also removes the database.
+ */
 export async function testRuntime(
   options: { menu?: unknown[]; config?: Partial<ServerConfig> } = {},
 ): Promise<TestRuntime> {
-  const directory = temporaryDirectory();
-  const database = join(directory.path, 'menu.db');
-  const runtime = await createRuntime(
-    { ...DEFAULTS, database, ...options.config },
-    { logger: false, scryptCost: TEST_SCRYPT },
-  );
+  const fresh = await testDatabase();
+  const database = fresh.address;
+  let runtime: Runtime;
+  try {
+    runtime = await createRuntime(
+      { ...DEFAULTS, database, databasePoolSize: 4, ...GENEROUS_LIMITS, ...options.config },
+      { logger: false, scryptCost: TEST_SCRYPT, contractCheck },
+    );
+  } catch (error) {
+    await fresh.cleanup();
+    throw error;
+  }
   const { dispensaries, credentials, menus } = runtime.services;
   const dispensary = await dispensaries.create('Test Collective');
   const credential = await credentials.issue('integrator');
@@ -43,6 +71,7 @@ export async function testRuntime(
   return {
     ...runtime,
     database,
+    databaseKind: fresh.kind,
     seed: {
       dispensaryId: dispensary.id,
       token: dispensary.token,
@@ -51,7 +80,7 @@ export async function testRuntime(
     },
     async close() {
       await runtime.close();
-      directory.remove();
+      await fresh.cleanup();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { commonOptions, jsonOption, withServices } from '../context.js';
+import { commonOptions, jsonOption, parseId, withServices } from '../context.js';
 import { emit, table } from '../output.js';
 
 export function credentialCommand(): Command {
@@ -9,11 +9,16 @@ export function credentialCommand(): Command {
     .command('issue')
     .description('issue a credential with a generated password (shown once)')
     .requiredOption('--username <name>', 'the username, for example the integrator name')
+    .option('--expires-at <time>', 'the credential stops working at this time, e.g. 2027-01-01T00:00:00Z')
+    .option('--dispensaries <ids>', 'comma-separated dispensary ids: the only ones this credential may read')
     .addOption(jsonOption())
     .action(async (_options, self: Command) => {
-      const options = commonOptions<{ username: string }>(self);
+      const options = commonOptions<{ username: string; expiresAt?: string; dispensaries?: string }>(self);
       await withServices(options, async ({ credentials }) => {
-        const issued = await credentials.issue(options.username);
+        const issued = await credentials.issue(options.username, undefined, {
+          expiresAt: options.expiresAt,
+          dispensaryIds: options.dispensaries?.split(',').map((id) => parseId(id.trim(), 'A dispensary id')),
+        });
         emit(
           options,
           issued,
@@ -30,13 +35,20 @@ export function credentialCommand(): Command {
       const options = commonOptions(self);
       await withServices(options, async ({ credentials }) => {
         const all = await credentials.list();
-        const rows = all.map((c) => [c.username, c.createdAt, c.revokedAt ?? 'active']);
+        const rows = all.map((c) => [
+          c.username,
+          c.createdAt,
+          c.lastUsedAt ?? 'never',
+          c.expiresAt ?? 'never',
+          c.dispensaryIds?.join(',') ?? 'all',
+          c.revokedAt ?? 'active',
+        ]);
         emit(
           options,
           all,
           all.length === 0
             ? 'No credentials yet. Issue one with: menu-api credential issue --username NAME'
-            : table(['USERNAME', 'CREATED', 'REVOKED'], rows),
+            : table(['USERNAME', 'CREATED', 'LAST USED', 'EXPIRES', 'DISPENSARIES', 'REVOKED'], rows),
         );
       });
     });

@@ -151,5 +151,82 @@ export function menuCommand(): Command {
       });
     });
 
+  command
+    .command('upsert')
+    .description('partial sync: create or replace the items in a JSON file by id; other items stay')
+    .requiredOption('--dispensary <id>', 'dispensary id')
+    .argument('<file>', 'a JSON array of items (canonical, Form A or Form B names)')
+    .addOption(jsonOption())
+    .action(async (file: string, _options, self: Command) => {
+      const options = commonOptions<{ dispensary: string }>(self);
+      await withServices(options, async ({ menus }) => {
+        const dispensaryId = parseId(options.dispensary, 'The dispensary id');
+        const raw = await readJson(file);
+        const result = await menus.upsert(dispensaryId, raw);
+        emit(
+          options,
+          result,
+          `Created ${result.created.length} and replaced ${result.updated.length} items of dispensary ${dispensaryId}.`,
+        );
+      });
+    });
+
+  command
+    .command('delete-item')
+    .description('delete one item')
+    .requiredOption('--dispensary <id>', 'dispensary id')
+    .requiredOption('--item <id>', 'item id')
+    .addOption(jsonOption())
+    .action(async (_options, self: Command) => {
+      const options = commonOptions<{ dispensary: string; item: string }>(self);
+      await withServices(options, async ({ menus }) => {
+        const dispensaryId = parseId(options.dispensary, 'The dispensary id');
+        const itemId = parseId(options.item, 'The item id');
+        await menus.deleteItem(dispensaryId, itemId);
+        emit(
+          options,
+          { dispensaryId, itemId, deleted: true },
+          `Deleted item ${itemId} of dispensary ${dispensaryId}.`,
+        );
+      });
+    });
+
+  command
+    .command('patch-item')
+    .description('change some fields of one item, for example \'{"name": "Blue Dream 1g"}\'')
+    .requiredOption('--dispensary <id>', 'dispensary id')
+    .requiredOption('--item <id>', 'item id')
+    .argument('<fields>', 'a JSON object of item fields')
+    .addOption(jsonOption())
+    .action(async (fields: string, _options, self: Command) => {
+      const options = commonOptions<{ dispensary: string; item: string }>(self);
+      await withServices(options, async ({ menus }) => {
+        const dispensaryId = parseId(options.dispensary, 'The dispensary id');
+        const itemId = parseId(options.item, 'The item id');
+        let patch: unknown;
+        try {
+          patch = JSON.parse(fields);
+        } catch (error) {
+          throw new ServiceError(
+            'invalid_request',
+            `The fields are not valid JSON: ${(error as Error).message}`,
+          );
+        }
+        const item = await menus.patchItem(dispensaryId, itemId, patch);
+        emit(options, item, `Updated item ${itemId} of dispensary ${dispensaryId}.`);
+      });
+    });
+
   return command;
+}
+
+async function readJson(file: string): Promise<unknown> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new ServiceError('invalid_request', `Cannot read ${file}: ${error.code ?? error.message}.`);
+  });
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ServiceError('invalid_request', `${file} is not valid JSON: ${(error as Error).message}`);
+  }
 }

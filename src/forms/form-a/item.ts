@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import type { MenuItem } from '../../domain/item.js';
 import { fromCents } from '../../domain/money.js';
+import { FORM_A_ITEM_EXAMPLE } from '../examples.js';
 
 export const FormAPrice = Type.Object(
   {
@@ -25,11 +26,11 @@ export const FormAItem = Type.Object(
     product_prices: Type.Array(FormAPrice),
     active: Type.Boolean(),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'FormAItem' },
 );
 export type FormAItem = Static<typeof FormAItem>;
 
-export const FormAMenu = Type.Array(FormAItem);
+export const FormAMenu = Type.Array(FormAItem, { examples: [[FORM_A_ITEM_EXAMPLE]] });
 
 /** Field names of Form A that differ from the canonical names. */
 export const formAItemFieldAliases = {

@@ -1,13 +1,23 @@
 import { type Static, Type } from 'typebox';
 import { ServiceError } from '../../services/errors.js';
+import { SinceSchema } from '../common/inventory.js';
+import {
+  FORM_A_INVENTORY_REQUEST_EXAMPLE,
+  FORM_A_MENU_REQUEST_EXAMPLE,
+  FORM_A_STORE_REQUEST_EXAMPLE,
+} from '../examples.js';
 
 const Secret = (description: string) => Type.String({ maxLength: 256, description });
 
+const credentials = {
+  username: Secret('API credential issued by the operator.'),
+  password: Secret('API credential issued by the operator.'),
+  collective_token: Secret('Token obtained from the dispensary.'),
+};
+
 export const FormARequestBody = Type.Object(
   {
-    username: Secret('API credential issued by the operator.'),
-    password: Secret('API credential issued by the operator.'),
-    collective_token: Secret('Token obtained from the dispensary.'),
+    ...credentials,
     active: Type.Optional(
       Type.Boolean({
         description:
@@ -15,9 +25,21 @@ export const FormARequestBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, examples: [FORM_A_MENU_REQUEST_EXAMPLE] },
 );
 export type FormARequestBody = Static<typeof FormARequestBody>;
+
+/** Store information needs only the credentials and the token. */
+export const FormAStoreRequestBody = Type.Object(credentials, {
+  additionalProperties: true,
+  examples: [FORM_A_STORE_REQUEST_EXAMPLE],
+});
+
+export const FormAInventoryRequestBody = Type.Object(
+  { ...credentials, since: Type.Optional(SinceSchema) },
+  { additionalProperties: true, examples: [FORM_A_INVENTORY_REQUEST_EXAMPLE] },
+);
+export type FormAInventoryRequestBody = Static<typeof FormAInventoryRequestBody>;
 
 /** Content types Form A accepts besides JSON: what `curl -d` and HTML forms send, or nothing at all. */
 const LENIENT_TYPES = new Set(['', 'text/plain', 'application/x-www-form-urlencoded']);
@@ -54,7 +76,8 @@ export function parseFormABody(contentType: string | undefined, text: string): u
 }
 
 function parseUrlEncoded(text: string): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
+  // No prototype: a field named constructor, toString or __proto__ is a field like any other.
+  const fields: Record<string, unknown> = Object.create(null);
   for (const [name, value] of new URLSearchParams(text)) {
     if (name in fields) {
       throw new ServiceError(

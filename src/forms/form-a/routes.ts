@@ -1,10 +1,35 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { errorResponses } from '../../http/error-responses.js';
 import { ServiceError } from '../../services/errors.js';
+import { grantRequest } from '../common/grant.js';
+import { InventorySchema, inventoryEntries, parseSince } from '../common/inventory.js';
+import { noStore, sendRepresentation } from '../common/snapshot-reply.js';
+import { StoreInfoSchema } from '../common/store-info.js';
+import { commonViews } from '../common/views.js';
 import type { FormContext } from '../form.js';
-import { FormAMenu, toFormAItem } from './item.js';
-import { FormARequestBody, isAcceptedContentType, parseFormABody } from './request.js';
+import { FormAMenu } from './item.js';
+import {
+  type FormAInventoryRequestBody,
+  FormARequestBody,
+  FormAStoreRequestBody,
+  FormAInventoryRequestBody as InventoryBody,
+  isAcceptedContentType,
+  parseFormABody,
+} from './request.js';
+import { formAViews } from './views.js';
 
-export const formARoutes: FastifyPluginAsync<FormContext> = async (app, { access, menus }) => {
+type Credentials = { username: string; password: string; collective_token: string };
+
+const grantOf = (body: Credentials) => ({
+  username: body.username,
+  password: body.password,
+  token: body.collective_token,
+});
+
+export const formARoutes: FastifyPluginAsync<FormContext> = async (app, { access, menus, snapshots }) => {
+  const menu = formAViews(snapshots);
+  const { store, inventory } = commonViews(snapshots, menus);
+
   // Form A owns its body parsing: this scope's parsers replace the defaults and reach no other route.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
@@ -34,19 +59,59 @@ export const formARoutes: FastifyPluginAsync<FormContext> = async (app, { access
         description: 'Credentials and the dispensary token travel in the JSON body.',
         tags: ['Form A'],
         body: FormARequestBody,
-        response: { 200: FormAMenu },
+        response: { 200: FormAMenu, ...errorResponses(400, 401, 403, 413, 415, 429, 500, 503) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body as FormARequestBody;
-      const { dispensary } = await access.grant({
-        username: body.username,
-        password: body.password,
-        token: body.collective_token,
-      });
-      const items = await menus.items(dispensary.id);
-      const includeInactive = body.active === false;
-      return items.filter((item) => includeInactive || item.active).map(toFormAItem);
+      const { dispensary } = await grantRequest(access, request, grantOf(body));
+      const view = body.active === false ? menu.all : menu.active;
+      const answer = await view.read(dispensary.id, request.headers['accept-encoding']);
+      return sendRepresentation(request, reply, answer, false);
+    },
+  );
+
+  app.post(
+    '/store',
+    {
+      schema: {
+        summary: 'Store information (Form A)',
+        description:
+          'Address, hours, currency and other facts about the dispensary. Unknown values are null.',
+        tags: ['Form A'],
+        body: FormAStoreRequestBody,
+        response: { 200: StoreInfoSchema, ...errorResponses(400, 401, 403, 413, 415, 429, 500, 503) },
+      },
+    },
+    async (request, reply) => {
+      const { dispensary } = await grantRequest(access, request, grantOf(request.body as Credentials));
+      const answer = await store.read(dispensary.id, request.headers['accept-encoding']);
+      return sendRepresentation(request, reply, answer, false);
+    },
+  );
+
+  app.post(
+    '/inventory',
+    {
+      schema: {
+        summary: 'Real-time inventory (Form A)',
+        description:
+          'One entry per price entry of every active item. With since, only entries changed after that time.',
+        tags: ['Form A'],
+        body: InventoryBody,
+        response: { 200: InventorySchema, ...errorResponses(400, 401, 403, 413, 415, 429, 500, 503) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as FormAInventoryRequestBody;
+      const since = parseSince(body.since);
+      const { dispensary } = await grantRequest(access, request, grantOf(body));
+      if (since === undefined) {
+        const answer = await inventory.read(dispensary.id, request.headers['accept-encoding']);
+        return sendRepresentation(request, reply, answer, false);
+      }
+      noStore(reply);
+      return inventoryEntries(await menus.items(dispensary.id), since);
     },
   );
 };

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { MenuItem } from '../../domain/item.js';
 import { fromCents } from '../../domain/money.js';
+import { formBItemExample } from '../examples.js';
 import type { FormBNames } from '../form.js';
 import { Nullable } from '../nullable.js';
 
@@ -52,12 +53,12 @@ export function formBItemSchema(names: FormBNames) {
       conditions: Type.Array(Type.String()),
       ...priceFields[names],
     },
-    { additionalProperties: false },
+    { additionalProperties: false, title: 'FormBItem' },
   );
 }
 
 export function formBMenuSchema(names: FormBNames) {
-  return Type.Array(formBItemSchema(names));
+  return Type.Array(formBItemSchema(names), { examples: [[formBItemExample(names)]] });
 }
 
 /** Field names of Form B (both spellings) that differ from the canonical names. */

@@ -39,6 +39,8 @@ export interface CsvItems {
   items: Record<string, unknown>[];
   /** Where each raw item began, for messages. */
   lines: number[];
+  /** For each raw item, the line of each of its price entries, for messages. */
+  priceLines: number[][];
   problems: FieldProblem[];
 }
 
@@ -83,7 +85,12 @@ export function readCsv(text: string, aliases: FieldAliases): CsvItems {
       info: true,
     });
   } catch (error) {
-    return { items: [], lines: [], problems: [{ field: 'csv', message: (error as Error).message }] };
+    return {
+      items: [],
+      lines: [],
+      priceLines: [],
+      problems: [{ field: 'csv', message: (error as Error).message }],
+    };
   }
   const header = records[0] ? Object.keys(records[0].record) : [];
   for (const column of header) {
@@ -94,10 +101,11 @@ export function readCsv(text: string, aliases: FieldAliases): CsvItems {
       });
     }
   }
-  if (problems.length > 0) return { items: [], lines: [], problems };
+  if (problems.length > 0) return { items: [], lines: [], priceLines: [], problems };
 
   const items: Record<string, unknown>[] = [];
   const lines: number[] = [];
+  const priceLinesOf = new Map<Record<string, unknown>, number[]>();
   const byId = new Map<number, Record<string, unknown>>();
   let previous: Record<string, unknown> | undefined;
   for (const { record, info } of records) {
@@ -126,16 +134,20 @@ export function readCsv(text: string, aliases: FieldAliases): CsvItems {
           });
         }
       }
-      if (Object.keys(price).length > 0) (owner.prices as unknown[]).push(price);
+      if (Object.keys(price).length > 0) {
+        (owner.prices as unknown[]).push(price);
+        priceLinesOf.get(owner)!.push(line);
+      }
       continue;
     }
     item.prices = Object.keys(price).length > 0 ? [price] : [];
     items.push(item);
     lines.push(line);
+    priceLinesOf.set(item, Object.keys(price).length > 0 ? [line] : []);
     if (id !== undefined) byId.set(id, item);
     previous = item;
   }
-  return { items, lines, problems };
+  return { items, lines, priceLines: items.map((item) => priceLinesOf.get(item)!), problems };
 }
 
 export function writeCsv(items: readonly MenuItem[]): string {

@@ -1,21 +1,39 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as initial from './0001-initial.js';
+import * as sync from './0002-sync.js';
+import * as access from './0003-access.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-sync': sync,
+  '0003-access': access,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema.
-export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({
+function migratorFor(db: Kysely<any>): Migrator {
+  return new Migrator({
     db,
     provider,
     migrationTableName: 'schema_migrations',
     migrationLockTableName: 'schema_migrations_lock',
   });
+}
+
+/** Names of this version's migrations that the database has not run yet (read only; it writes nothing). */
+// biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema.
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const migrations = await migratorFor(db).getMigrations();
+  return migrations
+    .filter((migration) => migration.executedAt === undefined)
+    .map((migration) => migration.name);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema.
+export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  const migrator = migratorFor(db);
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');

@@ -1,0 +1,254 @@
+/** Process plumbing for the benchmark: pinned children, the server under test, load runs, raw HTTP. */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LoadJob, LoadResult } from './load-worker.js';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Whether `taskset` can pin processes here (util-linux, Linux only). */
+export const TASKSET = (() => {
+  try {
+    execFileSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** The server and the ceiling run on core 0; the load generator on core 1. */
+export const SERVER_CORE = 0;
+export const LOAD_CORE = 1;
+
+export function pinned(core: number, command: string, args: string[]): [string, string[]] {
+  return TASKSET ? ['taskset', ['-c', String(core), command, ...args]] : [command, args];
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Peak resident set size of a process, in bytes (VmHWM). */
+export function peakRss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /VmHWM:\s+(\d+) kB/.exec(status);
+  return match ? Number(match[1]) * 1024 : Number.NaN;
+}
+
+/** Current resident set size of a process, in bytes (VmRSS). */
+export function currentRss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /VmRSS:\s+(\d+) kB/.exec(status);
+  return match ? Number(match[1]) * 1024 : Number.NaN;
+}
+
+/** CPU time a process has used (user + system, all threads), ms; clock ticks of 10 ms. */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The bytes on the wire, not decoded. */
+  body: Buffer;
+  ms: number;
+}
+
+/** One HTTP request with a fresh connection; the body comes back as sent (no decompression). */
+export function fetchRaw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const request = httpRequest(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+            ms: performance.now() - started,
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+export interface ServerUnderTest {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** `serve --help` of the build: which options this version has (so the bench runs across versions). */
+function serveHelp(): string {
+  return execFileSync(process.execPath, [join(ROOT, 'bin/menu-api'), 'serve', '--help'], {
+    encoding: 'utf8',
+  });
+}
+
+/** Starts `bin/menu-api serve` (the production build), pinned to the server core, and waits for /healthz. */
+export async function startMenuServer(options: {
+  database: string;
+  snapshotBudgetMb?: number;
+  nodeArgs?: string[];
+  logLevel?: string;
+}): Promise<ServerUnderTest> {
+  const port = await freePort();
+  const help = serveHelp();
+  const args = [
+    ...(options.nodeArgs ?? []),
+    join(ROOT, 'bin/menu-api'),
+    'serve',
+    '--db',
+    options.database,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--log-level',
+    options.logLevel ?? 'info',
+  ];
+  // One process: the bench measures what one core does.
+  if (help.includes('--workers')) args.push('--workers', '1');
+  // One credential at thousands of requests per second: limits so high that they never refuse,
+  // so that their bookkeeping still runs on every request; no forced reconnection either.
+  const never = '1000000000,1000000000';
+  if (help.includes('--rate-limit-credential')) args.push('--rate-limit-credential', never);
+  if (help.includes('--rate-limit-address')) args.push('--rate-limit-address', never);
+  if (help.includes('--rate-limit-admin-key')) args.push('--rate-limit-admin-key', never);
+  if (help.includes('--max-requests-per-socket')) args.push('--max-requests-per-socket', '0');
+  if (options.snapshotBudgetMb !== undefined && help.includes('--snapshot-budget-mb')) {
+    args.push('--snapshot-budget-mb', String(options.snapshotBudgetMb));
+  }
+  const [command, argv] = pinned(SERVER_CORE, process.execPath, args);
+  const child = spawn(command, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${stderr}`);
+    try {
+      const response = await fetchRaw(`${url}/healthz`);
+      if (response.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the server did not start: ${stderr}`);
+    await sleep(50);
+  }
+  return {
+    url,
+    pid: child.pid!,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Runs one autocannon job in a child process pinned to the load core. */
+export function runLoad(job: LoadJob): Promise<LoadResult> {
+  const [command, argv] = pinned(LOAD_CORE, process.execPath, [
+    '--import',
+    'tsx',
+    join(ROOT, 'bench/load-worker.ts'),
+    JSON.stringify(job),
+  ]);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('exit', (code) => {
+      const line = stdout.trim().split('\n').pop() ?? '';
+      if (code !== 0 || !line.startsWith('{')) {
+        reject(new Error(`autocannon failed (${code}): ${stderr}`));
+        return;
+      }
+      resolve(JSON.parse(line) as LoadResult);
+    });
+  });
+}
+
+export interface Ceiling {
+  url: string;
+  pid: number;
+  serve(response: RawResponse): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts the bare node:http ceiling server, pinned to the server core. */
+export async function startCeiling(): Promise<Ceiling> {
+  const port = await freePort();
+  const [command, argv] = pinned(SERVER_CORE, process.execPath, [
+    '--import',
+    'tsx',
+    join(ROOT, 'bench/ceiling.ts'),
+  ]);
+  const child = spawn(command, argv, {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the ceiling server exited (${code})`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    serve: (response) =>
+      new Promise<void>((resolve) => {
+        child.once('message', () => resolve());
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(response.headers)) {
+          // Connection management is the server's own business; everything else is copied.
+          if (value === undefined || ['connection', 'keep-alive', 'date'].includes(name)) continue;
+          headers[name] = Array.isArray(value) ? value.join(', ') : value;
+        }
+        child.send({ status: response.status, headers, body: response.body.toString('base64') });
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.disconnect();
+      }),
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * `npx tsx bench/profile.ts LABEL`: runs the real server under --cpu-prof, drives one workload at a
+ * time (Form B gzip, Form A gzip, Form B 304 on the 500-item menu) and prints where the time went.
+ * The profiles and summaries land in bench/profiles/LABEL/ (not committed).
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CpuProfile, formatSummary, summarize } from './cpuprofile.js';
+import { generateDatabase } from './data.js';
+import { fetchRaw, ROOT, runLoad, startMenuServer } from './lib.js';
+
+const label = process.argv[2] ?? 'now';
+const seconds = Number(process.env.PROFILE_SECONDS ?? 5);
+const outDir = join(ROOT, 'bench/profiles', label);
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+const work = mkdtempSync(join(tmpdir(), 'menu-api-profile-'));
+const database = join(work, 'menu.db');
+const db = await generateDatabase(database, { sizes: [500], scale: 0 });
+const dispensary = db.sized[0]!;
+const { username, password } = db.credential;
+
+const workloads: {
+  name: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  revalidate?: boolean;
+}[] = [
+  {
+    name: 'form-b-gzip',
+    method: 'GET',
+    headers: { store: dispensary.token, username, password, 'accept-encoding': 'gzip' },
+  },
+  {
+    name: 'form-a-gzip',
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip' },
+    body: JSON.stringify({ username, password, collective_token: dispensary.token }),
+  },
+  {
+    name: 'form-b-304',
+    method: 'GET',
+    headers: { store: dispensary.token, username, password, 'accept-encoding': 'gzip' },
+    revalidate: true,
+  },
+];
+
+function loadOf(url: string, workload: (typeof workloads)[number], headers: Record<string, string>) {
+  return {
+    url: `${url}/menu`,
+    connections: 32,
+    durationSeconds: seconds,
+    method: workload.method,
+    headers,
+    body: workload.body,
+  };
+}
+
+try {
+  for (const workload of workloads) {
+    const profileDir = join(outDir, workload.name);
+    const spawned = performance.now();
+    const server = await startMenuServer({
+      database,
+      logLevel: process.env.LOG_LEVEL ?? 'warn',
+      nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+    });
+    const headers = { ...workload.headers };
+    const first = await fetchRaw(`${server.url}/menu`, {
+      method: workload.method,
+      headers,
+      body: workload.body,
+    });
+    if (workload.revalidate) {
+      if (!first.headers.etag) {
+        console.log(`${workload.name}: no ETag (skipped)`);
+        await server.stop();
+        continue;
+      }
+      headers['if-none-match'] = String(first.headers.etag);
+    }
+    // Warm up (the first read builds the snapshot), then profile only the measured run.
+    await runLoad({ ...loadOf(server.url, workload, headers), durationSeconds: 1 });
+    const loadStartedMs = performance.now() - spawned;
+    const result = await runLoad(loadOf(server.url, workload, headers));
+    await server.stop();
+    const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'))!;
+    const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;
+    const summary = summarize(profile, loadStartedMs);
+    const text = [
+      `${workload.name}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ` +
+        `${(result.bytesPerSecond / 1e6).toFixed(1)} MB/s, ${first.body.length} body bytes (${first.headers['content-encoding'] ?? 'identity'}), ` +
+        `statuses ${JSON.stringify(result.statusCodes)}`,
+      `per request: ${((summary.busyMs / result.total) * 1000).toFixed(1)} µs busy`,
+      formatSummary(summary, 30),
+    ].join('\n');
+    writeFileSync(join(outDir, `${workload.name}.txt`), `${text}\n`);
+    console.log(`${text}\n`);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

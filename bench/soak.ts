@@ -1,0 +1,583 @@
+/**
+ * `npm run soak`: a bounded soak test against a real `menu-api serve` process.
+ *
+ * For --seconds (default 60) it sends a steady stream of requests (--rate per second, default 100,
+ * open loop: a slow answer does not slow the stream down) mixing reads of both forms (menu, store,
+ * inventory) with sync API writes (item patches, store updates, the odd full sync), plus one stock
+ * change every second that the very next inventory read must show. It reports the requests, the
+ * errors (anything but the expected status, a connection error, or a stale read: must be 0), latency
+ * percentiles, and the server's resident memory at the start and the end (after a warm-up), then
+ * stops the server with SIGTERM and checks that it exits 0.
+ *
+ *   npm run soak -- --seconds 60 --rate 100 [--items 300] [--full-sync-seconds 10] [--db PATH|postgres://...] [--out bench/SOAK.md]
+ *
+ * Clients spread over several credentials, admin keys and loopback source addresses (127.0.0.x), as
+ * many integrators would, so that the default rate limits (per credential, key and address) are not
+ * what is measured. Exit code 1 when there was any error.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(ROOT, 'bin', 'menu-api');
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '60' },
+    rate: { type: 'string', default: '100' },
+    items: { type: 'string', default: '300' },
+    warmup: { type: 'string', default: '5' },
+    'full-sync-seconds': { type: 'string', default: '10' },
+    db: { type: 'string' },
+    out: { type: 'string' },
+    credentials: { type: 'string', default: '12' },
+    addresses: { type: 'string', default: '10' },
+  },
+});
+
+const SECONDS = Number(args.seconds);
+const RATE = Number(args.rate);
+const ITEMS = Number(args.items);
+const WARMUP_SECONDS = Number(args.warmup);
+const FULL_SYNC_SECONDS = Number(args['full-sync-seconds']);
+const CREDENTIALS = Number(args.credentials);
+const ADDRESSES = Number(args.addresses);
+const ADMIN_KEYS = 4;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function cli<T>(db: string, command: string[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [BIN, '--db', db, ...command, '--json'],
+      { cwd: ROOT, encoding: 'utf8' },
+      (error, out, err) => {
+        if (error) reject(new Error(`menu-api ${command.join(' ')}: ${err}${out}`));
+        else resolve(JSON.parse(out) as T);
+      },
+    );
+  });
+}
+
+/** Runs `work` over `items`, `limit` at a time. */
+async function inBatches<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let start = 0; start < items.length; start += limit) {
+    results.push(...(await Promise.all(items.slice(start, start + limit).map(work))));
+  }
+  return results;
+}
+
+function menu(count: number, round: number): Record<string, unknown>[] {
+  const types = ['Flower', 'Edible', 'Concentrate', 'Tincture', 'Drink', 'Preroll', 'Vape', 'Topical'];
+  return Array.from({ length: count }, (_, index) => ({
+    id: index + 1,
+    name: `Soak Item ${index + 1}`,
+    brand: `Brand ${index % 25}`,
+    product_type: types[index % types.length],
+    product_subtype: index % 2 ? 'Indica' : 'Hybrid',
+    description: `Round ${round}: ${'A well-described product. '.repeat(4)}`,
+    image: `https://images.example.com/${index + 1}.jpg`,
+    thc: (index % 30) + 0.5,
+    cbd: index % 3 ? null : 1.25,
+    flavors: ['Citrus', 'Pine'],
+    effects: ['Calm'],
+    conditions: ['Stress'],
+    active: index % 17 !== 0,
+    prices: [
+      { unit: 'gram', amount: 1, price: 10 + (index % 9), stock: 50 },
+      { unit: 'ounce', amount: 0.125, price: 35 + (index % 7), stock: 20 },
+    ],
+  }));
+}
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+const agents = Array.from(
+  { length: ADDRESSES },
+  (_, index) => new Agent({ keepAlive: true, maxSockets: 32, localAddress: `127.0.0.${index + 1}` }),
+);
+
+function call(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; agent: Agent },
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...options.headers };
+    if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
+    const request = httpRequest(url, {
+      method: options.method ?? 'GET',
+      headers,
+      agent: options.agent,
+      timeout: 30_000,
+    });
+    request.on('timeout', () => request.destroy(new Error('timed out after 30 s')));
+    request.on('error', reject);
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+      );
+    });
+    request.end(options.body);
+  });
+}
+
+/** CPU time the process has used (user and system), ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of /proc/PID/stat, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The server's V8 heap in use and its external (native) memory, from its own /metrics. */
+async function heap(opsUrl: string): Promise<{ used: number; external: number; snapshots: number }> {
+  const text = await new Promise<string>((resolve, reject) => {
+    httpRequest(`${opsUrl}/metrics`, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      response.on('end', () => resolve(body));
+    })
+      .on('error', reject)
+      .end();
+  });
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1]);
+  return {
+    used: value('nodejs_heap_size_used_bytes'),
+    external: value('nodejs_external_memory_bytes'),
+    snapshots: value('menu_api_snapshot_cache_bytes\\{view="all"\\}'),
+  };
+}
+
+function rss(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : Number.NaN;
+}
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function startServer(
+  db: string,
+): Promise<{ child: ChildProcess; url: string; opsUrl: string; output: () => string }> {
+  const child = spawn(
+    process.execPath,
+    [BIN, '--db', db, 'serve', '--port', '0', '--ops-port', '0', '--json', '--log-level', 'warn'],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const url = /"url": "(http:\/\/[^"]+)"/.exec(output)?.[1];
+    const opsUrl = /"ops_url": "(http:\/\/[^"]+)"/.exec(output)?.[1];
+    if (url && opsUrl) return { child, url, opsUrl, output: () => output };
+    if (child.exitCode !== null) break;
+    await sleep(50);
+  }
+  throw new Error(`the server did not start:\n${output}`);
+}
+
+type Operation =
+  | 'b-menu'
+  | 'a-menu'
+  | 'b-store'
+  | 'a-store'
+  | 'b-inventory'
+  | 'a-inventory'
+  | 'patch-item'
+  | 'patch-store'
+  | 'full-sync'
+  | 'stock'
+  | 'stock-check';
+
+/** The operation of the mix at `roll` (0 to the sum of the weights). */
+function operationAt(roll: number): Operation {
+  let left = roll;
+  for (const [operation, weight] of MIX) {
+    if (left < weight) return operation;
+    left -= weight;
+  }
+  return MIX[0]![0];
+}
+
+/**
+ * The steady mix (weights out of 100). On their own schedules: a stock change every second (checked by
+ * the next inventory read) and a full sync of the whole menu every --full-sync-seconds.
+ */
+const MIX: [Operation, number][] = [
+  ['b-menu', 28],
+  ['a-menu', 20],
+  ['b-store', 6],
+  ['a-store', 6],
+  ['b-inventory', 16],
+  ['a-inventory', 14],
+  ['patch-item', 6],
+  ['patch-store', 3],
+];
+
+async function main(): Promise<void> {
+  const folder = mkdtempSync(join(tmpdir(), 'menu-api-soak-'));
+  const db = args.db ?? join(folder, 'soak.db');
+  console.error(
+    `soak: preparing ${db} (${CREDENTIALS} credentials, ${ADMIN_KEYS} admin keys, ${ITEMS} items)`,
+  );
+  const dispensary = await cli<{ id: number; token: string }>(db, [
+    'dispensary',
+    'create',
+    '--name',
+    `Soak ${Date.now()}`,
+  ]);
+  const run = Date.now().toString(36);
+  const credentials = await inBatches([...Array(CREDENTIALS).keys()], 2, (index) =>
+    cli<{ username: string; password: string }>(db, [
+      'credential',
+      'issue',
+      '--username',
+      `soak-${run}-${index}`,
+    ]),
+  );
+  const keys = await inBatches(
+    [...Array(ADMIN_KEYS).keys()],
+    2,
+    async (index) =>
+      (
+        await cli<{ key: string }>(db, [
+          'admin-key',
+          'create',
+          '--scope',
+          `dispensary:${dispensary.id}`,
+          '--name',
+          `soak-${run}-${index}`,
+        ])
+      ).key,
+  );
+  const menuFile = join(folder, 'menu.json');
+  writeFileSync(menuFile, JSON.stringify(menu(ITEMS, 0)));
+  await cli(db, ['menu', 'import', '--dispensary', String(dispensary.id), menuFile]);
+
+  const server = await startServer(db);
+  const pid = server.child.pid!;
+  console.error(`soak: server ${pid} at ${server.url} (ops ${server.opsUrl})`);
+
+  const base = `${server.url}`;
+  const adminBase = `${base}/admin/v1/dispensaries/${dispensary.id}`;
+  let sequence = 0;
+  // Each list gets its own round-robin, so that every credential, key and address takes its share.
+  const turns = new Map<unknown[], number>();
+  const pick = <T>(list: T[]): T => {
+    const turn = turns.get(list) ?? 0;
+    turns.set(list, turn + 1);
+    sequence++;
+    return list[turn % list.length]!;
+  };
+  const formB = (credential: { username: string; password: string }) => ({
+    store: dispensary.token,
+    username: credential.username,
+    password: credential.password,
+  });
+  const formA = (credential: { username: string; password: string }, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      username: credential.username,
+      password: credential.password,
+      collective_token: dispensary.token,
+      ...extra,
+    });
+  const admin = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+  const recentSince = () => new Date(Date.now() - 5_000).toISOString();
+
+  let round = 0;
+  const fullSyncs = { running: 0, epoch: 0 };
+  let checksSkipped = 0;
+  async function perform(operation: Operation): Promise<Answer> {
+    const agent = pick(agents);
+    const credential = pick(credentials);
+    const key = pick(keys);
+    switch (operation) {
+      case 'b-menu':
+        return call(`${base}/menu`, { headers: formB(credential), agent });
+      case 'a-menu':
+        return call(`${base}/menu`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: formA(credential),
+          agent,
+        });
+      case 'b-store':
+        return call(`${base}/store`, { headers: formB(credential), agent });
+      case 'a-store':
+        return call(`${base}/store`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: formA(credential),
+          agent,
+        });
+      case 'b-inventory':
+        return call(`${base}/inventory?since=${encodeURIComponent(recentSince())}`, {
+          headers: formB(credential),
+          agent,
+        });
+      case 'a-inventory':
+        return call(`${base}/inventory`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: formA(credential, { since: recentSince() }),
+          agent,
+        });
+      case 'patch-item': {
+        const item = 1 + (sequence % ITEMS);
+        return call(`${adminBase}/menu/items/${item}`, {
+          method: 'PATCH',
+          headers: admin(key),
+          body: JSON.stringify({ description: `Patched at ${Date.now()}` }),
+          agent,
+        });
+      }
+      case 'patch-store':
+        return call(adminBase, {
+          method: 'PATCH',
+          headers: admin(key),
+          body: JSON.stringify({ phone: `+1 555 ${String(sequence % 10_000).padStart(4, '0')}` }),
+          agent,
+        });
+      case 'full-sync': {
+        round++;
+        // A full sync resets stock levels: the stock check skips a window that overlaps one.
+        fullSyncs.running++;
+        fullSyncs.epoch++;
+        try {
+          return await call(`${adminBase}/menu`, {
+            method: 'PUT',
+            headers: admin(key),
+            body: JSON.stringify(menu(ITEMS, round)),
+            agent,
+          });
+        } finally {
+          fullSyncs.running--;
+          fullSyncs.epoch++;
+        }
+      }
+      default:
+        throw new Error(`not a mixed operation: ${operation}`);
+    }
+  }
+
+  interface Sample {
+    operation: Operation;
+    ms: number;
+  }
+  let measuring = false;
+  const samples: Sample[] = [];
+  const errors: string[] = [];
+  const counts = new Map<Operation, number>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+
+  const record = (operation: Operation, started: number, problem?: string) => {
+    // Warm-up errors count too: an error is an error.
+    if (problem) errors.push(`${operation}: ${problem}`);
+    if (!measuring) return;
+    samples.push({ operation, ms: performance.now() - started });
+    counts.set(operation, (counts.get(operation) ?? 0) + 1);
+  };
+
+  // Every operation of the mix answers 200 when it works.
+  const expected = (_operation: Operation) => 200;
+  const fire = (operation: Operation) => {
+    const started = performance.now();
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    perform(operation)
+      .then((answer) => {
+        record(
+          operation,
+          started,
+          answer.status === expected(operation) ? undefined : `${answer.status} ${answer.body.slice(0, 200)}`,
+        );
+      })
+      .catch((error: Error) => record(operation, started, `connection: ${error.message}`))
+      .finally(() => {
+        inFlight--;
+      });
+  };
+
+  // The stock change, once a second, and a check that the next inventory read shows it.
+  let stockRound = 0;
+  const stockChange = async () => {
+    const item = 1 + (stockRound % ITEMS);
+    const stock = 1_000 + stockRound++;
+    const started = performance.now();
+    const agent = pick(agents);
+    const epoch = fullSyncs.epoch;
+    const quiet = fullSyncs.running === 0;
+    try {
+      const answer = await call(`${adminBase}/inventory`, {
+        method: 'PATCH',
+        headers: admin(pick(keys)),
+        body: JSON.stringify([{ item_id: item, unit: 'gram', amount: 1, stock }]),
+        agent,
+      });
+      record(
+        'stock',
+        started,
+        answer.status === 200 ? undefined : `${answer.status} ${answer.body.slice(0, 200)}`,
+      );
+      if (answer.status !== 200) return;
+      const checkStarted = performance.now();
+      const read = await call(`${base}/inventory`, { headers: formB(pick(credentials)), agent });
+      if (!quiet || fullSyncs.running > 0 || fullSyncs.epoch !== epoch) {
+        if (measuring) checksSkipped++;
+        return;
+      }
+      const entries =
+        read.status === 200
+          ? (JSON.parse(read.body) as { item_id: number; unit: string; amount: number; stock: number }[])
+          : [];
+      const entry = entries.find(
+        (candidate) => candidate.item_id === item && candidate.unit === 'gram' && candidate.amount === 1,
+      );
+      // An inactive item is not listed; otherwise the stock must be the one just written.
+      const stale =
+        read.status !== 200
+          ? `${read.status}`
+          : entry && entry.stock !== stock
+            ? `stale stock ${entry.stock}, wrote ${stock}`
+            : undefined;
+      record('stock-check', checkStarted, stale);
+    } catch (error) {
+      record('stock', started, `connection: ${(error as Error).message}`);
+    }
+  };
+
+  // Warm-up: every credential once (each first login pays scrypt), then the mix at the full rate.
+  await Promise.all(
+    credentials.map((credential) => call(`${base}/menu`, { headers: formB(credential), agent: agents[0]! })),
+  );
+
+  const runFor = async (seconds: number) => {
+    const began = performance.now();
+    let sent = 0;
+    let nextStock = began + 1_000;
+    let nextFullSync = began + FULL_SYNC_SECONDS * 1_000;
+    const total = MIX.reduce((sum, [, weight]) => sum + weight, 0);
+    while (performance.now() - began < seconds * 1_000) {
+      const now = performance.now();
+      const due = Math.floor(((now - began) / 1_000) * RATE);
+      while (sent < due) {
+        const operation = operationAt((sent * 7919) % total);
+        fire(operation);
+        sent++;
+      }
+      if (now >= nextStock) {
+        nextStock += 1_000;
+        void stockChange();
+      }
+      if (now >= nextFullSync) {
+        nextFullSync += FULL_SYNC_SECONDS * 1_000;
+        fire('full-sync');
+      }
+      await sleep(2);
+    }
+    while (inFlight > 0) await sleep(10);
+  };
+
+  console.error(`soak: warming up for ${WARMUP_SECONDS} s`);
+  await runFor(WARMUP_SECONDS);
+  const heapBefore = await heap(server.opsUrl);
+  const loadBefore = loadavg()[0]!;
+  const cpuBefore = cpuMs(pid);
+  const rssSeries: number[] = [rss(pid)];
+  const rssStart = rssSeries[0]!;
+  measuring = true;
+  console.error(`soak: measuring for ${SECONDS} s at ${RATE} requests/s`);
+  const sampler = setInterval(() => rssSeries.push(rss(pid)), 5_000);
+  const began = Date.now();
+  await runFor(SECONDS);
+  const elapsed = (Date.now() - began) / 1_000;
+  clearInterval(sampler);
+  measuring = false;
+  const rssEnd = rss(pid);
+  rssSeries.push(rssEnd);
+  const loadAfter = loadavg()[0]!;
+  const heapAfter = await heap(server.opsUrl);
+  const cpuUsed = cpuMs(pid) - cpuBefore;
+
+  // A graceful stop under (just finished) load: exit code 0.
+  server.child.kill('SIGTERM');
+  const exitCode = await new Promise<number | null>((resolve) => {
+    if (server.child.exitCode !== null) resolve(server.child.exitCode);
+    server.child.once('exit', (code) => resolve(code));
+  });
+  for (const agent of agents) agent.destroy();
+
+  const latencies = samples.map((sample) => sample.ms).sort((a, b) => a - b);
+  const byOperation = [...counts.entries()].sort(([a], [b]) => a.localeCompare(b));
+  const perOperation = byOperation.map(([operation, count]) => {
+    const own = samples
+      .filter((sample) => sample.operation === operation)
+      .map((sample) => sample.ms)
+      .sort((a, b) => a - b);
+    return `| ${operation} | ${count} | ${percentile(own, 50).toFixed(1)} | ${percentile(own, 99).toFixed(1)} |`;
+  });
+  const growth = ((rssEnd - rssStart) / rssStart) * 100;
+  const report = [
+    '# Soak test',
+    '',
+    `\`npm run soak -- --seconds ${SECONDS} --rate ${RATE}\` (a full sync every ${FULL_SYNC_SECONDS} s) on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${args.db ? 'the given database' : 'SQLite'}, ${ITEMS} items,`,
+    `${CREDENTIALS} credentials, ${ADMIN_KEYS} admin keys, ${ADDRESSES} client addresses, one stock change per second (each checked by the next inventory read).`,
+    '',
+    '| | |',
+    '|---|---|',
+    `| duration | ${elapsed.toFixed(1)} s (after a ${WARMUP_SECONDS} s warm-up) |`,
+    `| requests | ${samples.length} (${(samples.length / elapsed).toFixed(1)}/s) |`,
+    `| errors | ${errors.length} |`,
+    `| latency p50 / p90 / p99 / max | ${percentile(latencies, 50).toFixed(1)} / ${percentile(latencies, 90).toFixed(1)} / ${percentile(latencies, 99).toFixed(1)} / ${latencies.at(-1)?.toFixed(1)} ms |`,
+    `| most requests in flight | ${maxInFlight} |`,
+    `| server CPU | ${(cpuUsed / 1_000).toFixed(1)} s in ${elapsed.toFixed(0)} s (${((cpuUsed / (elapsed * 1_000)) * 100).toFixed(0)}% of a core), ${(cpuUsed / Math.max(1, samples.length)).toFixed(2)} ms per request |`,
+    `| stock changes checked by the next read | ${counts.get('stock-check') ?? 0} of ${counts.get('stock') ?? 0} (${checksSkipped} overlapped a full sync, which resets stock) |`,
+    `| server RSS start → end | ${mib(rssStart)} → ${mib(rssEnd)} (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%) |`,
+    `| JS heap used, external memory start → end | ${mib(heapBefore.used)} → ${mib(heapAfter.used)}, ${mib(heapBefore.external)} → ${mib(heapAfter.external)} (from /metrics); snapshot cache ${mib(heapBefore.snapshots)} → ${mib(heapAfter.snapshots)} |`,
+    `| RSS every 5 s | ${rssSeries.map((value) => (value / 1024 / 1024).toFixed(0)).join(', ')} MiB |`,
+    `| exit code after SIGTERM | ${exitCode} |`,
+    `| machine | ${availableParallelism()} cores; load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end |`,
+    '',
+    '| operation | requests | p50 ms | p99 ms |',
+    '|---|---|---|---|',
+    ...perOperation,
+    '',
+    ...(errors.length > 0
+      ? ['Errors (first 20):', '', ...errors.slice(0, 20).map((error) => `- ${error}`), '']
+      : []),
+  ].join('\n');
+  process.stdout.write(`${report}\n`);
+  if (args.out) writeFileSync(args.out, `${report}\n`);
+  if (!args.db) rmSync(folder, { recursive: true, force: true });
+  process.exitCode = errors.length === 0 && exitCode === 0 ? 0 : 1;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,56 @@
+/**
+ * What the API answers, typed from the same TypeBox schemas the server serializes with. Every import
+ * here is `import type`: nothing of the server is loaded at run time.
+ */
+import type { Static } from 'typebox';
+import type { WeeklyHours } from '../domain/store-info.js';
+import type { InventoryEntrySchema } from '../forms/common/inventory.js';
+import type { StoreInfoSchema } from '../forms/common/store-info.js';
+import type { FormAItem as FormAItemWire, FormAPrice as FormAPriceSchema } from '../forms/form-a/item.js';
+import type { FormBPrice as FormBPriceSchema, formBItemSchema } from '../forms/form-b/item.js';
+import type { ErrorCode } from '../services/errors.js';
+
+export type Form = 'A' | 'B';
+export type Unit = 'gram' | 'ounce' | 'unit';
+
+type WithUnit<T> = Omit<T, 'unit'> & { unit: Unit };
+
+/** A price entry of Form A: `unit`, `amount`, `price` (at most two decimals, the store's currency). */
+export type FormAPrice = WithUnit<Static<typeof FormAPriceSchema>>;
+
+/** A menu item as Form A (`POST /menu`) sends it. */
+export type FormAItem = Omit<FormAItemWire, 'product_prices'> & { product_prices: FormAPrice[] };
+
+/** A price entry of Form B: Form A's fields and `stock` (null when not tracked). */
+export type FormBPrice = WithUnit<Static<typeof FormBPriceSchema>>;
+
+/**
+ * A menu item as Form B (`GET /menu`) sends it. The specification spells two fields two ways; a server
+ * sends both by default (`brand` and `brand_name`, `variants` and `prices`), or one of each when it
+ * runs with `--form-b-names table|sample`. `brandOf()` and `pricesOf()` read whichever is there.
+ */
+export type FormBItem = Static<ReturnType<typeof formBItemSchema>> & {
+  brand?: string;
+  brand_name?: string;
+  variants?: FormBPrice[];
+  prices?: FormBPrice[];
+};
+
+/** The items of a menu in the shape of form F. */
+export type MenuItemOf<F extends Form> = F extends 'A' ? FormAItem : FormBItem;
+
+/** Store information (`/store`), the same in both forms. Unknown values are null. */
+export type StoreInfo = Omit<Static<typeof StoreInfoSchema>, 'hours'> & { hours: WeeklyHours | null };
+
+/** One entry of `/inventory`: one per price entry of every active item. */
+export type InventoryEntry = WithUnit<Static<typeof InventoryEntrySchema>>;
+
+/** A field-level reason of a 400 or 422. */
+export interface Problem {
+  field: string;
+  message: string;
+}
+
+/** The codes the server answers with, and those the client adds for failures without an answer. */
+export type ApiErrorCode = ErrorCode;
+export type ClientErrorCode = 'timeout' | 'network_error' | 'invalid_response' | 'aborted';

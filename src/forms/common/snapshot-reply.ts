@@ -1,0 +1,56 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Representation } from '../../services/menu-snapshots.js';
+
+/** Authenticated answers with a validator: a cache may keep them for this client, but must ask first. */
+const REVALIDATE = 'private, no-cache';
+/** Authenticated answers without one (POSTs, filtered reads): nobody keeps them. */
+const NO_STORE = 'no-store';
+
+/**
+ * Writes a snapshot as the answer: its bytes in the negotiated coding with `Content-Encoding`,
+ * `Vary: Accept-Encoding`, and (with `validators`, for GET and HEAD) a strong `ETag`, answering
+ * `If-None-Match` with 304 and no body. Fastify sends a Buffer as it is, with its Content-Length.
+ */
+export function sendRepresentation(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  representation: Representation,
+  validators: boolean,
+): FastifyReply {
+  reply.header('vary', 'Accept-Encoding');
+  if (validators) {
+    reply.header('etag', representation.etag);
+    reply.header('cache-control', REVALIDATE);
+    if (ifNoneMatch(request.headers['if-none-match'], representation.tag)) return reply.code(304).send();
+  } else {
+    reply.header('cache-control', NO_STORE);
+  }
+  if (representation.encoding !== 'identity') reply.header('content-encoding', representation.encoding);
+  reply.header('content-type', 'application/json; charset=utf-8');
+  return reply.send(representation.body);
+}
+
+/** For answers that are computed per request rather than kept (inventory `since`, say). */
+export function noStore(reply: FastifyReply): void {
+  reply.header('cache-control', NO_STORE);
+}
+
+/**
+ * Whether `If-None-Match` names the current content (RFC 9110, section 13.1.2): `*`, or any listed
+ * tag, compared weakly (a `W/` prefix is ignored), in any of its codings (`-gzip`, `-br`): a client
+ * holding the gzip bytes of the same content has the current answer too.
+ */
+export function ifNoneMatch(header: string | string[] | undefined, tag: string): boolean {
+  if (header === undefined) return false;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (!value.includes(tag) && !value.includes('*')) return false;
+  for (const raw of value.split(',')) {
+    let candidate = raw.trim();
+    if (candidate === '*') return true;
+    if (candidate.startsWith('W/')) candidate = candidate.slice(2);
+    if (candidate.length < 2 || !candidate.startsWith('"') || !candidate.endsWith('"')) continue;
+    candidate = candidate.slice(1, -1);
+    if (candidate === tag || candidate === `${tag}-gzip` || candidate === `${tag}-br`) return true;
+  }
+  return false;
+}

@@ -1,0 +1,72 @@
+/** Example requests and answers of the sync API for the OpenAPI document (validated by a test). */
+import { STORE_INFO_EXAMPLE } from '../../forms/examples.js';
+
+export const CANONICAL_ITEM_EXAMPLE = {
+  id: 1,
+  name: 'Blue Dream',
+  brand: 'Emerald Farms',
+  product_type: 'Flower',
+  product_subtype: 'Hybrid',
+  description: 'Sativa-leaning hybrid with sweet berry aroma; a daytime classic.',
+  image: 'https://images.example.com/menu/blue-dream.jpg',
+  cbd: 0.1,
+  cbn: null,
+  thc: 21.5,
+  total_thc: null,
+  total_cbd: null,
+  flavors: ['Berry', 'Sweet', 'Earthy'],
+  effects: ['Creative', 'Uplifted', 'Relaxed'],
+  conditions: ['Stress', 'Depression'],
+  active: true,
+  prices: [
+    { unit: 'gram', amount: 1, price: 12, stock: 140 },
+    { unit: 'ounce', amount: 0.125, price: 38, stock: 44 },
+  ],
+};
+
+const { updated_at: _updatedAt, ...storeFields } = STORE_INFO_EXAMPLE;
+
+export const ADMIN_EXAMPLES = {
+  createDispensary: { ...storeFields, name: 'Green Leaf Collective', hours: null },
+  storeInfoPatch: { phone: '+1 510 555 0199', website: null },
+  issueCredential: { username: 'menu-board' },
+  itemPatch: { active: false },
+  stock: [
+    { item_id: 1, unit: 'gram', amount: 1, stock: 139 },
+    { item_id: 1, unit: 'ounce', amount: 0.125, stock: null },
+  ],
+  dispensary: {
+    id: 1,
+    name: 'Demo Collective',
+    created_at: '2026-11-20T09:00:00.000Z',
+    updated_at: '2026-11-25T12:00:00.000Z',
+    store: STORE_INFO_EXAMPLE,
+  },
+  dispensarySummary: {
+    id: 1,
+    name: 'Demo Collective',
+    items: 12,
+    active_items: 11,
+    created_at: '2026-11-20T09:00:00.000Z',
+    updated_at: '2026-11-25T12:00:00.000Z',
+  },
+  createdDispensary: {
+    id: 2,
+    name: 'Green Leaf Collective',
+    token: 'dt_9hX2kQ7mVb4RzL1pN8sYc3Fw6JtA0uEg',
+    store: { ...STORE_INFO_EXAMPLE, name: 'Green Leaf Collective', hours: null },
+  },
+  token: { id: 1, token: 'dt_Q3vN8pXz1LmK5sR7tY2wB9cF4hJ6gD0a' },
+  credential: {
+    username: 'menu-board',
+    created_at: '2026-11-25T12:00:00.000Z',
+    revoked_at: null,
+    expires_at: null,
+    last_used_at: '2026-11-25T12:05:00.000Z',
+    dispensaries: null,
+  },
+  issuedCredential: { username: 'menu-board', password: 'kP4w9Zs2QxL7mN1vR8tY3bC6fH0jD5gA' },
+  importReport: { dispensary_id: 1, items: 12, active_items: 11, price_entries: 40 },
+  upsert: { created: [13], updated: [1, 2] },
+  stockReport: { updated: 2 },
+};

@@ -1,0 +1,38 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AdminKeyVerifier } from '../../services/admin-keys.js';
+import type { IdempotencyService } from '../../services/idempotency.js';
+import type { Services } from '../../services/index.js';
+import type { LoginGuard } from '../../services/login-guard/login-guard.js';
+import { bearerCheck } from './auth.js';
+import { credentialRoutes } from './credentials.js';
+import { dispensaryRoutes } from './dispensaries.js';
+import { idempotentWriter } from './idempotent.js';
+import { menuRoutes } from './menu.js';
+
+export interface AdminOptions {
+  services: Services;
+  verifier: AdminKeyVerifier;
+  idempotency: IdempotencyService;
+  /** Largest request body of the sync API (a full sync of a big menu), bytes. */
+  bodyLimit: number;
+  /** Counts failed bearer checks per client address, and refuses an address that failed too often. */
+  guard?: LoginGuard;
+}
+
+export interface AdminContext {
+  services: Services;
+  write: ReturnType<typeof idempotentWriter>;
+}
+
+/** The sync API for a dispensary's point of sale and for automation: /admin/v1, bearer admin keys. */
+export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options) => {
+  app.decorateRequest('adminKey', null);
+  app.addHook('onRoute', (route) => {
+    route.bodyLimit ??= options.bodyLimit;
+  });
+  app.addHook('onRequest', bearerCheck(options.verifier, options.guard));
+  const context: AdminContext = { services: options.services, write: idempotentWriter(options.idempotency) };
+  await app.register(dispensaryRoutes, context);
+  await app.register(credentialRoutes, context);
+  await app.register(menuRoutes, context);
+};

@@ -1,0 +1,104 @@
+import cluster, { type Worker } from 'node:cluster';
+import { availableParallelism } from 'node:os';
+
+/** `auto` is one worker per core; otherwise a whole number from 1 to 256. */
+export function parseWorkers(value: string | number): number {
+  if (value === 'auto') return availableParallelism();
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 256) {
+    throw new Error(`--workers must be auto or a whole number from 1 to 256, not "${value}"`);
+  }
+  return parsed;
+}
+
+export interface ClusterLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface ClusterOptions {
+  workers: number;
+  log: ClusterLog;
+  /** Called once, when every first-generation worker listens, with the shared port. */
+  onListening(port: number): void;
+  /** How long workers get to finish their requests after SIGTERM before they are killed, ms. */
+  stopTimeoutMs?: number;
+}
+
+/**
+ * The primary process of `serve --workers N`: forks N workers that run the same command and share
+ * one listening port (the primary accepts and hands connections round-robin). A worker that dies is
+ * replaced, after a delay that grows while workers keep dying, so a crash loop cannot spin. A worker
+ * that dies before the cluster ever listened means the server cannot start (a port in use, an
+ * unreachable database): then everything stops and the exit code is 1. SIGTERM or SIGINT stops every
+ * worker gracefully, then the primary. Resolves when the cluster has stopped.
+ */
+export function runPrimary(options: ClusterOptions): Promise<void> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    let announced = false;
+    const listening = new Set<number>();
+    const crashes: number[] = [];
+
+    const workers = () => Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => !!worker);
+    const fork = () => {
+      const worker = cluster.fork();
+      options.log.info(`worker ${worker.process.pid} starting`);
+    };
+
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      options.log.info(`${signal}: stopping ${workers().length} worker(s)`);
+      for (const worker of workers()) worker.process.kill('SIGTERM');
+      setTimeout(() => {
+        for (const worker of workers()) worker.process.kill('SIGKILL');
+      }, options.stopTimeoutMs ?? 10_000).unref();
+      if (workers().length === 0) finish();
+    };
+    const finish = () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      cluster.off('listening', onListening);
+      cluster.off('exit', onExit);
+      resolve();
+    };
+
+    const onListening = (worker: Worker, address: { port: number }) => {
+      listening.add(worker.id);
+      if (!announced && listening.size >= options.workers) {
+        announced = true;
+        options.onListening(address.port);
+      }
+    };
+    const onExit = (worker: Worker, code: number | null, signal: string | null) => {
+      const everListened = listening.delete(worker.id);
+      if (stopping) {
+        if (workers().length === 0) finish();
+        return;
+      }
+      const how = signal ? `signal ${signal}` : `code ${code}`;
+      if (!announced && !everListened) {
+        options.log.error(`worker ${worker.process.pid} could not start (exit ${how}); stopping`);
+        process.exitCode = 1;
+        stop('SIGTERM');
+        return;
+      }
+      const now = Date.now();
+      while (crashes.length > 0 && crashes[0]! < now - 60_000) crashes.shift();
+      crashes.push(now);
+      const delay = Math.min(30_000, 100 * 2 ** (crashes.length - 1));
+      options.log.warn(`worker ${worker.process.pid} exited (${how}); starting another in ${delay} ms`);
+      setTimeout(() => {
+        if (!stopping) fork();
+      }, delay);
+    };
+
+    cluster.on('listening', onListening);
+    cluster.on('exit', onExit);
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    for (let index = 0; index < options.workers; index++) fork();
+  });
+}

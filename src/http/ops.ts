@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { clientErrorHandler } from './client-errors.js';
+import { ERROR_BODY_ID } from './error-responses.js';
+import { ErrorBody, handleError, sendError } from './errors.js';
+import { type MetricsRouteOptions, metricsRoute } from './metrics.js';
+import { type HealthChecks, healthRoutes } from './routes/health.js';
+import { drainOnClose } from './shutdown.js';
+
+export interface OpsAppOptions {
+  health: HealthChecks;
+  logger: FastifyBaseLogger | false;
+  /** The metrics served, when not this process's own (the cluster primary sums its workers'). */
+  metrics?: MetricsRouteOptions['source'];
+}
+
+const OPS_PATHS = ['/healthz', '/readyz', '/metrics'];
+
+/**
+ * The ops listener of `serve --ops-port`: `/healthz`, `/readyz` and `/metrics` only, on a port of their
+ * own (keep it off the internet), with the same JSON errors as the public port. No credentials.
+ */
+export async function buildOpsApp(options: OpsAppOptions): Promise<FastifyInstance> {
+  const fastifyOptions: FastifyServerOptions = {
+    genReqId: () => randomUUID(),
+    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
+    return503OnClosing: false,
+    clientErrorHandler,
+    bodyLimit: 1024,
+  };
+  const app = Fastify(
+    options.logger
+      ? { ...fastifyOptions, loggerInstance: options.logger.child({ listener: 'ops' }) }
+      : { ...fastifyOptions, logger: false },
+  );
+  // The health routes' error answers refer to the shared ErrorBody schema, as on the public app.
+  app.addSchema({ ...ErrorBody, $id: ERROR_BODY_ID });
+  drainOnClose(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('cache-control', 'no-store');
+  });
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    if (OPS_PATHS.includes(path)) {
+      reply.header('allow', 'GET, HEAD');
+      return sendError(
+        reply,
+        request,
+        'method_not_allowed',
+        `${request.method} is not allowed on ${path}. Use GET.`,
+      );
+    }
+    return sendError(
+      reply,
+      request,
+      'not_found',
+      `There is no ${path} on the ops port: it serves ${OPS_PATHS.join(', ')}. The API is on the public port.`,
+    );
+  });
+  await app.register(healthRoutes, options.health);
+  await app.register(metricsRoute, { source: options.metrics });
+  return app;
+}

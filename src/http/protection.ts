@@ -1,0 +1,157 @@
+import type { Server } from 'node:http';
+import cors from '@fastify/cors';
+import { type FastifyHttpOptions, type FastifyInstance, LogController } from 'fastify';
+import type { HttpLimits, RateBucket, ServerConfig, TrustProxy } from '../config.js';
+import type {} from '../forms/common/grant.js';
+import { createRateLimiter } from '../infra/rate-limit/index.js';
+import type { BucketPolicy } from '../infra/rate-limit/rate-limiter.js';
+import { SharedRedis, type SharedStateLog } from '../infra/redis.js';
+import { createLoginGuard, type LoginGuard } from '../services/login-guard/index.js';
+import { addRateLimits, type RateLimitOptions } from './rate-limit.js';
+
+export interface ProtectionOptions {
+  /** Token buckets; left out, nothing is rate limited. */
+  rateLimits?: RateLimitOptions;
+  /** Connection limits of the HTTP server (only a listening server uses them). */
+  http?: HttpLimits;
+  /** Origins allowed by CORS; empty or left out, no CORS header is ever sent. */
+  corsOrigins?: string[];
+  /** Whether X-Forwarded-For is believed (request.ip, rate limits and logs follow it). */
+  trustProxy?: TrustProxy;
+}
+
+/** Fastify and Node server options for the limits: timeouts, header size, proxies. */
+export function protectionServerOptions(options: ProtectionOptions = {}): FastifyHttpOptions<Server> {
+  const trust = options.trustProxy ?? false;
+  const server: FastifyHttpOptions<Server> = {
+    // One line per request, written by the onResponse hook below, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    // A number is that many proxy hops in front of the server.
+    trustProxy: typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust,
+  };
+  const http = options.http;
+  if (!http) return server;
+  return {
+    ...server,
+    connectionTimeout: http.connectionTimeoutMs,
+    keepAliveTimeout: http.keepAliveTimeoutMs,
+    requestTimeout: http.requestTimeoutMs,
+    maxRequestsPerSocket: http.maxRequestsPerSocket,
+    http: {
+      maxHeaderSize: http.maxHeaderSize,
+      headersTimeout: http.headersTimeoutMs,
+      requestTimeout: http.requestTimeoutMs,
+      connectionsCheckingInterval: http.timeoutCheckIntervalMs,
+    },
+  };
+}
+
+/**
+ * Hooks every response passes through: the response headers of a JSON API, CORS when configured,
+ * the rate limits and one log line per request. Call before registering routes.
+ */
+export async function addProtection(app: FastifyInstance, options: ProtectionOptions = {}): Promise<void> {
+  if (options.http) app.server.maxConnections = options.http.maxConnections;
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    // Answers carry credentials' data: never stored by a cache, unless a route chose otherwise
+    // (an ETag revalidation sets `private, no-cache`).
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    // An answer that depends on the Origin says so, even when a route replaced Vary.
+    if (reply.hasHeader('access-control-allow-origin')) {
+      const vary = String(reply.getHeader('vary') ?? '');
+      if (!/(^|,)\s*origin\s*(,|$)/i.test(vary)) reply.header('vary', vary ? `${vary}, Origin` : 'Origin');
+    }
+    return payload;
+  });
+
+  if (options.corsOrigins && options.corsOrigins.length > 0) {
+    await app.register(cors, {
+      origin: options.corsOrigins,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      exposedHeaders: ['x-request-id', 'ratelimit', 'ratelimit-policy', 'retry-after', 'etag'],
+      maxAge: 600,
+    });
+  }
+
+  app.decorateRequest('credentialUsername', null);
+  if (options.rateLimits) addRateLimits(app, options.rateLimits);
+
+  app.addHook('onResponse', async (request, reply) => {
+    // Never the URL (a query may carry anything), the headers or the body: only what is safe to keep.
+    const line: Record<string, unknown> = {
+      method: request.method,
+      route: request.routeOptions.url ?? null,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      address: request.ip,
+    };
+    if (request.credentialUsername) line.username = request.credentialUsername;
+    if (request.adminKey) line.adminKey = request.adminKey.name;
+    request.log.info(line, 'request');
+  });
+}
+
+export interface Protection {
+  /** For buildApp. */
+  options: ProtectionOptions;
+  /** For the AccessService and the sync API's bearer check. */
+  guard: LoginGuard;
+  /** Set when REDIS_URL is: the connection both share. */
+  redis?: SharedRedis;
+  /** Waits (briefly) for Redis, so that the first requests already share state; never fails. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function policy(name: string, bucket: RateBucket | null): BucketPolicy | undefined {
+  return bucket && bucket.ratePerSecond > 0 && bucket.burst > 0 ? { name, ...bucket } : undefined;
+}
+
+/**
+ * The rate limiter and login guard of a server, in Redis when `redisUrl` is set (every process
+ * shares them), else in memory; and the HTTP limits, CORS and proxy settings of the config.
+ */
+export function createProtection(
+  config: Pick<
+    ServerConfig,
+    | 'rateLimitCredential'
+    | 'rateLimitAddress'
+    | 'rateLimitAdminKey'
+    | 'loginGuard'
+    | 'redisUrl'
+    | 'redisPrefix'
+    | 'http'
+    | 'corsOrigins'
+    | 'trustProxy'
+  >,
+  log: SharedStateLog,
+): Protection {
+  const redis = config.redisUrl ? new SharedRedis(config.redisUrl, log) : undefined;
+  const limiter = createRateLimiter(redis, config.redisPrefix);
+  const guard = createLoginGuard(config.loginGuard, redis, config.redisPrefix);
+  return {
+    options: {
+      rateLimits: {
+        limiter,
+        address: policy('address', config.rateLimitAddress),
+        credential: policy('credential', config.rateLimitCredential),
+        adminKey: policy('admin-key', config.rateLimitAdminKey),
+      },
+      http: config.http,
+      corsOrigins: config.corsOrigins,
+      trustProxy: config.trustProxy,
+    },
+    guard,
+    redis,
+    async start() {
+      await redis?.connected(2_000);
+    },
+    async close() {
+      await limiter.close();
+      await guard.close();
+      await redis?.close();
+    },
+  };
+}

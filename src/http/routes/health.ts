@@ -1,0 +1,84 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { StoreUnavailableError } from '../../store/unavailable.js';
+import { errorResponses } from '../error-responses.js';
+import { RETRY_AFTER_SECONDS, sendError } from '../errors.js';
+
+/** What the health endpoints ask of the runtime. */
+export interface HealthChecks {
+  /** Resolves when the database answers and its migrations are current; rejects with the reason otherwise. */
+  ready(): Promise<void>;
+  /** False while the database is known to be unreachable: cached answers may be stale then. */
+  reachable(): boolean;
+}
+
+/** Answered even while the database is unreachable: they report on it. */
+const HEALTH_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * `/healthz`: the process is up (for restarts). `/readyz`: it can serve, because the database answers
+ * and is migrated (for load balancers). Neither needs credentials; neither says more than that.
+ */
+export const healthRoutes: FastifyPluginAsync<HealthChecks> = async (app, checks) => {
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        summary: 'Liveness: the process answers',
+        tags: ['Operations'],
+        response: { 200: Type.Object({ status: Type.Literal('ok') }, { examples: [{ status: 'ok' }] }) },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        summary: 'Readiness: the database answers and is migrated',
+        tags: ['Operations'],
+        response: {
+          200: Type.Object({ status: Type.Literal('ready') }, { examples: [{ status: 'ready' }] }),
+          ...errorResponses(503),
+        },
+      },
+    },
+    async (request, reply) => {
+      try {
+        await checks.ready();
+      } catch (error) {
+        if ((error as Error | undefined)?.message === SHUTTING_DOWN)
+          request.log.info('not ready: shutting down');
+        else request.log.warn({ err: error }, 'not ready');
+        reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+        return sendError(reply, request, 'unavailable', `Not ready: ${notReadyReason(error)}.`);
+      }
+      return { status: 'ready' as const };
+    },
+  );
+};
+
+/**
+ * An app-wide onRequest hook: while the change feed cannot reach the database, every request but the
+ * health checks gets 503, rather than an answer from caches that may miss a revocation.
+ */
+export function unavailableWhileUnreachable(checks: HealthChecks) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (checks.reachable() || HEALTH_PATHS.has(request.url.split('?')[0]!)) return;
+    throw new StoreUnavailableError('the database is unreachable');
+  };
+}
+
+/** What `ready()` rejects with once a graceful shutdown has begun, so load balancers stop sending. */
+export const SHUTTING_DOWN = 'the server is shutting down';
+
+/** What the `serve --workers` primary's `ready()` rejects with before its workers listen. */
+export const WORKERS_NOT_LISTENING = 'the workers are not listening yet';
+
+/** A short reason without addresses or driver details. */
+function notReadyReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  if (message === SHUTTING_DOWN || message === WORKERS_NOT_LISTENING) return message;
+  return message.startsWith('migrations not applied') ? message : 'the database does not answer';
+}

@@ -1,0 +1,414 @@
+import { createHash } from 'node:crypto';
+import type { TSchema } from 'typebox';
+import type { MenuItem } from '../domain/item.js';
+import type { ChangeFeed } from './change-feed.js';
+import { type CompressionOptions, compress, type Encoding, negotiateEncoding } from './snapshots/encoding.js';
+import { compileSerializer, type Serializer } from './snapshots/serializer.js';
+
+export type { Encoding } from './snapshots/encoding.js';
+
+/** One answer, ready to write: its bytes in one coding, and its validators. */
+export interface Representation {
+  readonly body: Buffer;
+  readonly encoding: Encoding;
+  /** The strong entity tag of these bytes, quoted: the identity hash, with `-gzip` or `-br` for a coding. */
+  readonly etag: string;
+  /** The identity hash alone: equal for every coding of the same content (what If-None-Match compares). */
+  readonly tag: string;
+}
+
+/** A kind of snapshot (a form's menu with one filter and spelling, store information, ...). */
+export interface SnapshotView {
+  readonly name: string;
+  /** The dispensary's answer in the coding `Accept-Encoding` asks for, built if it is not kept. */
+  read(dispensaryId: number, acceptEncoding?: string | string[]): Representation | Promise<Representation>;
+}
+
+export interface BuildEvent {
+  dispensaryId: number;
+  view: string;
+  encoding: Encoding;
+  bytes: number;
+  ms: number;
+  /** False when a change arrived during the build, or the bytes are larger than the whole budget. */
+  stored: boolean;
+}
+
+export interface SnapshotOptions {
+  /** The most bytes kept, all snapshots and codings together; the least recently used go first. */
+  budgetBytes: number;
+  /** Reads a dispensary's items, uncached (the snapshots are the cache). */
+  loadItems: (dispensaryId: number) => Promise<MenuItem[]>;
+  /** Bodies smaller than this are sent uncompressed. */
+  compressMinBytes?: number;
+  gzipLevel?: number;
+  brotliQuality?: number;
+  /** Told of every build (the identity bytes, and each coding): for tests and the logs. */
+  onBuild?: (event: BuildEvent) => void;
+  /** Told of every read: served from a kept snapshot (hit) or built for it (miss), and the bytes served. */
+  onRead?: (event: ReadEvent) => void;
+}
+
+export interface ReadEvent {
+  view: string;
+  hit: boolean;
+  bytes: number;
+}
+
+export const DEFAULT_SNAPSHOT_BUDGET_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Gzip level 6 and brotli quality 5, by measurement on the benchmark's menus (bench/PROFILE.md):
+ * quality 5 takes about as long as gzip 6 and is 10 % smaller; quality 4 is faster but larger than
+ * gzip 6 on menu JSON, so a client that accepts both would download more. Each coding is built once
+ * per change, and only when a client asks for it.
+ */
+const DEFAULT_COMPRESSION: CompressionOptions = { gzipLevel: 6, brotliQuality: 5 };
+const DEFAULT_COMPRESS_MIN_BYTES = 1024;
+
+/** The cold tier (identity bytes no client has read) may hold this fraction of the budget: 1/8. */
+const COLD_SHARE = 8;
+
+/** What an entry costs beyond its bytes (the key, the objects, the maps), counted against the budget. */
+const ENTRY_OVERHEAD = 256;
+
+interface Entry {
+  key: string;
+  dispensaryId: number;
+  representation: Representation;
+  size: number;
+  /** In the cold tier: identity bytes built only to be compressed, which no client has read yet. */
+  cold: boolean;
+  /** Read since it was last placed at the back of the order (its second chance, see `makeRoom`). */
+  used: boolean;
+}
+
+interface Pending {
+  dispensaryId: number;
+  /** The generation the build began under. */
+  stamp: number;
+  promise: Promise<Representation>;
+}
+
+interface ViewDefinition {
+  serialize: Serializer;
+  build: (dispensaryId: number) => Promise<unknown>;
+}
+
+/**
+ * Serialized answers per (dispensary, view, coding), built once after a change and reused by every
+ * read until the next one.
+ *
+ * - Single flight: readers of something being built wait for that one build.
+ * - A change notice for a dispensary drops its snapshots and its builds in progress at once. Every
+ *   dispensary has a generation stamp, renewed by each notice; a build stores its result only if the
+ *   stamp is still the one it started under, so a build that began before a change is never kept.
+ * - A byte budget with least-recently-used eviction. Each coding is an entry of its own, so a fleet
+ *   of clients that all ask for gzip keeps gzip bytes, not identity bytes they never read: identity
+ *   bytes built only to be compressed go to a small cold tier (an eighth of the budget) that is
+ *   evicted first and never evicts anything else (a client reading them promotes them). Otherwise a
+ *   round-robin over more menus than fit would evict every snapshot just before its next read, and
+ *   speculative identity bytes, ten times the size of what is served, would fill the budget. The
+ *   budget is never exceeded: an answer larger than it is served, not kept.
+ */
+export class MenuSnapshots {
+  /**
+   * Least recently used first, approximated by second chance (CLOCK): a hit only marks its entry, so
+   * a read costs no map updates; eviction moves a marked entry to the back instead of dropping it.
+   */
+  private readonly entries = new Map<string, Entry>();
+  /** The cold tier, oldest first, evicted before any entry of `entries`. */
+  private readonly cold = new Map<string, Entry>();
+  private readonly keysByDispensary = new Map<number, Set<string>>();
+  private readonly pending = new Map<string, Pending>();
+  private readonly loadingItems = new Map<number, { stamp: number; promise: Promise<MenuItem[]> }>();
+  private readonly views = new Map<string, ViewDefinition>();
+  private readonly stamps = new Map<number, number>();
+  private allStamp = 0;
+  private clock = 0;
+  private used = 0;
+  private coldUsed = 0;
+  private readonly budget: number;
+  private readonly coldLimit: number;
+  private readonly minBytes: number;
+  private readonly compression: CompressionOptions;
+
+  constructor(
+    private readonly options: SnapshotOptions,
+    feed?: Pick<ChangeFeed, 'subscribe'>,
+  ) {
+    this.budget = Math.max(0, options.budgetBytes);
+    this.coldLimit = Math.floor(this.budget / COLD_SHARE);
+    this.minBytes = options.compressMinBytes ?? DEFAULT_COMPRESS_MIN_BYTES;
+    this.compression = {
+      gzipLevel: options.gzipLevel ?? DEFAULT_COMPRESSION.gzipLevel,
+      brotliQuality: options.brotliQuality ?? DEFAULT_COMPRESSION.brotliQuality,
+    };
+    feed?.subscribe((change) => {
+      // Credentials and admin keys change who may read, never what a dispensary's answers say.
+      if (change.kind === 'menu' || change.kind === 'dispensary' || change.kind === 'store') {
+        this.forget(change.dispensaryId);
+      }
+    });
+  }
+
+  /**
+   * Declares a view: its name (unique per meaning, for example `b:menu:both`), the route's response
+   * schema its bytes are serialized with, and how to get the value for a dispensary.
+   * Declaring a name again replaces the definition (another app over the same snapshots).
+   */
+  view(name: string, schema: TSchema, build: (dispensaryId: number) => Promise<unknown>): SnapshotView {
+    this.views.set(name, { serialize: compileSerializer(schema), build });
+    return { name, read: (dispensaryId, acceptEncoding) => this.read(name, dispensaryId, acceptEncoding) };
+  }
+
+  /** The dispensary's items, read once for every build that needs them at the same time; not kept. */
+  items(dispensaryId: number): Promise<MenuItem[]> {
+    const stamp = this.stampOf(dispensaryId);
+    const loading = this.loadingItems.get(dispensaryId);
+    if (loading && loading.stamp === stamp) return loading.promise;
+    const promise = this.options.loadItems(dispensaryId);
+    const entry = { stamp, promise };
+    this.loadingItems.set(dispensaryId, entry);
+    const done = () => {
+      if (this.loadingItems.get(dispensaryId) === entry) this.loadingItems.delete(dispensaryId);
+    };
+    promise.then(done, done);
+    return promise;
+  }
+
+  read(
+    view: string,
+    dispensaryId: number,
+    acceptEncoding?: string | string[],
+  ): Representation | Promise<Representation> {
+    const encoding = negotiateEncoding(acceptEncoding);
+    const onRead = this.options.onRead;
+    const hit = this.touch(keyOf(view, dispensaryId, encoding));
+    if (hit) {
+      onRead?.({ view, hit: true, bytes: hit.representation.body.length });
+      return hit.representation;
+    }
+    if (encoding !== 'identity') {
+      // A body too small to compress is the answer in every coding (and never in the cold tier).
+      const key = keyOf(view, dispensaryId, 'identity');
+      const identity = this.entries.get(key);
+      if (identity && identity.representation.body.length < this.minBytes) {
+        onRead?.({ view, hit: true, bytes: identity.representation.body.length });
+        return this.touch(key)!.representation;
+      }
+    }
+    const built = this.miss(view, dispensaryId, encoding);
+    if (onRead) {
+      built.then(
+        (representation) => onRead({ view, hit: false, bytes: representation.body.length }),
+        () => {},
+      );
+    }
+    return built;
+  }
+
+  /** Drops one dispensary's snapshots (or, for null, every one) and stops builds in progress from being kept. */
+  forget(dispensaryId: number | null): void {
+    const stamp = ++this.clock;
+    if (dispensaryId === null) {
+      this.allStamp = stamp;
+      this.entries.clear();
+      this.cold.clear();
+      this.coldUsed = 0;
+      this.keysByDispensary.clear();
+      this.pending.clear();
+      this.loadingItems.clear();
+      this.used = 0;
+      return;
+    }
+    this.stamps.set(dispensaryId, stamp);
+    for (const key of this.keysByDispensary.get(dispensaryId) ?? []) {
+      const entry = this.entries.get(key) ?? this.cold.get(key);
+      if (entry) this.remove(entry);
+    }
+    this.keysByDispensary.delete(dispensaryId);
+    for (const [key, pending] of this.pending) {
+      if (pending.dispensaryId === dispensaryId) this.pending.delete(key);
+    }
+    this.loadingItems.delete(dispensaryId);
+  }
+
+  /** Bytes kept now (with the per-entry overhead); never more than the budget. */
+  get usedBytes(): number {
+    return this.used;
+  }
+
+  get budgetBytes(): number {
+    return this.budget;
+  }
+
+  get entryCount(): number {
+    return this.entries.size + this.cold.size;
+  }
+
+  /** Whether an answer is kept in that coding (for tests and diagnostics; does not count as a use). */
+  has(view: string, dispensaryId: number, encoding: Encoding): boolean {
+    const key = keyOf(view, dispensaryId, encoding);
+    return this.entries.has(key) || this.cold.has(key);
+  }
+
+  private async miss(view: string, dispensaryId: number, encoding: Encoding): Promise<Representation> {
+    // Everything this read builds is kept only if no change arrives before it is done.
+    const stamp = this.stampOf(dispensaryId);
+    const served = encoding === 'identity';
+    const identity = await this.obtain(view, dispensaryId, 'identity', stamp, served, () =>
+      this.buildIdentity(view, dispensaryId),
+    );
+    if (served || identity.body.length < this.minBytes) return identity;
+    return this.obtain(view, dispensaryId, encoding, stamp, true, () =>
+      this.buildEncoded(identity, encoding),
+    );
+  }
+
+  private obtain(
+    view: string,
+    dispensaryId: number,
+    encoding: Encoding,
+    stamp: number,
+    served: boolean,
+    build: () => Promise<Representation>,
+  ): Promise<Representation> {
+    const key = keyOf(view, dispensaryId, encoding);
+    // Identity bytes wanted only for compressing are used where they lie, without promotion.
+    const hit = served ? this.touch(key) : (this.entries.get(key) ?? this.cold.get(key));
+    if (hit) return Promise.resolve(hit.representation);
+    const current = this.stampOf(dispensaryId);
+    const waiting = this.pending.get(key);
+    if (waiting && waiting.stamp === current) return waiting.promise;
+    const started = performance.now();
+    const pending: Pending = {
+      dispensaryId,
+      stamp,
+      promise: build().then(
+        (representation) => {
+          if (this.pending.get(key) === pending) this.pending.delete(key);
+          // Identity bytes built only for compressing are kept cold, unless they are the answer (small).
+          const cold = !served && representation.body.length >= this.minBytes;
+          const stored =
+            this.stampOf(dispensaryId) === stamp && this.keep(key, dispensaryId, representation, cold);
+          this.options.onBuild?.({
+            dispensaryId,
+            view,
+            encoding,
+            bytes: representation.body.length,
+            ms: performance.now() - started,
+            stored,
+          });
+          return representation;
+        },
+        (error: unknown) => {
+          if (this.pending.get(key) === pending) this.pending.delete(key);
+          throw error;
+        },
+      ),
+    };
+    // A read that began before a change may finish its own (stale) build, but nobody joins it.
+    if (stamp === current) this.pending.set(key, pending);
+    return pending.promise;
+  }
+
+  private async buildIdentity(view: string, dispensaryId: number): Promise<Representation> {
+    const definition = this.views.get(view);
+    if (!definition) throw new Error(`no snapshot view named ${view}`);
+    const body = definition.serialize(await definition.build(dispensaryId));
+    const tag = createHash('sha256').update(body).digest('base64url').slice(0, 32);
+    return { body, encoding: 'identity', etag: `"${tag}"`, tag };
+  }
+
+  private async buildEncoded(identity: Representation, encoding: 'br' | 'gzip'): Promise<Representation> {
+    const body = await compress(identity.body, encoding, this.compression);
+    return { body, encoding, etag: `"${identity.tag}-${encoding}"`, tag: identity.tag };
+  }
+
+  private stampOf(dispensaryId: number): number {
+    return Math.max(this.stamps.get(dispensaryId) ?? 0, this.allStamp);
+  }
+
+  /** The entry, marked as used (a cold entry that is read becomes a hot one, at the back). */
+  private touch(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry) {
+      entry.used = true;
+      return entry;
+    }
+    const cold = this.cold.get(key);
+    if (!cold) return undefined;
+    this.cold.delete(key);
+    this.coldUsed -= cold.size;
+    cold.cold = false;
+    this.entries.set(key, cold);
+    return cold;
+  }
+
+  /** Evicts until `size` more bytes fit: cold entries first, then the least recently used. */
+  private makeRoom(size: number): void {
+    for (const oldest of this.cold.values()) {
+      if (this.used + size <= this.budget) return;
+      this.remove(oldest);
+    }
+    while (this.used + size > this.budget) {
+      const oldest = this.entries.values().next().value;
+      if (!oldest) return;
+      if (oldest.used) {
+        oldest.used = false;
+        this.entries.delete(oldest.key);
+        this.entries.set(oldest.key, oldest);
+      } else {
+        this.remove(oldest);
+      }
+    }
+  }
+
+  private keep(key: string, dispensaryId: number, representation: Representation, cold: boolean): boolean {
+    const size = representation.body.length + ENTRY_OVERHEAD;
+    if (size > (cold ? this.coldLimit : this.budget)) return false;
+    const previous = this.entries.get(key) ?? this.cold.get(key);
+    if (previous) this.remove(previous);
+    if (cold) {
+      // Speculative bytes make room among themselves only: they never evict an answer clients read.
+      for (const oldest of this.cold.values()) {
+        if (this.coldUsed + size <= this.coldLimit && this.used + size <= this.budget) break;
+        this.remove(oldest);
+      }
+      if (this.used + size > this.budget) return false;
+      this.coldUsed += size;
+    } else {
+      this.makeRoom(size);
+    }
+    (cold ? this.cold : this.entries).set(key, {
+      key,
+      dispensaryId,
+      representation,
+      size,
+      cold,
+      used: false,
+    });
+    this.used += size;
+    let keys = this.keysByDispensary.get(dispensaryId);
+    if (!keys) {
+      keys = new Set();
+      this.keysByDispensary.set(dispensaryId, keys);
+    }
+    keys.add(key);
+    return true;
+  }
+
+  private remove(entry: Entry): void {
+    (entry.cold ? this.cold : this.entries).delete(entry.key);
+    this.used -= entry.size;
+    if (entry.cold) this.coldUsed -= entry.size;
+    const keys = this.keysByDispensary.get(entry.dispensaryId);
+    keys?.delete(entry.key);
+    if (keys?.size === 0) this.keysByDispensary.delete(entry.dispensaryId);
+  }
+}
+
+function keyOf(view: string, dispensaryId: number, encoding: Encoding): string {
+  return `${view}|${dispensaryId}|${encoding}`;
+}

@@ -1,0 +1,142 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { KyselyStore } from '../kysely-store.js';
+import type { Database } from '../schema.js';
+import type { Actor, Credential } from '../store.js';
+import { ChangeListener, type ListenerOptions } from './listener.js';
+
+/** The NOTIFY channel every writing transaction signals on commit. */
+export const CHANGE_CHANNEL = 'menu_api_changes';
+
+/**
+ * Key of the transaction-level advisory lock that orders change notices: with it, the `changes`
+ * sequence numbers commit in the order they are drawn, so a reader that has seen number N can never
+ * later find a smaller one (without it, two concurrent writers could commit out of order and a
+ * process polling `seq > N` would skip the slower one for ever).
+ */
+const CHANGE_LOCK_KEY = 7_304_911_223;
+
+/** PostgreSQL allows 65,535 bound parameters; the widest row has under 30 columns. */
+const INSERT_CHUNK_ROWS = 1_000;
+
+export const DEFAULT_POOL_SIZE = 10;
+
+export interface PostgresOptions {
+  /** Largest number of connections this process opens for queries (LISTEN uses one more). */
+  poolSize?: number;
+  /** How long a query waits for a connection before it fails (and the request gets 503), ms. */
+  connectTimeoutMs?: number;
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/**
+ * Counts and sums come back as int8/numeric, which node-postgres leaves as strings. Every number this
+ * service stores (ids, cents, counts) is far below 2^53, so they are parsed to JS numbers here, for
+ * this pool only (the global pg type registry is left alone).
+ */
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: string) => {
+    if (oid === INT8 || oid === NUMERIC) return (value: string) => Number(value);
+    return (pg.types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format);
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** The address without its password, for logs and messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparsable address)';
+  }
+}
+
+export function isPostgresUrl(address: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(address);
+}
+
+/** The Kysely store over PostgreSQL, plus LISTEN for change notices from other processes. */
+export class PostgresStore extends KyselyStore {
+  private readonly listeners = new Set<ChangeListener>();
+
+  constructor(
+    db: Kysely<Database>,
+    private readonly listenerOptions: Omit<ListenerOptions, 'channel'>,
+    location: string,
+  ) {
+    super({
+      db,
+      location,
+      insertChunkRows: INSERT_CHUNK_ROWS,
+      isUniqueViolation: (error) =>
+        typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505',
+      beforeChange: async (trx) => {
+        await sql`select pg_advisory_xact_lock(${sql.lit(CHANGE_LOCK_KEY)})`.execute(trx);
+      },
+      lockDispensary: async (trx, dispensaryId) => {
+        await sql`select 1 from dispensaries where id = ${dispensaryId} for update`.execute(trx);
+      },
+      afterChange: async (trx) => {
+        // Delivered to every listening process when (and only if) this transaction commits.
+        await sql`select pg_notify(${CHANGE_CHANNEL}, (select max(seq) from changes)::text)`.execute(trx);
+      },
+    });
+  }
+
+  // PostgreSQL text cannot hold NUL, so no stored username contains one: a lookup by such a name finds
+  // nothing, as on SQLite, instead of failing with "invalid byte sequence" (a 500).
+  override async findCredential(username: string): Promise<Credential | undefined> {
+    return username.includes('\0') ? undefined : super.findCredential(username);
+  }
+
+  override async revokeCredential(username: string, actor?: Actor): Promise<boolean> {
+    return username.includes('\0') ? false : super.revokeCredential(username, actor);
+  }
+
+  /** Calls onNotice on every change notice, and once after each (re)connection to catch up. */
+  async listen(onNotice: () => void): Promise<() => Promise<void>> {
+    const listener = new ChangeListener({ ...this.listenerOptions, channel: CHANGE_CHANNEL }, onNotice);
+    this.listeners.add(listener);
+    await listener.start();
+    return async () => {
+      this.listeners.delete(listener);
+      await listener.stop();
+    };
+  }
+
+  override async close(): Promise<void> {
+    const listeners = [...this.listeners];
+    this.listeners.clear();
+    await Promise.all(listeners.map((listener) => listener.stop()));
+    await super.close();
+  }
+}
+
+export function openPostgresStore(url: string, options: PostgresOptions = {}): PostgresStore {
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    connectionTimeoutMillis: connectTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    application_name: 'menu-api',
+    types,
+  });
+  // An idle connection that dies (a restart, a failover) is dropped by the pool, which opens a fresh
+  // one on the next query. Without a listener the 'error' event would end the process.
+  pool.on('error', () => {});
+  // A connection can also die while it is checked out between two statements of a transaction; the
+  // statement that follows fails (and the request gets 503), but the client's own 'error' event must
+  // not end the process. The pool discards such a client when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new PostgresStore(
+    db,
+    { connectionString: url, connectTimeoutMs, applicationName: 'menu-api-listen' },
+    redactUrl(url),
+  );
+}

@@ -1,0 +1,258 @@
+import type { Selectable } from 'kysely';
+import type { MenuItem, MenuItemInput, ProductType, Unit } from '../domain/item.js';
+import type { StoreInfo, WeeklyHours } from '../domain/store-info.js';
+import type { Database } from './schema.js';
+import type { AdminKey, AuditEntry, Credential, Dispensary } from './store.js';
+
+/** Mapping between table rows and the model. Numbers go through Number() because drivers differ on bigint. */
+
+export const nullableNumber = (value: number | string | null): number | null =>
+  value === null ? null : Number(value);
+
+export function toDispensary(row: {
+  id: number;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}): Dispensary {
+  return { id: Number(row.id), name: row.name, createdAt: row.created_at, updatedAt: row.updated_at };
+}
+
+export function toCredential(row: Selectable<Database['credentials']>): Credential {
+  return {
+    id: Number(row.id),
+    username: row.username,
+    passwordHash: row.password_hash,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
+    dispensaryIds: row.dispensary_ids === null ? null : (JSON.parse(row.dispensary_ids) as number[]),
+  };
+}
+
+export function toAdminKey(row: {
+  id: number;
+  name: string;
+  scope: string;
+  created_at: string;
+  revoked_at: string | null;
+}): AdminKey {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    scope: row.scope,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export function toAuditEntry(row: Selectable<Database['audit_log']>): AuditEntry {
+  return {
+    id: Number(row.id),
+    at: row.at,
+    actor: row.actor,
+    dispensaryId: row.dispensary_id === null ? null : Number(row.dispensary_id),
+    action: row.action,
+    detail: JSON.parse(row.detail) as Record<string, unknown>,
+  };
+}
+
+export const STORE_INFO_COLUMNS = [
+  'name',
+  'address',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+  'phone',
+  'email',
+  'website',
+  'timezone',
+  'license_number',
+  'currency',
+  'hours',
+  'logo',
+  'updated_at',
+] as const;
+
+type StoreInfoRow = Pick<Database['dispensaries'], (typeof STORE_INFO_COLUMNS)[number]>;
+
+export function toStoreInfo(row: StoreInfoRow): StoreInfo {
+  return {
+    name: row.name,
+    address: row.address,
+    city: row.city,
+    state: row.state,
+    postalCode: row.postal_code,
+    country: row.country,
+    phone: row.phone,
+    email: row.email,
+    website: row.website,
+    timezone: row.timezone,
+    licenseNumber: row.license_number,
+    currency: row.currency,
+    hours: row.hours === null ? null : (JSON.parse(row.hours) as WeeklyHours),
+    logo: row.logo,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Column values for the store fields a patch sets. */
+export function storeInfoColumns(patch: Partial<StoreInfo>): Partial<StoreInfoRow> {
+  const columns: Partial<StoreInfoRow> = {};
+  const set = <K extends keyof StoreInfoRow>(column: K, value: StoreInfoRow[K] | undefined) => {
+    if (value !== undefined) columns[column] = value;
+  };
+  set('name', patch.name);
+  set('address', patch.address);
+  set('city', patch.city);
+  set('state', patch.state);
+  set('postal_code', patch.postalCode);
+  set('country', patch.country);
+  set('phone', patch.phone);
+  set('email', patch.email);
+  set('website', patch.website);
+  set('timezone', patch.timezone);
+  set('license_number', patch.licenseNumber);
+  set('currency', patch.currency);
+  if (patch.hours !== undefined) columns.hours = patch.hours === null ? null : JSON.stringify(patch.hours);
+  set('logo', patch.logo);
+  return columns;
+}
+
+export function itemRow(dispensaryId: number, item: MenuItem, at: string): Database['items'] {
+  return {
+    dispensary_id: dispensaryId,
+    id: item.id,
+    name: item.name,
+    brand: item.brand,
+    product_type: item.productType,
+    product_subtype: item.productSubtype,
+    description: item.description,
+    image: item.image,
+    cbd: item.cbd,
+    cbn: item.cbn,
+    thc: item.thc,
+    total_thc: item.totalThc,
+    total_cbd: item.totalCbd,
+    flavors: JSON.stringify(item.flavors),
+    effects: JSON.stringify(item.effects),
+    conditions: JSON.stringify(item.conditions),
+    active: item.active ? 1 : 0,
+    updated_at: at,
+  };
+}
+
+/** A price entry's identity within a dispensary: stock updates and change times follow it. */
+export const priceKey = (itemId: number, unit: string, amount: number) => `${itemId}|${unit}|${amount}`;
+
+export interface PreviousPrice {
+  priceCents: number;
+  stock: number | null;
+  updatedAt: string;
+  /** Whether the entry's item was active: an item that comes back counts as a change of its entries. */
+  active: boolean;
+}
+
+/**
+ * Price rows for items being written. An entry whose price and stock did not change keeps its
+ * change time, so that an inventory poll with `since` sees only real changes after a full sync.
+ */
+export function priceRows(
+  dispensaryId: number,
+  item: MenuItem,
+  at: string,
+  previous: Map<string, PreviousPrice>,
+): Database['price_entries'][] {
+  return item.prices.map((price, position) => {
+    const before = previous.get(priceKey(item.id, price.unit, price.amount));
+    const unchanged =
+      before &&
+      before.priceCents === price.priceCents &&
+      before.stock === price.stock &&
+      before.active === item.active;
+    return {
+      dispensary_id: dispensaryId,
+      item_id: item.id,
+      position,
+      unit: price.unit,
+      amount: price.amount,
+      price_cents: price.priceCents,
+      stock: price.stock,
+      updated_at: unchanged ? before.updatedAt : at,
+    };
+  });
+}
+
+export interface MenuRow {
+  id: number;
+  name: string;
+  brand: string;
+  product_type: string;
+  product_subtype: string;
+  description: string;
+  image: string | null;
+  cbd: number | null;
+  cbn: number | null;
+  thc: number | null;
+  total_thc: number | null;
+  total_cbd: number | null;
+  flavors: string;
+  effects: string;
+  conditions: string;
+  active: number;
+  position: number | null;
+  unit: string | null;
+  amount: number | null;
+  price_cents: number | null;
+  stock: number | null;
+  price_updated_at: string | null;
+}
+
+/** Folds joined item and price rows (ordered by item id, then position) into items. */
+export function foldMenuRows(rows: MenuRow[]): MenuItem[] {
+  const menu: MenuItem[] = [];
+  let current: MenuItem | undefined;
+  for (const row of rows) {
+    const id = Number(row.id);
+    if (current?.id !== id) {
+      current = {
+        id,
+        name: row.name,
+        brand: row.brand,
+        productType: row.product_type as ProductType,
+        productSubtype: row.product_subtype,
+        description: row.description,
+        image: row.image,
+        cbd: nullableNumber(row.cbd),
+        cbn: nullableNumber(row.cbn),
+        thc: nullableNumber(row.thc),
+        totalThc: nullableNumber(row.total_thc),
+        totalCbd: nullableNumber(row.total_cbd),
+        flavors: JSON.parse(row.flavors) as string[],
+        effects: JSON.parse(row.effects) as string[],
+        conditions: JSON.parse(row.conditions) as string[],
+        active: Number(row.active) === 1,
+        prices: [],
+      };
+      menu.push(current);
+    }
+    if (row.position !== null && row.unit !== null && row.amount !== null && row.price_cents !== null) {
+      current.prices.push({
+        unit: row.unit as Unit,
+        amount: Number(row.amount),
+        priceCents: Number(row.price_cents),
+        stock: nullableNumber(row.stock),
+        updatedAt: row.price_updated_at ?? undefined,
+      });
+    }
+  }
+  return menu;
+}
+
+/** Gives every item without an id a fresh one, after every id the dispensary has used or is writing. */
+export function assignIds(items: MenuItemInput[], highestExisting: number): MenuItem[] {
+  let nextId = Math.max(highestExisting, ...items.map((item) => item.id ?? 0)) + 1;
+  return items.map((item) => ({ ...item, id: item.id ?? nextId++ })).sort((a, b) => a.id - b.id);
+}

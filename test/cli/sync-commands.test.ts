@@ -1,0 +1,496 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULTS } from '../../src/config.js';
+import { createRuntime, type Runtime } from '../../src/http/server.js';
+import { adminCaller, expectNoSecrets, UNLIMITED } from '../helpers/admin.js';
+import { assertBuilt, type CliResult, cliJson, runCli } from '../helpers/cli.js';
+import { formBHeaders } from '../helpers/http.js';
+import {
+  SAMPLE_MENU,
+  TEST_SCRYPT,
+  type TestDatabase,
+  temporaryDirectory,
+  testDatabase,
+} from '../helpers/runtime.js';
+
+assertBuilt();
+
+interface CliError {
+  error: { code: string; message: string; problems?: { field: string; message: string }[] };
+}
+
+/** A failed `--json` command: exit code 1, the error as JSON on standard output. */
+function failed(result: CliResult): CliError['error'] {
+  expect(result.code, result.stderr).toBe(1);
+  return (JSON.parse(result.stdout) as CliError).error;
+}
+
+/** Waits until `check` passes: a running server notices a CLI write within its change-poll interval. */
+async function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+interface AuditEntry {
+  id: number;
+  at: string;
+  actor: string;
+  dispensaryId: number | null;
+  action: string;
+  detail: Record<string, unknown>;
+}
+
+/**
+ * Each command runs as its own process (`node bin/menu-api --db ...`), as an operator runs it, on a
+ * database that a server runtime in this process also uses: what the CLI writes, the server serves.
+ * Setup goes through the server's services, the same code the commands call.
+ */
+describe('the sync commands of the CLI, on a database shared with a running server', {
+  timeout: 90_000,
+}, () => {
+  const directory = temporaryDirectory();
+  const file = (name: string, content: unknown) => {
+    const path = join(directory.path, name);
+    writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+    return path;
+  };
+  let database: TestDatabase;
+  let db: string;
+  let server: Runtime;
+  let shop: { id: number; token: string };
+  let other: { id: number; token: string };
+  let integrator: { username: string; password: string };
+  let operatorKey: string;
+  const secrets: string[] = [];
+  const headersFor = (token: string) => formBHeaders({ ...integrator, token });
+  const itemsOf = (id: number) => server.services.menus.items(id);
+
+  beforeAll(async () => {
+    database = await testDatabase();
+    db = database.address;
+    server = await createRuntime(
+      { ...DEFAULTS, ...UNLIMITED, database: db, databasePoolSize: 2, changePollMs: 50 },
+      { logger: false, scryptCost: TEST_SCRYPT },
+    );
+    const { dispensaries, credentials, menus } = server.services;
+    const first = await dispensaries.create('Green Leaf');
+    const second = await dispensaries.create('Other Shop');
+    shop = { id: first.id, token: first.token };
+    other = { id: second.id, token: second.token };
+    integrator = await credentials.issue('integrator');
+    await menus.replace(shop.id, menus.validate(SAMPLE_MENU));
+    await menus.replace(other.id, menus.validate(SAMPLE_MENU));
+    secrets.push(shop.token, other.token, integrator.password);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await database?.cleanup();
+    directory.remove();
+  });
+
+  describe('admin-key', () => {
+    it('create --json prints {name, scope, key} once; the key works on the sync API at once', async () => {
+      const created = await cliJson<{ name: string; scope: string; key: string }>(db, [
+        'admin-key',
+        'create',
+        '--scope',
+        'all',
+        '--name',
+        'pos',
+      ]);
+      expect(created).toEqual({
+        name: 'pos',
+        scope: 'all',
+        key: expect.stringMatching(/^mak_[A-Za-z0-9_-]{20,}$/),
+      });
+      operatorKey = created.key;
+      secrets.push(created.key);
+      const response = await adminCaller(server.app, created.key)('GET', '/dispensaries');
+      expect(response.statusCode).toBe(200);
+      expect(response.json().map((entry: { id: number }) => entry.id)).toEqual([shop.id, other.id]);
+    });
+
+    it('create without --json prints the key once; a scoped key is held to its dispensary', async () => {
+      const result = await runCli(db, [
+        'admin-key',
+        'create',
+        '--scope',
+        `dispensary:${shop.id}`,
+        '--name',
+        'till-1',
+      ]);
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toContain(`scope dispensary:${shop.id}`);
+      const key = /Key \(shown once\): (mak_\S+)/.exec(result.stdout)?.[1];
+      expect(key).toBeDefined();
+      secrets.push(key!);
+      const call = adminCaller(server.app, key!);
+      expect((await call('GET', `/dispensaries/${shop.id}`)).statusCode).toBe(200);
+      expect((await call('GET', `/dispensaries/${other.id}`)).statusCode).toBe(403);
+    });
+
+    it('create refuses a bad scope and a name in use', async () => {
+      const [scope, taken] = await Promise.all([
+        runCli(db, ['admin-key', 'create', '--scope', 'everything', '--name', 'x', '--json']),
+        runCli(db, ['admin-key', 'create', '--scope', 'all', '--name', 'pos', '--json']),
+      ]);
+      expect(failed(scope)).toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringContaining('dispensary:ID'),
+      });
+      expect(failed(taken)).toMatchObject({ code: 'conflict' });
+    });
+
+    it('list --json: name, scope and times, never a key', async () => {
+      const result = await runCli(db, ['admin-key', 'list', '--json']);
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual([
+        { name: 'pos', scope: 'all', createdAt: expect.any(String), revokedAt: null },
+        { name: 'till-1', scope: `dispensary:${shop.id}`, createdAt: expect.any(String), revokedAt: null },
+      ]);
+      expectNoSecrets(result.stdout, secrets);
+    });
+
+    it('revoke --json: {name, revoked}; the running server refuses the key (401) within its poll interval', async () => {
+      const created = await server.services.adminKeys.create('temp', 'all');
+      secrets.push(created.key);
+      const call = adminCaller(server.app, created.key);
+      expect((await call('GET', '/dispensaries')).statusCode).toBe(200);
+      expect(await cliJson(db, ['admin-key', 'revoke', 'temp'])).toEqual({ name: 'temp', revoked: true });
+      await eventually(async () => expect((await call('GET', '/dispensaries')).statusCode).toBe(401));
+      const listed = await server.services.adminKeys.list();
+      expect(listed.find((key) => key.name === 'temp')?.revokedAt).toEqual(expect.any(String));
+      expect(failed(await runCli(db, ['admin-key', 'revoke', 'temp', '--json']))).toMatchObject({
+        code: 'not_found',
+      });
+    });
+  });
+
+  describe('inventory set', () => {
+    it('from a file: every level set in one go, read back by the services and served at once', async () => {
+      const levels = file('levels.json', [
+        { item_id: 3, unit: 'gram', amount: 1, stock: 41 },
+        { item_id: 3, unit: 'ounce', amount: 0.125, stock: 42 },
+        { item_id: 7, unit: 'gram', amount: 0.5, stock: null },
+      ]);
+      expect(await cliJson(db, ['inventory', 'set', '--dispensary', String(shop.id), levels])).toEqual({
+        updated: 3,
+      });
+      const items = await itemsOf(shop.id);
+      expect(items.find((item) => item.id === 3)!.prices.map((price) => price.stock)).toEqual([41, 42]);
+      expect(items.find((item) => item.id === 7)!.prices[0]!.stock).toBeNull();
+      await eventually(async () => {
+        const response = await server.app.inject({
+          method: 'GET',
+          url: '/inventory',
+          headers: headersFor(shop.token),
+        });
+        const entries = response.json() as { item_id: number; stock: number | null; in_stock: boolean }[];
+        expect(entries.filter((entry) => entry.item_id === 3).map((entry) => entry.stock)).toEqual([41, 42]);
+        expect(entries.find((entry) => entry.item_id === 7)).toMatchObject({ stock: null, in_stock: true });
+      });
+      // The other dispensary's item 3 is its own.
+      expect(
+        (await itemsOf(other.id)).find((item) => item.id === 3)!.prices.map((price) => price.stock),
+      ).toEqual([10, 0]);
+    });
+
+    it('one entry with --item/--unit/--amount/--stock', async () => {
+      const result = await cliJson(db, [
+        'inventory',
+        'set',
+        '--dispensary',
+        String(shop.id),
+        '--item',
+        '1',
+        '--unit',
+        'unit',
+        '--amount',
+        '1',
+        '--stock',
+        '9',
+      ]);
+      expect(result).toEqual({ updated: 1 });
+      expect((await itemsOf(shop.id)).find((item) => item.id === 1)!.prices[0]!.stock).toBe(9);
+    });
+
+    it('a batch with one entry that matches nothing: exit 1 naming its index, nothing applied', async () => {
+      const before = await itemsOf(shop.id);
+      const levels = file('bad-levels.json', [
+        { item_id: 3, unit: 'gram', amount: 1, stock: 0 },
+        { item_id: 99, unit: 'gram', amount: 1, stock: 5 },
+      ]);
+      const [unmatched, partial] = await Promise.all([
+        runCli(db, ['inventory', 'set', '--dispensary', String(shop.id), levels, '--json']),
+        runCli(db, [
+          'inventory',
+          'set',
+          '--dispensary',
+          String(shop.id),
+          '--item',
+          '3',
+          '--unit',
+          'gram',
+          '--json',
+        ]),
+      ]);
+      const error = failed(unmatched);
+      expect(error.code).toBe('unprocessable');
+      expect(error.problems).toEqual([
+        { field: '[1]', message: expect.stringContaining('matches no price entry') },
+      ]);
+      expect(failed(partial)).toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringContaining('--stock'),
+      });
+      expect(await itemsOf(shop.id)).toEqual(before);
+    });
+  });
+
+  describe('dispensary show and update', () => {
+    it('show --json: the id and every store field, unknown ones null, currency USD', async () => {
+      expect(await cliJson(db, ['dispensary', 'show', String(other.id)])).toEqual({
+        id: other.id,
+        name: 'Other Shop',
+        address: null,
+        city: null,
+        state: null,
+        postal_code: null,
+        country: null,
+        phone: null,
+        email: null,
+        website: null,
+        timezone: null,
+        license_number: null,
+        currency: 'USD',
+        hours: null,
+        logo: null,
+        updated_at: expect.any(String),
+      });
+    });
+
+    it('update with flags (hours as JSON): stored, and served by GET /store', async () => {
+      const hours = Object.fromEntries(
+        ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [
+          day,
+          day === 'sunday' ? { closed: true } : { open: '10:00', close: '20:00' },
+        ]),
+      );
+      const updated = await cliJson<Record<string, unknown>>(db, [
+        'dispensary',
+        'update',
+        String(shop.id),
+        '--city',
+        'Oakland',
+        '--postal-code',
+        '94607',
+        '--timezone',
+        'America/Los_Angeles',
+        '--currency',
+        'CAD',
+        '--phone',
+        '+1 510 555 0100',
+        '--hours',
+        JSON.stringify(hours),
+      ]);
+      expect(updated).toMatchObject({ id: shop.id, city: 'Oakland', postal_code: '94607', currency: 'CAD' });
+      await eventually(async () => {
+        const store = await server.app.inject({
+          method: 'GET',
+          url: '/store',
+          headers: headersFor(shop.token),
+        });
+        expect(store.json()).toMatchObject({
+          city: 'Oakland',
+          postal_code: '94607',
+          timezone: 'America/Los_Angeles',
+          currency: 'CAD',
+          phone: '+1 510 555 0100',
+          hours: {
+            sunday: { open: null, close: null, closed: true },
+            monday: { open: '10:00', close: '20:00', closed: false },
+          },
+        });
+      });
+    });
+
+    it('update --from-file, with "null" clearing a field', async () => {
+      const fields = file('store.json', {
+        website: 'https://greenleaf.example',
+        email: 'hi@greenleaf.example',
+      });
+      const updated = await cliJson<Record<string, unknown>>(db, [
+        'dispensary',
+        'update',
+        String(shop.id),
+        '--from-file',
+        fields,
+        '--phone',
+        'null',
+      ]);
+      expect(updated).toMatchObject({ website: 'https://greenleaf.example', phone: null, city: 'Oakland' });
+      expect((await server.services.dispensaries.storeInfo(shop.id)).email).toBe('hi@greenleaf.example');
+    });
+
+    it('a bad field: exit 1 naming it, nothing changed; nothing to update: exit 1', async () => {
+      const before = await server.services.dispensaries.storeInfo(shop.id);
+      const [bad, nothing] = await Promise.all([
+        runCli(db, [
+          'dispensary',
+          'update',
+          String(shop.id),
+          '--timezone',
+          'Mars/Base',
+          '--city',
+          'Elsewhere',
+          '--json',
+        ]),
+        runCli(db, ['dispensary', 'update', String(shop.id), '--json']),
+      ]);
+      expect(failed(bad).problems).toEqual([
+        { field: 'timezone', message: 'must be an IANA time zone name such as America/Los_Angeles' },
+      ]);
+      expect(failed(nothing)).toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringContaining('Nothing to update'),
+      });
+      expect(await server.services.dispensaries.storeInfo(shop.id)).toEqual(before);
+    });
+  });
+
+  describe('menu upsert, patch-item, delete-item', () => {
+    it('upsert --json: {created, updated}, the answer (and the items) the sync API gives for the same file', async () => {
+      const items = [
+        {
+          id: 3,
+          name: 'Blue Dream',
+          product_type: 'Flower',
+          prices: [{ unit: 'gram', amount: 1, price: 12, stock: 41 }],
+        },
+        {
+          id: 12,
+          name: 'Sour Diesel',
+          product_type: 'Flower',
+          prices: [{ unit: 'gram', amount: 1, price: 11, stock: 6 }],
+        },
+      ];
+      const cli = await cliJson(db, [
+        'menu',
+        'upsert',
+        '--dispensary',
+        String(shop.id),
+        file('upsert.json', items),
+      ]);
+      expect(cli).toEqual({ created: [12], updated: [3] });
+      const admin = adminCaller(server.app, operatorKey);
+      const api = await admin('PATCH', `/dispensaries/${other.id}/menu/items`, items);
+      expect(api.json()).toEqual(cli);
+      const mine = (await admin('GET', `/dispensaries/${shop.id}/menu`)).json();
+      const theirs = (await admin('GET', `/dispensaries/${other.id}/menu`)).json();
+      const upserted = (menu: { id: number }[]) => menu.filter((item) => item.id === 3 || item.id === 12);
+      expect(upserted(mine)).toEqual(upserted(theirs));
+      expect(upserted(mine).length).toBe(2);
+    });
+
+    it("patch-item '{\"active\": false}' --json: the canonical item; it leaves Form B's menu", async () => {
+      const args = ['menu', 'patch-item', '--dispensary', String(shop.id), '--item', '12'];
+      const [item, bad] = await Promise.all([
+        cliJson<Record<string, unknown>>(db, [...args, '{"active": false}']),
+        runCli(db, [
+          'menu',
+          'patch-item',
+          '--dispensary',
+          String(shop.id),
+          '--item',
+          '3',
+          '{"thc": 500}',
+          '--json',
+        ]),
+      ]);
+      expect(item).toMatchObject({ id: 12, name: 'Sour Diesel', active: false, prices: [{ stock: 6 }] });
+      expect(failed(bad).problems?.map((problem) => problem.field)).toEqual(['thc']);
+      await eventually(async () => {
+        const menu = await server.app.inject({
+          method: 'GET',
+          url: '/menu',
+          headers: headersFor(shop.token),
+        });
+        expect(menu.json().map((entry: { id: number }) => entry.id)).toEqual([1, 3, 7]);
+      });
+      expect((await itemsOf(shop.id)).find((entry) => entry.id === 3)!.thc).toBeNull();
+    });
+
+    it('delete-item --json: {dispensaryId, itemId, deleted}; a second time: not found', async () => {
+      const args = ['menu', 'delete-item', '--dispensary', String(shop.id), '--item', '12'];
+      expect(await cliJson(db, args)).toEqual({ dispensaryId: shop.id, itemId: 12, deleted: true });
+      expect((await itemsOf(shop.id)).map((item) => item.id)).toEqual([1, 2, 3, 7]);
+      expect((await itemsOf(other.id)).map((item) => item.id)).toContain(12);
+      expect(failed(await runCli(db, [...args, '--json']))).toMatchObject({ code: 'not_found' });
+    });
+  });
+
+  describe('audit', () => {
+    let all: AuditEntry[];
+
+    it('--json: every write, who made it (cli or key:NAME), on which dispensary, with counts', async () => {
+      all = await cliJson<AuditEntry[]>(db, ['audit']);
+      expect(Object.keys(all[0]!).sort()).toEqual(['action', 'actor', 'at', 'detail', 'dispensaryId', 'id']);
+      expect(all.map((entry) => `${entry.actor} ${entry.action}`)).toEqual(
+        expect.arrayContaining([
+          'cli dispensary.create',
+          'cli credential.issue',
+          'cli menu.replace',
+          'cli admin_key.create',
+          'cli admin_key.revoke',
+          'cli inventory.update',
+          'cli dispensary.update',
+          'cli menu.upsert',
+          'cli menu.delete_item',
+          'key:pos menu.upsert',
+        ]),
+      );
+      expect(all.find((entry) => entry.action === 'inventory.update')).toMatchObject({
+        dispensaryId: shop.id,
+        detail: { price_entries: 3 },
+      });
+      expectNoSecrets(JSON.stringify(all), secrets);
+    });
+
+    it('--dispensary and --since filter', async () => {
+      const middle = all[Math.floor(all.length / 2)]!.at;
+      const [mine, later] = await Promise.all([
+        cliJson<AuditEntry[]>(db, ['audit', '--dispensary', String(other.id)]),
+        cliJson<AuditEntry[]>(db, ['audit', '--since', middle]),
+      ]);
+      expect(mine.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(mine.map((entry) => entry.dispensaryId))).toEqual(new Set([other.id]));
+      expect(later.length).toBeGreaterThan(0);
+      expect(later.length).toBeLessThan(all.length);
+      expect(later.every((entry) => entry.at > middle)).toBe(true);
+    });
+
+    it('a bad --since: exit 1; as a table, still no secret', async () => {
+      const [since, table] = await Promise.all([
+        runCli(db, ['audit', '--since', 'last tuesday', '--json']),
+        runCli(db, ['audit']),
+      ]);
+      expect(failed(since)).toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringContaining('--since'),
+      });
+      expect(table.code).toBe(0);
+      expect(table.stdout).toContain('ACTOR');
+      expect(table.stdout).toContain('key:pos');
+      expectNoSecrets(table.stdout, secrets);
+    });
+  });
+});

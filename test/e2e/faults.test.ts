@@ -1,0 +1,407 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assertBuilt,
+  BIN,
+  cleanEnvironment,
+  cliJson,
+  REPOSITORY,
+  runCli,
+  type ServerProcess,
+  startServe,
+} from '../helpers/cli.js';
+import { bigMenu, seedWithCli, send, waitForExit } from '../helpers/process.js';
+import { onSqlite, temporaryDirectory } from '../helpers/runtime.js';
+
+/**
+ * Faults with real processes: a database file that disappears, a full disk, a read-only file system,
+ * `kill -9` in the middle of a write, and a server that cannot start. The answers are 503 with a JSON
+ * error and Retry-After (never a hang, a crash or a 500), the server recovers by itself, a killed write
+ * leaves the previous menu whole, and a failed start says why in one line with exit code 1.
+ */
+
+const hasCommand = (name: string) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Whether this process may mount a tmpfs (root with CAP_SYS_ADMIN): for the read-only test only. */
+function canMount(): boolean {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0 || !hasCommand('mount')) return false;
+  const probe = temporaryDirectory();
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe.path], { stdio: 'ignore' });
+    execFileSync('umount', [probe.path], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    probe.remove();
+  }
+}
+
+const PRLIMIT = process.platform === 'linux' && hasCommand('prlimit');
+const MOUNT = onSqlite && canMount();
+
+interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `menu-api ARGS` through `sh -c` (for ulimit), waiting for it to exit. */
+function runShell(prefix: string, args: string[], timeoutMs = 20_000): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', `${prefix} exec "$0" "$@"`, process.execPath, BIN, ...args], {
+      cwd: REPOSITORY,
+      env: cleanEnvironment(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new Error(`menu-api ${args.join(' ')} did not exit within ${timeoutMs} ms:\n${stdout}${stderr}`),
+      );
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Node's own warnings (a deprecation in a dependency) are not our message. */
+const ourLines = (text: string) =>
+  text.split('\n').filter((line) => line.trim() !== '' && !/^\(node:\d+\)|^\(Use `node/.test(line));
+
+/** One clear line on stderr, exit code 1, no stack trace. */
+function expectOneLineFailure(result: Finished, pattern: RegExp): void {
+  expect(result.code, result.stderr + result.stdout).toBe(1);
+  const lines = ourLines(result.stderr);
+  expect(lines, result.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^error: The server could not start: /);
+  expect(lines[0]).toMatch(pattern);
+  expect(result.stderr + result.stdout).not.toMatch(/^\s+at /m);
+}
+
+/** Polls `probe` until it returns true, or fails after `timeoutMs`. */
+async function eventually(
+  probe: () => Promise<boolean>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what} not reached within ${timeoutMs} ms`);
+}
+
+function expectUnavailable(answer: { status: number; headers: Record<string, unknown>; body: string }): void {
+  expect(answer.status, answer.body).toBe(503);
+  expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+  expect(answer.headers['retry-after']).toMatch(/^\d+$/);
+  expect(JSON.parse(answer.body).error.code).toBe('unavailable');
+}
+
+describe.skipIf(!onSqlite)('SQLite faults while serving', () => {
+  let server: ServerProcess | undefined;
+  let folder: { path: string; remove(): void };
+
+  beforeAll(() => assertBuilt());
+  afterEach(async () => {
+    await server?.stop();
+    server = undefined;
+    folder?.remove();
+  });
+
+  /** A seeded database with a credential, served; returns how to read the menu (Form B) and write it. */
+  async function serveSeeded(db: string, extra: string[] = []) {
+    const seed = await seedWithCli(db);
+    const credential = await cliJson<{ username: string; password: string }>(db, [
+      'credential',
+      'issue',
+      '--username',
+      'reader',
+    ]);
+    server = await startServe(db, extra);
+    const url = server.url;
+    const read = () =>
+      send(`${url}/menu`, {
+        headers: { store: seed.token, username: credential.username, password: credential.password },
+      });
+    const write = (items: unknown[]) =>
+      send(`${url}/admin/v1/dispensaries/${seed.dispensaryId}/menu`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${seed.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(items),
+      });
+    return { seed, url, read, write };
+  }
+
+  it('a deleted database file gives 503, then the server recovers when the file is moved back or restored', async () => {
+    folder = temporaryDirectory();
+    const db = join(folder.path, 'menu.db');
+    const { url, read, write } = await serveSeeded(db);
+    expect((await write(bigMenu(3, 1, 10))).status).toBe(200);
+    expect((await read()).status).toBe(200);
+    const backup = join(folder.path, 'backup.db');
+    await cliJson(db, ['db', 'copy', '--from', db, '--to', backup]);
+    const files = ['', '-wal', '-shm'].filter((suffix) => existsSync(db + suffix));
+
+    // Gone (moved away): every request is a quick 503, readiness too; the process stays up.
+    mkdirSync(join(folder.path, 'away'));
+    for (const suffix of files) renameSync(db + suffix, join(folder.path, 'away', `menu.db${suffix}`));
+    await eventually(async () => (await read()).status === 503, 5_000, '503 after the file went away');
+    expectUnavailable(await read());
+    expectUnavailable(await write(bigMenu(2, 1, 10)));
+    expectUnavailable(await send(`${url}/readyz`));
+    expect((await send(`${url}/healthz`)).status).toBe(200);
+
+    // Moved back: served again, without a restart.
+    for (const suffix of files) renameSync(join(folder.path, 'away', `menu.db${suffix}`), db + suffix);
+    await eventually(async () => (await read()).status === 200, 5_000, 'recovery after moving back');
+    expect(JSON.parse((await read()).body)).toHaveLength(3);
+
+    // Deleted for good, then a backup copied in: a different file, which the server reopens.
+    for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+    await eventually(async () => (await read()).status === 503, 5_000, '503 after deletion');
+    execFileSync('cp', [backup, db]);
+    await eventually(async () => (await read()).status === 200, 5_000, 'recovery after restore');
+    expect((await send(`${url}/readyz`)).status).toBe(200);
+    expect((await write(bigMenu(5, 1, 10))).status).toBe(200);
+    expect(JSON.parse((await read()).body)).toHaveLength(5);
+    // The write went to the restored file, where the CLI sees it.
+    const listed = await cliJson<{ itemCount: number }[]>(db, ['dispensary', 'list']);
+    expect(listed[0]!.itemCount).toBe(5);
+    expect(server!.child.exitCode).toBeNull();
+  });
+
+  it.skipIf(!PRLIMIT)(
+    'a full disk gives 503 on writes while reads go on, and writes work again once there is space',
+    async () => {
+      folder = temporaryDirectory();
+      const db = join(folder.path, 'menu.db');
+      const { read, write } = await serveSeeded(db);
+      expect((await write(bigMenu(20, 1, 10))).status).toBe(200);
+      const pid = String(server!.child.pid);
+      // RLIMIT_FSIZE: no file of the process may grow past its current size (EFBIG, as on a full disk).
+      const largest = Math.max(
+        ...['', '-wal'].map((suffix) => (existsSync(db + suffix) ? statSync(db + suffix).size : 0)),
+      );
+      execFileSync('prlimit', ['--pid', pid, `--fsize=${largest + 4096}:`]);
+      try {
+        const refused = await write(bigMenu(2_000));
+        expectUnavailable(refused);
+        expect(refused.body).not.toMatch(/SQLITE|stack/);
+        // Reads do not need the disk to grow.
+        const menu = await read();
+        expect(menu.status).toBe(200);
+        expect(JSON.parse(menu.body)).toHaveLength(20);
+      } finally {
+        execFileSync('prlimit', ['--pid', pid, '--fsize=unlimited:']);
+      }
+      expect((await write(bigMenu(2_000))).status).toBe(200);
+      expect(JSON.parse((await read()).body)).toHaveLength(2_000);
+      expect(server!.child.exitCode).toBeNull();
+    },
+  );
+});
+
+/** Polls the -wal file until the writer has put `bytes` into it (its transaction is under way). */
+async function killWhenWalGrows(child: ChildProcess, db: string, bytes: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`the writer finished (exit ${child.exitCode}) before it could be killed`);
+    const size = existsSync(`${db}-wal`) ? statSync(`${db}-wal`).size : 0;
+    if (size >= bytes) {
+      child.kill('SIGKILL');
+      await waitForExit(child);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error('the write never started');
+}
+
+describe.skipIf(!onSqlite)('kill -9 in the middle of a write', () => {
+  let server: ServerProcess | undefined;
+  let folder: { path: string; remove(): void };
+
+  beforeAll(() => assertBuilt());
+  afterEach(async () => {
+    await server?.stop();
+    server = undefined;
+    folder?.remove();
+  });
+
+  const PREVIOUS = bigMenu(7, 2, 20);
+
+  async function menuNames(db: string): Promise<string[]> {
+    const result = await runCli(db, ['menu', 'export', '--dispensary', '1']);
+    expect(result.code, result.stderr).toBe(0);
+    return (JSON.parse(result.stdout) as { name: string }[]).map((item) => item.name);
+  }
+
+  it('during `menu import` of a very large file: the previous menu is intact after restart', async () => {
+    folder = temporaryDirectory();
+    const db = join(folder.path, 'menu.db');
+    await seedWithCli(db);
+    const previousFile = join(folder.path, 'previous.json');
+    writeFileSync(previousFile, JSON.stringify(PREVIOUS));
+    expect((await runCli(db, ['menu', 'import', '--dispensary', '1', previousFile])).code).toBe(0);
+    const before = await menuNames(db);
+    expect(before).toHaveLength(7);
+
+    const hugeFile = join(folder.path, 'huge.json');
+    writeFileSync(hugeFile, JSON.stringify(bigMenu(20_000, 5, 400)));
+    const importer = spawn(
+      process.execPath,
+      [BIN, '--db', db, 'menu', 'import', '--dispensary', '1', hugeFile],
+      {
+        cwd: REPOSITORY,
+        env: cleanEnvironment(),
+        stdio: 'ignore',
+      },
+    );
+    // The whole import writes about 25 MB of WAL in one transaction; 2 MB in, it is well under way.
+    await killWhenWalGrows(importer, db, 2 * 1024 * 1024);
+    expect(importer.signalCode).toBe('SIGKILL');
+
+    expect(await menuNames(db)).toEqual(before);
+    // And the database is sound: a server starts on it and serves that menu.
+    server = await startServe(db);
+    expect((await send(`${server.url}/readyz`)).status).toBe(200);
+  }, 120_000);
+
+  it('during a full sync (PUT): the previous menu is intact after restart', async () => {
+    folder = temporaryDirectory();
+    const db = join(folder.path, 'menu.db');
+    const seed = await seedWithCli(db);
+    server = await startServe(db);
+    const put = (items: unknown[]) =>
+      send(`${server!.url}/admin/v1/dispensaries/${seed.dispensaryId}/menu`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${seed.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(items),
+        timeoutMs: 60_000,
+      });
+    expect((await put(PREVIOUS)).status).toBe(200);
+    const before = await menuNames(db);
+
+    const pending = put(bigMenu(18_000, 4, 400));
+    pending.catch(() => {});
+    await killWhenWalGrows(server.child, db, 2 * 1024 * 1024);
+    await expect(pending).rejects.toThrow();
+    server = undefined;
+
+    expect(await menuNames(db)).toEqual(before);
+    server = await startServe(db);
+    const menu = await send(`${server.url}/admin/v1/dispensaries/${seed.dispensaryId}/menu`, {
+      headers: { authorization: `Bearer ${seed.key}` },
+    });
+    expect(menu.status).toBe(200);
+    expect((JSON.parse(menu.body) as { name: string }[]).map((item) => item.name)).toEqual(before);
+  }, 120_000);
+});
+
+describe.skipIf(!onSqlite)('a server that cannot start says why in one line, with exit code 1', () => {
+  let folder: { path: string; remove(): void };
+
+  beforeAll(() => assertBuilt());
+  afterEach(() => folder?.remove());
+
+  it('a database path whose parent is a regular file (permission-like: cannot create)', async () => {
+    folder = temporaryDirectory();
+    const file = join(folder.path, 'not-a-folder');
+    writeFileSync(file, 'x');
+    const result = await runShell('', ['--db', join(file, 'menu.db'), 'serve', '--port', '0']);
+    expectOneLineFailure(result, /cannot be created there: .*(ENOTDIR|EEXIST)/);
+  });
+
+  it('a full disk at start (no file may grow: ulimit -f 0)', async () => {
+    folder = temporaryDirectory();
+    const result = await runShell('ulimit -f 0 &&', [
+      '--db',
+      join(folder.path, 'menu.db'),
+      'serve',
+      '--port',
+      '0',
+    ]);
+    expectOneLineFailure(result, /cannot be written: .*Is the disk full/);
+  });
+
+  it('a database path that is a folder, and a file that is not a database', async () => {
+    folder = temporaryDirectory();
+    const directory = join(folder.path, 'menu.db');
+    mkdirSync(directory);
+    expectOneLineFailure(
+      await runShell('', ['--db', directory, 'serve', '--port', '0']),
+      /cannot be opened: .*SQLITE_CANTOPEN/,
+    );
+    const garbage = join(folder.path, 'garbage.db');
+    writeFileSync(garbage, 'this is not a database, just some text long enough to have a header'.repeat(20));
+    expectOneLineFailure(
+      await runShell('', ['--db', garbage, 'serve', '--port', '0']),
+      /is not a usable SQLite database/,
+    );
+  });
+
+  // As root, file modes do not stop anyone; a read-only mount does. (A file system cannot be remounted
+  // read-only under an open writer, so this is the start-time case; at run time a moved or deleted
+  // file is the test above, and SQLite's own SQLITE_READONLY_* answers map to 503 the same way.)
+  it.skipIf(!MOUNT)('a database on a read-only file system', async () => {
+    folder = temporaryDirectory();
+    const source = join(folder.path, 'source');
+    const readOnly = join(folder.path, 'read-only');
+    mkdirSync(readOnly);
+    await seedWithCli(join(source, 'menu.db'));
+    execFileSync('mount', ['--bind', source, readOnly]);
+    try {
+      execFileSync('mount', ['-o', 'remount,bind,ro', readOnly]);
+      expectOneLineFailure(
+        await runShell('', ['--db', join(readOnly, 'menu.db'), 'serve', '--port', '0']),
+        /cannot be (opened|written): .*SQLITE_(CANTOPEN|READONLY)/,
+      );
+    } finally {
+      execFileSync('umount', [readOnly]);
+    }
+  });
+
+  it('a port in use, on the public or the ops listener', async () => {
+    folder = temporaryDirectory();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = String((blocker.address() as { port: number }).port);
+    try {
+      const db = join(folder.path, 'menu.db');
+      expectOneLineFailure(
+        await runShell('', ['--db', db, 'serve', '--port', port]),
+        /in use by another process/,
+      );
+      expectOneLineFailure(
+        await runShell('', ['--db', db, 'serve', '--port', '0', '--ops-port', port]),
+        /in use by another process/,
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+});

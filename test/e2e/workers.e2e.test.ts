@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, type ServerProcess, startServe } from '../helpers/cli.js';
+import { type TestDatabase, testDatabase } from '../helpers/database.js';
+import { formBHeaders, rawRequest } from '../helpers/http.js';
+import type { Seed } from '../helpers/runtime.js';
+import { seedThroughCli, until } from '../helpers/seed-cli.js';
+
+assertBuilt();
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The pids of the workers that logged a completed request, from the servers' JSON log lines. */
+function answeringPids(output: string): Set<number> {
+  const pids = new Set<number>();
+  for (const line of output.split('\n')) {
+    // A request log line of a worker names the route (or URL) it answered.
+    if (!line.startsWith('{"level"') || !line.includes('"/menu"')) continue;
+    pids.add((JSON.parse(line) as { pid: number }).pid);
+  }
+  return pids;
+}
+
+describe('menu-api serve --workers 2', () => {
+  let database: TestDatabase;
+  let server: ServerProcess;
+  let seed: Seed;
+  beforeAll(async () => {
+    database = await testDatabase();
+    seed = await seedThroughCli(database.address);
+    server = await startServe(database.address, ['--workers', '2', '--log-level', 'info']);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await database?.cleanup();
+  });
+
+  const workerPids = () =>
+    [...server.output().matchAll(/worker (\d+) starting/g)].map((match) => Number(match[1]));
+  const menu = () =>
+    rawRequest(server.url, { method: 'GET', path: '/menu', headers: Object.entries(formBHeaders(seed)) });
+
+  it('runs two workers on one port, and both answer', async () => {
+    expect(workerPids()).toHaveLength(2);
+    expect(JSON.parse(server.output().slice(server.output().indexOf('{\n'))).workers).toBe(2);
+    // Each request on its own connection: the primary hands connections to the workers in turn.
+    for (let attempt = 0; attempt < 40 && answeringPids(server.output()).size < 2; attempt++) {
+      const response = await menu();
+      expect(response.status).toBe(200);
+      expect(JSON.parse(response.body).map((item: { id: number }) => item.id)).toEqual([1, 3, 7]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect([...answeringPids(server.output())].sort()).toEqual([...workerPids()].sort());
+  });
+
+  it('replaces a worker that dies, and keeps answering meanwhile', async () => {
+    const [victim] = workerPids();
+    process.kill(victim!, 'SIGKILL');
+    await until(
+      () => server.output().includes(`worker ${victim} exited (signal SIGKILL)`),
+      5_000,
+      'the exit',
+    );
+    expect((await menu()).status).toBe(200);
+    await until(() => workerPids().length === 3, 5_000, 'a new worker');
+    const replacement = workerPids()[2]!;
+    await until(
+      () => server.output().includes(`"pid":${replacement},`) && server.output().includes('Server listening'),
+      15_000,
+      'the new worker to listen',
+    );
+    expect((await menu()).status).toBe(200);
+  });
+
+  it('SIGTERM to the primary stops every worker, then the primary, with exit code 0', async () => {
+    const pids = workerPids().filter(alive);
+    expect(pids).toHaveLength(2);
+    const exit = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
+    await server.stop();
+    expect(await exit).toBe(0);
+    await until(() => pids.every((pid) => !alive(pid)), 5_000, 'the workers to exit');
+  });
+});

@@ -1,0 +1,733 @@
+import { connect } from 'node:net';
+import fc from 'fast-check';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULTS } from '../../src/config.js';
+import { STATUS_BY_CODE } from '../../src/http/errors.js';
+import { createRuntime } from '../../src/http/server.js';
+import { adminKey, UNLIMITED } from '../helpers/admin.js';
+import { SAMPLE_MENU, type TestRuntime, testDatabase, testRuntime } from '../helpers/runtime.js';
+
+/**
+ * Fuzzing every public and admin endpoint through app.inject: random and malformed JSON, wrong types,
+ * huge numbers, deep nesting, odd content types, missing and repeated headers, invalid UTF-8 and path
+ * tricks. Every answer must be one of the documented statuses; every error must be the JSON error body
+ * whose code matches the status; never a 500; and the server answers normally afterwards. A smaller run
+ * over a real socket sends what inject cannot (raw bytes in the request line and headers).
+ *
+ * FUZZ_RUNS sets the cases per endpoint (default 1000: about 27,000 requests per database).
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1_000);
+const SOCKET_RUNS = RUNS;
+
+/**
+ * The documented statuses (README "Errors", and the OpenAPI document): 304 for a matching
+ * If-None-Match, 503 only while the database is unreachable (it never is here, so it is not allowed).
+ */
+const DOCUMENTED = new Set([200, 201, 204, 304, 400, 401, 403, 404, 405, 408, 409, 413, 415, 422, 429, 431]);
+
+type Kind = 'form-a' | 'form-b' | 'ops' | 'docs' | 'admin';
+
+interface Endpoint {
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  kind: Kind;
+}
+
+/** Every endpoint; a test below checks that the OpenAPI document lists none that is missing here. */
+const ENDPOINTS: Endpoint[] = [
+  { method: 'POST', path: '/menu', kind: 'form-a' },
+  { method: 'POST', path: '/store', kind: 'form-a' },
+  { method: 'POST', path: '/inventory', kind: 'form-a' },
+  { method: 'GET', path: '/menu', kind: 'form-b' },
+  { method: 'HEAD', path: '/menu', kind: 'form-b' },
+  { method: 'GET', path: '/store', kind: 'form-b' },
+  { method: 'GET', path: '/inventory', kind: 'form-b' },
+  { method: 'GET', path: '/healthz', kind: 'ops' },
+  { method: 'GET', path: '/readyz', kind: 'ops' },
+  { method: 'GET', path: '/metrics', kind: 'ops' },
+  { method: 'GET', path: '/openapi.json', kind: 'docs' },
+  { method: 'GET', path: '/docs', kind: 'docs' },
+  { method: 'POST', path: '/admin/v1/dispensaries', kind: 'admin' },
+  { method: 'GET', path: '/admin/v1/dispensaries', kind: 'admin' },
+  { method: 'GET', path: '/admin/v1/dispensaries/:id', kind: 'admin' },
+  { method: 'PATCH', path: '/admin/v1/dispensaries/:id', kind: 'admin' },
+  { method: 'DELETE', path: '/admin/v1/dispensaries/:id', kind: 'admin' },
+  { method: 'POST', path: '/admin/v1/dispensaries/:id/rotate-token', kind: 'admin' },
+  { method: 'POST', path: '/admin/v1/credentials', kind: 'admin' },
+  { method: 'GET', path: '/admin/v1/credentials', kind: 'admin' },
+  { method: 'DELETE', path: '/admin/v1/credentials/:username', kind: 'admin' },
+  { method: 'GET', path: '/admin/v1/dispensaries/:id/menu', kind: 'admin' },
+  { method: 'PUT', path: '/admin/v1/dispensaries/:id/menu', kind: 'admin' },
+  { method: 'PATCH', path: '/admin/v1/dispensaries/:id/menu/items', kind: 'admin' },
+  { method: 'PATCH', path: '/admin/v1/dispensaries/:id/menu/items/:item_id', kind: 'admin' },
+  { method: 'DELETE', path: '/admin/v1/dispensaries/:id/menu/items/:item_id', kind: 'admin' },
+  { method: 'PATCH', path: '/admin/v1/dispensaries/:id/inventory', kind: 'admin' },
+];
+
+// Building blocks
+
+/** Header-safe text: printable ASCII and Latin-1 bytes (which is how invalid UTF-8 arrives in a header). */
+const headerText = (maxLength = 80) =>
+  fc.string({
+    unit: fc
+      .integer({ min: 0x20, max: 0xff })
+      .filter((code) => code !== 0x7f)
+      .map((code) => String.fromCharCode(code)),
+    maxLength,
+  });
+
+/** A secret: the right one, a near miss, junk, empty, or longer than the 256-character limit. */
+const secret = (valid: string) =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.constant(valid) },
+    fc.constant(''),
+    headerText(40),
+    fc.constant(`${valid} `),
+    fc.constant(valid.toUpperCase()),
+    fc.constant('x'.repeat(257)),
+    fc.constant("' OR 1=1 --"),
+  );
+
+const HUGE_NUMBERS = [
+  '1e309',
+  '-1e309',
+  '1'.repeat(400),
+  `0.${'0'.repeat(400)}1`,
+  '-0',
+  '1E+99999',
+  '9007199254740993',
+  '-9223372036854775809',
+  '0.1e-400',
+  '12345678901234567890',
+];
+
+/** Any JSON value, as text: including huge numbers, which JSON.stringify cannot produce. */
+const jsonText: fc.Arbitrary<string> = fc.oneof(
+  fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value) ?? 'null'),
+  fc.constantFrom(...HUGE_NUMBERS),
+  fc.constantFrom('true', 'false', 'null', '""', '[]', '{}', '"\\u0000"', '"\\ud800"', '"\\udfff\\ud800"'),
+);
+
+/** Nesting deep enough to hurt a recursive parser or validator. */
+const deepNesting = fc
+  .tuple(fc.integer({ min: 33, max: 20_000 }), fc.constantFrom('array', 'object', 'mixed'))
+  .map(([depth, shape]) => {
+    if (shape === 'array') return `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    if (shape === 'object') return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    return `${'[{"a":'.repeat(depth)}1${'}]'.repeat(depth)}`;
+  });
+
+/** Text that is almost JSON: cut short, with comments, trailing commas, single quotes, a BOM. */
+const malformedJson = (valid: string) =>
+  fc.oneof(
+    fc.integer({ min: 0, max: Math.max(0, valid.length - 1) }).map((at) => valid.slice(0, at)),
+    fc.constantFrom(
+      `${valid},`,
+      `\ufeff${valid}`,
+      valid.replaceAll('"', "'"),
+      `/* c */${valid}`,
+      `${valid}${valid}`,
+      valid.replace('{', '{,'),
+      '{"a":1,}',
+      '{"a" 1}',
+      'NaN',
+      'undefined',
+      '\u0000',
+    ),
+    fc.string({ maxLength: 200 }),
+  );
+
+/** Invalid UTF-8 and other raw bytes. */
+const rawBytes = fc.oneof(
+  fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
+  fc.constant(Buffer.from([0x7b, 0x22, 0x75, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d])), // {"u":"\xc3("}
+  fc.constant(Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00])), // UTF-16 with BOM
+  fc.constant(Buffer.from([0xed, 0xa0, 0x80])), // an encoded surrogate
+);
+
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'application/json; charset=utf-16',
+  'application/json;;;',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=----fuzz',
+  'application/xml',
+  'text/html',
+  '*/*',
+  'application/vnd.api+json',
+  'application/json, text/plain',
+  '',
+];
+
+const contentType = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom<string | undefined>(...CONTENT_TYPES, undefined) },
+  headerText(60),
+  fc.constant<string[]>(['application/json', 'text/plain']),
+);
+
+/** A JSON object like `valid`, with fields dropped, retyped, or added (prototype keys included). */
+const mutatedObject = (valid: Record<string, unknown>) =>
+  fc
+    .tuple(
+      fc.subarray(Object.keys(valid)),
+      fc.dictionary(fc.constantFrom(...Object.keys(valid), '__proto__', 'constructor', 'extra'), jsonText, {
+        maxKeys: 3,
+      }),
+    )
+    .map(([kept, replaced]) => {
+      const fields = kept.map((key) => `${JSON.stringify(key)}:${JSON.stringify(valid[key])}`);
+      for (const [key, value] of Object.entries(replaced)) fields.push(`${JSON.stringify(key)}:${value}`);
+      return `{${fields.join(',')}}`;
+    });
+
+/** A urlencoded form with these field names, values sometimes repeated or odd. */
+const urlEncoded = (valid: Record<string, unknown>) =>
+  fc
+    .array(
+      fc.tuple(
+        fc.constantFrom(...Object.keys(valid), 'active', '__proto__', ''),
+        fc.oneof(fc.constantFrom('true', 'false', ...Object.values(valid).map(String)), headerText(20)),
+      ),
+      { maxLength: 6 },
+    )
+    .map((pairs) =>
+      pairs.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&'),
+    );
+
+/** A request body for an endpoint whose valid body is `valid` (an object or array). */
+const body = (valid: unknown) => {
+  const text = JSON.stringify(valid);
+  const asObject =
+    valid && typeof valid === 'object' && !Array.isArray(valid)
+      ? (valid as Record<string, unknown>)
+      : { value: valid };
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constant<string | Buffer | undefined>(text) },
+    { weight: 3, arbitrary: mutatedObject(asObject) },
+    { weight: 2, arbitrary: jsonText },
+    deepNesting,
+    malformedJson(text),
+    rawBytes,
+    urlEncoded(asObject),
+    fc.constant(undefined),
+    fc.constant('x'.repeat(70 * 1024)), // over the public body limit
+  );
+};
+
+/** Path parameter values: good ids, and everything an id must not be. */
+const pathParam = (good: string[]) =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...good) },
+    fc.constantFrom(
+      '0',
+      '-1',
+      '1.5',
+      '1e3',
+      '99999999999',
+      '12345678901234567890',
+      '..',
+      '%2e%2e',
+      '%00',
+      '1%00',
+      '%20',
+      '1;DROP',
+      '%ff',
+      '%c3%28',
+      '%E2%82',
+      'NaN',
+      '0x10',
+      '%2F',
+      '1%2F..%2F2',
+    ),
+    fc.stringMatching(/^[A-Za-z0-9._~%-]{1,20}$/),
+  );
+
+/** Ways to write a path that should not reach anything else: dot segments, encodings, doubled slashes. */
+const pathTrick = fc.constantFrom<(path: string) => string>(
+  (path) => path,
+  (path) => path,
+  (path) => path,
+  (path) => `/${path}`,
+  (path) => `${path}/`,
+  (path) => `${path}/..`,
+  (path) => `${path}/../..`,
+  (path) => path.replace(/^\//, '/./'),
+  (path) => `/%2e%2e${path}`,
+  (path) => `/..${path}`,
+  (path) => path.replaceAll('/', '//'),
+  (path) => path.replaceAll('/', '%2f'),
+  (path) => path.replace(/[a-z]/, (letter) => `%${letter.charCodeAt(0).toString(16)}`),
+  (path) => path.toUpperCase(),
+  (path) => `${path}%00`,
+  (path) => `${path}%`,
+  (path) => `${path}%zz`,
+  (path) => `${path};jsessionid=1`,
+  (path) => `${path}#fragment`,
+  (path) => `${path}/%2e%2e/%2e%2e/etc/passwd`,
+  (path) => `/admin/v1/..${path}`,
+);
+
+const QUERIES = fc.oneof(
+  fc.constant(''),
+  fc.constant('?since=2026-01-01T00:00:00Z'),
+  fc.constant('?since=2026-01-01T00:00:00Z&since=2027-01-01T00:00:00Z'),
+  fc.constant('?since=%ff%fe'),
+  fc.constant('?since'),
+  fc.constant('?since[]=1&since[x]=2'),
+  fc.constant(`?since=${'9'.repeat(300)}`),
+  fc.constant('?__proto__[a]=1&constructor=2'),
+  fc.stringMatching(/^\?[A-Za-z0-9=&%._-]{0,40}$/),
+);
+
+/** Extra headers any request may carry. */
+const extraHeaders = fc.record(
+  {
+    'x-request-id': fc.oneof(fc.constant('fuzz-1'), headerText(100)),
+    'idempotency-key': fc.oneof(fc.constant('fuzz-key'), headerText(300)),
+    'accept-encoding': fc.constantFrom('gzip', 'br', 'gzip, br', 'identity;q=0', '*', 'x'),
+    'if-none-match': fc.oneof(fc.constant('*'), fc.constant('"abc"'), headerText(40)),
+    accept: fc.constantFrom('application/json', 'text/html', '*/*', ''),
+    origin: fc.constantFrom('https://evil.example', 'null'),
+    'x-forwarded-for': fc.constantFrom('1.2.3.4', '::1', 'garbage', '1.2.3.4, 5.6.7.8'),
+  },
+  { requiredKeys: [] },
+);
+
+// The checks
+
+/** fast-check's report, cut short: a counterexample may be a 100 KB body. The seed reproduces it. */
+function shortReport<Ts>(details: fc.RunDetails<Ts>): void {
+  if (!details.failed) return;
+  const message = fc.defaultReportMessage(details) ?? 'property failed';
+  const cut = (text: string) =>
+    text.length > 3_000 ? `${text.slice(0, 3_000)}… (${text.length} chars)` : text;
+  const cause =
+    details.errorInstance instanceof Error ? `\n\nCaused by: ${cut(details.errorInstance.message)}` : '';
+  throw new Error(`${cut(message)}${cause}`);
+}
+
+function describeRequest(request: {
+  method: string;
+  url: string;
+  headers: Record<string, unknown>;
+  payload?: unknown;
+}) {
+  const payload = request.payload;
+  const shown =
+    payload === undefined
+      ? ''
+      : Buffer.isBuffer(payload)
+        ? `<${payload.length} bytes>`
+        : String(payload).length > 300
+          ? `${String(payload).slice(0, 300)}… (${String(payload).length} chars)`
+          : String(payload);
+  return `${request.method} ${request.url}\nheaders: ${JSON.stringify(request.headers).slice(0, 500)}\nbody: ${shown}`;
+}
+
+function checkAnswer(response: LightMyRequestResponse, method: string, context: string): void {
+  const where = `${context}\n=> ${response.statusCode} ${response.body.slice(0, 300)}`;
+  expect(DOCUMENTED.has(response.statusCode), `undocumented status\n${where}`).toBe(true);
+  expect(response.headers['x-request-id'], where).toBeTruthy();
+  if (response.statusCode < 400 || method === 'HEAD') return;
+  expect(response.headers['content-type'], where).toBe('application/json; charset=utf-8');
+  const parsed = JSON.parse(response.body) as {
+    error: { code: string; message: string; request_id: string };
+  };
+  expect(Object.keys(parsed), where).toEqual(['error']);
+  expect(STATUS_BY_CODE[parsed.error.code as keyof typeof STATUS_BY_CODE], where).toBe(response.statusCode);
+  expect(typeof parsed.error.message, where).toBe('string');
+  expect(parsed.error.request_id, where).toBe(response.headers['x-request-id']);
+  // An error never leaks internals.
+  expect(response.body, where).not.toMatch(/\bat .+\.(js|ts):\d+|SQLITE_|SqliteError|node_modules/);
+}
+
+interface Secrets {
+  token: string;
+  username: string;
+  password: string;
+  adminKey: string;
+  scopedKey: string;
+  dispensaryIds: string[];
+  itemIds: string[];
+}
+
+/** The request for one case of one endpoint. */
+function requestFor(endpoint: Endpoint, secrets: Secrets) {
+  const params = fc.record({
+    id: pathParam(secrets.dispensaryIds),
+    item_id: pathParam(secrets.itemIds),
+    username: pathParam(['integrator', 'someone', 'fuzz-user']),
+  });
+  const credentials = {
+    username: secrets.username,
+    password: secrets.password,
+    collective_token: secrets.token,
+  };
+  const bodyFor = (): fc.Arbitrary<string | Buffer | undefined> => {
+    switch (endpoint.kind) {
+      case 'form-a':
+        return body(
+          endpoint.path === '/inventory'
+            ? { ...credentials, since: '2026-01-01T00:00:00Z' }
+            : endpoint.path === '/menu'
+              ? { ...credentials, active: false }
+              : credentials,
+        );
+      case 'admin':
+        if (endpoint.path.endsWith('/inventory'))
+          return body([{ item_id: 3, unit: 'gram', amount: 1, stock: 5 }]);
+        if (endpoint.path.endsWith('/menu') || endpoint.path.endsWith('/items'))
+          return body(SAMPLE_MENU.slice(0, 2));
+        if (endpoint.path.endsWith('/credentials')) return body({ username: 'fuzz-user' });
+        if (endpoint.path === '/admin/v1/dispensaries')
+          return body({ name: 'Fuzz Collective', city: 'Oakland' });
+        return body({
+          active: false,
+          city: null,
+          hours: { monday: { open: '09:00', close: '17:00', closed: false } },
+        });
+      default:
+        return fc.oneof(fc.constant(undefined), body({}));
+    }
+  };
+  const credentialHeaders = fc.record(
+    {
+      store: fc.oneof(
+        { weight: 5, arbitrary: secret(secrets.token) },
+        fc.tuple(secret(secrets.token), secret(secrets.token)),
+      ),
+      username: fc.oneof(
+        { weight: 5, arbitrary: secret(secrets.username) },
+        fc.tuple(secret(secrets.username), headerText(10)),
+      ),
+      password: fc.oneof(
+        { weight: 5, arbitrary: secret(secrets.password) },
+        fc.tuple(secret(secrets.password), secret(secrets.password)),
+      ),
+    },
+    { requiredKeys: [] },
+  );
+  const authorization = fc.oneof(
+    { weight: 5, arbitrary: fc.constant(`Bearer ${secrets.adminKey}`) },
+    { weight: 2, arbitrary: fc.constant(`Bearer ${secrets.scopedKey}`) },
+    fc.constantFrom(
+      'Bearer',
+      'Bearer ',
+      `bearer ${secrets.adminKey}`,
+      `Basic ${secrets.adminKey}`,
+      `Bearer ${secrets.adminKey}x`,
+    ),
+    headerText(60),
+    fc.constant<string[]>([`Bearer ${secrets.adminKey}`, `Bearer ${secrets.adminKey}`]),
+  );
+  return fc
+    .record({
+      params,
+      trick: pathTrick,
+      query: QUERIES,
+      payload: bodyFor(),
+      contentType,
+      credentialHeaders,
+      authorization: fc.option(authorization, { nil: undefined, freq: 6 }),
+      extra: extraHeaders,
+    })
+    .map(
+      ({
+        params: values,
+        trick,
+        query,
+        payload,
+        contentType: type,
+        credentialHeaders: creds,
+        authorization: auth,
+        extra,
+      }) => {
+        const path = endpoint.path
+          .replace(':item_id', values.item_id)
+          .replace(':id', values.id)
+          .replace(':username', values.username);
+        const headers: Record<string, string | string[]> = { ...extra };
+        if (endpoint.kind === 'form-b') Object.assign(headers, creds);
+        if (endpoint.kind === 'admin' && auth !== undefined) headers.authorization = auth;
+        if (type !== undefined) headers['content-type'] = type;
+        return { method: endpoint.method, url: `${trick(path)}${query}`, headers, payload };
+      },
+    );
+}
+
+async function fuzzEndpoint(app: FastifyInstance, endpoint: Endpoint, secrets: Secrets): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(requestFor(endpoint, secrets), async (request) => {
+      const response = await app.inject({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        ...(request.payload === undefined ? {} : { payload: request.payload }),
+      });
+      checkAnswer(response, request.method, describeRequest(request));
+    }),
+    { numRuns: RUNS, endOnFailure: true, reporter: shortReport },
+  );
+}
+
+/** After the storm, the ordinary requests still work. */
+async function expectStillServing(runtime: TestRuntime, secrets: Secrets): Promise<void> {
+  const health = await runtime.app.inject({ method: 'GET', url: '/healthz' });
+  expect(health.statusCode).toBe(200);
+  const list = await runtime.app.inject({
+    method: 'GET',
+    url: '/admin/v1/dispensaries',
+    headers: { authorization: `Bearer ${secrets.adminKey}` },
+  });
+  expect(list.statusCode).toBe(200);
+}
+
+/**
+ * A runtime like testRuntime()'s, with scrypt at its cheapest: most fuzz cases carry a wrong password,
+ * and each pays a full (decoy) scrypt. The code path and the hash format are the real ones.
+ */
+async function fuzzRuntime(): Promise<TestRuntime> {
+  const fresh = await testDatabase();
+  const runtime = await createRuntime(
+    { ...DEFAULTS, ...UNLIMITED, database: fresh.address, databasePoolSize: 4 },
+    { logger: false, scryptCost: { N: 16, r: 1, p: 1 } },
+  );
+  const { dispensaries, credentials, menus } = runtime.services;
+  const dispensary = await dispensaries.create('Fuzz Collective');
+  const credential = await credentials.issue('integrator');
+  await menus.replace(dispensary.id, menus.validate(SAMPLE_MENU));
+  return {
+    ...runtime,
+    database: fresh.address,
+    databaseKind: fresh.kind,
+    seed: {
+      dispensaryId: dispensary.id,
+      token: dispensary.token,
+      username: credential.username,
+      password: credential.password,
+    },
+    async close() {
+      await runtime.close();
+      await fresh.cleanup();
+    },
+  };
+}
+
+async function prepare(): Promise<{ runtime: TestRuntime; secrets: Secrets }> {
+  const runtime = await fuzzRuntime();
+  const other = await runtime.services.dispensaries.create('Other Collective');
+  const all = await adminKey(runtime, 'all');
+  const scoped = await adminKey(runtime, `dispensary:${other.id}`);
+  return {
+    runtime,
+    secrets: {
+      token: runtime.seed.token,
+      username: runtime.seed.username,
+      password: runtime.seed.password,
+      adminKey: all.key,
+      scopedKey: scoped.key,
+      dispensaryIds: [String(runtime.seed.dispensaryId), String(other.id)],
+      itemIds: SAMPLE_MENU.map((item) => String(item.id)),
+    },
+  };
+}
+
+// The public endpoints and the admin endpoints get a database each: admin writes (rotating the token,
+// deleting the dispensary) would otherwise make the public endpoints' valid cases rare.
+for (const group of ['public', 'admin'] as const) {
+  describe(`fuzzing the ${group} endpoints (${RUNS} cases each)`, () => {
+    let runtime: TestRuntime;
+    let secrets: Secrets;
+    beforeAll(async () => {
+      ({ runtime, secrets } = await prepare());
+    });
+    afterAll(async () => {
+      await runtime?.close();
+    });
+
+    const endpoints = ENDPOINTS.filter((endpoint) => (endpoint.kind === 'admin') === (group === 'admin'));
+    for (const endpoint of endpoints) {
+      it(`${endpoint.method} ${endpoint.path}`, { timeout: 120_000 }, async () => {
+        await fuzzEndpoint(runtime.app, endpoint, secrets);
+        await expectStillServing(runtime, secrets);
+      });
+    }
+  });
+}
+
+describe('every endpoint is fuzzed', () => {
+  it('the OpenAPI document lists no operation missing from ENDPOINTS', async () => {
+    const runtime = await testRuntime({ config: UNLIMITED });
+    try {
+      const response = await runtime.app.inject({ method: 'GET', url: '/openapi.json' });
+      expect(response.statusCode).toBe(200);
+      const document = response.json() as { paths: Record<string, Record<string, unknown>> };
+      const known = new Set(ENDPOINTS.map((endpoint) => `${endpoint.method} ${endpoint.path}`));
+      const missing: string[] = [];
+      for (const [path, operations] of Object.entries(document.paths)) {
+        for (const method of Object.keys(operations)) {
+          if (!['get', 'head', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+          const key = `${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ':$1')}`;
+          if (!known.has(key)) missing.push(key);
+        }
+      }
+      expect(missing).toEqual([]);
+    } finally {
+      await runtime.close();
+    }
+  });
+});
+
+/** Sends raw bytes and reads until the server closes or `timeoutMs`; resolves with what came back. */
+function rawExchange(port: number, bytes: Buffer, timeoutMs = 3_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
+    const timer = setTimeout(() => socket.destroy(), timeoutMs);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      // The server may close while we are still writing a request it refused.
+      if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
+      clearTimeout(timer);
+      reject(error);
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('latin1'));
+    });
+  });
+}
+
+describe(`fuzzing over a real socket (${SOCKET_RUNS} cases)`, () => {
+  let runtime: TestRuntime;
+  let secrets: Secrets;
+  let port: number;
+  beforeAll(async () => {
+    ({ runtime, secrets } = await prepare());
+    await runtime.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (runtime.app.server.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await runtime?.close();
+  });
+
+  it('raw request lines, header bytes and bodies get documented statuses with JSON errors', {
+    timeout: 120_000,
+  }, async () => {
+    const byte = fc.integer({ min: 0, max: 255 });
+    const token = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}$/);
+    const rawHeader = fc.oneof(
+      fc
+        .tuple(token, fc.uint8Array({ maxLength: 60 }))
+        .map(([name, value]) =>
+          Buffer.concat([Buffer.from(`${name}: `), Buffer.from(value.filter((b) => b !== 10 && b !== 13))]),
+        ),
+      fc
+        .constantFrom(
+          `store: ${secrets.token}`,
+          `username: ${secrets.username}`,
+          `password: ${secrets.password}`,
+          `Store: ${secrets.token}`,
+          'content-type: application/json',
+          'transfer-encoding: chunked',
+          'content-length: 5',
+          'content-length: -1',
+          'content-length: 99999999999999999999',
+          'expect: 100-continue',
+          'connection: upgrade',
+          `authorization: Bearer ${secrets.adminKey}`,
+          'host: evil.example',
+          'X-Request-Id: \u00ff\u00fe',
+        )
+        .map((line) => Buffer.from(line, 'latin1')),
+    );
+    const target = fc.oneof(
+      fc.constantFrom(
+        '/menu',
+        '/menu?since=%ff',
+        '//menu',
+        '/%2e%2e/menu',
+        '/menu/../admin/v1/credentials',
+        '/admin/v1/dispensaries/1/../../v1/credentials',
+        '/admin/v1/dispensaries/%00',
+        '*',
+        'http://evil.example/menu',
+        '/\u00ff\u00fe',
+        '/menu%',
+        `/${'a'.repeat(9000)}`,
+      ),
+      fc
+        .uint8Array({ minLength: 1, maxLength: 40 })
+        .map((bytes) => `/${Buffer.from(bytes.filter((b) => b > 32 && b !== 127)).toString('latin1')}`),
+    );
+    const method = fc.constantFrom(
+      'GET',
+      'POST',
+      'PUT',
+      'PATCH',
+      'DELETE',
+      'HEAD',
+      'OPTIONS',
+      'TRACE',
+      'get',
+      'BREW',
+      '',
+    );
+    const version = fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/1.1 extra', '');
+    const requestBytes = fc.oneof(
+      {
+        weight: 5,
+        arbitrary: fc
+          .record({
+            method,
+            target,
+            version,
+            headers: fc.array(rawHeader, { maxLength: 6 }),
+            body: fc.uint8Array({ maxLength: 200 }),
+          })
+          .map(({ method: verb, target: path, version: http, headers, body: payload }) =>
+            Buffer.concat([
+              Buffer.from(`${verb} ${path} ${http}\r\nHost: 127.0.0.1\r\n`, 'latin1'),
+              ...headers.flatMap((header) => [header, Buffer.from('\r\n')]),
+              Buffer.from(`Content-Length: ${payload.length}\r\nConnection: close\r\n\r\n`),
+              Buffer.from(payload),
+            ]),
+          ),
+      },
+      fc.array(byte, { maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
+    );
+
+    await fc.assert(
+      fc.asyncProperty(requestBytes, async (bytes) => {
+        // An interim 100 Continue (for `Expect: 100-continue`) comes before the real answer.
+        const answer = (await rawExchange(port, bytes)).replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
+        const context = `sent: ${JSON.stringify(bytes.toString('latin1').slice(0, 400))}\ngot: ${answer.slice(0, 400)}`;
+        if (answer === '') return; // the server may close a connection that is not HTTP at all
+        const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(answer)?.[1]);
+        expect(DOCUMENTED.has(status), context).toBe(true);
+        if (status >= 400) {
+          const bodyText = answer.slice(answer.indexOf('\r\n\r\n') + 4);
+          const head = answer.slice(0, answer.indexOf('\r\n\r\n')).toLowerCase();
+          // Chunked or HEAD answers aside, the body of an error is the JSON error.
+          if (!head.includes('transfer-encoding: chunked') && bodyText.length > 0) {
+            expect(head, context).toContain('content-type: application/json; charset=utf-8');
+            const parsed = JSON.parse(bodyText) as { error: { code: string } };
+            expect(STATUS_BY_CODE[parsed.error.code as keyof typeof STATUS_BY_CODE], context).toBe(status);
+          }
+        }
+      }),
+      { numRuns: SOCKET_RUNS, endOnFailure: true, reporter: shortReport },
+    );
+    // The process is alive and serving.
+    const alive = await rawExchange(
+      port,
+      Buffer.from('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+    );
+    expect(alive).toMatch(/^HTTP\/1\.1 200/);
+    expect((await runtime.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,125 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root, where `bin/menu-api` runs from. */
+export const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = join(REPOSITORY, 'bin', 'menu-api');
+
+/** The CLI runs the built code: `npm test` builds it first (`pretest`). */
+export function assertBuilt(): void {
+  if (!existsSync(join(REPOSITORY, 'dist', 'cli', 'main.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` (npm test does it in pretest)');
+  }
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment without settings a developer's shell might carry into the commands under test. */
+export function cleanEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of [
+    'DATABASE_URL',
+    'HOST',
+    'PORT',
+    'FORM_B_NAMES',
+    'BODY_LIMIT',
+    'LOG_LEVEL',
+    'REDIS_URL',
+    'TRUST_PROXY',
+    'CORS_ORIGINS',
+    'RATE_LIMIT_CREDENTIAL',
+    'RATE_LIMIT_ADDRESS',
+    'RATE_LIMIT_ADMIN_KEY',
+    'LOGIN_FAILURES',
+    'OPS_PORT',
+    'OPS_HOST',
+    'SHUTDOWN_TIMEOUT_MS',
+  ])
+    delete env[name];
+  return { ...env, ...extra };
+}
+
+/** Runs `bin/menu-api` as its own process; `db` (when given) goes first as `--db`. Never rejects on exit codes. */
+export function runCli(
+  db: string | undefined,
+  args: string[],
+  options: { env?: Record<string, string> } = {},
+): Promise<CliResult> {
+  const argv = [BIN, ...(db === undefined ? [] : ['--db', db]), ...args];
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      argv,
+      // Generous: a Node start takes seconds when the whole suite shares two cores.
+      { cwd: REPOSITORY, env: cleanEnvironment(options.env), timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Runs a command that must succeed with `--json`, and returns its parsed output. */
+export async function cliJson<T = unknown>(db: string, args: string[]): Promise<T> {
+  const result = await runCli(db, [...args, '--json']);
+  if (result.code !== 0) {
+    throw new Error(`menu-api ${args.join(' ')} exited ${result.code}: ${result.stderr}${result.stdout}`);
+  }
+  return JSON.parse(result.stdout) as T;
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything the server wrote to standard output and error so far. */
+  output(): string;
+  /** Stops the server (SIGTERM, then SIGKILL after a while) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** Starts `bin/menu-api serve --port 0 --json` and waits for the URL it prints. */
+export function startServe(db: string, args: string[] = []): Promise<ServerProcess> {
+  const child = spawn(
+    process.execPath,
+    [BIN, '--db', db, 'serve', '--port', '0', '--json', '--log-level', 'warn', ...args],
+    { cwd: REPOSITORY, env: cleanEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(killer);
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`serve printed no URL within 60 s:\n${output}`));
+    }, 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"url": "(http:\/\/[^"]+)"/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ url: match[1]!, child, output: () => output, stop });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code} before printing its URL:\n${output}`));
+    });
+  });
+}

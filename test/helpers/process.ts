@@ -1,0 +1,180 @@
+import type { ChildProcess } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { expect } from 'vitest';
+import { cliJson } from './cli.js';
+
+/** Resolves with how the process ended; rejects if it is still running after `timeoutMs`. */
+export function waitForExit(
+  child: ChildProcess,
+  timeoutMs = 15_000,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  }
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`process ${child.pid} still running after ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal });
+    });
+  });
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One request on a connection of its own; a connection error rejects with the error (its `code` tells). */
+export function send(
+  url: string,
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    timeoutMs?: number;
+  } = {},
+): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, {
+      method: options.method ?? 'GET',
+      headers: options.headers,
+      agent: false,
+      timeout: options.timeoutMs ?? 10_000,
+    });
+    request.on('timeout', () => request.destroy(new Error(`no answer from ${url} in time`)));
+    request.on('error', reject);
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+    });
+    request.end(options.body);
+  });
+}
+
+export interface SlowUpload {
+  /** Resolves once the first `chunksBeforeReady` chunks are on the wire: the request is in flight. */
+  started: Promise<void>;
+  /** The answer, or the connection error. */
+  answer: Promise<HttpAnswer>;
+  /** Stops sending (the body never completes). */
+  stall(): void;
+}
+
+/**
+ * A request whose body is written in `chunks` pieces `intervalMs` apart, the way a slow client on a
+ * thin link sends a large full sync. `stall()` stops before the end, leaving the request hanging.
+ */
+export function slowUpload(
+  url: string,
+  options: {
+    method: string;
+    headers: Record<string, string>;
+    body: Buffer;
+    chunks: number;
+    intervalMs: number;
+  },
+): SlowUpload {
+  let stalled = false;
+  let markStarted: () => void = () => {};
+  const started = new Promise<void>((resolve) => {
+    markStarted = resolve;
+  });
+  const answer = new Promise<HttpAnswer>((resolve, reject) => {
+    const request = httpRequest(url, {
+      method: options.method,
+      headers: { ...options.headers, 'content-length': String(options.body.length) },
+      agent: false,
+    });
+    request.on('error', reject);
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+    });
+    const size = Math.ceil(options.body.length / options.chunks);
+    void (async () => {
+      for (let index = 0; index < options.chunks; index++) {
+        if (stalled || request.destroyed) return;
+        request.write(options.body.subarray(index * size, (index + 1) * size));
+        if (index === 1) markStarted();
+        await new Promise((wait) => setTimeout(wait, options.intervalMs));
+      }
+      if (!stalled) request.end();
+    })();
+  });
+  answer.catch(() => {});
+  return {
+    started,
+    answer,
+    stall: () => {
+      stalled = true;
+    },
+  };
+}
+
+/** A dispensary and an admin key of scope all in a fresh database, made with the CLI. */
+export async function seedWithCli(db: string): Promise<{ dispensaryId: number; token: string; key: string }> {
+  const dispensary = await cliJson<{ id: number; token: string }>(db, [
+    'dispensary',
+    'create',
+    '--name',
+    'Ops Test',
+  ]);
+  const key = await cliJson<{ key: string }>(db, [
+    'admin-key',
+    'create',
+    '--scope',
+    'all',
+    '--name',
+    `ops-${Math.random().toString(36).slice(2, 8)}`,
+  ]);
+  return { dispensaryId: dispensary.id, token: dispensary.token, key: key.key };
+}
+
+/** A menu of `count` items with `pricesPerItem` price entries each, large enough to take a while to write. */
+export function bigMenu(count: number, pricesPerItem = 3, descriptionLength = 300): unknown[] {
+  return Array.from({ length: count }, (_, index) => ({
+    id: index + 1,
+    name: `Item ${index + 1}`,
+    brand: `Brand ${index % 40}`,
+    product_type: 'Flower',
+    product_subtype: 'Hybrid',
+    description: `${'d'.repeat(descriptionLength)} ${index}`,
+    flavors: ['Berry', 'Pine'],
+    effects: ['Calm'],
+    conditions: [],
+    prices: Array.from({ length: pricesPerItem }, (_, price) => ({
+      unit: 'gram',
+      amount: price + 1,
+      price: 10 + price,
+      stock: price * 2,
+    })),
+  }));
+}
+
+/** The `url` and `ops_url` that `serve --json` printed. */
+export function opsUrlOf(output: string): string {
+  const match = /"ops_url": "(http:\/\/[^"]+)"/.exec(output);
+  expect(match, output).not.toBeNull();
+  return match![1]!;
+}

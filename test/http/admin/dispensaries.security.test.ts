@@ -1,0 +1,266 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type AdminCall,
+  adminCaller,
+  adminKey,
+  auditLog,
+  expectNoSecrets,
+  syncTestRuntime,
+} from '../../helpers/admin.js';
+import { expectError, expectInvalid, formBHeaders, SQL_METACHARACTERS } from '../../helpers/http.js';
+import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
+
+const BEARER_MESSAGE =
+  'The sync API needs Authorization: Bearer <admin key>. Create one with: menu-api admin-key create --scope all';
+
+describe('sync API: dispensaries, security', () => {
+  let runtime: TestRuntime;
+  let admin: AdminCall;
+  let adminSecret: string;
+  /** Dispensary 1 (the seed) and dispensary 2, with tokens. */
+  let second: { id: number; token: string };
+  /** A key limited to dispensary 1. */
+  let scoped: AdminCall;
+  let scopedSecret: string;
+  /** Every secret handed out in this file, none of which may appear in the audit log or an error body. */
+  const secrets: string[] = [];
+  const errorBodies: string[] = [];
+  const remember = <T extends { body: string; statusCode: number }>(response: T): T => {
+    if (response.statusCode >= 400) errorBodies.push(response.body);
+    return response;
+  };
+  const menuOf = (token: string) =>
+    runtime.app.inject({ method: 'GET', url: '/menu', headers: formBHeaders({ ...runtime.seed, token }) });
+  const snapshot = async () => ({
+    list: (await admin('GET', '/dispensaries')).json(),
+    one: (await admin('GET', `/dispensaries/${runtime.seed.dispensaryId}`)).json(),
+    two: (await admin('GET', `/dispensaries/${second.id}`)).json(),
+    audit: (await auditLog(runtime)).length,
+  });
+
+  beforeAll(async () => {
+    runtime = await syncTestRuntime({ menu: SAMPLE_MENU });
+    const all = await adminKey(runtime, 'all', 'operator');
+    admin = all.call;
+    adminSecret = all.key;
+    const created = (await admin('POST', '/dispensaries', { name: 'Second Shop', city: 'Salem' })).json();
+    second = { id: created.id, token: created.token };
+    const limited = await adminKey(runtime, `dispensary:${runtime.seed.dispensaryId}`, 'shop-one-pos');
+    scoped = limited.call;
+    scopedSecret = limited.key;
+    secrets.push(adminSecret, scopedSecret, runtime.seed.token, runtime.seed.password, second.token);
+  });
+  afterAll(() => runtime.close());
+
+  describe('401: no usable bearer admin key, and nothing changes', () => {
+    const routes = () =>
+      [
+        ['GET', '/dispensaries', undefined],
+        ['POST', '/dispensaries', { name: 'Intruder' }],
+        ['GET', `/dispensaries/${second.id}`, undefined],
+        ['PATCH', `/dispensaries/${second.id}`, { city: 'Hacked' }],
+        ['POST', `/dispensaries/${second.id}/rotate-token`, undefined],
+        ['DELETE', `/dispensaries/${second.id}`, undefined],
+      ] as const;
+
+    it.each([
+      ['no Authorization header', null],
+      ['an empty header', ''],
+      ['Bearer and nothing', 'Bearer '],
+      ['a garbage key', 'Bearer mak_this-is-not-a-key'],
+      ['the right key with Basic', 'Basic <key>'],
+      ['the right key without the scheme', '<key>'],
+      ['the right key with a space after it', 'Bearer <key> x'],
+      ['the right key in another case', 'Bearer <KEY>'],
+      ['the dispensary token as the key', 'Bearer <token>'],
+      ['an integrator password as the key', 'Bearer <password>'],
+      ['SQL as the key', "Bearer ' OR 1=1 --"],
+      ['a very long key', `Bearer ${'k'.repeat(5000)}`],
+    ])('%s', async (_label, header) => {
+      const before = await snapshot();
+      for (const [method, path, body] of routes()) {
+        const value = header
+          ?.replace('<key>', adminSecret)
+          .replace('<KEY>', adminSecret.toUpperCase())
+          .replace('<token>', runtime.seed.token)
+          .replace('<password>', runtime.seed.password);
+        const call = adminCaller(runtime.app, null);
+        const response = remember(
+          await call(method, path, body, value === undefined ? {} : { authorization: value }),
+        );
+        const error = expectError(response, 401, 'invalid_credentials');
+        expect(error.message).toBe(BEARER_MESSAGE);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('a revoked key: 401 at once, even right after it worked', async () => {
+      const doomed = await adminKey(runtime, 'all', 'soon-revoked');
+      secrets.push(doomed.key);
+      expect((await doomed.call('GET', '/dispensaries')).statusCode).toBe(200);
+      await runtime.services.adminKeys.revoke('soon-revoked');
+      expectError(remember(await doomed.call('GET', '/dispensaries')), 401, 'invalid_credentials');
+      expectError(
+        remember(await doomed.call('PATCH', `/dispensaries/${second.id}`, { city: 'Revoked' })),
+        401,
+        'invalid_credentials',
+      );
+      expect((await admin('GET', `/dispensaries/${second.id}`)).json().store.city).toBe('Salem');
+    });
+
+    it('the scheme name is case-insensitive (RFC 7235)', async () => {
+      const response = await adminCaller(runtime.app, null)('GET', '/dispensaries', undefined, {
+        authorization: `bearer ${adminSecret}`,
+      });
+      expect(response.statusCode).toBe(200);
+    });
+  });
+
+  describe('403: a key scoped to dispensary 1 touches nothing else', () => {
+    it('its own dispensary: read and update work', async () => {
+      const id = runtime.seed.dispensaryId;
+      expect((await scoped('GET', `/dispensaries/${id}`)).statusCode).toBe(200);
+      const updated = await scoped('PATCH', `/dispensaries/${id}`, { phone: '555-0100' });
+      expect(updated.statusCode, updated.body).toBe(200);
+    });
+
+    it('the list shows its own dispensary only', async () => {
+      const list = (await scoped('GET', '/dispensaries')).json();
+      expect(list.map((entry: { id: number }) => entry.id)).toEqual([runtime.seed.dispensaryId]);
+    });
+
+    it.each([
+      ['read', 'GET', '', undefined],
+      ['update', 'PATCH', '', { city: 'Taken Over' }],
+      ['rotate the token of', 'POST', '/rotate-token', { grace_seconds: 0 }],
+      ['delete', 'DELETE', '', undefined],
+    ] as const)('cannot %s dispensary 2, and nothing changes', async (_label, method, suffix, body) => {
+      const before = await snapshot();
+      const error = expectError(
+        remember(await scoped(method, `/dispensaries/${second.id}${suffix}`, body)),
+        403,
+        'forbidden',
+      );
+      // Delete needs scope all; the others name the one dispensary the key may touch.
+      expect(error.message).toMatch(
+        method === 'DELETE' ? /scope all/ : new RegExp(`limited to dispensary ${runtime.seed.dispensaryId}`),
+      );
+      expect(await snapshot()).toEqual(before);
+      expect((await menuOf(second.token)).statusCode).toBe(200);
+    });
+
+    it('the answer for a dispensary that does not exist is the same 403 (no probing of ids)', async () => {
+      expectError(remember(await scoped('GET', '/dispensaries/999')), 403, 'forbidden');
+    });
+
+    it('cannot create dispensaries (403), and none is created', async () => {
+      const before = await snapshot();
+      expectError(remember(await scoped('POST', '/dispensaries', { name: 'Sneaky' })), 403, 'forbidden');
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('cannot delete even its own dispensary (that needs scope all)', async () => {
+      const before = await snapshot();
+      expectError(
+        remember(await scoped('DELETE', `/dispensaries/${runtime.seed.dispensaryId}`)),
+        403,
+        'forbidden',
+      );
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('a scoped Idempotency-Key replay cannot reach another dispensary either', async () => {
+      const headers = { 'idempotency-key': 'scoped-1' };
+      expect(
+        (await scoped('PATCH', `/dispensaries/${runtime.seed.dispensaryId}`, { state: 'OR' }, headers))
+          .statusCode,
+      ).toBe(200);
+      expectError(
+        remember(await scoped('PATCH', `/dispensaries/${second.id}`, { state: 'OR' }, headers)),
+        422,
+        'unprocessable',
+      );
+      expect((await admin('GET', `/dispensaries/${second.id}`)).json().store.state).toBeNull();
+    });
+  });
+
+  describe('SQL metacharacters: 4xx or stored as text, never 500, and the database is intact', () => {
+    it.each(SQL_METACHARACTERS)('in the id of the path: %j', async (value) => {
+      const path = `/dispensaries/${encodeURIComponent(value)}`;
+      for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
+        const response = remember(await admin(method, path, method === 'PATCH' ? { city: 'x' } : undefined));
+        expect(response.statusCode).toBeGreaterThanOrEqual(400);
+        expect(response.statusCode).toBeLessThan(500);
+      }
+      const rotate = remember(await admin('POST', `${path}/rotate-token`));
+      expect(rotate.statusCode).toBeGreaterThanOrEqual(400);
+      expect(rotate.statusCode).toBeLessThan(500);
+    });
+
+    it.each(SQL_METACHARACTERS.filter((value) => value.trim() !== '' && !value.includes('\0')))(
+      'as a dispensary name and store text: %j is kept exactly',
+      async (value) => {
+        const created = remember(
+          await admin('POST', '/dispensaries', { name: value, city: value, address: value }),
+        );
+        expect(created.statusCode, created.body).toBe(201);
+        const read = (await admin('GET', `/dispensaries/${created.json().id}`)).json();
+        expect(read.name).toBe(value.trim());
+        expect(read.store.city).toBe(value.trim());
+        const deleted = await admin('DELETE', `/dispensaries/${created.json().id}`);
+        expect(deleted.statusCode).toBe(204);
+      },
+    );
+
+    it.each(SQL_METACHARACTERS)('as a store field name: %j is an unknown field (400)', async (name) => {
+      const response = remember(await admin('PATCH', `/dispensaries/${second.id}`, { [name]: 'x' }));
+      expectError(response, 400, 'invalid_request');
+    });
+
+    it.each(['a\0b', '\0'])(
+      'NUL (%j) in a name or store text: 400 naming it on every database, not a 500',
+      async (value) => {
+        const before = await snapshot();
+        const created = remember(await admin('POST', '/dispensaries', { name: value }));
+        const error = expectError(created, 400, 'invalid_request');
+        expect(error.message).toContain('NUL');
+        expectInvalid(remember(await admin('PATCH', `/dispensaries/${second.id}`, { city: value })), [
+          { field: 'city', message: 'must not contain a NUL character' },
+        ]);
+        expect(await snapshot()).toEqual(before);
+      },
+    );
+
+    it('afterwards both dispensaries and their menus are as they were', async () => {
+      const list = (await admin('GET', '/dispensaries')).json();
+      expect(list.map((entry: { id: number }) => entry.id)).toEqual(
+        expect.arrayContaining([runtime.seed.dispensaryId, second.id]),
+      );
+      expect((await menuOf(runtime.seed.token)).json().length).toBe(3);
+      expect((await menuOf(second.token)).json()).toEqual([]);
+    });
+  });
+
+  describe('no secret is ever written down or echoed', () => {
+    it('tokens from create and rotate are not in the audit log', async () => {
+      const created = (await admin('POST', '/dispensaries', { name: 'Secretive' })).json();
+      const rotated = (
+        await admin('POST', `/dispensaries/${created.id}/rotate-token`, { grace_seconds: 0 })
+      ).json();
+      secrets.push(created.token, rotated.token);
+      const text = JSON.stringify(await auditLog(runtime));
+      expectNoSecrets(text, secrets);
+    });
+
+    it('the audit log names keys by name only', async () => {
+      const actors = new Set((await auditLog(runtime)).map((entry) => entry.actor));
+      expect(actors).toContain('key:operator');
+      expect(actors).toContain('key:shop-one-pos');
+    });
+
+    it('no error body of this file carried a secret', () => {
+      expect(errorBodies.length).toBeGreaterThan(50);
+      expectNoSecrets(errorBodies.join('\n'), secrets);
+    });
+  });
+});

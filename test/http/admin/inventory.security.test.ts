@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type AdminCall,
+  adminCaller,
+  adminKey,
+  auditLog,
+  expectNoSecrets,
+  stockOf,
+  syncTestRuntime,
+} from '../../helpers/admin.js';
+import { expectError, formBHeaders } from '../../helpers/http.js';
+import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
+
+const BATCH = [{ item_id: 3, unit: 'gram', amount: 1, stock: 0 }];
+
+describe('sync API: inventory, security', () => {
+  let runtime: TestRuntime;
+  let admin: AdminCall;
+  let scoped: AdminCall;
+  let other: { id: number; token: string };
+  const secrets: string[] = [];
+  const errorBodies: string[] = [];
+  const remember = <T extends { body: string; statusCode: number }>(response: T): T => {
+    if (response.statusCode >= 400) errorBodies.push(response.body);
+    return response;
+  };
+  const state = async () => ({
+    one: await stockOf(runtime, runtime.seed.dispensaryId, 3, 'gram', 1),
+    two: await stockOf(runtime, other.id, 3, 'gram', 1),
+    audit: (await auditLog(runtime)).length,
+  });
+
+  beforeAll(async () => {
+    runtime = await syncTestRuntime({ menu: SAMPLE_MENU });
+    const all = await adminKey(runtime, 'all', 'operator');
+    admin = all.call;
+    const created = (await admin('POST', '/dispensaries', { name: 'Other' })).json();
+    other = { id: created.id, token: created.token };
+    await admin('PUT', `/dispensaries/${other.id}/menu`, SAMPLE_MENU);
+    const limited = await adminKey(runtime, `dispensary:${runtime.seed.dispensaryId}`, 'till-one');
+    scoped = limited.call;
+    secrets.push(all.key, limited.key, runtime.seed.token, runtime.seed.password, other.token);
+  });
+  afterAll(() => runtime.close());
+
+  it.each([
+    ['no header', undefined],
+    ['a garbage key', 'Bearer mak_garbage'],
+    ['an integrator password', 'Bearer <password>'],
+    ['a token', 'Bearer <token>'],
+  ])('401 with %s; nothing applied', async (_label, header) => {
+    const before = await state();
+    const authorization = header
+      ?.replace('<password>', runtime.seed.password)
+      .replace('<token>', other.token);
+    const response = await adminCaller(runtime.app, null)(
+      'PATCH',
+      `/dispensaries/${other.id}/inventory`,
+      BATCH,
+      authorization ? { authorization } : {},
+    );
+    expectError(remember(response), 401, 'invalid_credentials');
+    expect(await state()).toEqual(before);
+  });
+
+  it('401 with a revoked key, at once', async () => {
+    const doomed = await adminKey(runtime, 'all', 'old-till');
+    secrets.push(doomed.key);
+    expect(
+      (await doomed.call('PATCH', `/dispensaries/${other.id}/inventory`, [{ ...BATCH[0], stock: 10 }]))
+        .statusCode,
+    ).toBe(200);
+    await runtime.services.adminKeys.revoke('old-till');
+    const before = await state();
+    expectError(
+      remember(await doomed.call('PATCH', `/dispensaries/${other.id}/inventory`, BATCH)),
+      401,
+      'invalid_credentials',
+    );
+    expect(await state()).toEqual(before);
+    expect(before.two).toBe(10);
+  });
+
+  it('403: a key scoped to dispensary 1 cannot set the stock of dispensary 2, nor a batch there', async () => {
+    const before = await state();
+    const error = expectError(
+      remember(await scoped('PATCH', `/dispensaries/${other.id}/inventory`, BATCH)),
+      403,
+      'forbidden',
+    );
+    expect(error.message).toContain(`limited to dispensary ${runtime.seed.dispensaryId}`);
+    // A bad batch is refused for the scope first: it reveals nothing about dispensary 2's items.
+    expectError(
+      remember(
+        await scoped('PATCH', `/dispensaries/${other.id}/inventory`, [
+          { item_id: 99, unit: 'gram', amount: 1, stock: 1 },
+        ]),
+      ),
+      403,
+      'forbidden',
+    );
+    expect(await state()).toEqual(before);
+    const menu = await runtime.app.inject({
+      method: 'GET',
+      url: '/menu',
+      headers: formBHeaders({ ...runtime.seed, token: other.token }),
+    });
+    expect(menu.json().find((item: { id: number }) => item.id === 3).variants[0].stock).toBe(before.two);
+  });
+
+  it('the scoped key sets its own stock, and only its own', async () => {
+    const before = await state();
+    expect(
+      (
+        await scoped('PATCH', `/dispensaries/${runtime.seed.dispensaryId}/inventory`, [
+          { ...BATCH[0], stock: 77 },
+        ])
+      ).statusCode,
+    ).toBe(200);
+    const after = await state();
+    expect(after.one).toBe(77);
+    expect(after.two).toBe(before.two);
+  });
+
+  it('no secret in the audit log or in an error body', async () => {
+    expectNoSecrets(JSON.stringify(await auditLog(runtime)), secrets);
+    expect(errorBodies.length).toBeGreaterThan(5);
+    expectNoSecrets(errorBodies.join('\n'), secrets);
+  });
+});

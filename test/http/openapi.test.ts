@@ -1,0 +1,265 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/demo/seed.js';
+import { REPOSITORY } from '../helpers/cli.js';
+import { checkedResponses, setup, takeContractViolations } from '../helpers/contract.js';
+import { formBHeaders } from '../helpers/http.js';
+import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+
+type Json = Record<string, unknown>;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+/** A response, or the shared response it refers to, and the JSON pointer parts where it is. */
+function resolved(document: Json, parts: string[], response: Json): { response: Json; parts: string[] } {
+  if (typeof response.$ref !== 'string') return { response, parts };
+  const where = response.$ref.replace(/^#\//, '').split('/');
+  return { response: where.reduce<Json>((node, part) => node[part] as Json, document), parts: where };
+}
+
+function operations(document: Json): { path: string; method: string; operation: Json }[] {
+  const found = [];
+  for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (METHODS.includes(method)) found.push({ path, method, operation: operation as Json });
+    }
+  }
+  return found;
+}
+
+describe('the OpenAPI document', () => {
+  let runtime: TestRuntime;
+  let served: string;
+  let document: Json;
+
+  beforeAll(async () => {
+    runtime = await testRuntime({ menu: SAMPLE_MENU });
+    // A route that breaks its own contract, to prove that the contract check notices (see below).
+    runtime.app.get(
+      '/test/contract',
+      {
+        schema: {
+          tags: ['Test'],
+          summary: 'Answers what its schema does not allow',
+          response: { 200: Type.Object({ name: Type.String() }) },
+        },
+      },
+      async (request, reply) => {
+        const raw = reply as unknown as FastifyReply;
+        if ((request.query as { status?: string }).status === '418') return raw.code(418).send('');
+        return raw.type('application/json; charset=utf-8').send('{"name": 42}');
+      },
+    );
+    const response = await runtime.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    served = response.body;
+    document = JSON.parse(served) as Json;
+  });
+  afterAll(() => runtime.close());
+
+  /** The document without the route this test added for itself, as `npm run openapi` makes it. */
+  function published(): string {
+    const copy = JSON.parse(served) as Json;
+    delete (copy.paths as Json)['/test/contract'];
+    copy.tags = (copy.tags as { name: string }[]).filter((tag) => tag.name !== 'Test');
+    return `${JSON.stringify(copy, null, 2)}\n`;
+  }
+
+  it('is the committed openapi.json (run `npm run openapi` after changing a route schema)', () => {
+    const committed = readFileSync(join(REPOSITORY, 'openapi.json'), 'utf8');
+    expect(published()).toBe(committed);
+  });
+
+  it('passes a real OpenAPI validator (@apidevtools/swagger-parser)', async () => {
+    const api = (await SwaggerParser.validate(JSON.parse(published()))) as unknown as Json;
+    expect(api.openapi).toBe('3.1.0');
+  });
+
+  it('describes every endpoint of both forms, the store, the inventory, health and the sync API', () => {
+    const listed = operations(document).map(({ path, method }) => `${method.toUpperCase()} ${path}`);
+    for (const expected of [
+      'POST /menu',
+      'GET /menu',
+      'POST /store',
+      'GET /store',
+      'POST /inventory',
+      'GET /inventory',
+      'GET /healthz',
+      'GET /readyz',
+      'PUT /admin/v1/dispensaries/{id}/menu',
+      'PATCH /admin/v1/dispensaries/{id}/inventory',
+      'POST /admin/v1/credentials',
+    ]) {
+      expect(listed).toContain(expected);
+    }
+    expect(listed).not.toContain('GET /docs');
+    expect(listed).not.toContain('GET /openapi.json');
+  });
+
+  it('gives Form B its header credentials as security schemes, the sync API its bearer key', () => {
+    const schemes = (document.components as Json).securitySchemes as Record<string, Json>;
+    expect(schemes.FormBStore).toMatchObject({ type: 'apiKey', in: 'header', name: 'store' });
+    expect(schemes.FormBUsername).toMatchObject({ type: 'apiKey', in: 'header', name: 'username' });
+    expect(schemes.FormBPassword).toMatchObject({ type: 'apiKey', in: 'header', name: 'password' });
+    expect(schemes.AdminKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const { path, operation } of operations(document)) {
+      const tags = operation.tags as string[];
+      if (tags.includes('Form B')) {
+        expect(operation.security).toEqual([{ FormBStore: [], FormBUsername: [], FormBPassword: [] }]);
+        // The credentials are the security schemes, not parameters besides them.
+        const names = ((operation.parameters ?? []) as Json[]).map((parameter) => parameter.name);
+        expect(names).not.toContain('store');
+        expect(names).not.toContain('password');
+      }
+      if (path.startsWith('/admin/')) expect(operation.security).toEqual([{ AdminKey: [] }]);
+      if (tags.includes('Form A')) {
+        const body = (operation.requestBody as Json).content as Record<string, Json>;
+        const schema = body['application/json']!.schema as Json;
+        expect(schema.required).toEqual(expect.arrayContaining(['username', 'password', 'collective_token']));
+      }
+    }
+  });
+
+  it('lists the errors of every operation with the one ErrorBody schema, each with an example', () => {
+    for (const { path, method, operation } of operations(document)) {
+      if (path === '/test/contract') continue;
+      const responses = operation.responses as Record<string, Json>;
+      expect(
+        Object.keys(responses).some((status) => status.startsWith('2')),
+        `${method} ${path}`,
+      ).toBe(true);
+      const errors = Object.entries(responses).filter(([status]) => Number(status) >= 400);
+      if (path !== '/healthz' && path !== '/metrics')
+        expect(errors.length, `${method} ${path}`).toBeGreaterThan(0);
+      for (const [status, reference] of errors) {
+        const { response } = resolved(document, [], reference);
+        const media = (response.content as Record<string, Json>)['application/json']!;
+        expect(media.schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+        expect((media.example as { error: { code: string } }).error.code).toBeTruthy();
+        expect(response.description, `${method} ${path} ${status}`).not.toBe('Default Response');
+        if (status === '403') {
+          const code = path.startsWith('/admin/') ? 'forbidden' : 'invalid_token';
+          expect((media.example as { error: { code: string } }).error.code, `${method} ${path}`).toBe(code);
+        }
+      }
+      if (operation.tags && (operation.tags as string[]).includes('Form A'))
+        expect(Object.keys(responses)).toEqual(expect.arrayContaining(['400', '401', '403', '413', '415']));
+      if (operation.tags && (operation.tags as string[]).includes('Form B'))
+        expect(Object.keys(responses)).toEqual(expect.arrayContaining(['304', '400', '401', '403']));
+    }
+  });
+
+  it('has an example for every request body and every JSON answer, and each matches its schema', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(document, 'doc');
+    const pointer = (parts: string[]) =>
+      parts.map((part) => part.replaceAll('~', '~0').replaceAll('/', '~1'));
+    const check = (parts: string[], example: unknown, where: string) => {
+      const validate = ajv.compile({ $ref: `doc#/${pointer(parts).join('/')}` });
+      expect(validate(example), `${where}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    };
+    let examples = 0;
+    for (const { path, method, operation } of operations(document)) {
+      if (path === '/test/contract') continue;
+      const body = operation.requestBody as Json | undefined;
+      if (body) {
+        const media = (body.content as Record<string, Json>)['application/json']!;
+        expect(media.example, `request body of ${method} ${path}`).toBeDefined();
+        const parts = ['paths', path, method, 'requestBody', 'content', 'application/json', 'schema'];
+        check(parts, media.example, `request body of ${method} ${path}`);
+        examples += 1;
+      }
+      for (const [status, reference] of Object.entries(operation.responses as Record<string, Json>)) {
+        const at = ['paths', path, method, 'responses', status];
+        const { response, parts: where } = resolved(document, at, reference);
+        const media = (response.content as Record<string, Json> | undefined)?.['application/json'];
+        if (!media) continue;
+        expect(media.example, `${status} of ${method} ${path}`).toBeDefined();
+        const parts = [...where, 'content', 'application/json', 'schema'];
+        check(parts, media.example, `${status} of ${method} ${path}`);
+        examples += 1;
+      }
+    }
+    expect(examples).toBeGreaterThan(50);
+  });
+
+  it('fills Form A examples with the demo credentials, so that "try it" works on a demo server', () => {
+    const operation = (document.paths as Record<string, Json>)['/menu']!.post as Json;
+    const media = ((operation.requestBody as Json).content as Record<string, Json>)['application/json']!;
+    expect(media.example).toMatchObject({
+      username: DEMO.username,
+      password: DEMO.password,
+      collective_token: DEMO.token,
+    });
+  });
+
+  describe('the contract check (test/helpers/contract.ts) that every test runs', () => {
+    it('runs in every test file of every project (vitest.config.ts setupFiles)', () => {
+      expect(setup.installed).toBe(true);
+    });
+
+    it('has been checking the answers of this file', async () => {
+      const before = checkedResponses;
+      await runtime.app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(runtime.seed) });
+      expect(checkedResponses).toBe(before + 1);
+      expect(takeContractViolations()).toEqual([]);
+    });
+
+    it('reads compressed answers (gzip, br) and 304s too', async () => {
+      const headers = formBHeaders(runtime.seed);
+      const encodings = [];
+      for (const coding of ['gzip', 'br']) {
+        const response = await runtime.app.inject({
+          method: 'GET',
+          url: '/menu',
+          headers: { ...headers, 'accept-encoding': coding },
+        });
+        expect(response.statusCode).toBe(200);
+        encodings.push(response.headers['content-encoding']);
+        const etag = response.headers.etag;
+        if (typeof etag === 'string') {
+          const again = await runtime.app.inject({
+            method: 'GET',
+            url: '/menu',
+            headers: { ...headers, 'accept-encoding': coding, 'if-none-match': etag },
+          });
+          expect(again.statusCode).toBe(304);
+        }
+      }
+      expect(encodings.some((coding) => coding === 'gzip' || coding === 'br')).toBe(true);
+      expect(takeContractViolations()).toEqual([]);
+    });
+
+    it('reports a body that does not match its schema', async () => {
+      await runtime.app.inject({ method: 'GET', url: '/test/contract' });
+      const found = takeContractViolations();
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatch(
+        /GET \/test\/contract answered 200: the body does not match.*\/name must be string/,
+      );
+    });
+
+    it('reports a status the document does not list', async () => {
+      await runtime.app.inject({ method: 'GET', url: '/test/contract?status=418' });
+      const found = takeContractViolations();
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatch(/status 418 is not documented for GET \/test\/contract/);
+    });
+
+    it('accepts the JSON errors of paths the document does not describe (404, 405)', async () => {
+      expect((await runtime.app.inject({ method: 'GET', url: '/nowhere' })).statusCode).toBe(404);
+      expect((await runtime.app.inject({ method: 'DELETE', url: '/menu' })).statusCode).toBe(405);
+      expect(takeContractViolations()).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,374 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULTS, type ServerConfig } from '../../src/config.js';
+import { MemoryRateLimiter } from '../../src/infra/rate-limit/memory.js';
+import type { BucketPolicy, RateLimiter } from '../../src/infra/rate-limit/rate-limiter.js';
+import { RedisRateLimiter } from '../../src/infra/rate-limit/redis.js';
+import { SharedRedis } from '../../src/infra/redis.js';
+import { adminKey } from '../helpers/admin.js';
+import { expectError, formABody, formBHeaders, loggedTestRuntime } from '../helpers/http.js';
+import { GENEROUS_LIMITS, type TestRuntime, testRuntime } from '../helpers/runtime.js';
+import { TcpProxy } from '../helpers/tcp-proxy.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Every run (and each of the two test projects) counts under keys of its own. */
+const PREFIX = `menu-api-test:${randomBytes(6).toString('hex')}:`;
+
+const silent = { warn: () => {}, info: () => {} };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Implementation {
+  name: string;
+  make(): Promise<RateLimiter>;
+  /** config for a runtime that keeps its buckets here */
+  config(): Partial<ServerConfig>;
+}
+
+const opened: SharedRedis[] = [];
+async function sharedRedis(url = REDIS_URL): Promise<SharedRedis> {
+  const redis = new SharedRedis(url, silent);
+  opened.push(redis);
+  expect(await redis.connected(3_000), `Redis at ${url} must be running for these tests`).toBe(true);
+  return redis;
+}
+
+const IMPLEMENTATIONS: Implementation[] = [
+  { name: 'memory', make: async () => new MemoryRateLimiter(), config: () => ({}) },
+  {
+    name: 'redis',
+    make: async () => new RedisRateLimiter(await sharedRedis(), PREFIX),
+    config: () => ({ redisUrl: REDIS_URL, redisPrefix: `${PREFIX}${randomBytes(4).toString('hex')}:` }),
+  },
+];
+
+afterAll(async () => {
+  const cleaner = await sharedRedis();
+  const keys = await cleaner.client.keys(`${PREFIX}*`);
+  if (keys.length > 0) await cleaner.client.del(...keys);
+  for (const redis of opened) await redis.close();
+});
+
+let unique = 0;
+const policy = (ratePerSecond: number, burst: number, name = `p${++unique}`): BucketPolicy => ({
+  name,
+  ratePerSecond,
+  burst,
+});
+
+describe.each(IMPLEMENTATIONS)('RateLimiter: $name', (implementation) => {
+  let limiter: RateLimiter;
+  beforeAll(async () => {
+    limiter = await implementation.make();
+  });
+  afterAll(async () => {
+    await limiter.close();
+  });
+
+  it('allows a full burst, counting down, then refuses with the seconds until the next token', async () => {
+    const bucket = policy(0.1, 3);
+    const decisions = [];
+    for (let index = 0; index < 4; index += 1) decisions.push(await limiter.take(bucket, 'k'));
+    expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, true, false]);
+    expect(decisions.map((decision) => decision.remaining)).toEqual([2, 1, 0, 0]);
+    expect(decisions[0]!.retryAfterSeconds).toBe(0);
+    expect(decisions[3]!.retryAfterSeconds).toBe(10);
+    // Allowed: the seconds until the bucket is full again (three tokens at one per ten seconds).
+    expect(decisions[2]!.resetSeconds).toBe(30);
+    // Refused: the same moment as Retry-After.
+    expect(decisions[3]!.resetSeconds).toBe(decisions[3]!.retryAfterSeconds);
+  });
+
+  it('refills at the rate', async () => {
+    const bucket = policy(2, 2);
+    expect((await limiter.take(bucket, 'k')).allowed).toBe(true);
+    expect((await limiter.take(bucket, 'k')).allowed).toBe(true);
+    expect((await limiter.take(bucket, 'k')).allowed).toBe(false);
+    await sleep(750); // 1.5 tokens back
+    expect((await limiter.take(bucket, 'k')).allowed).toBe(true);
+    expect((await limiter.take(bucket, 'k')).allowed).toBe(false);
+  });
+
+  it('keeps keys and policies apart', async () => {
+    const first = policy(1, 1);
+    const second = policy(1, 1);
+    expect((await limiter.take(first, 'a')).allowed).toBe(true);
+    expect((await limiter.take(first, 'a')).allowed).toBe(false);
+    expect((await limiter.take(first, 'b')).allowed).toBe(true);
+    expect((await limiter.take(second, 'a')).allowed).toBe(true);
+  });
+
+  it('lets exactly the burst through when many requests arrive at once (the bucket is atomic)', async () => {
+    const bucket = policy(0.001, 10);
+    const decisions = await Promise.all(Array.from({ length: 60 }, () => limiter.take(bucket, 'k')));
+    expect(decisions.filter((decision) => decision.allowed)).toHaveLength(10);
+  });
+});
+
+describe('RateLimiter: redis across processes', () => {
+  it('two limiters with their own connections share one bucket', async () => {
+    const one = new RedisRateLimiter(await sharedRedis(), PREFIX);
+    const two = new RedisRateLimiter(await sharedRedis(), PREFIX);
+    const bucket = policy(0.001, 4);
+    const decisions = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => (index % 2 ? one : two).take(bucket, 'shared')),
+    );
+    expect(decisions.filter((decision) => decision.allowed)).toHaveLength(4);
+  });
+});
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('RateLimiter: redis fallback', () => {
+  it('with Redis unreachable, limits in memory, says so once, and never fails a request', async () => {
+    const warnings: string[] = [];
+    const redis = new SharedRedis(`redis://127.0.0.1:${await closedPort()}`, {
+      warn: (message) => warnings.push(message),
+      info: () => {},
+    });
+    opened.push(redis);
+    expect(await redis.connected(2_000)).toBe(false);
+    const limiter = new RedisRateLimiter(redis, PREFIX);
+    const bucket = policy(0.001, 2);
+    const decisions = [];
+    for (let index = 0; index < 3; index += 1) decisions.push(await limiter.take(bucket, 'k'));
+    expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, false]);
+    await sleep(500); // reconnection attempts keep failing meanwhile
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/unreachable.*memory/);
+  });
+
+  it('goes back to Redis when it returns, and says so', async () => {
+    const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(REDIS_URL).port || 6379) });
+    const logged: string[] = [];
+    const redis = new SharedRedis(`redis://127.0.0.1:${proxy.port}`, {
+      warn: (message) => logged.push(`warn ${message}`),
+      info: (message) => logged.push(`info ${message}`),
+    });
+    opened.push(redis);
+    try {
+      expect(await redis.connected(3_000)).toBe(true);
+      const limiter = new RedisRateLimiter(redis, PREFIX);
+      const other = new RedisRateLimiter(await sharedRedis(), PREFIX);
+      const bucket = policy(0.001, 3);
+      expect((await limiter.take(bucket, 'k')).remaining).toBe(2);
+
+      await proxy.close();
+      await sleep(100);
+      // In memory now: a fresh bucket of this process.
+      expect((await limiter.take(bucket, 'k')).remaining).toBe(2);
+      expect(logged.filter((line) => line.startsWith('warn'))).toHaveLength(1);
+
+      await proxy.open();
+      const deadline = Date.now() + 5_000;
+      while (!redis.usable && Date.now() < deadline) await sleep(50);
+      expect(redis.usable).toBe(true);
+      // Redis again: the bucket every process sees (one token was taken there before the outage).
+      expect((await limiter.take(bucket, 'k')).remaining).toBe(1);
+      expect((await other.take(bucket, 'k')).remaining).toBe(0);
+      expect(logged.filter((line) => line.startsWith('info'))).toHaveLength(1);
+      expect(logged.filter((line) => line.startsWith('warn'))).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+const small = (ratePerSecond: number, burst: number) => ({ ratePerSecond, burst });
+
+function expectLimited(response: LightMyRequestResponse, bucket: string): void {
+  const error = expectError(response, 429, 'rate_limited');
+  expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  expect(String(response.headers.ratelimit)).toContain(`"${bucket}";r=0;`);
+  expect(error.message).toMatch(/Too many requests/);
+}
+
+describe.each(IMPLEMENTATIONS)('HTTP rate limits: $name', (implementation) => {
+  let runtime: TestRuntime;
+  afterEach(async () => {
+    await runtime?.close();
+  });
+
+  const start = (config: Partial<ServerConfig>) =>
+    testRuntime({ config: { ...GENEROUS_LIMITS, ...implementation.config(), ...config } }).then((made) => {
+      runtime = made;
+      return made;
+    });
+
+  const publicRequests = (seed: TestRuntime['seed']) => [
+    {
+      name: 'POST /menu',
+      request: () => ({ method: 'POST' as const, url: '/menu', payload: formABody(seed) }),
+    },
+    {
+      name: 'GET /menu',
+      request: () => ({ method: 'GET' as const, url: '/menu', headers: formBHeaders(seed) }),
+    },
+    {
+      name: 'POST /store',
+      request: () => ({ method: 'POST' as const, url: '/store', payload: formABody(seed) }),
+    },
+    {
+      name: 'GET /store',
+      request: () => ({ method: 'GET' as const, url: '/store', headers: formBHeaders(seed) }),
+    },
+    {
+      name: 'POST /inventory',
+      request: () => ({ method: 'POST' as const, url: '/inventory', payload: formABody(seed) }),
+    },
+    {
+      name: 'GET /inventory',
+      request: () => ({ method: 'GET' as const, url: '/inventory', headers: formBHeaders(seed) }),
+    },
+  ];
+
+  it('every public endpoint counts in the credential bucket: the burst, then 429 with Retry-After', async () => {
+    const { app, seed } = await start({ rateLimitCredential: small(0.01, 2) });
+    for (const endpoint of publicRequests(seed)) {
+      const other = await runtime.services.credentials.issue(`user-${endpoint.name.replace(/\W/g, '')}`);
+      const credentials = { ...seed, username: other.username, password: other.password };
+      const request = publicRequests(credentials).find((candidate) => candidate.name === endpoint.name)!;
+      const first = await app.inject(request.request());
+      expect(first.statusCode, endpoint.name).toBe(200);
+      expect(first.headers['ratelimit-policy']).toContain('"credential";q=2;w=200');
+      expect(first.headers.ratelimit).toContain('"credential";r=1;');
+      expect((await app.inject(request.request())).statusCode, endpoint.name).toBe(200);
+      expectLimited(await app.inject(request.request()), 'credential');
+    }
+    // Each credential has its own bucket: the seed credential is untouched.
+    expect((await app.inject(publicRequests(seed)[0]!.request())).statusCode).toBe(200);
+  });
+
+  it("a stranger who knows the username neither sees nor spends the credential's bucket", async () => {
+    const { app, seed } = await start({ rateLimitCredential: small(0.01, 3), rateLimitAddress: null });
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const wrong = await app.inject({
+        method: 'GET',
+        url: '/menu',
+        headers: formBHeaders({ ...seed, password: 'not-the-password' }),
+      });
+      expect(wrong.statusCode).toBe(401);
+      expect(wrong.headers.ratelimit).toBeUndefined();
+      expect(wrong.headers['ratelimit-policy']).toBeUndefined();
+    }
+    // The owner's bucket is untouched: the first proven request leaves two of three.
+    const right = await app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(seed) });
+    expect(right.statusCode).toBe(200);
+    expect(right.headers.ratelimit).toMatch(/^"credential";r=2;t=\d+$/);
+  });
+
+  it('the address bucket counts every request from one address, whatever the credential', async () => {
+    const { app, seed } = await start({ rateLimitAddress: small(0.01, 3), rateLimitCredential: null });
+    const other = await runtime.services.credentials.issue('second-integrator');
+    const responses = [
+      await app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(seed) }),
+      await app.inject({ method: 'GET', url: '/menu', headers: formBHeaders({ ...seed, ...other }) }),
+      await app.inject({ method: 'POST', url: '/menu', payload: '{not json' }),
+    ];
+    expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 400]);
+    expect(responses[0]!.headers['ratelimit-policy']).toBe('"address";q=3;w=300');
+    expect(responses[0]!.headers.ratelimit).toMatch(/^"address";r=2;t=\d+$/);
+    const refused = await app.inject({ method: 'GET', url: '/nowhere' });
+    expectLimited(refused, 'address');
+    // A token every 100 s; a little of the next one has come back meanwhile.
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(90);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(100);
+    // Another address has its own bucket.
+    const elsewhere = await app.inject({
+      method: 'GET',
+      url: '/menu',
+      headers: formBHeaders(seed),
+      remoteAddress: '203.0.113.9',
+    });
+    expect(elsewhere.statusCode).toBe(200);
+  });
+
+  it('one IPv6 /64 is one address', async () => {
+    const { app, seed } = await start({ rateLimitAddress: small(0.01, 1) });
+    const from = (remoteAddress: string) =>
+      app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(seed), remoteAddress });
+    expect((await from('2001:db8:1:2::1')).statusCode).toBe(200);
+    expectLimited(await from('2001:db8:1:2:ffff::9'), 'address');
+    expect((await from('2001:db8:1:3::1')).statusCode).toBe(200);
+  });
+
+  it('both buckets are reported together when both apply', async () => {
+    const { app, seed } = await start({ rateLimitAddress: small(10, 50), rateLimitCredential: small(5, 20) });
+    const response = await app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(seed) });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['ratelimit-policy']).toBe('"address";q=50;w=5, "credential";q=20;w=4');
+    expect(response.headers.ratelimit).toMatch(/^"address";r=49;t=\d+, "credential";r=19;t=\d+$/);
+  });
+
+  it('the sync API has a bucket per admin key, and the address bucket too', async () => {
+    await start({ rateLimitAdminKey: small(0.01, 2), rateLimitAddress: small(0.01, 5) });
+    const first = await adminKey(runtime);
+    const second = await adminKey(runtime);
+    expect((await first.call('GET', '/dispensaries')).statusCode).toBe(200);
+    const counted = await first.call('GET', '/dispensaries');
+    expect(counted.statusCode).toBe(200);
+    expect(counted.headers['ratelimit-policy']).toBe('"address";q=5;w=500, "admin-key";q=2;w=200');
+    expectLimited(await first.call('GET', '/dispensaries'), 'admin-key');
+    expect((await second.call('GET', '/dispensaries')).statusCode).toBe(200);
+    expect((await second.call('GET', '/dispensaries')).statusCode).toBe(200);
+    // Five requests from this address so far: the sixth is refused whatever the key.
+    expectLimited(await second.call('GET', '/dispensaries'), 'address');
+  });
+
+  it('health checks are never limited', async () => {
+    const { app } = await start({ rateLimitAddress: small(0.01, 1) });
+    for (let index = 0; index < 5; index += 1) {
+      const response = await app.inject({ method: 'GET', url: '/healthz' });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers.ratelimit).toBeUndefined();
+    }
+  });
+
+  it('the default limits allow a burst of 100 per credential', async () => {
+    const { app, seed } = await start({
+      rateLimitCredential: DEFAULTS.rateLimitCredential,
+      rateLimitAddress: DEFAULTS.rateLimitAddress,
+    });
+    const statuses = [];
+    for (let index = 0; index < 101; index += 1) {
+      statuses.push(
+        (await app.inject({ method: 'GET', url: '/store', headers: formBHeaders(seed) })).statusCode,
+      );
+    }
+    expect(statuses.slice(0, 100).every((status) => status === 200)).toBe(true);
+    // 101 requests take a few hundred ms at most: a token or more came back in between, or not.
+    expect([200, 429]).toContain(statuses[100]);
+    const policy = (await app.inject({ method: 'GET', url: '/store', headers: formBHeaders(seed) })).headers[
+      'ratelimit-policy'
+    ];
+    expect(policy).toBe('"address";q=200;w=4, "credential";q=100;w=5');
+  });
+});
+
+describe('HTTP rate limits: Redis unreachable', () => {
+  it('the server keeps serving, limits in memory, and logs one warning', async () => {
+    const logged = await loggedTestRuntime({
+      config: { redisUrl: `redis://127.0.0.1:${await closedPort()}`, rateLimitCredential: small(0.01, 2) },
+    });
+    try {
+      const { app } = logged.runtime;
+      const request = () => app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(logged.seed) });
+      expect((await request()).statusCode).toBe(200);
+      expect((await request()).statusCode).toBe(200);
+      expectLimited(await request(), 'credential');
+      const warnings = logged.lines.filter((line) => line.includes('Redis') && line.includes('unreachable'));
+      expect(warnings).toHaveLength(1);
+      expect(JSON.parse(warnings[0]!).level).toBe(40);
+    } finally {
+      await logged.close();
+    }
+  });
+});

@@ -1,0 +1,144 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createServices, type Services } from '../../src/services/index.js';
+import { openStore } from '../../src/store/open.js';
+import { SAMPLE_MENU, TEST_SCRYPT, type TestRuntime, testRuntime } from '../helpers/runtime.js';
+
+/** How long a write by another process may take to show (the issue: within one second). */
+const DEADLINE_MS = 1_000;
+
+/**
+ * Calls `probe` until `accept` holds for its answer or the deadline passes; returns the answer and
+ * how long it took, or fails with the last answer.
+ */
+async function within<T>(probe: () => Promise<T>, accept: (answer: T) => boolean): Promise<T> {
+  const start = Date.now();
+  let answer = await probe();
+  while (!accept(answer)) {
+    if (Date.now() - start > DEADLINE_MS) {
+      throw new Error(`not seen within ${DEADLINE_MS} ms; last answer: ${JSON.stringify(answer)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    answer = await probe();
+  }
+  return answer;
+}
+
+describe('change feed: writes by another process reach a running server within one second', () => {
+  let runtime: TestRuntime;
+  /** The services of another process (the CLI) over the same database file. */
+  let other: Services;
+
+  beforeEach(async () => {
+    runtime = await testRuntime({ menu: SAMPLE_MENU });
+    other = createServices(await openStore(runtime.database), undefined, TEST_SCRYPT);
+  });
+  afterEach(async () => {
+    await other.store.close();
+    await runtime.close();
+  });
+
+  const formA = async (overrides: Record<string, unknown> = {}) => {
+    const response = await runtime.app.inject({
+      method: 'POST',
+      url: '/menu',
+      payload: {
+        username: runtime.seed.username,
+        password: runtime.seed.password,
+        collective_token: runtime.seed.token,
+        ...overrides,
+      },
+    });
+    return { status: response.statusCode, body: response.json() };
+  };
+  const formB = async (headers: Record<string, string> = {}) => {
+    const response = await runtime.app.inject({
+      method: 'GET',
+      url: '/menu',
+      headers: {
+        store: runtime.seed.token,
+        username: runtime.seed.username,
+        password: runtime.seed.password,
+        ...headers,
+      },
+    });
+    return { status: response.statusCode, body: response.json() };
+  };
+  const ids = (answer: { body: { id: number }[] }) => answer.body.map((item) => item.id);
+
+  it('a replaced menu', async () => {
+    // Served once first, so that the server holds the menu in memory.
+    expect(ids(await formA())).toEqual([1, 3, 7]);
+    expect(ids(await formB())).toEqual([1, 3, 7]);
+    const { menus } = other;
+    await menus.replace(
+      runtime.seed.dispensaryId,
+      menus.validate([{ id: 50, name: 'Fresh Drop', product_type: 'Preroll', prices: [] }]),
+    );
+    const a = await within(formA, (answer) => ids(answer).join() === '50');
+    expect(a.body[0]).toMatchObject({ name: 'Fresh Drop', product_type: 'Preroll' });
+    await within(formB, (answer) => ids(answer).join() === '50');
+  });
+
+  it('an item set inactive, then active again', async () => {
+    expect(ids(await formA())).toEqual([1, 3, 7]);
+    await other.menus.setActive(runtime.seed.dispensaryId, 3, false);
+    await within(formA, (answer) => ids(answer).join() === '1,7');
+    await within(formB, (answer) => ids(answer).join() === '1,7');
+    const all = await formA({ active: false });
+    expect(all.body.find((item: { id: number }) => item.id === 3)).toMatchObject({ active: false });
+    await other.menus.setActive(runtime.seed.dispensaryId, 2, true);
+    await within(formA, (answer) => ids(answer).join() === '1,2,7');
+  });
+
+  it('a revoked credential, even one the server remembered', async () => {
+    expect((await formA()).status).toBe(200);
+    expect((await formB()).status).toBe(200);
+    await other.credentials.revoke(runtime.seed.username);
+    const a = await within(formA, (answer) => answer.status === 401);
+    expect(a.body.error.code).toBeTruthy();
+    await within(formB, (answer) => answer.status === 401);
+  });
+
+  it('revoking one credential leaves the others working', async () => {
+    const second = await runtime.services.credentials.issue('second-integrator');
+    const asSecond = { username: second.username, password: second.password };
+    expect((await formA()).status).toBe(200);
+    expect((await formA(asSecond)).status).toBe(200);
+    await other.credentials.revoke(runtime.seed.username);
+    await within(formA, (answer) => answer.status === 401);
+    expect((await formA(asSecond)).status).toBe(200);
+  });
+
+  it('a rotated token: the old one is refused, the new one works', async () => {
+    expect((await formA()).status).toBe(200);
+    expect((await formB()).status).toBe(200);
+    const { token } = await other.dispensaries.rotateToken(runtime.seed.dispensaryId, undefined, 0);
+    await within(formA, (answer) => answer.status === 403);
+    await within(formB, (answer) => answer.status === 403);
+    expect(ids(await formA({ collective_token: token }))).toEqual([1, 3, 7]);
+    expect(ids(await formB({ store: token }))).toEqual([1, 3, 7]);
+  });
+
+  it('a removed dispensary', async () => {
+    expect((await formA()).status).toBe(200);
+    await other.dispensaries.remove(runtime.seed.dispensaryId);
+    await within(formA, (answer) => answer.status === 403);
+  });
+
+  it('a credential and a dispensary created by another process work at once, even after a refusal', async () => {
+    const asNewcomer = { username: 'newcomer', password: 'chosen-password-0123456789' };
+    // Refused first: an unknown username and password must not be remembered as bad.
+    expect((await formA(asNewcomer)).status).toBe(401);
+    await other.credentials.issueWithPassword(asNewcomer.username, asNewcomer.password);
+    await within(
+      () => formA(asNewcomer),
+      (reply) => reply.status === 200,
+    );
+    const dispensary = await other.dispensaries.create('Newcomer');
+    const answer = await within(
+      () => formA({ ...asNewcomer, collective_token: dispensary.token }),
+      (reply) => reply.status === 200,
+    );
+    expect(answer.body).toEqual([]);
+  });
+});

@@ -1,0 +1,110 @@
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CredentialVerifier } from '../../src/auth/credential-verifier.js';
+import { hashPassword } from '../../src/auth/password.js';
+import type { Credential, Store } from '../../src/store/store.js';
+import { TEST_SCRYPT } from '../helpers/runtime.js';
+
+// Counts the scrypt checks; the real function still runs.
+const scryptChecks = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../src/auth/password.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/auth/password.js')>();
+  return {
+    ...actual,
+    verifyPassword: (password: string, stored: string) => {
+      scryptChecks.count += 1;
+      return actual.verifyPassword(password, stored);
+    },
+  };
+});
+
+const PASSWORD = 'correct horse battery staple';
+
+describe('CredentialVerifier: lookups and scrypt', () => {
+  let passwordHash: string;
+  let rows: Map<string, Credential>;
+  let lookups: string[];
+  let verifier: CredentialVerifier;
+
+  const row = (username: string, revokedAt: string | null = null): Credential => ({
+    id: 1,
+    username,
+    passwordHash,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    revokedAt,
+    expiresAt: null,
+    lastUsedAt: null,
+    dispensaryIds: null,
+  });
+
+  beforeAll(async () => {
+    passwordHash = await hashPassword(PASSWORD, TEST_SCRYPT);
+  });
+
+  beforeEach(() => {
+    rows = new Map([['integrator', row('integrator')]]);
+    lookups = [];
+    const store = {
+      findCredential: async (username: string) => {
+        lookups.push(username);
+        return rows.get(username);
+      },
+    } as unknown as Store;
+    verifier = new CredentialVerifier(store, { rememberMs: 60_000, scryptCost: TEST_SCRYPT });
+    scryptChecks.count = 0;
+  });
+
+  it('a repeat request is answered from memory: no query, no scrypt', async () => {
+    expect(await verifier.verify('integrator', PASSWORD)).toMatchObject({ username: 'integrator' });
+    expect(scryptChecks.count).toBe(1);
+    for (let index = 0; index < 5; index++) {
+      expect(await verifier.verify('integrator', PASSWORD)).toMatchObject({ username: 'integrator' });
+    }
+    expect(scryptChecks.count).toBe(1);
+    expect(lookups).toEqual(['integrator']);
+  });
+
+  it('a wrong password for a known username pays a full scrypt every time, without querying again', async () => {
+    await verifier.verify('integrator', PASSWORD);
+    for (let index = 0; index < 3; index++) {
+      expect(await verifier.verify('integrator', `wrong ${index}`)).toBeUndefined();
+    }
+    expect(scryptChecks.count).toBe(4);
+    expect(lookups).toEqual(['integrator']);
+  });
+
+  it('an unknown username also pays a full scrypt, and is never kept (guessing cannot fill memory)', async () => {
+    for (let index = 0; index < 3; index++) {
+      expect(await verifier.verify('nobody', PASSWORD)).toBeUndefined();
+    }
+    expect(scryptChecks.count).toBe(3);
+    expect(lookups).toEqual(['nobody', 'nobody', 'nobody']);
+  });
+
+  it('forget (a revoke notice) drops the row and the remembered pair: the next check reads again', async () => {
+    await verifier.verify('integrator', PASSWORD);
+    rows.set('integrator', row('integrator', '2026-01-02T00:00:00.000Z'));
+    verifier.forget('integrator');
+    expect(await verifier.verify('integrator', PASSWORD)).toBeUndefined();
+    expect(lookups).toEqual(['integrator', 'integrator']);
+    expect(scryptChecks.count).toBe(2);
+  });
+
+  it('no other username and password pair shares a remembered pair (a NUL moved across the two)', async () => {
+    passwordHash = await hashPassword('b\0c', TEST_SCRYPT);
+    rows.set('a', row('a'));
+    expect(await verifier.verify('a', 'b\0c')).toMatchObject({ username: 'a' });
+    expect(await verifier.verify('a\0b', 'c')).toBeUndefined();
+    expect(lookups).toEqual(['a', 'a\0b']);
+    passwordHash = await hashPassword(PASSWORD, TEST_SCRYPT);
+  });
+
+  it('a check that was in flight when the revoke arrived is not remembered after it', async () => {
+    const pending = verifier.verify('integrator', PASSWORD);
+    // The revoke lands while scrypt runs for the pending check.
+    await Promise.resolve();
+    rows.set('integrator', row('integrator', '2026-01-02T00:00:00.000Z'));
+    verifier.forget('integrator');
+    expect(await pending).toMatchObject({ username: 'integrator' });
+    expect(await verifier.verify('integrator', PASSWORD)).toBeUndefined();
+  });
+});
