@@ -14,7 +14,8 @@ const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 export default defineConfig(async () => {
   const postgresUrl = process.env.TEST_POSTGRES_URL || DEFAULT_TEST_POSTGRES_URL;
   // One id per run, inherited by the workers: per-test databases are named after it.
-  process.env.MENU_API_TEST_RUN ??= randomBytes(4).toString('hex');
+  // (Its start time first: see test/helpers/database.ts.)
+  process.env.MENU_API_TEST_RUN ??= `${Date.now().toString(36)}x${randomBytes(3).toString('hex')}`;
   const ci = Boolean(process.env.CI) && process.env.CI !== 'false';
   const problem = await postgresProblem(postgresUrl);
   const skipPostgres = problem !== undefined && !ci;

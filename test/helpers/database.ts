@@ -18,10 +18,24 @@ export const onSqlite = DATABASE_KIND === 'sqlite';
 export const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 export const testPostgresUrl = (): string => process.env.TEST_POSTGRES_URL || DEFAULT_TEST_POSTGRES_URL;
 
-/** Databases of one `vitest run` share this prefix, so its global teardown drops any a crash left behind. */
+/**
+ * Databases of one `vitest run` share the prefix `menu_api_test_<run>_`, so its global teardown drops
+ * any a crashed test file left behind. The run id starts with its start time (base 36 milliseconds,
+ * then `x`), so that a later run can also drop what a killed run left behind (see staleTestDatabase).
+ */
 export const POSTGRES_DATABASE_PREFIX = 'menu_api_test_';
+export const newRunId = (): string => `${Date.now().toString(36)}x${randomBytes(3).toString('hex')}`;
+const processRunId = newRunId();
 export const runPrefix = (): string =>
-  `${POSTGRES_DATABASE_PREFIX}${(process.env.MENU_API_TEST_RUN ?? 'adhoc').replace(/[^a-z0-9]/g, '')}_`;
+  `${POSTGRES_DATABASE_PREFIX}${(process.env.MENU_API_TEST_RUN ?? processRunId).replace(/[^a-z0-9]/g, '')}_`;
+
+/** A test database of a run that started more than `hours` ago: no run lasts that long, so it was killed. */
+export function staleTestDatabase(name: string, hours = 6): boolean {
+  const match = /^menu_api_test_([0-9a-z]+)x[0-9a-f]+_[0-9a-f]+$/.exec(name);
+  if (!match) return false;
+  const started = Number.parseInt(match[1]!, 36);
+  return Number.isFinite(started) && Date.now() - started > hours * 3_600_000;
+}
 
 export interface TestDatabase {
   kind: DatabaseKind;

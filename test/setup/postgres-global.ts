@@ -1,5 +1,12 @@
 import type { TestProject } from 'vitest/node';
-import { adminQuery, dropDatabase, runPrefix, testPostgresUrl } from '../helpers/database.js';
+import {
+  adminQuery,
+  dropDatabase,
+  POSTGRES_DATABASE_PREFIX,
+  runPrefix,
+  staleTestDatabase,
+  testPostgresUrl,
+} from '../helpers/database.js';
 import { postgresProblem } from './postgres-probe.js';
 
 /**
@@ -14,12 +21,18 @@ export default async function setup(_project: TestProject): Promise<() => Promis
       `PostgreSQL run failed: ${problem}. CI is set, so an unreachable PostgreSQL fails the run instead of skipping it. Start PostgreSQL or set TEST_POSTGRES_URL.`,
     );
   }
+  // What runs killed hours ago left behind (a run that is merely concurrent is never that old).
+  for (const name of await testDatabaseNames()) if (staleTestDatabase(name)) await dropDatabase(name);
   return async () => {
     const prefix = runPrefix();
-    const rows = await adminQuery<{ datname: string }>(
-      'select datname from pg_database where starts_with(datname, $1)',
-      [prefix],
-    );
-    for (const { datname } of rows) await dropDatabase(datname);
+    for (const name of await testDatabaseNames()) if (name.startsWith(prefix)) await dropDatabase(name);
   };
+}
+
+async function testDatabaseNames(): Promise<string[]> {
+  const rows = await adminQuery<{ datname: string }>(
+    'select datname from pg_database where starts_with(datname, $1)',
+    [POSTGRES_DATABASE_PREFIX],
+  );
+  return rows.map((row) => row.datname);
 }
