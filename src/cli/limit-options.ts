@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULTS, type HttpLimits, type RateBucket, type ServerConfig, type TrustProxy } from '../config.js';
+import { DEFAULTS, type HttpLimits, type RateBucket, type TrustProxy } from '../config.js';
+import type { ProtectionConfig } from '../http/protection.js';
 
 /** `RATE,BURST` (requests per second, bucket size) or `off`. */
 export function parseBucket(value: string): RateBucket | null {
@@ -237,20 +238,7 @@ export interface LimitOptionValues {
 }
 
 /** The config fields the options above set. */
-export function limitConfig(
-  options: LimitOptionValues,
-): Pick<
-  ServerConfig,
-  | 'rateLimitCredential'
-  | 'rateLimitAddress'
-  | 'rateLimitAdminKey'
-  | 'loginGuard'
-  | 'redisUrl'
-  | 'redisPrefix'
-  | 'http'
-  | 'corsOrigins'
-  | 'trustProxy'
-> {
+export function limitConfig(options: LimitOptionValues): ProtectionConfig {
   const [perPair, perAddress, perUsername] = options.loginFailures;
   const requestTimeoutMs = Number(options.requestTimeoutMs);
   // Node refuses a headers timeout longer than the request timeout: the shorter one wins.

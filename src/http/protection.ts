@@ -109,25 +109,25 @@ function policy(name: string, bucket: RateBucket | null): BucketPolicy | undefin
   return bucket && bucket.ratePerSecond > 0 && bucket.burst > 0 ? { name, ...bucket } : undefined;
 }
 
+/** The config fields that decide a server's limits and protections (set by src/cli/limit-options.ts). */
+export type ProtectionConfig = Pick<
+  ServerConfig,
+  | 'rateLimitCredential'
+  | 'rateLimitAddress'
+  | 'rateLimitAdminKey'
+  | 'loginGuard'
+  | 'redisUrl'
+  | 'redisPrefix'
+  | 'http'
+  | 'corsOrigins'
+  | 'trustProxy'
+>;
+
 /**
  * The rate limiter and login guard of a server, in Redis when `redisUrl` is set (every process
  * shares them), else in memory; and the HTTP limits, CORS and proxy settings of the config.
  */
-export function createProtection(
-  config: Pick<
-    ServerConfig,
-    | 'rateLimitCredential'
-    | 'rateLimitAddress'
-    | 'rateLimitAdminKey'
-    | 'loginGuard'
-    | 'redisUrl'
-    | 'redisPrefix'
-    | 'http'
-    | 'corsOrigins'
-    | 'trustProxy'
-  >,
-  log: SharedStateLog,
-): Protection {
+export function createProtection(config: ProtectionConfig, log: SharedStateLog): Protection {
   const redis = config.redisUrl ? new SharedRedis(config.redisUrl, log) : undefined;
   const limiter = createRateLimiter(redis, config.redisPrefix);
   const guard = createLoginGuard(config.loginGuard, redis, config.redisPrefix);

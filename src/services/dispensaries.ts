@@ -1,5 +1,10 @@
 import { generateSecret, secretDigest } from '../auth/secrets.js';
-import { type StoreInfo, toStoreInfoRecord, validateStoreInfoPatch } from '../domain/store-info.js';
+import {
+  type StoreInfo,
+  type StoreInfoPatch,
+  toStoreInfoRecord,
+  validateStoreInfoPatch,
+} from '../domain/store-info.js';
 import type { Actor, Dispensary, DispensarySummary, Store } from '../store/store.js';
 import { describeProblems, ServiceError } from './errors.js';
 
@@ -42,18 +47,12 @@ export class DispensaryService {
     storeFields: Record<string, unknown>,
     actor?: Actor,
   ): Promise<Dispensary & { token: string; store: ReturnType<typeof toStoreInfoRecord> }> {
-    const checked = validateStoreInfoPatch(storeFields);
-    if (!checked.ok) {
-      throw new ServiceError(
-        'invalid_request',
-        `The store information was rejected: ${describeProblems(checked.problems)}.`,
-        checked.problems,
-      );
-    }
+    // Checked before the dispensary exists, so bad store fields create nothing.
+    const patch = checkedStorePatch(storeFields);
     const created = await this.create(name, actor);
     const store =
-      Object.keys(storeFields).length > 0
-        ? await this.updateStoreInfo(created.id, storeFields, actor)
+      Object.keys(patch).length > 0
+        ? await this.applyStorePatch(created.id, patch, actor)
         : toStoreInfoRecord(await this.storeInfo(created.id));
     return { ...created, store };
   }
@@ -71,15 +70,15 @@ export class DispensaryService {
     raw: unknown,
     actor?: Actor,
   ): Promise<ReturnType<typeof toStoreInfoRecord>> {
-    const result = validateStoreInfoPatch(raw);
-    if (!result.ok) {
-      throw new ServiceError(
-        'invalid_request',
-        `The store information was rejected: ${describeProblems(result.problems)}.`,
-        result.problems,
-      );
-    }
-    const info = await this.store.updateStoreInfo(id, result.patch, actor);
+    return this.applyStorePatch(id, checkedStorePatch(raw), actor);
+  }
+
+  private async applyStorePatch(
+    id: number,
+    patch: StoreInfoPatch,
+    actor?: Actor,
+  ): Promise<ReturnType<typeof toStoreInfoRecord>> {
+    const info = await this.store.updateStoreInfo(id, patch, actor);
     if (!info) throw notFound(id);
     await this.afterWrite();
     return toStoreInfoRecord(info);
@@ -142,4 +141,17 @@ export function notFound(id: number): ServiceError {
     'not_found',
     `There is no dispensary ${id}. List them with: menu-api dispensary list`,
   );
+}
+
+/** Store fields as the wire sends them (snake_case), validated, or a 400 naming every problem. */
+function checkedStorePatch(raw: unknown): StoreInfoPatch {
+  const result = validateStoreInfoPatch(raw);
+  if (!result.ok) {
+    throw new ServiceError(
+      'invalid_request',
+      `The store information was rejected: ${describeProblems(result.problems)}.`,
+      result.problems,
+    );
+  }
+  return result.patch;
 }
