@@ -117,6 +117,8 @@ export async function startMenuServer(options: {
   snapshotBudgetMb?: number;
   nodeArgs?: string[];
   logLevel?: string;
+  /** More `serve` options, after the bench's own (a later one wins). */
+  serveArgs?: string[];
 }): Promise<ServerUnderTest> {
   const port = await freePort();
   const help = serveHelp();
@@ -145,6 +147,7 @@ export async function startMenuServer(options: {
   if (options.snapshotBudgetMb !== undefined && help.includes('--snapshot-budget-mb')) {
     args.push('--snapshot-budget-mb', String(options.snapshotBudgetMb));
   }
+  args.push(...(options.serveArgs ?? []));
   const [command, argv] = pinned(SERVER_CORE, process.execPath, args);
   const child = spawn(command, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

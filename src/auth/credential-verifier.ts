@@ -16,7 +16,9 @@ export interface CredentialVerifierOptions {
   scryptCost?: ScryptCost;
 }
 
-interface Remembered extends VerifiedCredential {
+interface Remembered {
+  /** Frozen: handed to every request as it is, so no caller can change what the next one sees. */
+  verified: VerifiedCredential;
   expiresAt: number;
 }
 
@@ -28,7 +30,7 @@ interface Remembered extends VerifiedCredential {
  * that exist, so guessing cannot grow the map), so a new password for a known user does not query.
  */
 export class CredentialVerifier {
-  private readonly remembered = new Map<string, Remembered>();
+  private readonly pairs = new Map<string, Remembered>();
   private readonly keysByUsername = new Map<string, Set<string>>();
   private readonly rows = new Map<string, Credential>();
   /** Renewed by every forget: a check that began before a change is not remembered after it. */
@@ -44,17 +46,23 @@ export class CredentialVerifier {
     this.decoyHash = hashPassword(randomBytes(16).toString('hex'), options.scryptCost ?? DEFAULT_SCRYPT_COST);
   }
 
-  async verify(username: string, password: string): Promise<VerifiedCredential | undefined> {
-    // A keyed hash (a secret prefix, then the pair): the username's length goes first, so that no other
-    // pair (`a\0b` + `c` against `a` + `b\0c`) can produce the same input. One-shot SHA-256 rather than
-    // an HMAC object: this runs on every request, and costs a fifth as much (bench/PROFILE.md).
-    const key = sha256(`${this.cacheKey}${username.length}:${username}\0${password}`, 'base64');
-    const hit = this.remembered.get(key);
-    if (hit && hit.expiresAt > Date.now()) {
-      return { credentialId: hit.credentialId, username: hit.username, dispensaryIds: hit.dispensaryIds };
-    }
-    if (hit) this.drop(key, hit.username);
+  /**
+   * The pair's verdict when it is remembered, without any waiting: the path of nearly every request.
+   * Undefined means "not remembered" (call `verify`), never "wrong".
+   */
+  remembered(username: string, password: string): VerifiedCredential | undefined {
+    const key = this.keyOf(username, password);
+    const hit = this.pairs.get(key);
+    if (!hit) return undefined;
+    if (hit.expiresAt > Date.now()) return hit.verified;
+    this.drop(key, username);
+    return undefined;
+  }
 
+  async verify(username: string, password: string): Promise<VerifiedCredential | undefined> {
+    const known = this.remembered(username, password);
+    if (known) return known;
+    const key = this.keyOf(username, password);
     const generation = this.generation;
     const credential = await this.lookup(username, generation);
     const expiry = credential?.expiresAt ? Date.parse(credential.expiresAt) : Number.POSITIVE_INFINITY;
@@ -62,24 +70,28 @@ export class CredentialVerifier {
     const matches = await verifyPassword(password, usable ? credential.passwordHash : await this.decoyHash);
     if (!usable || !matches) return undefined;
 
-    const verified = { credentialId: credential.id, username, dispensaryIds: credential.dispensaryIds };
+    const verified: VerifiedCredential = Object.freeze({
+      credentialId: credential.id,
+      username,
+      dispensaryIds: credential.dispensaryIds,
+    });
     // Never remembered past the credential's own expiry, nor when it changed during the check (a revoke).
     if (this.generation === generation) {
-      this.remember(key, { ...verified, expiresAt: Math.min(Date.now() + this.options.rememberMs, expiry) });
+      this.remember(key, { verified, expiresAt: Math.min(Date.now() + this.options.rememberMs, expiry) });
     }
     return verified;
   }
 
   /** Forgets every remembered password of that username (on revoke, at once). */
   forget(username: string): void {
-    for (const key of this.keysByUsername.get(username) ?? []) this.remembered.delete(key);
+    for (const key of this.keysByUsername.get(username) ?? []) this.pairs.delete(key);
     this.keysByUsername.delete(username);
     this.rows.delete(username);
     this.generation++;
   }
 
   forgetAll(): void {
-    this.remembered.clear();
+    this.pairs.clear();
     this.keysByUsername.clear();
     this.rows.clear();
     this.generation++;
@@ -93,18 +105,28 @@ export class CredentialVerifier {
     return found;
   }
 
+  /**
+   * A keyed hash (a secret prefix, then the pair): the username's length goes first, so that no other
+   * pair (`a\0b` + `c` against `a` + `b\0c`) can produce the same input. One-shot SHA-256 rather than
+   * an HMAC object: this runs on every request, and costs a fifth as much (bench/PROFILE.md).
+   */
+  private keyOf(username: string, password: string): string {
+    return sha256(`${this.cacheKey}${username.length}:${username}\0${password}`, 'base64');
+  }
+
   private remember(key: string, entry: Remembered): void {
-    this.remembered.set(key, entry);
-    let keys = this.keysByUsername.get(entry.username);
+    this.pairs.set(key, entry);
+    const username = entry.verified.username;
+    let keys = this.keysByUsername.get(username);
     if (!keys) {
       keys = new Set();
-      this.keysByUsername.set(entry.username, keys);
+      this.keysByUsername.set(username, keys);
     }
     keys.add(key);
   }
 
   private drop(key: string, username: string): void {
-    this.remembered.delete(key);
+    this.pairs.delete(key);
     this.keysByUsername.get(username)?.delete(key);
   }
 }

@@ -94,8 +94,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     methodsByPath.set(route.url, methods);
   });
 
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, next) => {
     reply.header('x-request-id', request.id);
+    next(null, payload);
   });
   const contractCheck = options.contractCheck;
   if (contractCheck) {

@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import {
   AggregatorRegistry,
   Counter,
@@ -197,30 +197,44 @@ function refusingLimit(request: FastifyRequest): string {
   return noted.find((limit) => !limit.decision.allowed)?.policy.name ?? 'login';
 }
 
-const counted = new WeakSet<FastifyRequest>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Whether this request is counted in `menu_api_http_requests_in_flight` (until answered or aborted). */
+    inFlight: boolean;
+  }
+}
 
 /**
  * Counts every request an app answers. `reachable` feeds `menu_api_database_up`. Safe to call for
- * several apps of one process (tests): they share the registry.
+ * several apps of one process (tests): they share the registry. The hooks are synchronous callbacks:
+ * they run on every request, and an async hook costs a promise and a microtask each (bench/PROFILE.md).
  */
 export function instrument(app: FastifyInstance, reachable?: () => boolean): void {
   collectProcessMetrics();
   if (reachable) databaseProbe = reachable;
-  app.addHook('onRequest', async (request) => {
-    counted.add(request);
+  app.decorateRequest('inFlight', false);
+  app.addHook('onRequest', (request, _reply, next) => {
+    request.inFlight = true;
     httpInFlight.inc();
+    next();
   });
   const done = (request: FastifyRequest) => {
-    if (counted.delete(request)) httpInFlight.dec();
+    if (!request.inFlight) return;
+    request.inFlight = false;
+    httpInFlight.dec();
   };
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onResponse', (request, reply, next) => {
     done(request);
     const labels = { method: request.method, route: routeLabel(request), status: String(reply.statusCode) };
     httpRequests.inc(labels);
     httpDuration.observe(labels, reply.elapsedTime / 1000);
     if (reply.statusCode === 429) recordRateLimited(refusingLimit(request));
+    next();
   });
-  app.addHook('onRequestAbort', async (request) => done(request));
+  app.addHook('onRequestAbort', (request, next) => {
+    done(request);
+    next();
+  });
 }
 
 export interface MetricsRouteOptions {

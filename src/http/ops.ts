@@ -36,9 +36,10 @@ export async function buildOpsApp(options: OpsAppOptions): Promise<FastifyInstan
   // The health routes' error answers refer to the shared ErrorBody schema, as on the public app.
   app.addSchema({ ...ErrorBody, $id: ERROR_BODY_ID });
   drainOnClose(app);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, next) => {
     reply.header('x-request-id', request.id);
     reply.header('cache-control', 'no-store');
+    next(null, payload);
   });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {

@@ -9,6 +9,9 @@ import { SharedRedis, type SharedStateLog } from '../infra/redis.js';
 import { createLoginGuard, type LoginGuard } from '../services/login-guard/index.js';
 import { addRateLimits, type RateLimitOptions } from './rate-limit.js';
 
+/** The levels at which the request line is written. */
+const LOGS_REQUESTS = new Set(['info', 'debug', 'trace']);
+
 export interface ProtectionOptions {
   /** Token buckets; left out, nothing is rate limited. */
   rateLimits?: RateLimitOptions;
@@ -53,7 +56,8 @@ export function protectionServerOptions(options: ProtectionOptions = {}): Fastif
 export async function addProtection(app: FastifyInstance, options: ProtectionOptions = {}): Promise<void> {
   if (options.http) app.server.maxConnections = options.http.maxConnections;
 
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // Synchronous callbacks, as every hook on the request path (src/http/metrics.ts says why).
+  app.addHook('onSend', (_request, reply, payload, next) => {
     reply.header('x-content-type-options', 'nosniff');
     // Answers carry credentials' data: never stored by a cache, unless a route chose otherwise
     // (an ETag revalidation sets `private, no-cache`).
@@ -63,7 +67,7 @@ export async function addProtection(app: FastifyInstance, options: ProtectionOpt
       const vary = String(reply.getHeader('vary') ?? '');
       if (!/(^|,)\s*origin\s*(,|$)/i.test(vary)) reply.header('vary', vary ? `${vary}, Origin` : 'Origin');
     }
-    return payload;
+    next(null, payload);
   });
 
   if (options.corsOrigins && options.corsOrigins.length > 0) {
@@ -78,7 +82,9 @@ export async function addProtection(app: FastifyInstance, options: ProtectionOpt
   app.decorateRequest('credentialUsername', null);
   if (options.rateLimits) addRateLimits(app, options.rateLimits);
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, next) => {
+    // Building the line is work too: skipped when the level would drop it (the null logger has none).
+    if (!LOGS_REQUESTS.has(request.log.level)) return next();
     // Never the URL (a query may carry anything), the headers or the body: only what is safe to keep.
     const line: Record<string, unknown> = {
       method: request.method,
@@ -90,6 +96,7 @@ export async function addProtection(app: FastifyInstance, options: ProtectionOpt
     if (request.credentialUsername) line.username = request.credentialUsername;
     if (request.adminKey) line.adminKey = request.adminKey.name;
     request.log.info(line, 'request');
+    next();
   });
 }
 

@@ -30,8 +30,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The buckets this request was counted in, for the RateLimit headers. */
     rateLimits: Applied[] | null;
-    /** Counts a proven credential in its bucket; null when credentials are not limited. */
-    countCredential: ((username: string) => Promise<void>) | null;
+    /**
+     * Counts a proven credential in its bucket (grantRequest calls it): answers at once with the
+     * in-memory limiter, else with a promise. A no-op when credentials are not limited.
+     */
+    countCredential(username: string): void | Promise<void>;
   }
 }
 
@@ -44,40 +47,52 @@ const WHO: Record<string, string> = {
 /**
  * Token buckets per client address (every request) and per credential or admin key, answered with
  * the RateLimit-Policy and RateLimit fields of draft-ietf-httpapi-ratelimit-headers on every limited
- * response, and 429 with Retry-After when a bucket is empty.
+ * response, and 429 with Retry-After when a bucket is empty. The hooks are synchronous callbacks
+ * and allocate little: they run on every request (bench/PROFILE.md).
  */
 export function addRateLimits(app: FastifyInstance, options: RateLimitOptions): void {
   app.decorateRequest('rateLimits', null);
   const { limiter, address, credential, adminKey } = options;
 
-  async function count(request: FastifyRequest, policy: BucketPolicy, key: string) {
-    const decision = await limiter.take(policy, key);
+  /** Notes the decision on the request; the 429 to answer with when the bucket was empty. */
+  function note(request: FastifyRequest, policy: BucketPolicy, decision: RateDecision) {
     request.rateLimits ??= [];
     request.rateLimits.push({ policy, decision });
-    if (!decision.allowed) {
-      throw new RateLimitedError(
-        `Too many requests ${WHO[policy.name] ?? ''}: at most ${policy.ratePerSecond} per second, in bursts of up to ${policy.burst}. Retry after ${decision.retryAfterSeconds} seconds.`,
-        decision.retryAfterSeconds,
-      );
-    }
+    if (decision.allowed) return undefined;
+    return new RateLimitedError(
+      `Too many requests ${WHO[policy.name] ?? ''}: at most ${policy.ratePerSecond} per second, in bursts of up to ${policy.burst}. Retry after ${decision.retryAfterSeconds} seconds.`,
+      decision.retryAfterSeconds,
+    );
   }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  /** Counts one request; `done` hears the refusal, if any, at once or when Redis answers. */
+  function count(
+    request: FastifyRequest,
+    policy: BucketPolicy,
+    key: string,
+    done: (error?: RateLimitedError) => void,
+  ): void {
+    const decision = limiter.take(policy, key);
+    if (decision instanceof Promise) decision.then((taken) => done(note(request, policy, taken)), done);
+    else done(note(request, policy, decision));
+  }
+
+  app.addHook('onSend', (request, reply, payload, next) => {
     // A credential's state is told only to whoever proved to hold it (or was refused by it): anyone
     // can send a username, and must not learn how busy its owner is (the draft's security advice).
-    const shown = request.rateLimits ?? [];
-    if (shown.length === 0) return payload;
-    reply.header(
-      'ratelimit-policy',
-      shown.map(({ policy }) => `"${policy.name}";q=${policy.burst};w=${windowSeconds(policy)}`).join(', '),
-    );
-    reply.header(
-      'ratelimit',
-      shown
-        .map(({ policy, decision }) => `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`)
-        .join(', '),
-    );
-    return payload;
+    const shown = request.rateLimits;
+    if (shown) {
+      let policies = '';
+      let states = '';
+      for (const { policy, decision } of shown) {
+        const separator = policies ? ', ' : '';
+        policies += `${separator}"${policy.name}";q=${policy.burst};w=${windowSeconds(policy)}`;
+        states += `${separator}"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`;
+      }
+      reply.header('ratelimit-policy', policies);
+      reply.header('ratelimit', states);
+    }
+    next(null, payload);
   });
 
   const exempt = (request: FastifyRequest) => {
@@ -86,24 +101,34 @@ export function addRateLimits(app: FastifyInstance, options: RateLimitOptions): 
   };
 
   if (address) {
-    app.addHook('onRequest', async (request) => {
-      if (!exempt(request)) await count(request, address, addressKey(request.ip));
+    app.addHook('onRequest', (request, _reply, next) => {
+      if (exempt(request)) return next();
+      count(request, address, addressKey(request.ip), next);
     });
   }
   if (adminKey) {
-    app.addHook('preHandler', async (request) => {
+    app.addHook('preHandler', (request, _reply, next) => {
       // Set by the sync API's bearer check; absent on every other route.
       const key = request.adminKey;
-      if (key && !exempt(request)) await count(request, adminKey, String(key.id));
+      if (!key || exempt(request)) return next();
+      count(request, adminKey, String(key.id), next);
     });
   }
-  if (credential) {
-    // Counted once the credential is proven (grantRequest calls this): a stranger who knows a
-    // username cannot spend its owner's requests. Wrong passwords meet the address bucket and the
-    // login guard instead, both before any scrypt work.
-    app.decorateRequest('countCredential', null);
-    app.addHook('onRequest', async (request) => {
-      request.countCredential = (username) => count(request, credential, username);
-    });
-  }
+  // Counted once the credential is proven (grantRequest calls this): a stranger who knows a
+  // username cannot spend its owner's requests. Wrong passwords meet the address bucket and the
+  // login guard instead, both before any scrypt work. A method on the request's prototype, so that
+  // no request pays for a closure.
+  app.decorateRequest('countCredential', function (this: FastifyRequest, username: string) {
+    if (!credential) return;
+    let refusal: RateLimitedError | undefined;
+    const decision = limiter.take(credential, username);
+    if (decision instanceof Promise) {
+      return decision.then((taken) => {
+        refusal = note(this, credential, taken);
+        if (refusal) throw refusal;
+      });
+    }
+    refusal = note(this, credential, decision);
+    if (refusal) throw refusal;
+  });
 }

@@ -13,8 +13,9 @@ export function drainOnClose(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     draining.add(app);
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, next) => {
     if (draining.has(app) && request.raw.httpVersionMajor < 2) reply.header('connection', 'close');
+    next(null, payload);
   });
 }
 

@@ -4,7 +4,7 @@ import { secretDigest } from '../auth/secrets.js';
 import type { Dispensary, Store } from '../store/store.js';
 import type { ChangeFeed } from './change-feed.js';
 import { RateLimitedError, ServiceError } from './errors.js';
-import type { LoginGuard } from './login-guard/login-guard.js';
+import type { LoginGuard, LoginVerdict } from './login-guard/login-guard.js';
 
 const LAST_USE_RESOLUTION_MS = 60_000;
 
@@ -59,15 +59,40 @@ export class AccessService {
     });
   }
 
-  async grant(request: AccessRequest): Promise<Granted> {
+  /**
+   * Credentials first (401), then the token (403). Answers at once, without a promise, when all it
+   * needs is in memory (the login guard's verdict, a remembered pair, a remembered token): the path of
+   * nearly every request, where a promise per step would cost more than the checks (bench/PROFILE.md).
+   * Anything else (a first use, scrypt, Redis) takes the asynchronous path.
+   */
+  grant(request: AccessRequest): Granted | Promise<Granted> {
     const attempt = { username: request.username, address: request.address };
-    const verdict = await this.guard?.check(attempt);
+    const verdict = this.guard?.check(attempt);
+    if (verdict instanceof Promise) return verdict.then((known) => this.grantAfterGuard(request, known));
+    return this.grantAfterGuard(request, verdict);
+  }
+
+  private grantAfterGuard(
+    request: AccessRequest,
+    verdict: LoginVerdict | undefined,
+  ): Granted | Promise<Granted> {
     if (verdict && !verdict.allowed) {
       throw new RateLimitedError(
         `Too many failed logins. Wait ${verdict.retryAfterSeconds} seconds before trying again.`,
         verdict.retryAfterSeconds,
       );
     }
+    // Failures of this pair to clear first (guard.succeeded) go the asynchronous way.
+    const credential = verdict?.pairFailures
+      ? undefined
+      : this.verifier.remembered(request.username, request.password);
+    const dispensary = credential && this.rememberedDispensary(secretDigest(request.token));
+    if (credential && dispensary) return this.admit(credential, dispensary);
+    return this.grantSlowly(request, verdict);
+  }
+
+  private async grantSlowly(request: AccessRequest, verdict: LoginVerdict | undefined): Promise<Granted> {
+    const attempt = { username: request.username, address: request.address };
     const credential = await this.verifier.verify(request.username, request.password);
     if (!credential) {
       await this.guard?.failed(attempt);
@@ -84,6 +109,11 @@ export class AccessService {
         'The dispensary token is not valid (unknown, or replaced by a newer one). Ask the dispensary for its current token.',
       );
     }
+    return this.admit(credential, dispensary);
+  }
+
+  /** The last check, on both paths: the credential's scope. */
+  private admit(credential: VerifiedCredential, dispensary: Dispensary): Granted {
     if (credential.dispensaryIds && !credential.dispensaryIds.includes(dispensary.id)) {
       throw new ServiceError(
         'forbidden',
@@ -94,12 +124,19 @@ export class AccessService {
     return { credential, dispensary };
   }
 
+  /** The dispensary of a token digest, when remembered (a token in its grace period only until it ends). */
+  private rememberedDispensary(digest: string): Dispensary | undefined {
+    const known = this.dispensaries.get(digest);
+    if (!known) return undefined;
+    if (!known.tokenExpiresAt || Date.parse(known.tokenExpiresAt) > Date.now()) return known;
+    this.dispensaries.delete(digest);
+    return undefined;
+  }
+
   private async dispensaryFor(token: string): Promise<Dispensary | undefined> {
     const digest = secretDigest(token);
-    const known = this.dispensaries.get(digest);
-    // A token in its grace period after a rotation is remembered only until the grace ends.
-    if (known && (!known.tokenExpiresAt || Date.parse(known.tokenExpiresAt) > Date.now())) return known;
-    this.dispensaries.delete(digest);
+    const known = this.rememberedDispensary(digest);
+    if (known) return known;
     const found = await this.store.findDispensaryByTokenDigest(digest);
     if (found) this.dispensaries.set(digest, found);
     return found;

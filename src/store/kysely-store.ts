@@ -4,8 +4,10 @@ import type { StoreInfo, StoreInfoPatch } from '../domain/store-info.js';
 import { migrateToLatest, pendingMigrations } from './migrations/index.js';
 import {
   assignIds,
-  foldMenuRows,
+  foldMenu,
   itemRow,
+  MENU_ITEM_COLUMNS,
+  MENU_PRICE_COLUMNS,
   type PreviousPrice,
   priceKey,
   priceRows,
@@ -61,6 +63,14 @@ export interface DialectParts {
    * takes no migration lock there; PostgreSQL: Kysely's own lock is enough).
    */
   migrationLock?(migrate: () => Promise<void>): Promise<void>;
+  /**
+   * Runs `work`, a read of several statements, in a read-only transaction that sees one snapshot of the
+   * database throughout, without waiting for writers or holding them up. Not `db.transaction()`:
+   * PostgreSQL's default READ COMMITTED takes a new snapshot per statement (so: REPEATABLE READ), and
+   * a SQLite transaction here begins IMMEDIATE, taking the write lock (so: a deferred BEGIN, whose
+   * first read fixes the snapshot in WAL mode).
+   */
+  readTransaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
 }
 
 /** The actor of writes that name none: the operator at the command line. */
@@ -538,41 +548,25 @@ export class KyselyStore implements Store {
   }
 
   async readMenu(dispensaryId: number): Promise<MenuItem[]> {
-    // One statement, so that every database reads items and prices from the same snapshot.
-    const rows = await this.db
-      .selectFrom('items as i')
-      .leftJoin('price_entries as p', (join) =>
-        join.onRef('p.dispensary_id', '=', 'i.dispensary_id').onRef('p.item_id', '=', 'i.id'),
-      )
-      .select([
-        'i.id',
-        'i.name',
-        'i.brand',
-        'i.product_type',
-        'i.product_subtype',
-        'i.description',
-        'i.image',
-        'i.cbd',
-        'i.cbn',
-        'i.thc',
-        'i.total_thc',
-        'i.total_cbd',
-        'i.flavors',
-        'i.effects',
-        'i.conditions',
-        'i.active',
-        'p.position',
-        'p.unit',
-        'p.amount',
-        'p.price_cents',
-        'p.stock',
-        'p.updated_at as price_updated_at',
-      ])
-      .where('i.dispensary_id', '=', dispensaryId)
-      .orderBy('i.id')
-      .orderBy('p.position')
-      .execute();
-    return foldMenuRows(rows);
+    // Two queries rather than a join, which would repeat every item column (long descriptions) on
+    // each of its price rows; one read transaction, so that both see the same snapshot.
+    const [items, prices] = await this.parts.readTransaction(async (trx) => {
+      const items = await trx
+        .selectFrom('items')
+        .select(MENU_ITEM_COLUMNS)
+        .where('dispensary_id', '=', dispensaryId)
+        .orderBy('id')
+        .execute();
+      const prices = await trx
+        .selectFrom('price_entries')
+        .select(MENU_PRICE_COLUMNS)
+        .where('dispensary_id', '=', dispensaryId)
+        .orderBy('item_id')
+        .orderBy('position')
+        .execute();
+      return [items, prices] as const;
+    });
+    return foldMenu(items, prices);
   }
 
   async setItemActive(

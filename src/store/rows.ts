@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { MenuItem, MenuItemInput, ProductType, Unit } from '../domain/item.js';
+import type { MenuItem, MenuItemInput, PriceEntry, ProductType, Unit } from '../domain/item.js';
 import type { StoreInfo, WeeklyHours } from '../domain/store-info.js';
 import type { Database } from './schema.js';
 import type { AdminKey, AuditEntry, Credential, Dispensary } from './store.js';
@@ -185,70 +185,78 @@ export function priceRows(
   });
 }
 
-export interface MenuRow {
-  id: number;
-  name: string;
-  brand: string;
-  product_type: string;
-  product_subtype: string;
-  description: string;
-  image: string | null;
-  cbd: number | null;
-  cbn: number | null;
-  thc: number | null;
-  total_thc: number | null;
-  total_cbd: number | null;
-  flavors: string;
-  effects: string;
-  conditions: string;
-  active: number;
-  position: number | null;
-  unit: string | null;
-  amount: number | null;
-  price_cents: number | null;
-  stock: number | null;
-  price_updated_at: string | null;
-}
+export const MENU_ITEM_COLUMNS = [
+  'id',
+  'name',
+  'brand',
+  'product_type',
+  'product_subtype',
+  'description',
+  'image',
+  'cbd',
+  'cbn',
+  'thc',
+  'total_thc',
+  'total_cbd',
+  'flavors',
+  'effects',
+  'conditions',
+  'active',
+] as const;
 
-/** Folds joined item and price rows (ordered by item id, then position) into items. */
-export function foldMenuRows(rows: MenuRow[]): MenuItem[] {
-  const menu: MenuItem[] = [];
-  let current: MenuItem | undefined;
-  for (const row of rows) {
+export const MENU_PRICE_COLUMNS = [
+  'item_id',
+  'unit',
+  'amount',
+  'price_cents',
+  'stock',
+  'updated_at',
+] as const;
+
+type MenuItemRow = Pick<Database['items'], (typeof MENU_ITEM_COLUMNS)[number]>;
+type MenuPriceRow = Pick<Database['price_entries'], (typeof MENU_PRICE_COLUMNS)[number]>;
+
+/**
+ * Folds a menu's items (ordered by id) and its price entries (ordered by item id, then position) into
+ * items, in one pass over both: each item takes the entries that follow, up to the next item's.
+ */
+export function foldMenu(items: MenuItemRow[], prices: MenuPriceRow[]): MenuItem[] {
+  let next = 0;
+  return items.map((row) => {
     const id = Number(row.id);
-    if (current?.id !== id) {
-      current = {
-        id,
-        name: row.name,
-        brand: row.brand,
-        productType: row.product_type as ProductType,
-        productSubtype: row.product_subtype,
-        description: row.description,
-        image: row.image,
-        cbd: nullableNumber(row.cbd),
-        cbn: nullableNumber(row.cbn),
-        thc: nullableNumber(row.thc),
-        totalThc: nullableNumber(row.total_thc),
-        totalCbd: nullableNumber(row.total_cbd),
-        flavors: JSON.parse(row.flavors) as string[],
-        effects: JSON.parse(row.effects) as string[],
-        conditions: JSON.parse(row.conditions) as string[],
-        active: Number(row.active) === 1,
-        prices: [],
-      };
-      menu.push(current);
-    }
-    if (row.position !== null && row.unit !== null && row.amount !== null && row.price_cents !== null) {
-      current.prices.push({
-        unit: row.unit as Unit,
-        amount: Number(row.amount),
-        priceCents: Number(row.price_cents),
-        stock: nullableNumber(row.stock),
-        updatedAt: row.price_updated_at ?? undefined,
+    const entries: PriceEntry[] = [];
+    // `<=`, not `===`: an entry whose item is not in the list is passed over, as a join would.
+    for (; next < prices.length && Number(prices[next]!.item_id) <= id; next++) {
+      const price = prices[next]!;
+      if (Number(price.item_id) !== id) continue;
+      entries.push({
+        unit: price.unit as Unit,
+        amount: Number(price.amount),
+        priceCents: Number(price.price_cents),
+        stock: nullableNumber(price.stock),
+        updatedAt: price.updated_at,
       });
     }
-  }
-  return menu;
+    return {
+      id,
+      name: row.name,
+      brand: row.brand,
+      productType: row.product_type as ProductType,
+      productSubtype: row.product_subtype,
+      description: row.description,
+      image: row.image,
+      cbd: nullableNumber(row.cbd),
+      cbn: nullableNumber(row.cbn),
+      thc: nullableNumber(row.thc),
+      totalThc: nullableNumber(row.total_thc),
+      totalCbd: nullableNumber(row.total_cbd),
+      flavors: JSON.parse(row.flavors) as string[],
+      effects: JSON.parse(row.effects) as string[],
+      conditions: JSON.parse(row.conditions) as string[],
+      active: Number(row.active) === 1,
+      prices: entries,
+    };
+  });
 }
 
 /** Gives every item without an id a fresh one, after every id the dispensary has used or is writing. */

@@ -106,6 +106,39 @@ describe.each(IMPLEMENTATIONS)('RateLimiter: $name', (implementation) => {
   });
 });
 
+describe('RateLimiter: memory, when full', () => {
+  it('forgets refilled buckets first, then the oldest, and never holds more than its maximum', () => {
+    let now = 0;
+    const limiter = new MemoryRateLimiter({ maxBuckets: 10, now: () => now });
+    const bucket = policy(1, 2);
+    // Two keys drained a second ago (still short of tokens), eight idle for long enough to refill.
+    for (const key of ['busy-1', 'busy-2']) {
+      limiter.take(bucket, key);
+      limiter.take(bucket, key);
+    }
+    now = 100;
+    for (let index = 0; index < 8; index += 1) limiter.take(bucket, `idle-${index}`);
+    now = 5_000;
+    for (const key of ['busy-1', 'busy-2']) limiter.take(bucket, key);
+    expect(limiter.size).toBe(10);
+
+    // The eleventh key makes room: the idle buckets have refilled, so they are the ones forgotten.
+    limiter.take(bucket, 'new');
+    expect(limiter.size).toBe(3);
+    // busy-1 was remembered: one token left of its refill, so the next take empties it.
+    expect(limiter.take(bucket, 'busy-1')).toMatchObject({ allowed: true, remaining: 0 });
+    expect(limiter.take(bucket, 'busy-1').allowed).toBe(false);
+
+    // A flood of new keys that all stay in use: the oldest go, and the count never passes 10.
+    for (let index = 0; index < 50; index += 1) {
+      limiter.take(bucket, `flood-${index}`);
+      limiter.take(bucket, `flood-${index}`);
+      expect(limiter.size).toBeLessThanOrEqual(10);
+    }
+    expect(limiter.take(bucket, 'flood-49').allowed).toBe(false);
+  });
+});
+
 describe('RateLimiter: redis across processes', () => {
   it('two limiters with their own connections share one bucket', async () => {
     const one = new RedisRateLimiter(await sharedRedis(), PREFIX);

@@ -1,4 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MenuItem, MenuItemInput } from '../../src/domain/item.js';
 import { ChangeFeed } from '../../src/services/change-feed.js';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
@@ -129,5 +131,87 @@ describe(`concurrent writers on ${DATABASE_KIND}`, () => {
     expect(menu).toHaveLength(200);
     // Never a mix of the two writers' menus.
     expect(new Set(menu.map((entry) => entry.name.split(' item ')[0])).size).toBe(1);
+  });
+});
+
+describe(`menu reads during writes on ${DATABASE_KIND}`, () => {
+  let database: TestDatabase;
+  let reader: Store;
+  let writer: Store;
+  beforeAll(async () => {
+    database = await testDatabase();
+    [reader, writer] = [await openStore(database.address), await openStore(database.address)];
+  });
+  afterAll(async () => {
+    for (const store of [reader, writer]) await store?.close();
+    await database?.cleanup();
+  });
+
+  /** Menu `version` of 60 items, given out of id order; every third item has no price entries. */
+  const menu = (version: number): MenuItemInput[] =>
+    Array.from({ length: 60 }, (_, index) => {
+      const id = ((index * 37) % 60) + 1;
+      return {
+        id,
+        name: `version ${version} item ${id}`,
+        brand: '',
+        productType: 'Flower',
+        productSubtype: '',
+        description: '',
+        image: null,
+        cbd: null,
+        cbn: null,
+        thc: null,
+        totalThc: null,
+        totalCbd: null,
+        flavors: [],
+        effects: [],
+        conditions: [],
+        active: true,
+        prices:
+          id % 3 === 0
+            ? []
+            : [
+                { unit: 'ounce', amount: 0.125, priceCents: version * 100_000 + id, stock: null },
+                { unit: 'gram', amount: 1, priceCents: version * 100_000 + id + 1, stock: version },
+              ],
+      };
+    });
+  /** What a read of menu `version` gives: items by id, entries in their given order (times aside). */
+  const expected = (version: number) => [...menu(version)].sort((a, b) => a.id! - b.id!);
+  const withoutTimes = (items: MenuItem[]) =>
+    items.map((item) => ({
+      ...item,
+      prices: item.prices.map(({ unit, amount, priceCents, stock }) => ({ unit, amount, priceCents, stock })),
+    }));
+
+  it('a read sees one whole menu, ordered, with items without prices, never half of a write', async () => {
+    const dispensary = await writer.createDispensary('Read while written', 'digest-read-written');
+    await writer.replaceMenu(dispensary.id, menu(0));
+    const versions = [expected(0), expected(1)];
+    const seen = [0, 0];
+    let mixed = 0;
+    let writing = true;
+    // Reads never wait for the writer. On SQLite the two stores are two connections of this process,
+    // and the reader's queries run between the writer's statements while it holds the write lock: a
+    // read that asked for that lock would block the event loop for busy_timeout, then fail.
+    const reading = (async () => {
+      while (writing) {
+        const read = withoutTimes(await reader.readMenu(dispensary.id));
+        const version = versions.findIndex((candidate) => isDeepStrictEqual(read, candidate));
+        if (version === -1) mixed++;
+        else seen[version]!++;
+      }
+    })();
+    try {
+      for (let round = 1; round <= 30; round++) await writer.replaceMenu(dispensary.id, menu(round % 2));
+    } finally {
+      writing = false;
+      await reading;
+    }
+    expect(mixed).toBe(0);
+    // The reads did overlap the writes: each menu was read.
+    expect(Math.min(...seen)).toBeGreaterThan(0);
+    expect(withoutTimes(await reader.readMenu(dispensary.id))).toEqual(versions[0]);
   });
 });

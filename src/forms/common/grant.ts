@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type {} from '../../http/rate-limit.js';
 import type { AccessRequest, AccessService, Granted } from '../../services/access.js';
+import { andThen, type MaybePromise } from '../../util/maybe-promise.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,15 +12,16 @@ declare module 'fastify' {
 
 /**
  * Every public route's access check: the client address goes along (the login guard counts failed
- * logins per address), and the granted credential is noted for the request log.
+ * logins per address), the granted credential is noted for the request log and counted in its rate
+ * limit. Ready at once when everything is in memory (src/util/maybe-promise.ts).
  */
-export async function grantRequest(
+export function grantRequest(
   access: AccessService,
   request: FastifyRequest,
   fields: Omit<AccessRequest, 'address'>,
-): Promise<Granted> {
-  const granted = await access.grant({ ...fields, address: request.ip });
-  request.credentialUsername = granted.credential.username;
-  await request.countCredential?.(granted.credential.username);
-  return granted;
+): MaybePromise<Granted> {
+  return andThen(access.grant({ ...fields, address: request.ip }), (granted) => {
+    request.credentialUsername = granted.credential.username;
+    return andThen(request.countCredential(granted.credential.username), () => granted);
+  });
 }

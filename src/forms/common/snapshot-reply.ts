@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Representation } from '../../services/menu-snapshots.js';
+import type { Granted } from '../../services/access.js';
+import type { Representation, SnapshotView } from '../../services/menu-snapshots.js';
+import { andThen, type MaybePromise } from '../../util/maybe-promise.js';
 
 /** Authenticated answers with a validator: a cache may keep them for this client, but must ask first. */
 const REVALIDATE = 'private, no-cache';
@@ -28,6 +30,24 @@ export function sendRepresentation(
   if (representation.encoding !== 'identity') reply.header('content-encoding', representation.encoding);
   reply.header('content-type', 'application/json; charset=utf-8');
   return reply.send(representation.body);
+}
+
+/**
+ * A granted request's answer from a view's snapshot (see `sendRepresentation`): written at once when
+ * the grant and the snapshot are in memory, as they are for nearly every read.
+ */
+export function sendSnapshot(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  granted: MaybePromise<Granted>,
+  view: SnapshotView,
+  validators: boolean,
+): MaybePromise<FastifyReply> {
+  return andThen(granted, ({ dispensary }) =>
+    andThen(view.read(dispensary.id, request.headers['accept-encoding']), (answer) =>
+      sendRepresentation(request, reply, answer, validators),
+    ),
+  );
 }
 
 /** For answers that are computed per request rather than kept (inventory `since`, say). */

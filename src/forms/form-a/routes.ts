@@ -3,7 +3,7 @@ import { errorResponses } from '../../http/error-responses.js';
 import { ServiceError } from '../../services/errors.js';
 import { grantRequest } from '../common/grant.js';
 import { InventorySchema, inventoryEntries, parseSince } from '../common/inventory.js';
-import { noStore, sendRepresentation } from '../common/snapshot-reply.js';
+import { noStore, sendSnapshot } from '../common/snapshot-reply.js';
 import { StoreInfoSchema } from '../common/store-info.js';
 import { commonViews } from '../common/views.js';
 import type { FormContext } from '../form.js';
@@ -62,12 +62,10 @@ export const formARoutes: FastifyPluginAsync<FormContext> = async (app, { access
         response: { 200: FormAMenu, ...errorResponses(400, 401, 403, 413, 415, 429, 500, 503) },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const body = request.body as FormARequestBody;
-      const { dispensary } = await grantRequest(access, request, grantOf(body));
       const view = body.active === false ? menu.all : menu.active;
-      const answer = await view.read(dispensary.id, request.headers['accept-encoding']);
-      return sendRepresentation(request, reply, answer, false);
+      return sendSnapshot(request, reply, grantRequest(access, request, grantOf(body)), view, false);
     },
   );
 
@@ -83,11 +81,14 @@ export const formARoutes: FastifyPluginAsync<FormContext> = async (app, { access
         response: { 200: StoreInfoSchema, ...errorResponses(400, 401, 403, 413, 415, 429, 500, 503) },
       },
     },
-    async (request, reply) => {
-      const { dispensary } = await grantRequest(access, request, grantOf(request.body as Credentials));
-      const answer = await store.read(dispensary.id, request.headers['accept-encoding']);
-      return sendRepresentation(request, reply, answer, false);
-    },
+    (request, reply) =>
+      sendSnapshot(
+        request,
+        reply,
+        grantRequest(access, request, grantOf(request.body as Credentials)),
+        store,
+        false,
+      ),
   );
 
   app.post(
@@ -105,11 +106,9 @@ export const formARoutes: FastifyPluginAsync<FormContext> = async (app, { access
     async (request, reply) => {
       const body = request.body as FormAInventoryRequestBody;
       const since = parseSince(body.since);
-      const { dispensary } = await grantRequest(access, request, grantOf(body));
-      if (since === undefined) {
-        const answer = await inventory.read(dispensary.id, request.headers['accept-encoding']);
-        return sendRepresentation(request, reply, answer, false);
-      }
+      const granted = grantRequest(access, request, grantOf(body));
+      if (since === undefined) return sendSnapshot(request, reply, granted, inventory, false);
+      const { dispensary } = await granted;
       noStore(reply);
       return inventoryEntries(await menus.items(dispensary.id), since);
     },

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { ServiceError } from '../../services/errors.js';
 
@@ -11,24 +11,41 @@ export const FormBRequestHeaders = Type.Object({
 });
 export type FormBRequestHeaders = Static<typeof FormBRequestHeaders>;
 
-const CREDENTIAL_HEADERS = new Set(['store', 'username', 'password']);
+/** One bit per credential header, to note which were seen. */
+const CREDENTIAL_HEADER_BITS = new Map([
+  ['store', 1],
+  ['username', 2],
+  ['password', 4],
+]);
 
 /**
  * Node joins a repeated header into one comma-separated value, which would then be checked as a
  * (wrong) secret. A repeated credential header is ambiguous, so it is refused as malformed instead.
+ * Runs on every Form B request: a synchronous hook that allocates nothing on the way through.
  */
-export async function refuseRepeatedCredentialHeaders(request: FastifyRequest): Promise<void> {
-  const seen = new Set<string>();
+export function refuseRepeatedCredentialHeaders(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  next: HookHandlerDoneFunction,
+): void {
+  let seen = 0;
   const raw = request.raw.rawHeaders;
   for (let index = 0; index < raw.length; index += 2) {
-    const name = raw[index]!.toLowerCase();
-    if (!CREDENTIAL_HEADERS.has(name)) continue;
-    if (seen.has(name)) {
-      throw new ServiceError(
-        'invalid_request',
-        `The header "${name}" was sent more than once; send it once.`,
+    const name = raw[index]!;
+    // Only names of the right length are lower-cased and compared: `store`, `username`, `password`.
+    if (name.length !== 5 && name.length !== 8) continue;
+    const bit = CREDENTIAL_HEADER_BITS.get(name.toLowerCase());
+    if (bit === undefined) continue;
+    if (seen & bit) {
+      next(
+        new ServiceError(
+          'invalid_request',
+          `The header "${name.toLowerCase()}" was sent more than once; send it once.`,
+        ),
       );
+      return;
     }
-    seen.add(name);
+    seen |= bit;
   }
+  next();
 }

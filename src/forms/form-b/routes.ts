@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { errorResponses, notModified } from '../../http/error-responses.js';
 import { grantRequest } from '../common/grant.js';
 import { InventorySchema, inventoryEntries, parseSince, SinceSchema } from '../common/inventory.js';
-import { noStore, sendRepresentation } from '../common/snapshot-reply.js';
+import { noStore, sendSnapshot } from '../common/snapshot-reply.js';
 import { StoreInfoSchema } from '../common/store-info.js';
 import { commonViews } from '../common/views.js';
 import type { FormContext } from '../form.js';
@@ -11,11 +11,11 @@ import { formBMenuSchema } from './item.js';
 import { FormBRequestHeaders, refuseRepeatedCredentialHeaders } from './request.js';
 import { formBMenuView } from './views.js';
 
-const grantOf = (headers: FormBRequestHeaders) => ({
-  username: headers.username,
-  password: headers.password,
-  token: headers.store,
-});
+/** The credential headers, validated by the route's schema before any handler runs. */
+const grantOf = (headers: object) => {
+  const { username, password, store } = headers as FormBRequestHeaders;
+  return { username, password, token: store };
+};
 
 const InventoryQuery = Type.Object({ since: Type.Optional(SinceSchema) });
 
@@ -43,15 +43,8 @@ export const formBRoutes: FastifyPluginAsync<FormContext> = async (
       },
       onRequest: refuseRepeatedCredentialHeaders,
     },
-    async (request, reply) => {
-      const { dispensary } = await grantRequest(
-        access,
-        request,
-        grantOf(request.headers as FormBRequestHeaders),
-      );
-      const answer = await menu.read(dispensary.id, request.headers['accept-encoding']);
-      return sendRepresentation(request, reply, answer, true);
-    },
+    (request, reply) =>
+      sendSnapshot(request, reply, grantRequest(access, request, grantOf(request.headers)), menu, true),
   );
 
   app.get(
@@ -67,15 +60,8 @@ export const formBRoutes: FastifyPluginAsync<FormContext> = async (
       },
       onRequest: refuseRepeatedCredentialHeaders,
     },
-    async (request, reply) => {
-      const { dispensary } = await grantRequest(
-        access,
-        request,
-        grantOf(request.headers as FormBRequestHeaders),
-      );
-      const answer = await store.read(dispensary.id, request.headers['accept-encoding']);
-      return sendRepresentation(request, reply, answer, true);
-    },
+    (request, reply) =>
+      sendSnapshot(request, reply, grantRequest(access, request, grantOf(request.headers)), store, true),
   );
 
   app.get(
@@ -94,15 +80,9 @@ export const formBRoutes: FastifyPluginAsync<FormContext> = async (
     },
     async (request, reply) => {
       const since = parseSince((request.query as { since?: string }).since);
-      const { dispensary } = await grantRequest(
-        access,
-        request,
-        grantOf(request.headers as FormBRequestHeaders),
-      );
-      if (since === undefined) {
-        const answer = await inventory.read(dispensary.id, request.headers['accept-encoding']);
-        return sendRepresentation(request, reply, answer, true);
-      }
+      const granted = grantRequest(access, request, grantOf(request.headers));
+      if (since === undefined) return sendSnapshot(request, reply, granted, inventory, true);
+      const { dispensary } = await granted;
       noStore(reply);
       return inventoryEntries(await menus.items(dispensary.id), since);
     },

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { Type } from 'typebox';
 import { StoreUnavailableError } from '../../store/unavailable.js';
 import { errorResponses } from '../error-responses.js';
@@ -64,9 +64,9 @@ export const healthRoutes: FastifyPluginAsync<HealthChecks> = async (app, checks
  * health checks gets 503, rather than an answer from caches that may miss a revocation.
  */
 export function unavailableWhileUnreachable(checks: HealthChecks) {
-  return async (request: FastifyRequest): Promise<void> => {
-    if (checks.reachable() || HEALTH_PATHS.has(request.url.split('?')[0]!)) return;
-    throw new StoreUnavailableError('the database is unreachable');
+  return (request: FastifyRequest, _reply: FastifyReply, next: HookHandlerDoneFunction): void => {
+    const refused = !checks.reachable() && !HEALTH_PATHS.has(request.url.split('?')[0]!);
+    next(refused ? new StoreUnavailableError('the database is unreachable') : undefined);
   };
 }
 

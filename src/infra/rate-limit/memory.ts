@@ -7,15 +7,19 @@ interface Bucket {
 }
 
 export interface MemoryRateLimiterOptions {
-  /** Most buckets kept; past it the least recently used (nearly always full ones) are forgotten. */
+  /** Most buckets kept; past it, buckets that have refilled are forgotten first, then the oldest. */
   maxBuckets?: number;
   now?: () => number;
 }
 
 /** Buckets in this process's memory: the default, and the fallback while Redis is away. */
 export class MemoryRateLimiter implements RateLimiter {
-  /** In least-recently-used order: every take moves its bucket to the end. */
-  private readonly buckets = new Map<string, Bucket>();
+  /**
+   * One map per policy, keyed by the caller's own key string: a take allocates nothing (no joined
+   * key, no new bucket once it exists), because it runs on every request. In insertion order.
+   */
+  private readonly policies = new Map<string, { policy: BucketPolicy; buckets: Map<string, Bucket> }>();
+  private count = 0;
   private readonly maxBuckets: number;
   private readonly now: () => number;
 
@@ -24,39 +28,61 @@ export class MemoryRateLimiter implements RateLimiter {
     this.now = options.now ?? Date.now;
   }
 
-  async take(policy: BucketPolicy, key: string): Promise<RateDecision> {
-    return this.takeNow(policy, key);
-  }
-
-  /** The same as `take`, synchronously: the Redis limiter's fallback must not wait either. */
-  takeNow(policy: BucketPolicy, key: string): RateDecision {
-    const id = `${policy.name}\0${key}`;
+  take(policy: BucketPolicy, key: string): RateDecision {
+    let buckets = this.policies.get(policy.name)?.buckets;
+    if (!buckets) {
+      buckets = new Map();
+      this.policies.set(policy.name, { policy, buckets });
+    }
     const now = this.now();
-    const bucket = this.buckets.get(id);
-    let tokens = bucket
-      ? Math.min(policy.burst, bucket.tokens + (Math.max(0, now - bucket.at) * policy.ratePerSecond) / 1000)
-      : policy.burst;
+    const bucket = buckets.get(key);
+    let tokens = bucket ? refilled(policy, bucket, now) : policy.burst;
     const allowed = tokens >= 1;
     if (allowed) tokens -= 1;
-    this.buckets.delete(id);
-    this.buckets.set(id, { tokens, at: now });
-    if (this.buckets.size > this.maxBuckets) this.evict();
+    if (bucket) {
+      bucket.tokens = tokens;
+      bucket.at = now;
+    } else {
+      buckets.set(key, { tokens, at: now });
+      if (++this.count > this.maxBuckets) this.evict(now);
+    }
     return decide(policy, tokens, allowed);
   }
 
   get size(): number {
-    return this.buckets.size;
+    return this.count;
   }
 
-  private evict(): void {
+  /**
+   * Makes room (down to 90 % of the maximum, so that it runs rarely). A bucket that has refilled is
+   * the same as no bucket, so those go first and nobody gains a token; only a flood of distinct keys
+   * beyond the maximum forgets buckets still in use, the oldest first.
+   */
+  private evict(now: number): void {
     const target = Math.floor(this.maxBuckets * 0.9);
-    for (const id of this.buckets.keys()) {
-      if (this.buckets.size <= target) break;
-      this.buckets.delete(id);
+    for (const { policy, buckets } of this.policies.values()) {
+      for (const [key, bucket] of buckets) {
+        if (refilled(policy, bucket, now) < policy.burst) continue;
+        buckets.delete(key);
+        this.count--;
+      }
+    }
+    for (const { buckets } of this.policies.values()) {
+      for (const key of buckets.keys()) {
+        if (this.count <= target) return;
+        buckets.delete(key);
+        this.count--;
+      }
     }
   }
 
   async close(): Promise<void> {
-    this.buckets.clear();
+    this.policies.clear();
+    this.count = 0;
   }
+}
+
+/** The tokens a bucket holds at `now`: what it had, plus the refill since, up to the burst. */
+function refilled(policy: BucketPolicy, bucket: Bucket, now: number): number {
+  return Math.min(policy.burst, bucket.tokens + (Math.max(0, now - bucket.at) * policy.ratePerSecond) / 1000);
 }

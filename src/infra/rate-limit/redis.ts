@@ -44,7 +44,7 @@ export class RedisRateLimiter implements RateLimiter {
   ) {}
 
   async take(policy: BucketPolicy, key: string): Promise<RateDecision> {
-    if (!this.redis.usable) return this.fallback.takeNow(policy, key);
+    if (!this.redis.usable) return this.fallback.take(policy, key);
     try {
       const result = (await this.redis.script(
         TAKE,
@@ -54,7 +54,7 @@ export class RedisRateLimiter implements RateLimiter {
       return decide(policy, Number(result[1]), result[0] === 1);
     } catch (error) {
       this.redis.failed(error);
-      return this.fallback.takeNow(policy, key);
+      return this.fallback.take(policy, key);
     }
   }
 

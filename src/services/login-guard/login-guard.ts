@@ -40,7 +40,11 @@ export interface LoginVerdict {
 }
 
 export interface LoginGuard {
-  check(attempt: LoginAttempt): Promise<LoginVerdict>;
+  /**
+   * Whether the attempt may go on. Answers at once when the counters are in this process (memory),
+   * else with a promise (Redis): it runs before every credential check.
+   */
+  check(attempt: LoginAttempt): LoginVerdict | Promise<LoginVerdict>;
   failed(attempt: LoginAttempt): Promise<void>;
   /** The right password: the username-and-address counter starts again. */
   succeeded(attempt: LoginAttempt): Promise<void>;

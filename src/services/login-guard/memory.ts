@@ -18,6 +18,8 @@ export interface MemoryLoginGuardOptions {
   now?: () => number;
 }
 
+const NO_FAILURES: LoginVerdict = Object.freeze({ allowed: true, retryAfterSeconds: 0, pairFailures: 0 });
+
 /** Failure counters in this process's memory: the default, and the fallback while Redis is away. */
 export class MemoryLoginGuard implements LoginGuard {
   private readonly counts = new Map<string, Count>();
@@ -32,11 +34,9 @@ export class MemoryLoginGuard implements LoginGuard {
     this.now = options.now ?? Date.now;
   }
 
-  async check(attempt: LoginAttempt): Promise<LoginVerdict> {
-    return this.checkNow(attempt);
-  }
-
-  checkNow(attempt: LoginAttempt): LoginVerdict {
+  check(attempt: LoginAttempt): LoginVerdict {
+    // Nobody has failed lately: the usual case, answered without building the counters' keys.
+    if (this.counts.size === 0) return NO_FAILURES;
     const now = this.now();
     const counters = countersOf(attempt, this.limits);
     return verdictOf(

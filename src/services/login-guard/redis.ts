@@ -50,7 +50,7 @@ export class RedisLoginGuard implements LoginGuard {
   async check(attempt: LoginAttempt): Promise<LoginVerdict> {
     const counters = countersOf(attempt, this.limits);
     if (counters.length === 0) return verdictOf([], []);
-    if (!this.redis.usable) return this.fallback.checkNow(attempt);
+    if (!this.redis.usable) return this.fallback.check(attempt);
     try {
       const flat = (await this.redis.script(READ, this.keys(counters), [])) as number[];
       return verdictOf(
@@ -59,7 +59,7 @@ export class RedisLoginGuard implements LoginGuard {
       );
     } catch (error) {
       this.redis.failed(error);
-      return this.fallback.checkNow(attempt);
+      return this.fallback.check(attempt);
     }
   }
 

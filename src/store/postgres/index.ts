@@ -79,6 +79,10 @@ export class PostgresStore extends KyselyStore {
       lockDispensary: async (trx, dispensaryId) => {
         await sql`select 1 from dispensaries where id = ${dispensaryId} for update`.execute(trx);
       },
+      // READ COMMITTED, the default, would give each statement of the read a snapshot of its own.
+      // A read-only REPEATABLE READ transaction never fails with a serialization error.
+      readTransaction: (work) =>
+        db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work),
       afterChange: async (trx) => {
         // Delivered to every listening process when (and only if) this transaction commits.
         await sql`select pg_notify(${CHANGE_CHANNEL}, (select max(seq) from changes)::text)`.execute(trx);

@@ -1,7 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { KyselyStore } from '../kysely-store.js';
 import { LATEST_MIGRATION } from '../migrations/index.js';
 import type { Database } from '../schema.js';
@@ -156,6 +156,22 @@ export function openSqliteStore(path: string): KyselyStore {
     location: `sqlite:${path}`,
     insertChunkRows: INSERT_CHUNK_ROWS,
     migrationLock: (migrate) => connection.exclusively(migrate),
+    // Not db.transaction(): its BEGIN becomes BEGIN IMMEDIATE (see WatchedConnection.prepare), which
+    // would wait for a writer in another process and hold the next one up. A deferred BEGIN takes no
+    // lock: in WAL mode its first read fixes the snapshot the rest of it sees, while writers go on.
+    // db.connection() keeps the one connection for it, so no other query of this process runs inside.
+    readTransaction: (work) =>
+      db.connection().execute(async (trx) => {
+        await sql`begin deferred`.execute(trx);
+        try {
+          const result = await work(trx);
+          await sql`commit`.execute(trx);
+          return result;
+        } catch (error) {
+          await sql`rollback`.execute(trx);
+          throw error;
+        }
+      }),
     isUniqueViolation: (error) =>
       error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_CONSTRAINT_UNIQUE'),
   });
