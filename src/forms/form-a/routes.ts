@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyBodyParser, FastifyPluginAsync } from 'fastify';
 import { errorResponses } from '../../http/error-responses.js';
 import { ServiceError } from '../../services/errors.js';
 import { grantRequest } from '../common/grant.js';
@@ -31,8 +31,10 @@ export const formARoutes: FastifyPluginAsync<FormContext> = async (app, { access
   const { store, inventory } = commonViews(snapshots, menus);
 
   // Form A owns its body parsing: this scope's parsers replace the defaults and reach no other route.
+  // JSON has its own entry because Fastify finds an exact content type at once, and the catch-all
+  // only after trying every other; nearly every Form A request is JSON.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+  const parseBody: FastifyBodyParser<string> = (request, body, done) => {
     const contentType = request.headers['content-type'];
     if (!isAcceptedContentType(contentType)) {
       done(
@@ -45,11 +47,13 @@ export const formARoutes: FastifyPluginAsync<FormContext> = async (app, { access
       return;
     }
     try {
-      done(null, parseFormABody(contentType, body as string));
+      done(null, parseFormABody(contentType, body));
     } catch (error) {
       done(error as Error, undefined);
     }
-  });
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseBody);
+  app.addContentTypeParser('*', { parseAs: 'string' }, parseBody);
 
   app.post(
     '/menu',
