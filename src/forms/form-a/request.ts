@@ -53,23 +53,27 @@ export function isAcceptedContentType(contentType: string | undefined): boolean 
   return type === 'application/json' || LENIENT_TYPES.has(type);
 }
 
+/** A JSON body, parsed; the answer to a body that is not JSON says what to send. */
+export function parseFormAJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ServiceError(
+      'invalid_request',
+      'The request body is not valid JSON. Send a JSON object such as {"username": "...", "password": "...", "collective_token": "..."}.',
+    );
+  }
+}
+
 /**
  * Reads a Form A body. JSON is accepted under any accepted content type, because `curl -d '{...}'`
  * labels JSON as a form; a real urlencoded form (`username=...&password=...`) is read as fields.
  */
 export function parseFormABody(contentType: string | undefined, text: string): unknown {
   const type = mediaType(contentType);
+  if (type === 'application/json') return parseFormAJson(text);
   const trimmed = text.trim();
-  if (type === 'application/json' || trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new ServiceError(
-        'invalid_request',
-        'The request body is not valid JSON. Send a JSON object such as {"username": "...", "password": "...", "collective_token": "..."}.',
-      );
-    }
-  }
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) return parseFormAJson(text);
   if (type === 'application/x-www-form-urlencoded') return parseUrlEncoded(trimmed);
   if (trimmed === '') return undefined;
   throw new ServiceError('invalid_request', 'The request body must be a JSON object or a urlencoded form.');

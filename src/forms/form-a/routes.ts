@@ -1,4 +1,4 @@
-import type { FastifyBodyParser, FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { errorResponses } from '../../http/error-responses.js';
 import { ServiceError } from '../../services/errors.js';
 import { grantRequest } from '../common/grant.js';
@@ -15,6 +15,7 @@ import {
   FormAInventoryRequestBody as InventoryBody,
   isAcceptedContentType,
   parseFormABody,
+  parseFormAJson,
 } from './request.js';
 import { formAViews } from './views.js';
 
@@ -26,15 +27,30 @@ const grantOf = (body: Credentials) => ({
   token: body.collective_token,
 });
 
+/** Hands a parser's result, or its error, to Fastify. */
+function settle(done: (error: Error | null, body?: unknown) => void, parse: () => unknown): void {
+  let body: unknown;
+  try {
+    body = parse();
+  } catch (error) {
+    done(error as Error, undefined);
+    return;
+  }
+  done(null, body);
+}
+
 export const formARoutes: FastifyPluginAsync<FormContext> = async (app, { access, menus, snapshots }) => {
   const menu = formAViews(snapshots);
   const { store, inventory } = commonViews(snapshots, menus);
 
   // Form A owns its body parsing: this scope's parsers replace the defaults and reach no other route.
-  // JSON has its own entry because Fastify finds an exact content type at once, and the catch-all
-  // only after trying every other; nearly every Form A request is JSON.
+  // JSON, nearly every Form A request, has its own entry: Fastify finds an exact media type at once
+  // (the catch-all only after trying the others), and its body needs no content type checks.
   app.removeAllContentTypeParsers();
-  const parseBody: FastifyBodyParser<string> = (request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
+    settle(done, () => parseFormAJson(body as string)),
+  );
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     const contentType = request.headers['content-type'];
     if (!isAcceptedContentType(contentType)) {
       done(
@@ -46,14 +62,8 @@ export const formARoutes: FastifyPluginAsync<FormContext> = async (app, { access
       );
       return;
     }
-    try {
-      done(null, parseFormABody(contentType, body));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
-  };
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseBody);
-  app.addContentTypeParser('*', { parseAs: 'string' }, parseBody);
+    settle(done, () => parseFormABody(contentType, body as string));
+  });
 
   app.post(
     '/menu',
