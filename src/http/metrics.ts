@@ -33,12 +33,52 @@ export async function clusterMetricsText(): Promise<{ contentType: string; body:
   return { contentType: aggregator.contentType, body: await aggregator.clusterMetrics() };
 }
 
+interface AnswerLabels {
+  method: string;
+  route: string;
+  status: string;
+}
+
+interface AnswerTally {
+  /** One object per label set, handed to prom-client as it is on every request. */
+  labels: AnswerLabels;
+  count: number;
+  /** How much of `count` the counter has been given. */
+  reported: number;
+}
+
+/**
+ * Answers are tallied per label set as plain numbers and handed to prom-client when scraped:
+ * prom-client checks and hashes the labels on every call, which cost more than the rest of the
+ * counting on the read path (bench/PROFILE.md). The labels are bounded: route patterns, Node's
+ * methods, status codes.
+ */
+const answers = new Map<string, AnswerTally>();
+
+function tallyAnswer(method: string, route: string, status: number): AnswerLabels {
+  const key = `${method} ${status} ${route}`;
+  let tally = answers.get(key);
+  if (!tally) {
+    tally = { labels: { method, route, status: String(status) }, count: 0, reported: 0 };
+    answers.set(key, tally);
+  }
+  tally.count++;
+  return tally.labels;
+}
+
 /** Every answer, by method, route pattern (`/admin/v1/dispensaries/:id`, never the raw path) and status. */
 export const httpRequests = new Counter({
   name: 'menu_api_http_requests_total',
   help: 'HTTP requests answered, by method, route pattern and status code.',
   labelNames: ['method', 'route', 'status'] as const,
   registers: [registry],
+  collect() {
+    for (const tally of answers.values()) {
+      if (tally.count === tally.reported) continue;
+      this.inc(tally.labels, tally.count - tally.reported);
+      tally.reported = tally.count;
+    }
+  },
 });
 
 export const httpDuration = new Histogram({
@@ -49,10 +89,16 @@ export const httpDuration = new Histogram({
   registers: [registry],
 });
 
+/** Requests received and not yet answered or aborted; read into the gauge when scraped. */
+let requestsInFlight = 0;
+
 export const httpInFlight = new Gauge({
   name: 'menu_api_http_requests_in_flight',
   help: 'Requests received and not yet answered.',
   registers: [registry],
+  collect() {
+    this.set(requestsInFlight);
+  },
 });
 
 /** 401 and 403 answers; `reason` is the error code (invalid_credentials, invalid_token, forbidden). */
@@ -159,7 +205,7 @@ export function recordSnapshotBytesServed(bytes: number, view = 'all'): void {
 
 /** An answer Node's parser gave before any route saw the request (400, 408, 431). */
 export function recordUnparsedRequest(status: number): void {
-  httpRequests.inc({ method: 'unknown', route: 'unparsed', status: String(status) });
+  tallyAnswer('unknown', 'unparsed', status);
 }
 
 let snapshotBytesProbe: (() => number) | undefined;
@@ -215,18 +261,17 @@ export function instrument(app: FastifyInstance, reachable?: () => boolean): voi
   app.decorateRequest('inFlight', false);
   app.addHook('onRequest', (request, _reply, next) => {
     request.inFlight = true;
-    httpInFlight.inc();
+    requestsInFlight++;
     next();
   });
   const done = (request: FastifyRequest) => {
     if (!request.inFlight) return;
     request.inFlight = false;
-    httpInFlight.dec();
+    requestsInFlight--;
   };
   app.addHook('onResponse', (request, reply, next) => {
     done(request);
-    const labels = { method: request.method, route: routeLabel(request), status: String(reply.statusCode) };
-    httpRequests.inc(labels);
+    const labels = tallyAnswer(request.method, routeLabel(request), reply.statusCode);
     httpDuration.observe(labels, reply.elapsedTime / 1000);
     if (reply.statusCode === 429) recordRateLimited(refusingLimit(request));
     next();

@@ -213,47 +213,56 @@ export const MENU_PRICE_COLUMNS = [
   'updated_at',
 ] as const;
 
-type MenuItemRow = Pick<Database['items'], (typeof MENU_ITEM_COLUMNS)[number]>;
-type MenuPriceRow = Pick<Database['price_entries'], (typeof MENU_PRICE_COLUMNS)[number]>;
+/** Each column's position in a row read as an array, from the list the query selects. */
+function columnIndexes<const C extends readonly string[]>(columns: C): Readonly<Record<C[number], number>> {
+  return Object.fromEntries(columns.map((column, index) => [column, index])) as Record<C[number], number>;
+}
+
+const ITEM = columnIndexes(MENU_ITEM_COLUMNS);
+const PRICE = columnIndexes(MENU_PRICE_COLUMNS);
+
+type Items = Database['items'];
+type Prices = Database['price_entries'];
 
 /**
- * Folds a menu's items (ordered by id) and its price entries (ordered by item id, then position) into
- * items, in one pass over both: each item takes the entries that follow, up to the next item's.
+ * Folds a menu's items (ordered by id) and its price entries (ordered by item id, then position), rows
+ * as arrays of MENU_ITEM_COLUMNS and MENU_PRICE_COLUMNS values, into items, in one pass over both:
+ * each item takes the entries that follow, up to the next item's.
  */
-export function foldMenu(items: MenuItemRow[], prices: MenuPriceRow[]): MenuItem[] {
+export function foldMenu(items: readonly unknown[][], prices: readonly unknown[][]): MenuItem[] {
   let next = 0;
   return items.map((row) => {
-    const id = Number(row.id);
+    const id = Number(row[ITEM.id]);
     const entries: PriceEntry[] = [];
     // `<=`, not `===`: an entry whose item is not in the list is passed over, as a join would.
-    for (; next < prices.length && Number(prices[next]!.item_id) <= id; next++) {
+    for (; next < prices.length && Number(prices[next]![PRICE.item_id]) <= id; next++) {
       const price = prices[next]!;
-      if (Number(price.item_id) !== id) continue;
+      if (Number(price[PRICE.item_id]) !== id) continue;
       entries.push({
-        unit: price.unit as Unit,
-        amount: Number(price.amount),
-        priceCents: Number(price.price_cents),
-        stock: nullableNumber(price.stock),
-        updatedAt: price.updated_at,
+        unit: price[PRICE.unit] as Unit,
+        amount: Number(price[PRICE.amount]),
+        priceCents: Number(price[PRICE.price_cents]),
+        stock: nullableNumber(price[PRICE.stock] as Prices['stock']),
+        updatedAt: price[PRICE.updated_at] as Prices['updated_at'],
       });
     }
     return {
       id,
-      name: row.name,
-      brand: row.brand,
-      productType: row.product_type as ProductType,
-      productSubtype: row.product_subtype,
-      description: row.description,
-      image: row.image,
-      cbd: nullableNumber(row.cbd),
-      cbn: nullableNumber(row.cbn),
-      thc: nullableNumber(row.thc),
-      totalThc: nullableNumber(row.total_thc),
-      totalCbd: nullableNumber(row.total_cbd),
-      flavors: JSON.parse(row.flavors) as string[],
-      effects: JSON.parse(row.effects) as string[],
-      conditions: JSON.parse(row.conditions) as string[],
-      active: Number(row.active) === 1,
+      name: row[ITEM.name] as Items['name'],
+      brand: row[ITEM.brand] as Items['brand'],
+      productType: row[ITEM.product_type] as ProductType,
+      productSubtype: row[ITEM.product_subtype] as Items['product_subtype'],
+      description: row[ITEM.description] as Items['description'],
+      image: row[ITEM.image] as Items['image'],
+      cbd: nullableNumber(row[ITEM.cbd] as Items['cbd']),
+      cbn: nullableNumber(row[ITEM.cbn] as Items['cbn']),
+      thc: nullableNumber(row[ITEM.thc] as Items['thc']),
+      totalThc: nullableNumber(row[ITEM.total_thc] as Items['total_thc']),
+      totalCbd: nullableNumber(row[ITEM.total_cbd] as Items['total_cbd']),
+      flavors: JSON.parse(row[ITEM.flavors] as Items['flavors']) as string[],
+      effects: JSON.parse(row[ITEM.effects] as Items['effects']) as string[],
+      conditions: JSON.parse(row[ITEM.conditions] as Items['conditions']) as string[],
+      active: Number(row[ITEM.active]) === 1,
       prices: entries,
     };
   });

@@ -5,6 +5,7 @@ import {
   recordSnapshotBytesServed,
   recordSnapshotHit,
   recordSnapshotMiss,
+  recordUnparsedRequest,
   setSnapshotCacheBytes,
 } from '../../src/http/metrics.js';
 import { adminKey, UNLIMITED } from '../helpers/admin.js';
@@ -53,7 +54,16 @@ describe('health, readiness and metrics on the public port (no --ops-port)', () 
     await app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(seed) });
     await app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(seed) });
     await app.inject({ method: 'GET', url: '/no/such/path/123' });
+    recordUnparsedRequest(431);
     const after = await scrape(app);
+    const unparsed = { method: 'unknown', route: 'unparsed', status: '431' };
+    expect(sample(after, 'menu_api_http_requests_total', unparsed)).toBe(
+      sample(before, 'menu_api_http_requests_total', unparsed) + 1,
+    );
+    // Counted once: a second scrape hands prom-client nothing new.
+    expect(sample(await scrape(app), 'menu_api_http_requests_total', labels)).toBe(
+      sample(after, 'menu_api_http_requests_total', labels),
+    );
     expect(sample(after, 'menu_api_http_requests_total', labels)).toBe(
       sample(before, 'menu_api_http_requests_total', labels) + 2,
     );

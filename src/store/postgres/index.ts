@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { KyselyStore } from '../kysely-store.js';
+import { KyselyStore, type ReadArrays } from '../kysely-store.js';
 import type { Database } from '../schema.js';
 import type { Actor, Credential } from '../store.js';
 import { ChangeListener, type ListenerOptions } from './listener.js';
@@ -58,12 +58,51 @@ export function isPostgresUrl(address: string): boolean {
   return /^postgres(ql)?:\/\//i.test(address);
 }
 
+/**
+ * Runs `work` in a read-only REPEATABLE READ transaction (READ COMMITTED, the default, would give each
+ * statement a snapshot of its own; a read-only REPEATABLE READ transaction never fails with a
+ * serialization error). On a client of the pool taken here rather than through Kysely, whose
+ * transactions give no way to ask pg for rows as arrays (`rowMode: 'array'`).
+ */
+async function readTransaction<T>(pool: pg.Pool, work: (readArrays: ReadArrays) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let open = true;
+  const readArrays: ReadArrays = async (query) => {
+    if (!open) throw new Error('readArrays was called after its read transaction ended');
+    const result = await client.query<unknown[]>({
+      text: query.sql,
+      values: [...query.parameters],
+      rowMode: 'array',
+    });
+    return result.rows;
+  };
+  try {
+    await client.query('start transaction isolation level repeatable read read only');
+    const result = await work(readArrays).finally(() => {
+      open = false;
+    });
+    await client.query('commit');
+    client.release();
+    return result;
+  } catch (error) {
+    try {
+      await client.query('rollback');
+      client.release();
+    } catch {
+      // The connection is broken or in an unknown state: the pool closes it instead of reusing it.
+      client.release(true);
+    }
+    throw error;
+  }
+}
+
 /** The Kysely store over PostgreSQL, plus LISTEN for change notices from other processes. */
 export class PostgresStore extends KyselyStore {
   private readonly listeners = new Set<ChangeListener>();
 
   constructor(
     db: Kysely<Database>,
+    pool: pg.Pool,
     private readonly listenerOptions: Omit<ListenerOptions, 'channel'>,
     location: string,
   ) {
@@ -79,10 +118,7 @@ export class PostgresStore extends KyselyStore {
       lockDispensary: async (trx, dispensaryId) => {
         await sql`select 1 from dispensaries where id = ${dispensaryId} for update`.execute(trx);
       },
-      // READ COMMITTED, the default, would give each statement of the read a snapshot of its own.
-      // A read-only REPEATABLE READ transaction never fails with a serialization error.
-      readTransaction: (work) =>
-        db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work),
+      readTransaction: (work) => readTransaction(pool, work),
       afterChange: async (trx) => {
         // Delivered to every listening process when (and only if) this transaction commits.
         await sql`select pg_notify(${CHANGE_CHANNEL}, (select max(seq) from changes)::text)`.execute(trx);
@@ -140,6 +176,7 @@ export function openPostgresStore(url: string, options: PostgresOptions = {}): P
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return new PostgresStore(
     db,
+    pool,
     { connectionString: url, connectTimeoutMs, applicationName: 'menu-api-listen' },
     redactUrl(url),
   );

@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { KyselyStore } from '../kysely-store.js';
+import { KyselyStore, type ReadArrays } from '../kysely-store.js';
 import { LATEST_MIGRATION } from '../migrations/index.js';
 import type { Database } from '../schema.js';
 
@@ -49,6 +49,8 @@ class WatchedConnection {
   private identity: { dev: number; ino: number } | undefined;
   private checkedAt = 0;
   private fault: Error | undefined;
+  /** readArrays' statements, by SQL: prepared on `connection`, dropped with it. */
+  private readonly arrayStatements = new Map<string, SqliteDatabase.Statement<unknown[], unknown[]>>();
 
   constructor(private readonly path: string) {
     this.connection = connect(path);
@@ -57,21 +59,44 @@ class WatchedConnection {
   }
 
   prepare(source: string): SqliteDatabase.Statement {
-    this.check();
-    if (this.fault || !this.connection) throw this.fault ?? new DatabaseFileFault('the database is closed');
+    const connection = this.open();
     // A disk-full or I/O error makes SQLite roll the transaction back itself; Kysely's own rollback
     // would then fail ("no transaction is active") and hide the real error, turning a 503 into a 500.
-    if (source === 'rollback' && !this.connection.inTransaction) return NO_OP as SqliteDatabase.Statement;
+    if (source === 'rollback' && !connection.inTransaction) return NO_OP as SqliteDatabase.Statement;
     // Kysely's plain `begin` defers the write lock: a transaction that reads and then writes fails at
     // once with "database is locked" when another process wrote in between (busy_timeout does not
     // apply). Every Kysely transaction here writes, so it takes the write lock up front and waits.
-    if (source === 'begin') return this.connection.prepare('begin immediate');
-    return this.connection.prepare(source);
+    if (source === 'begin') return connection.prepare('begin immediate');
+    return connection.prepare(source);
+  }
+
+  /**
+   * Runs a select and returns its rows as arrays. Only for use while Kysely holds this connection
+   * (inside db.connection()), as its own queries are: the rows are then those of the transaction open
+   * on it. Statements are kept for the next read, so this is for a fixed set of queries (their values
+   * are parameters), not for SQL that varies.
+   */
+  readArrays(source: string, parameters: readonly unknown[]): unknown[][] {
+    const connection = this.open();
+    let statement = this.arrayStatements.get(source);
+    if (!statement) {
+      statement = connection.prepare<unknown[], unknown[]>(source).raw(true);
+      this.arrayStatements.set(source, statement);
+    }
+    return statement.all(...parameters);
   }
 
   close(): void {
+    this.arrayStatements.clear();
     this.connection?.close();
     this.connection = undefined;
+  }
+
+  /** The open database, once the file has been checked; throws while it is gone or replaced. */
+  private open(): SqliteDatabase.Database {
+    this.check();
+    if (this.fault || !this.connection) throw this.fault ?? new DatabaseFileFault('the database is closed');
+    return this.connection;
   }
 
   /**
@@ -159,12 +184,20 @@ export function openSqliteStore(path: string): KyselyStore {
     // Not db.transaction(): its BEGIN becomes BEGIN IMMEDIATE (see WatchedConnection.prepare), which
     // would wait for a writer in another process and hold the next one up. A deferred BEGIN takes no
     // lock: in WAL mode its first read fixes the snapshot the rest of it sees, while writers go on.
-    // db.connection() keeps the one connection for it, so no other query of this process runs inside.
+    // db.connection() keeps the one connection for it, so no other query of this process runs inside,
+    // and readArrays runs on that same connection, in the transaction.
     readTransaction: (work) =>
       db.connection().execute(async (trx) => {
         await sql`begin deferred`.execute(trx);
+        let open = true;
+        const readArrays: ReadArrays = async (query) => {
+          if (!open) throw new Error('readArrays was called after its read transaction ended');
+          return connection.readArrays(query.sql, query.parameters);
+        };
         try {
-          const result = await work(trx);
+          const result = await work(readArrays).finally(() => {
+            open = false;
+          });
           await sql`commit`.execute(trx);
           return result;
         } catch (error) {
