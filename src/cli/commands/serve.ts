@@ -153,7 +153,7 @@ export function serveCommand(): Command {
         return;
       }
       let server: Awaited<ReturnType<typeof startServer>>;
-      const logger = pino({ level: options.logLevel });
+      const logger = serverLogger(options.logLevel);
       try {
         server = await startServer(config, { logger });
       } catch (error) {
@@ -187,6 +187,16 @@ export function serveCommand(): Command {
 }
 
 /**
+ * The server's log: JSON lines on stdout, written asynchronously. pino's default, a synchronous write
+ * per line, cost about 20 µs per request at the default level, a third of a menu read (bench/RESULTS.md,
+ * the `--log-level info` row); now the lines that arrive while a write is in flight go out together in
+ * the next one. pino flushes what is still buffered when the process exits.
+ */
+function serverLogger(level: string) {
+  return pino({ level }, pino.destination({ dest: 1, sync: false }));
+}
+
+/**
  * `serve --workers N`: migrate and seed once, here, so that workers never race each other to do it,
  * then fork the workers (each runs this same command and takes the `cluster.isWorker` path).
  */
@@ -195,7 +205,7 @@ async function servePrimary(
   workers: number,
   options: { json?: boolean; logLevel: string },
 ): Promise<void> {
-  const log = pino({ level: options.logLevel });
+  const log = serverLogger(options.logLevel);
   try {
     const store = await openStore(config.database, { poolSize: 1 });
     try {
