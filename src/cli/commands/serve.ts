@@ -187,10 +187,10 @@ export function serveCommand(): Command {
 }
 
 /**
- * The server's log: JSON lines on stdout, written asynchronously. pino's default, a synchronous write
- * per line, cost about 20 µs per request at the default level, a third of a menu read (bench/RESULTS.md,
- * the `--log-level info` row); now the lines that arrive while a write is in flight go out together in
- * the next one. pino flushes what is still buffered when the process exits.
+ * The server's log: JSON lines on stdout, written asynchronously: lines that arrive while a write is in
+ * flight go out together in the next one, and a slow reader of stdout (a full pipe to a log shipper)
+ * delays lines instead of every request. pino flushes what is still buffered when the process exits;
+ * a crash can lose the last lines.
  */
 function serverLogger(level: string) {
   return pino({ level }, pino.destination({ dest: 1, sync: false }));
