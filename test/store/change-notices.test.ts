@@ -1,10 +1,10 @@
-import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MenuItem, MenuItemInput } from '../../src/domain/item.js';
 import { ChangeFeed } from '../../src/services/change-feed.js';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
 import { DATABASE_KIND, onPostgres, type TestDatabase, testDatabase } from '../helpers/database.js';
+import { readWhileWriting } from '../helpers/read-while-writing.js';
 
 describe(`change notices on ${DATABASE_KIND}`, () => {
   let database: TestDatabase;
@@ -189,26 +189,16 @@ describe(`menu reads during writes on ${DATABASE_KIND}`, () => {
     const dispensary = await writer.createDispensary('Read while written', 'digest-read-written');
     await writer.replaceMenu(dispensary.id, menu(0));
     const versions = [expected(0), expected(1)];
-    const seen = [0, 0];
-    let mixed = 0;
-    let writing = true;
     // Reads never wait for the writer. On SQLite the two stores are two connections of this process,
     // and the reader's queries run between the writer's statements while it holds the write lock: a
     // read that asked for that lock would block the event loop for busy_timeout, then fail.
-    const reading = (async () => {
-      while (writing) {
-        const read = withoutTimes(await reader.readMenu(dispensary.id));
-        const version = versions.findIndex((candidate) => isDeepStrictEqual(read, candidate));
-        if (version === -1) mixed++;
-        else seen[version]!++;
-      }
-    })();
-    try {
-      for (let round = 1; round <= 30; round++) await writer.replaceMenu(dispensary.id, menu(round % 2));
-    } finally {
-      writing = false;
-      await reading;
-    }
+    const { seen, mixed } = await readWhileWriting(
+      async () => withoutTimes(await reader.readMenu(dispensary.id)),
+      versions,
+      async () => {
+        for (let round = 1; round <= 30; round++) await writer.replaceMenu(dispensary.id, menu(round % 2));
+      },
+    );
     expect(mixed).toBe(0);
     // The reads did overlap the writes: each menu was read.
     expect(Math.min(...seen)).toBeGreaterThan(0);

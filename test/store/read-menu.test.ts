@@ -1,9 +1,9 @@
-import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MenuItem, MenuItemInput } from '../../src/domain/item.js';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
 import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
+import { readWhileWriting } from '../helpers/read-while-writing.js';
 
 function input(id: number, overrides: Partial<MenuItemInput> = {}): MenuItemInput {
   return {
@@ -95,24 +95,14 @@ describe(`readMenu on ${DATABASE_KIND}`, () => {
       );
     const versions = [withoutTimes(menu(0)), withoutTimes(menu(1))];
     await store.replaceMenu(dispensary.id, menu(0));
-    const seen = [0, 0];
-    let mixed = 0;
-    let writing = true;
     // Each read waits for the store's write transaction to end, and the next write for the read.
-    const reading = (async () => {
-      while (writing) {
-        const read = withoutTimes(await store.readMenu(dispensary.id));
-        const version = versions.findIndex((candidate) => isDeepStrictEqual(read, candidate));
-        if (version === -1) mixed++;
-        else seen[version]!++;
-      }
-    })();
-    try {
-      for (let round = 1; round <= 10; round++) await store.replaceMenu(dispensary.id, menu(round % 2));
-    } finally {
-      writing = false;
-      await reading;
-    }
+    const { seen, mixed } = await readWhileWriting(
+      async () => withoutTimes(await store.readMenu(dispensary.id)),
+      versions,
+      async () => {
+        for (let round = 1; round <= 10; round++) await store.replaceMenu(dispensary.id, menu(round % 2));
+      },
+    );
     expect(mixed).toBe(0);
     expect(Math.min(...seen)).toBeGreaterThan(0);
     expect(withoutTimes(await store.readMenu(dispensary.id))).toEqual(versions[0]);
