@@ -7,6 +7,7 @@ import {
   windowSeconds,
 } from '../infra/rate-limit/rate-limiter.js';
 import { RateLimitedError } from '../services/errors.js';
+import { andThen } from '../util/maybe-promise.js';
 
 export interface RateLimitOptions {
   limiter: RateLimiter;
@@ -120,15 +121,9 @@ export function addRateLimits(app: FastifyInstance, options: RateLimitOptions): 
   // no request pays for a closure.
   app.decorateRequest('countCredential', function (this: FastifyRequest, username: string) {
     if (!credential) return;
-    let refusal: RateLimitedError | undefined;
-    const decision = limiter.take(credential, username);
-    if (decision instanceof Promise) {
-      return decision.then((taken) => {
-        refusal = note(this, credential, taken);
-        if (refusal) throw refusal;
-      });
-    }
-    refusal = note(this, credential, decision);
-    if (refusal) throw refusal;
+    return andThen(limiter.take(credential, username), (decision) => {
+      const refusal = note(this, credential, decision);
+      if (refusal) throw refusal;
+    });
   });
 }
