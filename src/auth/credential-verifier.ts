@@ -51,18 +51,13 @@ export class CredentialVerifier {
    * Undefined means "not remembered" (call `verify`), never "wrong".
    */
   remembered(username: string, password: string): VerifiedCredential | undefined {
-    const key = this.keyOf(username, password);
-    const hit = this.pairs.get(key);
-    if (!hit) return undefined;
-    if (hit.expiresAt > Date.now()) return hit.verified;
-    this.drop(key, username);
-    return undefined;
+    return this.rememberedUnder(this.keyOf(username, password), username);
   }
 
   async verify(username: string, password: string): Promise<VerifiedCredential | undefined> {
-    const known = this.remembered(username, password);
-    if (known) return known;
     const key = this.keyOf(username, password);
+    const known = this.rememberedUnder(key, username);
+    if (known) return known;
     const generation = this.generation;
     const credential = await this.lookup(username, generation);
     const expiry = credential?.expiresAt ? Date.parse(credential.expiresAt) : Number.POSITIVE_INFINITY;
@@ -112,6 +107,15 @@ export class CredentialVerifier {
    */
   private keyOf(username: string, password: string): string {
     return sha256(`${this.cacheKey}${username.length}:${username}\0${password}`, 'base64');
+  }
+
+  /** The pair remembered under `key`, unless it has expired (then it is forgotten). */
+  private rememberedUnder(key: string, username: string): VerifiedCredential | undefined {
+    const hit = this.pairs.get(key);
+    if (!hit) return undefined;
+    if (hit.expiresAt > Date.now()) return hit.verified;
+    this.drop(key, username);
+    return undefined;
   }
 
   private remember(key: string, entry: Remembered): void {

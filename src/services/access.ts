@@ -2,9 +2,10 @@ import { CredentialVerifier, type VerifiedCredential } from '../auth/credential-
 import type { ScryptCost } from '../auth/password.js';
 import { secretDigest } from '../auth/secrets.js';
 import type { Dispensary, Store } from '../store/store.js';
+import { andThen, type MaybePromise } from '../util/maybe-promise.js';
 import type { ChangeFeed } from './change-feed.js';
 import { RateLimitedError, ServiceError } from './errors.js';
-import type { LoginGuard, LoginVerdict } from './login-guard/login-guard.js';
+import type { LoginAttempt, LoginGuard, LoginVerdict } from './login-guard/login-guard.js';
 
 const LAST_USE_RESOLUTION_MS = 60_000;
 
@@ -65,17 +66,16 @@ export class AccessService {
    * nearly every request, where a promise per step would cost more than the checks (bench/PROFILE.md).
    * Anything else (a first use, scrypt, Redis) takes the asynchronous path.
    */
-  grant(request: AccessRequest): Granted | Promise<Granted> {
+  grant(request: AccessRequest): MaybePromise<Granted> {
     const attempt = { username: request.username, address: request.address };
-    const verdict = this.guard?.check(attempt);
-    if (verdict instanceof Promise) return verdict.then((known) => this.grantAfterGuard(request, known));
-    return this.grantAfterGuard(request, verdict);
+    return andThen(this.guard?.check(attempt), (verdict) => this.grantAfterGuard(request, attempt, verdict));
   }
 
   private grantAfterGuard(
     request: AccessRequest,
+    attempt: LoginAttempt,
     verdict: LoginVerdict | undefined,
-  ): Granted | Promise<Granted> {
+  ): MaybePromise<Granted> {
     if (verdict && !verdict.allowed) {
       throw new RateLimitedError(
         `Too many failed logins. Wait ${verdict.retryAfterSeconds} seconds before trying again.`,
@@ -88,11 +88,14 @@ export class AccessService {
       : this.verifier.remembered(request.username, request.password);
     const dispensary = credential && this.rememberedDispensary(secretDigest(request.token));
     if (credential && dispensary) return this.admit(credential, dispensary);
-    return this.grantSlowly(request, verdict);
+    return this.grantSlowly(request, attempt, verdict);
   }
 
-  private async grantSlowly(request: AccessRequest, verdict: LoginVerdict | undefined): Promise<Granted> {
-    const attempt = { username: request.username, address: request.address };
+  private async grantSlowly(
+    request: AccessRequest,
+    attempt: LoginAttempt,
+    verdict: LoginVerdict | undefined,
+  ): Promise<Granted> {
     const credential = await this.verifier.verify(request.username, request.password);
     if (!credential) {
       await this.guard?.failed(attempt);

@@ -81,6 +81,25 @@ export interface DialectParts {
  */
 export type ReadArrays = (query: CompiledQuery) => Promise<unknown[][]>;
 
+/**
+ * For a dialect's `readTransaction`: hands `work` a `readArrays` over `read` that refuses to run once
+ * `work` has settled, when the transaction is over and a late query would run outside it.
+ */
+export async function withReadArrays<T>(
+  read: ReadArrays,
+  work: (readArrays: ReadArrays) => Promise<T>,
+): Promise<T> {
+  let open = true;
+  try {
+    return await work(async (query) => {
+      if (!open) throw new Error('readArrays was called after its read transaction ended');
+      return read(query);
+    });
+  } finally {
+    open = false;
+  }
+}
+
 /** The actor of writes that name none: the operator at the command line. */
 const OPERATOR: Actor = 'cli';
 

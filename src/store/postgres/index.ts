@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { KyselyStore, type ReadArrays } from '../kysely-store.js';
+import { KyselyStore, type ReadArrays, withReadArrays } from '../kysely-store.js';
 import type { Database } from '../schema.js';
 import type { Actor, Credential } from '../store.js';
 import { ChangeListener, type ListenerOptions } from './listener.js';
@@ -66,9 +66,7 @@ export function isPostgresUrl(address: string): boolean {
  */
 async function readTransaction<T>(pool: pg.Pool, work: (readArrays: ReadArrays) => Promise<T>): Promise<T> {
   const client = await pool.connect();
-  let open = true;
   const readArrays: ReadArrays = async (query) => {
-    if (!open) throw new Error('readArrays was called after its read transaction ended');
     const result = await client.query<unknown[]>({
       text: query.sql,
       values: [...query.parameters],
@@ -78,9 +76,7 @@ async function readTransaction<T>(pool: pg.Pool, work: (readArrays: ReadArrays) 
   };
   try {
     await client.query('start transaction isolation level repeatable read read only');
-    const result = await work(readArrays).finally(() => {
-      open = false;
-    });
+    const result = await withReadArrays(readArrays, work);
     await client.query('commit');
     client.release();
     return result;

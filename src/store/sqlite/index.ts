@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { KyselyStore, type ReadArrays } from '../kysely-store.js';
+import { KyselyStore, withReadArrays } from '../kysely-store.js';
 import { LATEST_MIGRATION } from '../migrations/index.js';
 import type { Database } from '../schema.js';
 
@@ -189,15 +189,11 @@ export function openSqliteStore(path: string): KyselyStore {
     readTransaction: (work) =>
       db.connection().execute(async (trx) => {
         await sql`begin deferred`.execute(trx);
-        let open = true;
-        const readArrays: ReadArrays = async (query) => {
-          if (!open) throw new Error('readArrays was called after its read transaction ended');
-          return connection.readArrays(query.sql, query.parameters);
-        };
         try {
-          const result = await work(readArrays).finally(() => {
-            open = false;
-          });
+          const result = await withReadArrays(
+            async (query) => connection.readArrays(query.sql, query.parameters),
+            work,
+          );
           await sql`commit`.execute(trx);
           return result;
         } catch (error) {
