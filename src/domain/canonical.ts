@@ -22,6 +22,34 @@ export interface CanonicalRecord {
   prices: { unit: string; amount: number; price: number; stock: number | null }[];
 }
 
+/** The canonical record's item fields besides `prices`, in the order an export writes them. */
+export const CANONICAL_ITEM_FIELDS = [
+  'id',
+  'name',
+  'brand',
+  'product_type',
+  'product_subtype',
+  'description',
+  'image',
+  'cbd',
+  'cbn',
+  'thc',
+  'total_thc',
+  'total_cbd',
+  'flavors',
+  'effects',
+  'conditions',
+  'active',
+] as const satisfies readonly (keyof CanonicalRecord)[];
+
+/** The fields of a canonical price entry. */
+export const CANONICAL_PRICE_FIELDS = [
+  'unit',
+  'amount',
+  'price',
+  'stock',
+] as const satisfies readonly (keyof CanonicalRecord['prices'][number])[];
+
 export function toCanonicalRecord(item: MenuItem): CanonicalRecord {
   return {
     id: item.id,

@@ -1,3 +1,4 @@
+import { CANONICAL_ITEM_FIELDS, CANONICAL_PRICE_FIELDS } from './canonical.js';
 import {
   MAX_ITEM_ID,
   type MenuItemInput,
@@ -23,26 +24,7 @@ export type ItemResult = { ok: true; item: MenuItemInput } | { ok: false; proble
  */
 export type FieldAliases = Readonly<Record<string, string>>;
 
-const ITEM_FIELDS = [
-  'id',
-  'name',
-  'brand',
-  'product_type',
-  'product_subtype',
-  'description',
-  'image',
-  'cbd',
-  'cbn',
-  'thc',
-  'total_thc',
-  'total_cbd',
-  'flavors',
-  'effects',
-  'conditions',
-  'active',
-  'prices',
-] as const;
-const PRICE_FIELDS = ['unit', 'amount', 'price', 'stock'] as const;
+const ITEM_FIELDS = [...CANONICAL_ITEM_FIELDS, 'prices'] as const;
 
 export const LIMITS = {
   nameLength: 200,
@@ -190,7 +172,7 @@ function priceEntry(raw: unknown, prefix: string, problems: FieldProblem[]): Pri
     return undefined;
   }
   const check = new Checker(raw, prefix);
-  check.unknownFields(PRICE_FIELDS);
+  check.unknownFields(CANONICAL_PRICE_FIELDS);
   const unit = UNITS.find((candidate) => candidate === raw.unit);
   if (!unit) check.raise('unit', `must be one of ${UNITS.join(', ')}`);
   let amount: number | undefined;

@@ -1,32 +1,11 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { toCanonicalRecord } from '../../domain/canonical.js';
+import { CANONICAL_ITEM_FIELDS, CANONICAL_PRICE_FIELDS, toCanonicalRecord } from '../../domain/canonical.js';
 import type { MenuItem } from '../../domain/item.js';
 import type { FieldAliases, FieldProblem } from '../../domain/validate-item.js';
 
 /** One row per price entry; item columns repeat on each row of the item (or stay empty after the first). */
-export const CSV_COLUMNS = [
-  'id',
-  'name',
-  'brand',
-  'product_type',
-  'product_subtype',
-  'description',
-  'image',
-  'cbd',
-  'cbn',
-  'thc',
-  'total_thc',
-  'total_cbd',
-  'flavors',
-  'effects',
-  'conditions',
-  'active',
-  'unit',
-  'amount',
-  'price',
-  'stock',
-] as const;
+export const CSV_COLUMNS = [...CANONICAL_ITEM_FIELDS, ...CANONICAL_PRICE_FIELDS] as const;
 
 const PRICE_COLUMNS = new Set(['unit', 'amount', 'price', 'stock']);
 const NUMBER_COLUMNS = new Set(['cbd', 'cbn', 'thc', 'total_thc', 'total_cbd', 'amount', 'price', 'stock']);
