@@ -30,7 +30,7 @@ describe(`change notices on ${DATABASE_KIND}`, () => {
       while (writing) await feed.poll();
     })();
     const write = (index: number, n: number) =>
-      writers[index]!.createDispensary(`Writer ${index} #${n}`, `digest-${index}-${n}`);
+      writers[index]!.dispensaries.create(`Writer ${index} #${n}`, `digest-${index}-${n}`);
     try {
       if (onPostgres) {
         // Each write is its own transaction; two stores (two pools) write at once, so commits race.
@@ -50,7 +50,7 @@ describe(`change notices on ${DATABASE_KIND}`, () => {
     }
     await feed.poll();
     feed.stop();
-    const all = (await reader.changesSince(0)).map((change) => change.seq);
+    const all = (await reader.changes.since(0)).map((change) => change.seq);
     expect(all).toHaveLength(50);
     // Delivered once each, in order, none skipped even when commits raced.
     expect(seen).toEqual(all);
@@ -63,12 +63,12 @@ describe(`change notices on ${DATABASE_KIND}`, () => {
     });
     // One call right after connecting, to catch up on anything missed before.
     expect(notices).toBe(1);
-    await writers[0]!.createDispensary('Heard', 'digest-heard');
+    await writers[0]!.dispensaries.create('Heard', 'digest-heard');
     const deadline = Date.now() + 2_000;
     while (notices < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(notices).toBe(2);
     await stop();
-    await writers[0]!.createDispensary('Unheard', 'digest-unheard');
+    await writers[0]!.dispensaries.create('Unheard', 'digest-unheard');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(notices).toBe(2);
   });
@@ -78,9 +78,9 @@ describe(`change notices on ${DATABASE_KIND}`, () => {
   });
 
   it('counts and large numbers come back as JS numbers on every database', async () => {
-    const [summary] = await reader.listDispensaries();
+    const [summary] = await reader.dispensaries.list();
     expect(typeof summary!.itemCount).toBe('number');
-    expect(typeof (await reader.lastChangeSeq())).toBe('number');
+    expect(typeof (await reader.changes.lastSeq())).toBe('number');
   });
 });
 
@@ -117,17 +117,17 @@ describe(`concurrent writers on ${DATABASE_KIND}`, () => {
   });
 
   it('two full menu replacements of one dispensary at once: both succeed, the last one wins whole', async () => {
-    const dispensary = await stores[0]!.createDispensary('Contended', 'digest-contended');
+    const dispensary = await stores[0]!.dispensaries.create('Contended', 'digest-contended');
     const menus = [0, 1].map((writer) =>
       Array.from({ length: 200 }, (_, index) => item(index + 1, `writer ${writer} item ${index + 1}`)),
     );
     const run = async (writer: number) => {
       for (let round = 0; round < 5; round++)
-        await stores[writer]!.replaceMenu(dispensary.id, menus[writer]!);
+        await stores[writer]!.menus.replace(dispensary.id, menus[writer]!);
     };
     if (onPostgres) await Promise.all([run(0), run(1)]);
     else for (const writer of [0, 1]) await run(writer);
-    const menu = await stores[0]!.readMenu(dispensary.id);
+    const menu = await stores[0]!.menus.read(dispensary.id);
     expect(menu).toHaveLength(200);
     // Never a mix of the two writers' menus.
     expect(new Set(menu.map((entry) => entry.name.split(' item ')[0])).size).toBe(1);
@@ -186,22 +186,22 @@ describe(`menu reads during writes on ${DATABASE_KIND}`, () => {
     }));
 
   it('a read sees one whole menu, ordered, with items without prices, never half of a write', async () => {
-    const dispensary = await writer.createDispensary('Read while written', 'digest-read-written');
-    await writer.replaceMenu(dispensary.id, menu(0));
+    const dispensary = await writer.dispensaries.create('Read while written', 'digest-read-written');
+    await writer.menus.replace(dispensary.id, menu(0));
     const versions = [expected(0), expected(1)];
     // Reads never wait for the writer. On SQLite the two stores are two connections of this process,
     // and the reader's queries run between the writer's statements while it holds the write lock: a
     // read that asked for that lock would block the event loop for busy_timeout, then fail.
     const { seen, mixed } = await readWhileWriting(
-      async () => withoutTimes(await reader.readMenu(dispensary.id)),
+      async () => withoutTimes(await reader.menus.read(dispensary.id)),
       versions,
       async () => {
-        for (let round = 1; round <= 30; round++) await writer.replaceMenu(dispensary.id, menu(round % 2));
+        for (let round = 1; round <= 30; round++) await writer.menus.replace(dispensary.id, menu(round % 2));
       },
     );
     expect(mixed).toBe(0);
     // The reads did overlap the writes: each menu was read.
     expect(Math.min(...seen)).toBeGreaterThan(0);
-    expect(withoutTimes(await reader.readMenu(dispensary.id))).toEqual(versions[0]);
+    expect(withoutTimes(await reader.menus.read(dispensary.id))).toEqual(versions[0]);
   });
 });

@@ -47,7 +47,7 @@ describe(`readMenu on ${DATABASE_KIND}`, () => {
   });
 
   it('gives back every column as written: nulls, decimals, large integers, lists, booleans', async () => {
-    const dispensary = await store.createDispensary('Columns', 'digest-columns');
+    const dispensary = await store.dispensaries.create('Columns', 'digest-columns');
     const items = [
       input(30, {
         prices: [
@@ -73,8 +73,8 @@ describe(`readMenu on ${DATABASE_KIND}`, () => {
       input(11, { productType: 'Edible', prices: [{ unit: 'unit', amount: 10, priceCents: 0, stock: 12 }] }),
       input(12, { prices: [] }),
     ];
-    await store.replaceMenu(dispensary.id, items);
-    const read = await store.readMenu(dispensary.id);
+    await store.menus.replace(dispensary.id, items);
+    const read = await store.menus.read(dispensary.id);
     expect(withoutTimes(read)).toEqual([items[1], items[2], items[3], items[0]]);
     for (const price of read.flatMap((item: MenuItem) => item.prices)) {
       expect(price.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -82,7 +82,7 @@ describe(`readMenu on ${DATABASE_KIND}`, () => {
   });
 
   it('reads on the store that is writing see whole menus, never its open write', async () => {
-    const dispensary = await store.createDispensary('Self', 'digest-self');
+    const dispensary = await store.dispensaries.create('Self', 'digest-self');
     const menu = (version: number) =>
       Array.from({ length: 40 }, (_, index) =>
         input(index + 1, {
@@ -94,17 +94,17 @@ describe(`readMenu on ${DATABASE_KIND}`, () => {
         }),
       );
     const versions = [withoutTimes(menu(0)), withoutTimes(menu(1))];
-    await store.replaceMenu(dispensary.id, menu(0));
+    await store.menus.replace(dispensary.id, menu(0));
     // Each read waits for the store's write transaction to end, and the next write for the read.
     const { seen, mixed } = await readWhileWriting(
-      async () => withoutTimes(await store.readMenu(dispensary.id)),
+      async () => withoutTimes(await store.menus.read(dispensary.id)),
       versions,
       async () => {
-        for (let round = 1; round <= 10; round++) await store.replaceMenu(dispensary.id, menu(round % 2));
+        for (let round = 1; round <= 10; round++) await store.menus.replace(dispensary.id, menu(round % 2));
       },
     );
     expect(mixed).toBe(0);
     expect(Math.min(...seen)).toBeGreaterThan(0);
-    expect(withoutTimes(await store.readMenu(dispensary.id))).toEqual(versions[0]);
+    expect(withoutTimes(await store.menus.read(dispensary.id))).toEqual(versions[0]);
   });
 });

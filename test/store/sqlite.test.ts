@@ -99,8 +99,8 @@ describe.skipIf(onPostgres)('SQLite store', () => {
     });
 
     it('reopening an existing file migrates nothing twice and keeps the data', async () => {
-      const dispensary = await store.createDispensary('Kept', 'digest-kept');
-      await store.replaceMenu(dispensary.id, [input(4)]);
+      const dispensary = await store.dispensaries.create('Kept', 'digest-kept');
+      await store.menus.replace(dispensary.id, [input(4)]);
       await store.close();
       const countMigrations = () => {
         const db = raw(path);
@@ -115,8 +115,8 @@ describe.skipIf(onPostgres)('SQLite store', () => {
       const second = await openStore(path); // a second process opening the same file at the same time
       try {
         expect(countMigrations()).toBe(before);
-        expect(await second.getDispensary(dispensary.id)).toEqual(dispensary);
-        expect((await store.readMenu(dispensary.id)).map((item) => item.id)).toEqual([4]);
+        expect(await second.dispensaries.get(dispensary.id)).toEqual(dispensary);
+        expect((await store.menus.read(dispensary.id)).map((item) => item.id)).toEqual([4]);
       } finally {
         await second.close();
       }
@@ -150,16 +150,16 @@ describe.skipIf(onPostgres)('SQLite store', () => {
 
   describe('change notices', () => {
     it('record every kind of write, in order, with what changed', async () => {
-      const start = await store.lastChangeSeq();
-      const a = await store.createDispensary('A', 'digest-a');
-      await store.setDispensaryToken(a.id, 'digest-a2');
-      await store.createCredential('alice', 'hash');
-      await store.replaceMenu(a.id, [input(1)]);
-      await store.setItemActive(a.id, 1, false);
-      await store.revokeCredential('alice');
-      await store.removeDispensary(a.id);
+      const start = await store.changes.lastSeq();
+      const a = await store.dispensaries.create('A', 'digest-a');
+      await store.dispensaries.setToken(a.id, 'digest-a2');
+      await store.credentials.create('alice', 'hash');
+      await store.menus.replace(a.id, [input(1)]);
+      await store.menus.setItemActive(a.id, 1, false);
+      await store.credentials.revoke('alice');
+      await store.dispensaries.remove(a.id);
 
-      const changes = await store.changesSince(start);
+      const changes = await store.changes.since(start);
       expect(changes.map(({ kind, dispensaryId, subject }) => [kind, dispensaryId, subject])).toEqual([
         ['dispensary', a.id, null],
         ['dispensary', a.id, null],
@@ -172,32 +172,32 @@ describe.skipIf(onPostgres)('SQLite store', () => {
       const seqs = changes.map((change) => change.seq);
       expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
       expect(new Set(seqs).size).toBe(seqs.length);
-      expect(await store.lastChangeSeq()).toBe(seqs.at(-1));
-      expect(await store.changesSince(seqs[4]!)).toEqual(changes.slice(5));
-      expect(await store.changesSince(seqs.at(-1)!)).toEqual([]);
+      expect(await store.changes.lastSeq()).toBe(seqs.at(-1));
+      expect(await store.changes.since(seqs[4]!)).toEqual(changes.slice(5));
+      expect(await store.changes.since(seqs.at(-1)!)).toEqual([]);
     });
 
     it('record nothing for a write that changed nothing', async () => {
-      const a = await store.createDispensary('A', 'digest-a');
-      await store.replaceMenu(a.id, [input(1)]);
-      const seq = await store.lastChangeSeq();
-      expect(await store.setItemActive(a.id, 99, false)).toBe(false);
-      expect(await store.setDispensaryToken(999, 'x')).toBe(false);
-      expect(await store.removeDispensary(999)).toBe(false);
-      expect(await store.revokeCredential('nobody')).toBe(false);
-      await expect(store.replaceMenu(999, [input(1)])).rejects.toThrow();
-      expect(await store.lastChangeSeq()).toBe(seq);
+      const a = await store.dispensaries.create('A', 'digest-a');
+      await store.menus.replace(a.id, [input(1)]);
+      const seq = await store.changes.lastSeq();
+      expect(await store.menus.setItemActive(a.id, 99, false)).toBe(false);
+      expect(await store.dispensaries.setToken(999, 'x')).toBe(false);
+      expect(await store.dispensaries.remove(999)).toBe(false);
+      expect(await store.credentials.revoke('nobody')).toBe(false);
+      await expect(store.menus.replace(999, [input(1)])).rejects.toThrow();
+      expect(await store.changes.lastSeq()).toBe(seq);
     });
 
     it('start at 0 on a new database', async () => {
-      expect(await store.lastChangeSeq()).toBe(0);
-      expect(await store.changesSince(0)).toEqual([]);
+      expect(await store.changes.lastSeq()).toBe(0);
+      expect(await store.changes.since(0)).toEqual([]);
     });
   });
 
   describe('menus', () => {
     it('read back ordered by id, prices in their given order, numbers and lists intact', async () => {
-      const a = await store.createDispensary('A', 'digest-a');
+      const a = await store.dispensaries.create('A', 'digest-a');
       const items = [
         input(30, {
           prices: [
@@ -221,8 +221,8 @@ describe.skipIf(onPostgres)('SQLite store', () => {
         }),
         input(11),
       ];
-      const written = await store.replaceMenu(a.id, items);
-      const read = await store.readMenu(a.id);
+      const written = await store.menus.replace(a.id, items);
+      const read = await store.menus.read(a.id);
       expect(read.map((item) => item.id)).toEqual([2, 11, 30]);
       expect(withoutTimes(read)).toEqual(withoutTimes(written));
       expect(withoutTimes(read)).toEqual([items[1], items[2], items[0]]);
@@ -230,8 +230,8 @@ describe.skipIf(onPostgres)('SQLite store', () => {
     });
 
     it('store prices as integer cents, never as floats', async () => {
-      const a = await store.createDispensary('A', 'digest-a');
-      await store.replaceMenu(a.id, [
+      const a = await store.dispensaries.create('A', 'digest-a');
+      await store.menus.replace(a.id, [
         input(1, { prices: [{ unit: 'gram', amount: 1, priceCents: 3599, stock: null }] }),
       ]);
       const db = raw(path);
@@ -248,14 +248,14 @@ describe.skipIf(onPostgres)('SQLite store', () => {
     });
 
     it('assign ids after the highest one in use or imported, and keep menus of dispensaries apart', async () => {
-      const a = await store.createDispensary('A', 'digest-a');
-      const b = await store.createDispensary('B', 'digest-b');
-      await store.replaceMenu(a.id, [input(7), input(3)]);
-      await store.replaceMenu(b.id, [input(null), input(null)]);
-      const replaced = await store.replaceMenu(a.id, [input(null), input(5), input(null)]);
+      const a = await store.dispensaries.create('A', 'digest-a');
+      const b = await store.dispensaries.create('B', 'digest-b');
+      await store.menus.replace(a.id, [input(7), input(3)]);
+      await store.menus.replace(b.id, [input(null), input(null)]);
+      const replaced = await store.menus.replace(a.id, [input(null), input(5), input(null)]);
       expect(replaced.map((item) => item.id)).toEqual([5, 8, 9]);
-      expect((await store.readMenu(b.id)).map((item) => item.id)).toEqual([1, 2]);
-      const summary = await store.listDispensaries();
+      expect((await store.menus.read(b.id)).map((item) => item.id)).toEqual([1, 2]);
+      const summary = await store.dispensaries.list();
       expect(summary.map((d) => [d.id, d.itemCount, d.activeItemCount])).toEqual([
         [a.id, 3, 3],
         [b.id, 2, 2],
@@ -263,25 +263,25 @@ describe.skipIf(onPostgres)('SQLite store', () => {
     });
 
     it('set one item active or inactive, and nothing else', async () => {
-      const a = await store.createDispensary('A', 'digest-a');
-      await store.replaceMenu(a.id, [input(1), input(2)]);
-      expect(await store.setItemActive(a.id, 2, false)).toBe(true);
-      expect((await store.readMenu(a.id)).map((item) => item.active)).toEqual([true, false]);
-      expect(await store.setItemActive(a.id, 2, true)).toBe(true);
-      expect((await store.readMenu(a.id)).map((item) => item.active)).toEqual([true, true]);
+      const a = await store.dispensaries.create('A', 'digest-a');
+      await store.menus.replace(a.id, [input(1), input(2)]);
+      expect(await store.menus.setItemActive(a.id, 2, false)).toBe(true);
+      expect((await store.menus.read(a.id)).map((item) => item.active)).toEqual([true, false]);
+      expect(await store.menus.setItemActive(a.id, 2, true)).toBe(true);
+      expect((await store.menus.read(a.id)).map((item) => item.active)).toEqual([true, true]);
     });
 
     it('an empty menu and an unknown dispensary read as []', async () => {
-      const a = await store.createDispensary('A', 'digest-a');
-      expect(await store.readMenu(a.id)).toEqual([]);
-      expect(await store.readMenu(999)).toEqual([]);
+      const a = await store.dispensaries.create('A', 'digest-a');
+      expect(await store.menus.read(a.id)).toEqual([]);
+      expect(await store.menus.read(999)).toEqual([]);
     });
 
     it('removing a dispensary removes its menu', async () => {
-      const a = await store.createDispensary('A', 'digest-a');
-      await store.replaceMenu(a.id, [input(1)]);
-      expect(await store.removeDispensary(a.id)).toBe(true);
-      expect(await store.getDispensary(a.id)).toBeUndefined();
+      const a = await store.dispensaries.create('A', 'digest-a');
+      await store.menus.replace(a.id, [input(1)]);
+      expect(await store.dispensaries.remove(a.id)).toBe(true);
+      expect(await store.dispensaries.get(a.id)).toBeUndefined();
       const db = raw(path);
       try {
         expect(db.prepare('SELECT count(*) FROM items').pluck().get()).toBe(0);
@@ -294,29 +294,29 @@ describe.skipIf(onPostgres)('SQLite store', () => {
 
   describe('dispensaries and credentials', () => {
     it('find a dispensary by its token digest, and only by the current one', async () => {
-      const a = await store.createDispensary('A', 'digest-a');
-      expect(await store.findDispensaryByTokenDigest('digest-a')).toEqual(a);
-      await store.setDispensaryToken(a.id, 'digest-a2');
-      expect(await store.findDispensaryByTokenDigest('digest-a')).toBeUndefined();
-      expect(await store.findDispensaryByTokenDigest('digest-a2')).toMatchObject({ id: a.id, name: 'A' });
+      const a = await store.dispensaries.create('A', 'digest-a');
+      expect(await store.dispensaries.findByTokenDigest('digest-a')).toEqual(a);
+      await store.dispensaries.setToken(a.id, 'digest-a2');
+      expect(await store.dispensaries.findByTokenDigest('digest-a')).toBeUndefined();
+      expect(await store.dispensaries.findByTokenDigest('digest-a2')).toMatchObject({ id: a.id, name: 'A' });
     });
 
     it('raise ConflictError on a duplicate username, also after revoke, and on a duplicate token digest', async () => {
-      await store.createCredential('alice', 'hash-1');
-      await expect(store.createCredential('alice', 'hash-2')).rejects.toBeInstanceOf(ConflictError);
-      await store.revokeCredential('alice');
-      await expect(store.createCredential('alice', 'hash-3')).rejects.toThrow(/alice exists/);
-      await store.createDispensary('A', 'same');
-      await expect(store.createDispensary('B', 'same')).rejects.toBeInstanceOf(ConflictError);
-      expect(await store.findCredential('alice')).toMatchObject({ passwordHash: 'hash-1' });
-      expect(await store.listCredentials()).toHaveLength(1);
+      await store.credentials.create('alice', 'hash-1');
+      await expect(store.credentials.create('alice', 'hash-2')).rejects.toBeInstanceOf(ConflictError);
+      await store.credentials.revoke('alice');
+      await expect(store.credentials.create('alice', 'hash-3')).rejects.toThrow(/alice exists/);
+      await store.dispensaries.create('A', 'same');
+      await expect(store.dispensaries.create('B', 'same')).rejects.toBeInstanceOf(ConflictError);
+      expect(await store.credentials.find('alice')).toMatchObject({ passwordHash: 'hash-1' });
+      expect(await store.credentials.list()).toHaveLength(1);
     });
 
     it('revoke a credential once, keeping it listed with the time', async () => {
-      await store.createCredential('bob', 'hash');
-      expect(await store.revokeCredential('bob')).toBe(true);
-      expect(await store.revokeCredential('bob')).toBe(false);
-      const [bob] = await store.listCredentials();
+      await store.credentials.create('bob', 'hash');
+      expect(await store.credentials.revoke('bob')).toBe(true);
+      expect(await store.credentials.revoke('bob')).toBe(false);
+      const [bob] = await store.credentials.list();
       expect(bob).toMatchObject({ username: 'bob', revokedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     });
   });
