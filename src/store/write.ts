@@ -24,6 +24,11 @@ export interface Written<T> {
   change?: ChangeRecord;
 }
 
+/** The answer of a write to one row found by key: true with its change, or false and nothing recorded. */
+export function foundIf(rows: number | bigint, change: ChangeRecord): Written<boolean> {
+  return rows > 0 ? { result: true, change } : { result: false };
+}
+
 export interface WriteOptions {
   actor: Actor;
   /** Locks this dispensary first (see Dialect.lockDispensary), for writes to its menu or row. */

@@ -2,6 +2,7 @@ import type { Dialect } from '../dialect.js';
 import { toAdminKey } from '../rows.js';
 import type { Actor, AdminKey, AdminKeyRepository } from '../store.js';
 import { now, OPERATOR, type Writer } from '../write.js';
+import { revokeNamed } from './revoke.js';
 
 const ADMIN_KEY_COLUMNS = ['id', 'name', 'scope', 'created_at', 'revoked_at'] as const;
 
@@ -51,24 +52,12 @@ export class AdminKeys implements AdminKeyRepository {
   }
 
   async revoke(name: string, actor: Actor = OPERATOR): Promise<boolean> {
-    return this.writer.write({ actor }, async (trx) => {
-      const result = await trx
-        .updateTable('admin_keys')
-        .set({ revoked_at: now() })
-        .where('name', '=', name)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      if (result.numUpdatedRows === 0n) return { result: false };
-      return {
-        result: true,
-        change: {
-          kind: 'admin_key',
-          dispensaryId: null,
-          subject: name,
-          action: 'admin_key.revoke',
-          detail: { name },
-        },
-      };
+    return revokeNamed(this.writer, { table: 'admin_keys', key: 'name' }, name, actor, {
+      kind: 'admin_key',
+      dispensaryId: null,
+      subject: name,
+      action: 'admin_key.revoke',
+      detail: { name },
     });
   }
 }

@@ -2,6 +2,7 @@ import type { Dialect } from '../dialect.js';
 import { toCredential } from '../rows.js';
 import type { Actor, Credential, CredentialLimits, CredentialRepository } from '../store.js';
 import { now, OPERATOR, type Writer } from '../write.js';
+import { revokeNamed } from './revoke.js';
 
 export class Credentials implements CredentialRepository {
   constructor(
@@ -72,24 +73,12 @@ export class Credentials implements CredentialRepository {
 
   async revoke(username: string, actor: Actor = OPERATOR): Promise<boolean> {
     if (!this.dialect.canStoreText(username)) return false;
-    return this.writer.write({ actor }, async (trx) => {
-      const result = await trx
-        .updateTable('credentials')
-        .set({ revoked_at: now() })
-        .where('username', '=', username)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      if (result.numUpdatedRows === 0n) return { result: false };
-      return {
-        result: true,
-        change: {
-          kind: 'credential',
-          dispensaryId: null,
-          subject: username,
-          action: 'credential.revoke',
-          detail: { username },
-        },
-      };
+    return revokeNamed(this.writer, { table: 'credentials', key: 'username' }, username, actor, {
+      kind: 'credential',
+      dispensaryId: null,
+      subject: username,
+      action: 'credential.revoke',
+      detail: { username },
     });
   }
 }

@@ -2,7 +2,8 @@ import type { StoreInfo, StoreInfoPatch } from '../../domain/store-info.js';
 import type { Dialect } from '../dialect.js';
 import { STORE_INFO_COLUMNS, storeInfoColumns, toDispensary, toStoreInfo } from '../rows.js';
 import type { Actor, Dispensary, DispensaryRepository, DispensarySummary } from '../store.js';
-import { now, OPERATOR, type Writer } from '../write.js';
+import { foundIf, now, OPERATOR, type Writer } from '../write.js';
+import { deleteItems } from './menus.js';
 
 const DISPENSARY_COLUMNS = ['id', 'name', 'created_at', 'updated_at'] as const;
 
@@ -98,35 +99,25 @@ export class Dispensaries implements DispensaryRepository {
         }))
         .where('id', '=', id)
         .executeTakeFirst();
-      if (result.numUpdatedRows === 0n) return { result: false };
-      return {
-        result: true,
-        change: {
-          kind: 'dispensary',
-          dispensaryId: id,
-          action: 'dispensary.rotate_token',
-          detail: { previous_valid_until: previousValidUntil ?? null },
-        },
-      };
+      return foundIf(result.numUpdatedRows, {
+        kind: 'dispensary',
+        dispensaryId: id,
+        action: 'dispensary.rotate_token',
+        detail: { previous_valid_until: previousValidUntil ?? null },
+      });
     });
   }
 
   async remove(id: number, actor: Actor = OPERATOR): Promise<boolean> {
     return this.writer.write({ actor, lockDispensary: id }, async (trx) => {
-      // Deleted explicitly rather than by cascade so that no dialect's foreign-key setting matters.
-      const prices = await trx.deleteFrom('price_entries').where('dispensary_id', '=', id).executeTakeFirst();
-      const items = await trx.deleteFrom('items').where('dispensary_id', '=', id).executeTakeFirst();
+      const deleted = await deleteItems(trx, id);
       const result = await trx.deleteFrom('dispensaries').where('id', '=', id).executeTakeFirst();
-      if (result.numDeletedRows === 0n) return { result: false };
-      return {
-        result: true,
-        change: {
-          kind: 'dispensary',
-          dispensaryId: id,
-          action: 'dispensary.remove',
-          detail: { items: Number(items.numDeletedRows), price_entries: Number(prices.numDeletedRows) },
-        },
-      };
+      return foundIf(result.numDeletedRows, {
+        kind: 'dispensary',
+        dispensaryId: id,
+        action: 'dispensary.remove',
+        detail: { items: deleted.items, price_entries: deleted.priceEntries },
+      });
     });
   }
 

@@ -19,7 +19,7 @@ import {
   UnmatchedStockError,
   type UpsertResult,
 } from '../store.js';
-import { now, OPERATOR, type Writer } from '../write.js';
+import { foundIf, now, OPERATOR, type Writer } from '../write.js';
 
 export class Menus implements MenuRepository {
   constructor(
@@ -33,8 +33,7 @@ export class Menus implements MenuRepository {
       // New ids continue after every id the dispensary has used or is importing, so no id is reused.
       const menu = assignIds(items, await highestItemId(trx, dispensaryId));
       const previous = await previousPrices(trx, dispensaryId);
-      await trx.deleteFrom('price_entries').where('dispensary_id', '=', dispensaryId).execute();
-      await trx.deleteFrom('items').where('dispensary_id', '=', dispensaryId).execute();
+      await deleteItems(trx, dispensaryId);
       const priceEntries = await this.insertItems(trx, dispensaryId, menu, previous);
       return {
         result: menu,
@@ -68,18 +67,7 @@ export class Menus implements MenuRepository {
         for (const row of rows) existing.add(Number(row.id));
       }
       const previous = await previousPrices(trx, dispensaryId, [...existing]);
-      for (const chunk of chunks(this.dialect, [...existing], 1)) {
-        await trx
-          .deleteFrom('price_entries')
-          .where('dispensary_id', '=', dispensaryId)
-          .where('item_id', 'in', chunk)
-          .execute();
-        await trx
-          .deleteFrom('items')
-          .where('dispensary_id', '=', dispensaryId)
-          .where('id', 'in', chunk)
-          .execute();
-      }
+      for (const chunk of chunks(this.dialect, [...existing], 1)) await deleteItems(trx, dispensaryId, chunk);
       await this.insertItems(trx, dispensaryId, menu, previous);
       const result: UpsertResult = {
         created: ids.filter((id) => !existing.has(id)),
@@ -99,21 +87,13 @@ export class Menus implements MenuRepository {
 
   async deleteItem(dispensaryId: number, itemId: number, actor: Actor = OPERATOR): Promise<boolean> {
     return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
-      await trx
-        .deleteFrom('price_entries')
-        .where('dispensary_id', '=', dispensaryId)
-        .where('item_id', '=', itemId)
-        .execute();
-      const result = await trx
-        .deleteFrom('items')
-        .where('dispensary_id', '=', dispensaryId)
-        .where('id', '=', itemId)
-        .executeTakeFirst();
-      if (result.numDeletedRows === 0n) return { result: false };
-      return {
-        result: true,
-        change: { kind: 'menu', dispensaryId, action: 'menu.delete_item', detail: { item_id: itemId } },
-      };
+      const deleted = await deleteItems(trx, dispensaryId, [itemId]);
+      return foundIf(deleted.items, {
+        kind: 'menu',
+        dispensaryId,
+        action: 'menu.delete_item',
+        detail: { item_id: itemId },
+      });
     });
   }
 
@@ -216,6 +196,26 @@ export class Menus implements MenuRepository {
     }
     return prices.length;
   }
+}
+
+/**
+ * Deletes a dispensary's items, those of `ids` (a non-empty list) or all, with their price entries.
+ * Explicitly rather than by cascade, so that no dialect's foreign-key setting matters.
+ */
+export async function deleteItems(
+  trx: Transaction<Database>,
+  dispensaryId: number,
+  ids?: readonly number[],
+): Promise<{ items: number; priceEntries: number }> {
+  let prices = trx.deleteFrom('price_entries').where('dispensary_id', '=', dispensaryId);
+  let items = trx.deleteFrom('items').where('dispensary_id', '=', dispensaryId);
+  if (ids) {
+    prices = prices.where('item_id', 'in', ids);
+    items = items.where('id', 'in', ids);
+  }
+  const pricesDeleted = await prices.executeTakeFirst();
+  const itemsDeleted = await items.executeTakeFirst();
+  return { items: Number(itemsDeleted.numDeletedRows), priceEntries: Number(pricesDeleted.numDeletedRows) };
 }
 
 /** The values each row of a multi-row insert binds. */

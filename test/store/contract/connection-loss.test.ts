@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/open.js';
 import type { Store } from '../../../src/store/store.js';
 import { isStoreUnavailable } from '../../../src/store/unavailable.js';
-import { onPostgres, type TestDatabase, testDatabase, withPort } from '../../helpers/database.js';
+import { onPostgres, serverOf, type TestDatabase, testDatabase, withPort } from '../../helpers/database.js';
 import { TcpProxy } from '../../helpers/tcp-proxy.js';
 import { item, pause } from './fixtures.js';
 
@@ -29,8 +29,7 @@ describe.skipIf(!onPostgres)('PostgreSQL store losing its connection', () => {
   let dispensaryId: number;
   beforeAll(async () => {
     database = await testDatabase();
-    const url = new URL(database.address);
-    proxy = await TcpProxy.start({ host: url.hostname, port: Number(url.port || 5432) });
+    proxy = await TcpProxy.start(serverOf(database.address));
     proxied = await openStore(withPort(database.address, proxy.port), { poolSize: 2 });
     direct = await openStore(database.address);
     dispensaryId = (await direct.dispensaries.create('Proxied', 'digest-proxied')).id;

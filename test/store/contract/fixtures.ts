@@ -1,14 +1,16 @@
 import { test } from 'vitest';
 import type { MenuItemInput } from '../../../src/domain/item.js';
-import { openStore } from '../../../src/store/open.js';
+import type { KyselyStore } from '../../../src/store/create.js';
+import { openKyselyStore } from '../../../src/store/open.js';
 import type { Store } from '../../../src/store/store.js';
 import { type TestDatabase, testDatabase } from '../../helpers/database.js';
 
 /**
  * `it` of the store contract: each test gets a fresh, empty database of the project's kind (SQLite
- * file or PostgreSQL database, see test/helpers/database.ts) and a store opened on it.
+ * file or PostgreSQL database, see test/helpers/database.ts) and a store opened on it (with its query
+ * builder reachable, for the few tests that look at tables directly).
  */
-export const it = test.extend<{ database: TestDatabase; store: Store }>({
+export const it = test.extend<{ database: TestDatabase; store: KyselyStore }>({
   // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern.
   database: async ({}, use) => {
     const database = await testDatabase();
@@ -16,7 +18,7 @@ export const it = test.extend<{ database: TestDatabase; store: Store }>({
     await database.cleanup();
   },
   store: async ({ database }, use) => {
-    const store = await openStore(database.address);
+    const store = await openKyselyStore(database.address);
     await use(store);
     await store.close();
   },

@@ -12,30 +12,35 @@ const entries = (menu: MenuItem[]) =>
     entry.prices.map((price) => [entry.id, price.unit, price.amount, price.stock, price.updatedAt] as const),
   );
 
+/** Entries out of unit order, with a fraction, a price beyond 2^32 cents, and each kind of stock. */
+const MIXED_PRICES: MenuItemInput['prices'] = [
+  { unit: 'ounce', amount: 0.125, priceCents: 3599, stock: 4 },
+  { unit: 'gram', amount: 1, priceCents: 1, stock: null },
+  { unit: 'gram', amount: 3.5, priceCents: 10_000_000_000, stock: 0 },
+];
+
+/** An inactive item without prices: zero, fractions, a large number, lists, a URL, multi-line text. */
+const INACTIVE_WITHOUT_PRICES: Partial<MenuItemInput> = {
+  prices: [],
+  active: false,
+  cbd: 0.1,
+  cbn: 0,
+  totalThc: 1000,
+  totalCbd: 0.5,
+  image: 'https://img.example/x.png',
+  effects: ['Calm', 'Sleepy'],
+  conditions: ['Pain'],
+  description: 'Multi\nline, "quoted" 日本',
+};
+
 describe(`store.menus on ${DATABASE_KIND}`, () => {
   it('read back ordered by id, prices in their given order, numbers and lists intact', async ({ store }) => {
     const a = await store.dispensaries.create('A', 'digest-a');
     const items = [
       item(30, {
-        prices: [
-          { unit: 'ounce', amount: 0.125, priceCents: 3599, stock: 4 },
-          { unit: 'gram', amount: 1, priceCents: 1, stock: null },
-          { unit: 'gram', amount: 3.5, priceCents: 10_000_000_000, stock: 0 },
-        ],
+        prices: MIXED_PRICES,
       }),
-      item(2, {
-        prices: [],
-        active: false,
-        cbd: 0.1,
-        cbn: 0,
-        totalThc: 1000,
-        totalCbd: 0.5,
-        image: 'https://img.example/x.png',
-        flavors: [],
-        effects: ['Calm', 'Sleepy'],
-        conditions: ['Pain'],
-        description: 'Multi\nline, "quoted" 日本',
-      }),
+      item(2, { ...INACTIVE_WITHOUT_PRICES, flavors: [] }),
       item(11),
     ];
     const written = await store.menus.replace(a.id, items);
@@ -54,26 +59,9 @@ describe(`store.menus on ${DATABASE_KIND}`, () => {
       item(30, {
         thc: null,
         flavors: [],
-        prices: [
-          { unit: 'ounce', amount: 0.125, priceCents: 3599, stock: 4 },
-          { unit: 'gram', amount: 1, priceCents: 1, stock: null },
-          { unit: 'gram', amount: 3.5, priceCents: 10_000_000_000, stock: 0 },
-        ],
+        prices: MIXED_PRICES,
       }),
-      item(2, {
-        prices: [],
-        active: false,
-        cbd: 0.1,
-        cbn: 0,
-        thc: 27.35,
-        totalThc: 1000,
-        totalCbd: 0.5,
-        image: 'https://img.example/x.png',
-        flavors: ['Pine', 'Citrus'],
-        effects: ['Calm', 'Sleepy'],
-        conditions: ['Pain'],
-        description: 'Multi\nline, "quoted" 日本',
-      }),
+      item(2, { ...INACTIVE_WITHOUT_PRICES, thc: 27.35, flavors: ['Pine', 'Citrus'] }),
       item(11, { productType: 'Edible', prices: [{ unit: 'unit', amount: 10, priceCents: 0, stock: 12 }] }),
       item(12, { prices: [] }),
     ];
