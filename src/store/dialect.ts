@@ -79,12 +79,18 @@ export async function withReadArrays<T>(
   }
 }
 
+/** What a chunked statement may bind besides its rows (a dispensary id, a time), with room to spare. */
+const STATEMENT_OWN_PARAMETERS = 16;
+
 /**
  * `rows` in slices small enough that a statement binding `parametersPerRow` values per row (plus a few
  * of its own) stays within the dialect's parameter limit, and at most 1,000 rows (the slice the menu
  * inserts have always used: a round trip per thousand rows is already a small part of their time).
  */
 export function* chunks<T>(dialect: Dialect, rows: readonly T[], parametersPerRow: number): Generator<T[]> {
-  const size = Math.max(1, Math.min(1_000, Math.floor((dialect.maxParameters - 16) / parametersPerRow)));
+  const size = Math.max(
+    1,
+    Math.min(1_000, Math.floor((dialect.maxParameters - STATEMENT_OWN_PARAMETERS) / parametersPerRow)),
+  );
   for (let start = 0; start < rows.length; start += size) yield rows.slice(start, start + size);
 }
