@@ -81,9 +81,9 @@ export class MenuService {
     dryRun = false,
     actor?: Actor,
   ): Promise<ImportReport> {
-    if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
+    if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
     if (!dryRun) {
-      await this.store.replaceMenu(dispensaryId, items, actor);
+      await this.store.menus.replace(dispensaryId, items, actor);
       await this.afterWrite();
     }
     return {
@@ -96,8 +96,8 @@ export class MenuService {
   }
 
   async items(dispensaryId: number): Promise<MenuItem[]> {
-    if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
-    return this.store.readMenu(dispensaryId);
+    if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
+    return this.store.menus.read(dispensaryId);
   }
 
   /**
@@ -130,8 +130,8 @@ export class MenuService {
   }
 
   async setActive(dispensaryId: number, itemId: number, active: boolean, actor?: Actor): Promise<void> {
-    if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
-    if (!(await this.store.setItemActive(dispensaryId, itemId, active, actor)))
+    if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
+    if (!(await this.store.menus.setItemActive(dispensaryId, itemId, active, actor)))
       throw noItem(dispensaryId, itemId);
     await this.afterWrite();
   }
@@ -139,15 +139,15 @@ export class MenuService {
   /** Creates or replaces the given items by id (partial sync); items without an id are created. */
   async upsert(dispensaryId: number, raw: unknown, actor?: Actor): Promise<UpsertResult> {
     const items = this.validate(raw);
-    if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
-    const result = await this.store.upsertItems(dispensaryId, items, actor);
+    if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
+    const result = await this.store.menus.upsertItems(dispensaryId, items, actor);
     await this.afterWrite();
     return result;
   }
 
   async deleteItem(dispensaryId: number, itemId: number, actor?: Actor): Promise<void> {
-    if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
-    if (!(await this.store.deleteItem(dispensaryId, itemId, actor))) throw noItem(dispensaryId, itemId);
+    if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
+    if (!(await this.store.menus.deleteItem(dispensaryId, itemId, actor))) throw noItem(dispensaryId, itemId);
     await this.afterWrite();
   }
 
@@ -175,7 +175,7 @@ export class MenuService {
     const merged = { ...toCanonicalRecord(current), ...canonicalNames(raw as Record<string, unknown>) };
     const result = validateItem(merged, ALL_ITEM_FIELD_ALIASES);
     if (!result.ok) throw rejected(result.problems);
-    await this.store.upsertItems(dispensaryId, [result.item], actor);
+    await this.store.menus.upsertItems(dispensaryId, [result.item], actor);
     await this.afterWrite();
     return toCanonicalRecord({ ...result.item, id: itemId });
   }
@@ -184,9 +184,9 @@ export class MenuService {
   async setStock(dispensaryId: number, raw: unknown, actor?: Actor): Promise<{ updated: number }> {
     const result = validateStockUpdates(raw);
     if (!result.ok) throw rejected(result.problems);
-    if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
+    if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
     try {
-      const updated = await this.store.setStock(dispensaryId, result.updates, actor);
+      const updated = await this.store.menus.setStock(dispensaryId, result.updates, actor);
       await this.afterWrite();
       return { updated };
     } catch (error) {

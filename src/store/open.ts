@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { KyselyStore } from './kysely-store.js';
+import type { KyselyStore } from './create.js';
 import { DEFAULT_POOL_SIZE, isPostgresUrl, openPostgresStore, redactUrl } from './postgres/index.js';
 import { openSqliteStore } from './sqlite/index.js';
 import type { Store } from './store.js';

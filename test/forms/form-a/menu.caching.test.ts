@@ -100,7 +100,7 @@ describe('POST /menu (Form A): snapshots and compression', () => {
   it('many concurrent reads after a change load the menu once', async () => {
     const { menus, store } = runtime.services;
     await menus.replace(runtime.seed.dispensaryId, menus.validate(MENU));
-    const reads = vi.spyOn(store, 'readMenu');
+    const reads = vi.spyOn(store.menus, 'read');
     const responses = await Promise.all(
       Array.from({ length: 30 }, (_, index) => post({}, { 'accept-encoding': index % 2 ? 'gzip' : 'br' })),
     );
