@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { FormBNames } from '../config.js';
 import type { MenuItem } from '../domain/item.js';
 import type { FieldAliases } from '../domain/validate-item.js';
 import type { AccessService } from '../services/access.js';
@@ -6,7 +7,7 @@ import type { MenuReader } from '../services/menu-reader.js';
 import type { MenuSnapshots } from '../services/menu-snapshots.js';
 
 /** Which of Form B's two documented spellings to send (see README: "Form B field names"). */
-export type FormBNames = 'both' | 'table' | 'sample';
+export type { FormBNames };
 
 export interface FormContext {
   access: AccessService;

@@ -159,7 +159,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
       'pos-vendor',
     ]);
     for (const credential of listed) {
-      expect(credential).toMatchObject({ createdAt: expect.stringMatching(/^\d{4}-/), revokedAt: null });
+      expect(credential).toMatchObject({ created_at: expect.stringMatching(/^\d{4}-/), revoked_at: null });
       expect(Object.keys(credential).filter((key) => /password|hash|secret/i.test(key))).toEqual([]);
       expect(JSON.stringify(credential)).not.toMatch(/scrypt|\$/);
     }
@@ -191,7 +191,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
       cliJson(db, ['menu', 'import', '--dispensary', '1', path]),
       runCli(db, ['menu', 'import', '--dispensary', '1', path]),
     ]);
-    expect(report).toEqual({ dispensaryId: 1, dryRun: false, items: 4, activeItems: 3, priceEntries: 4 });
+    expect(report).toEqual({ dispensary_id: 1, dry_run: false, items: 4, active_items: 3, price_entries: 4 });
     expect(human).toMatchObject({
       stderr: '',
       stdout: 'Imported 4 items (3 active, 4 price entries) into dispensary 1.\n',
@@ -216,7 +216,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
     expect(JSON.parse((await runCli(db, ['menu', 'export', '--dispensary', '2'])).stdout)).toEqual([]);
 
     const report = await cliJson(db, ['menu', 'import', '--dispensary', '2', csv]);
-    expect(report).toEqual({ dispensaryId: 2, dryRun: false, items: 2, activeItems: 1, priceEntries: 3 });
+    expect(report).toEqual({ dispensary_id: 2, dry_run: false, items: 2, active_items: 1, price_entries: 3 });
     const exported = JSON.parse((await runCli(db, ['menu', 'export', '--dispensary', '2'])).stdout);
     expect(exported.map((item: { id: number }) => item.id)).toEqual([10, 11]);
     expect(exported[0]).toMatchObject({
@@ -349,7 +349,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
       runCli(db, ['menu', 'set-active', '--dispensary', '1', '--item', '99', 'true']),
       runCli(db, ['menu', 'set-active', '--dispensary', '1', '--item', '2', 'maybe']),
     ]);
-    expect(hidden).toEqual({ dispensaryId: 1, itemId: 3, active: false });
+    expect(hidden).toEqual({ dispensary_id: 1, item_id: 3, active: false });
     expect(shown.stdout).toBe('Item 2 of dispensary 1 is now active.\n');
     const formA = JSON.parse(
       (await runCli(db, ['menu', 'export', '--dispensary', '1', '--form', 'a'])).stdout,
@@ -397,11 +397,11 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
     expect(again.stderr).toContain(
       'There is no active credential named pos-vendor. List them with: menu-api credential list',
     );
-    const listed = await cliJson<{ username: string; revokedAt: string | null }[]>(db, [
+    const listed = await cliJson<{ username: string; revoked_at: string | null }[]>(db, [
       'credential',
       'list',
     ]);
-    expect(listed.map((c) => [c.username, c.revokedAt === null]).sort()).toEqual([
+    expect(listed.map((c) => [c.username, c.revoked_at === null]).sort()).toEqual([
       ['acme-integrations', true],
       ['pos-vendor', false],
     ]);
@@ -414,7 +414,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
       runCli(db, ['dispensary', 'list']),
     ]);
     expect(listed).toEqual([
-      expect.objectContaining({ id: 1, name: 'Green Leaf Collective', itemCount: 4, activeItemCount: 3 }),
+      expect.objectContaining({ id: 1, name: 'Green Leaf Collective', items: 4, active_items: 3 }),
     ]);
     expect(human.stdout).toMatch(
       /^ID\s+NAME\s+ITEMS\s+ACTIVE\s+UPDATED\n1\s+Green Leaf Collective\s+4\s+3\s+\d{4}-/,

@@ -6,7 +6,7 @@ import {
   parseLoginFailures,
   parseOrigins,
   parseTrustProxy,
-} from '../../src/cli/limit-options.js';
+} from '../../src/config/parse.js';
 import type { ServerConfig } from '../../src/config.js';
 import { sendError } from '../../src/http/errors.js';
 import { adminKey } from '../helpers/admin.js';

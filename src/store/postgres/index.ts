@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { DEFAULT_POOL_SIZE } from '../../config.js';
 import { createStore, type KyselyStore } from '../create.js';
 import { type Dialect, type ReadArrays, withReadArrays } from '../dialect.js';
 import type { Database } from '../schema.js';
@@ -18,8 +19,6 @@ const CHANGE_LOCK_KEY = 7_304_911_223;
 
 /** PostgreSQL's wire protocol allows 65,535 bound parameters per statement. */
 const MAX_PARAMETERS = 65_535;
-
-export const DEFAULT_POOL_SIZE = 10;
 
 export interface PostgresOptions {
   /** Largest number of connections this process opens for queries (LISTEN uses one more). */
