@@ -1,78 +1,42 @@
 import type { MenuItem } from './item.js';
+import {
+  type CanonicalItem,
+  type Field,
+  fieldsOf,
+  ITEM_FIELDS,
+  type ItemFieldName,
+  modelKey,
+  PRICE_FIELDS,
+  type PriceFieldName,
+} from './item-schema.js';
 import { fromCents } from './money.js';
 
 /** The canonical item on the wire (exports, imports): every field, snake_case, prices as numbers. */
-export interface CanonicalRecord {
-  id: number;
-  name: string;
-  brand: string;
-  product_type: string;
-  product_subtype: string;
-  description: string;
-  image: string | null;
-  cbd: number | null;
-  cbn: number | null;
-  thc: number | null;
-  total_thc: number | null;
-  total_cbd: number | null;
-  flavors: string[];
-  effects: string[];
-  conditions: string[];
-  active: boolean;
-  prices: { unit: string; amount: number; price: number; stock: number | null }[];
-}
+export type CanonicalRecord = CanonicalItem;
 
 /** The canonical record's item fields besides `prices`, in the order an export writes them. */
-export const CANONICAL_ITEM_FIELDS = [
-  'id',
-  'name',
-  'brand',
-  'product_type',
-  'product_subtype',
-  'description',
-  'image',
-  'cbd',
-  'cbn',
-  'thc',
-  'total_thc',
-  'total_cbd',
-  'flavors',
-  'effects',
-  'conditions',
-  'active',
-] as const satisfies readonly (keyof CanonicalRecord)[];
+export const CANONICAL_ITEM_FIELDS = fieldsOf(ITEM_FIELDS)
+  .filter(([, spec]) => spec.kind !== 'entries')
+  .map(([name]) => name) as Exclude<ItemFieldName, 'prices'>[];
 
 /** The fields of a canonical price entry. */
-export const CANONICAL_PRICE_FIELDS = [
-  'unit',
-  'amount',
-  'price',
-  'stock',
-] as const satisfies readonly (keyof CanonicalRecord['prices'][number])[];
+export const CANONICAL_PRICE_FIELDS = fieldsOf(PRICE_FIELDS).map(([name]) => name) as PriceFieldName[];
+
+/** One record in the canonical spelling from the model's: names in snake_case, money from cents. */
+function canonicalFields(model: Record<string, unknown>, fields: Readonly<Record<string, Field>>) {
+  const record: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(fields)) {
+    const value = model[modelKey(name, spec)];
+    record[name] =
+      spec.kind === 'money'
+        ? fromCents(value as number)
+        : spec.kind === 'entries'
+          ? (value as Record<string, unknown>[]).map((entry) => canonicalFields(entry, PRICE_FIELDS))
+          : value;
+  }
+  return record;
+}
 
 export function toCanonicalRecord(item: MenuItem): CanonicalRecord {
-  return {
-    id: item.id,
-    name: item.name,
-    brand: item.brand,
-    product_type: item.productType,
-    product_subtype: item.productSubtype,
-    description: item.description,
-    image: item.image,
-    cbd: item.cbd,
-    cbn: item.cbn,
-    thc: item.thc,
-    total_thc: item.totalThc,
-    total_cbd: item.totalCbd,
-    flavors: item.flavors,
-    effects: item.effects,
-    conditions: item.conditions,
-    active: item.active,
-    prices: item.prices.map((price) => ({
-      unit: price.unit,
-      amount: price.amount,
-      price: fromCents(price.priceCents),
-      stock: price.stock,
-    })),
-  };
+  return canonicalFields(item, ITEM_FIELDS) as CanonicalRecord;
 }
