@@ -1,12 +1,10 @@
 import type { MenuItem } from './item.js';
 import {
   type CanonicalItem,
-  type Field,
-  fieldsOf,
-  ITEM_FIELDS,
+  ITEM_FIELD_LIST,
   type ItemFieldName,
-  modelKey,
-  PRICE_FIELDS,
+  type NamedField,
+  PRICE_FIELD_LIST,
   type PriceFieldName,
 } from './item-schema.js';
 import { fromCents } from './money.js';
@@ -15,28 +13,28 @@ import { fromCents } from './money.js';
 export type CanonicalRecord = CanonicalItem;
 
 /** The canonical record's item fields besides `prices`, in the order an export writes them. */
-export const CANONICAL_ITEM_FIELDS = fieldsOf(ITEM_FIELDS)
-  .filter(([, spec]) => spec.kind !== 'entries')
-  .map(([name]) => name) as Exclude<ItemFieldName, 'prices'>[];
+export const CANONICAL_ITEM_FIELDS = ITEM_FIELD_LIST.filter((field) => field.kind !== 'entries').map(
+  (field) => field.name,
+) as Exclude<ItemFieldName, 'prices'>[];
 
 /** The fields of a canonical price entry. */
-export const CANONICAL_PRICE_FIELDS = fieldsOf(PRICE_FIELDS).map(([name]) => name) as PriceFieldName[];
+export const CANONICAL_PRICE_FIELDS = PRICE_FIELD_LIST.map((field) => field.name) as PriceFieldName[];
 
 /** One record in the canonical spelling from the model's: names in snake_case, money from cents. */
-function canonicalFields(model: Record<string, unknown>, fields: Readonly<Record<string, Field>>) {
+function canonicalFields(model: Record<string, unknown>, fields: readonly NamedField[]) {
   const record: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(fields)) {
-    const value = model[modelKey(name, spec)];
+  for (const { name, kind, key } of fields) {
+    const value = model[key];
     record[name] =
-      spec.kind === 'money'
+      kind === 'money'
         ? fromCents(value as number)
-        : spec.kind === 'entries'
-          ? (value as Record<string, unknown>[]).map((entry) => canonicalFields(entry, PRICE_FIELDS))
+        : kind === 'entries'
+          ? (value as Record<string, unknown>[]).map((entry) => canonicalFields(entry, PRICE_FIELD_LIST))
           : value;
   }
   return record;
 }
 
 export function toCanonicalRecord(item: MenuItem): CanonicalRecord {
-  return canonicalFields(item, ITEM_FIELDS) as CanonicalRecord;
+  return canonicalFields(item, ITEM_FIELD_LIST) as CanonicalRecord;
 }

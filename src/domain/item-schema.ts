@@ -228,14 +228,25 @@ export type MenuItem = ModelOf<typeof ITEM_FIELDS>;
 
 const camel = (name: string) => name.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
 
-/** The model's name of a field. */
-export const modelKey = (name: string, spec: Field): string =>
-  spec.kind === 'money' ? `${camel(name)}Cents` : camel(name);
+/** A field with its names in every spelling, worked out once for the loops that map records. */
+export interface NamedField extends Field {
+  /** The canonical (wire) name. */
+  name: string;
+  /** The model's name: camelCase, `<name>Cents` for money. */
+  key: string;
+  /** The table column: the name, `<name>_cents` for money. */
+  column: string;
+}
 
-/** The table column of a field. */
-export const columnOf = (name: string, spec: Field): string =>
-  spec.kind === 'money' ? `${name}_cents` : name;
+const named = (fields: Fields): readonly NamedField[] =>
+  Object.entries(fields).map(([name, spec]) => ({
+    ...spec,
+    name,
+    key: spec.kind === 'money' ? `${camel(name)}Cents` : camel(name),
+    column: spec.kind === 'money' ? `${name}_cents` : name,
+  }));
 
-/** The fields with their names, in declaration order. */
-export const fieldsOf = <F extends Fields>(fields: F) =>
-  Object.entries(fields) as [keyof F & string, F[keyof F]][];
+/** The item's fields in declaration order, with their names. */
+export const ITEM_FIELD_LIST = named(ITEM_FIELDS);
+/** The price entry's fields in declaration order, with their names. */
+export const PRICE_FIELD_LIST = named(PRICE_FIELDS);

@@ -1,5 +1,5 @@
 import type { MenuItemInput, PriceEntry } from './item.js';
-import { type Field, ITEM_FIELDS, modelKey, PRICE_FIELDS } from './item-schema.js';
+import { type Field, ITEM_FIELD_LIST, type NamedField, PRICE_FIELD_LIST } from './item-schema.js';
 import { toCents } from './money.js';
 
 /** One reason an input was rejected; `field` is a path such as `prices[1].amount`. */
@@ -119,6 +119,9 @@ class Checker {
   }
 }
 
+const ITEM_FIELD_NAMES = ITEM_FIELD_LIST.map((field) => field.name);
+const PRICE_FIELD_NAMES = PRICE_FIELD_LIST.map((field) => field.name);
+
 /** The limits a field's schema declares, which its checks and messages use. */
 interface Limits {
   minLength?: number;
@@ -213,16 +216,16 @@ function checkField(check: Checker, name: string, spec: Field, value: unknown): 
 /** Checks every field of `fields` in `values`, and gives the model's record when all are valid. */
 function checkFields(
   check: Checker,
-  fields: Readonly<Record<string, Field>>,
+  fields: readonly NamedField[],
   values: Record<string, unknown>,
   entries: (name: string, limits: Limits, value: unknown) => unknown,
 ): Record<string, unknown> {
   const model: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(fields)) {
-    model[modelKey(name, spec)] =
-      spec.kind === 'entries'
-        ? entries(name, spec.schema as Limits, values[name])
-        : checkField(check, name, spec, values[name]);
+  for (const field of fields) {
+    model[field.key] =
+      field.kind === 'entries'
+        ? entries(field.name, field.schema as Limits, values[field.name])
+        : checkField(check, field.name, field, values[field.name]);
   }
   return model;
 }
@@ -233,8 +236,8 @@ function priceEntry(raw: unknown, prefix: string, problems: FieldProblem[]): Pri
     return undefined;
   }
   const check = new Checker(raw, prefix);
-  check.unknownFields(Object.keys(PRICE_FIELDS));
-  const entry = checkFields(check, PRICE_FIELDS, raw, () => undefined);
+  check.unknownFields(PRICE_FIELD_NAMES);
+  const entry = checkFields(check, PRICE_FIELD_LIST, raw, () => undefined);
   problems.push(...check.problems);
   return check.problems.length > 0 ? undefined : (entry as PriceEntry);
 }
@@ -292,8 +295,8 @@ export function validateItem(raw: unknown, aliases: FieldAliases, prefix = ''): 
   }
   const values = canonicalKeys(raw, aliases, problems, prefix);
   const check = new Checker(values, prefix);
-  check.unknownFields(Object.keys(ITEM_FIELDS));
-  const item = checkFields(check, ITEM_FIELDS, values, (name, limits, value) =>
+  check.unknownFields(ITEM_FIELD_NAMES);
+  const item = checkFields(check, ITEM_FIELD_LIST, values, (name, limits, value) =>
     prices(name, limits, value, prefix, problems),
   );
   problems.push(...check.problems);
