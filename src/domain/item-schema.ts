@@ -115,7 +115,7 @@ export const PRICE_FIELDS = {
   ),
 } as const;
 
-export const PriceEntrySchema = Type.Object(fieldSchemas(PRICE_FIELDS));
+export const PriceEntrySchema = Type.Object(fieldSchemas(PRICE_FIELDS), { additionalProperties: false });
 
 /** The item's fields, in the order every export lists them. */
 export const ITEM_FIELDS = {
@@ -184,6 +184,7 @@ export const CANONICAL_ITEM_EXAMPLE = Object.fromEntries(
 
 /** The canonical item: every field of both forms, as imports, exports and the sync API use it. */
 export const CanonicalItemSchema = Type.Object(fieldSchemas(ITEM_FIELDS), {
+  additionalProperties: false,
   title: 'CanonicalItem',
   examples: [CANONICAL_ITEM_EXAMPLE],
 });
