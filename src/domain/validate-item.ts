@@ -1,5 +1,11 @@
 import type { MenuItemInput, PriceEntry } from './item.js';
-import { type Field, ITEM_FIELD_LIST, type NamedField, PRICE_FIELD_LIST } from './item-schema.js';
+import {
+  type Field,
+  type FieldKind,
+  ITEM_FIELD_LIST,
+  type NamedField,
+  PRICE_FIELD_LIST,
+} from './item-schema.js';
 import { toCents } from './money.js';
 
 /** One reason an input was rejected; `field` is a path such as `prices[1].amount`. */
@@ -135,7 +141,12 @@ interface Limits {
 }
 
 /** Checks one field by its kind; the value for the model, or undefined after raising a problem. */
-function checkField(check: Checker, name: string, spec: Field, value: unknown): unknown {
+function checkField(
+  check: Checker,
+  name: string,
+  spec: Field<Exclude<FieldKind, 'entries'>>,
+  value: unknown,
+): unknown {
   const limits = spec.schema as Limits;
   switch (spec.kind) {
     case 'id':
@@ -208,8 +219,6 @@ function checkField(check: Checker, name: string, spec: Field, value: unknown): 
       }
       return flag;
     }
-    case 'entries':
-      throw new Error(`${name}: price entries are checked on their own`);
   }
 }
 
@@ -225,7 +234,7 @@ function checkFields(
     model[field.key] =
       field.kind === 'entries'
         ? entries(field.name, field.schema as Limits, values[field.name])
-        : checkField(check, field.name, field, values[field.name]);
+        : checkField(check, field.name, field as Field<Exclude<FieldKind, 'entries'>>, values[field.name]);
   }
   return model;
 }
