@@ -7,7 +7,7 @@ import {
   PRICE_FIELD_LIST,
   type PriceFieldName,
 } from './item-schema.js';
-import { fromCents } from './money.js';
+import { fromCents, toCents } from './money.js';
 
 /** The canonical item on the wire (exports, imports): every field, snake_case, prices as numbers. */
 export type CanonicalRecord = CanonicalItem;
@@ -37,4 +37,22 @@ function canonicalFields(model: Record<string, unknown>, fields: readonly NamedF
 
 export function toCanonicalRecord(item: MenuItem): CanonicalRecord {
   return canonicalFields(item, ITEM_FIELD_LIST) as CanonicalRecord;
+}
+
+/** The model of a canonical record known to be valid (such as the documented example): money in cents. */
+export function fromCanonicalRecord(record: CanonicalRecord): MenuItem {
+  const modelFields = (values: Record<string, unknown>, fields: readonly NamedField[]) => {
+    const model: Record<string, unknown> = {};
+    for (const { name, kind, key } of fields) {
+      const value = values[name];
+      model[key] =
+        kind === 'money'
+          ? toCents(value as number)
+          : kind === 'entries'
+            ? (value as Record<string, unknown>[]).map((entry) => modelFields(entry, PRICE_FIELD_LIST))
+            : value;
+    }
+    return model;
+  };
+  return modelFields(record, ITEM_FIELD_LIST) as MenuItem;
 }

@@ -1,11 +1,14 @@
 import type { TSchema } from 'typebox';
+import type { MenuItem } from './item.js';
 import {
-  type CanonicalItem,
-  type CanonicalPrice,
   type Field,
-  ITEM_FIELDS,
+  ITEM_FIELD_LIST,
+  type ITEM_FIELDS,
+  type NamedField,
+  PRICE_FIELD_LIST,
   type PRICE_FIELDS,
 } from './item-schema.js';
+import { fromCents } from './money.js';
 
 /**
  * A wire shape of the item (a request form's): for each field it sends, in its order, the canonical
@@ -39,24 +42,36 @@ export function spelledSchemas<F extends Fields, const S extends Spelling<F>, E 
   ) as SpelledSchemas<F, S, E>;
 }
 
-/** A canonical item in a spelling: its fields under their wire names, each price entry likewise. */
-export function respell(
-  item: CanonicalItem,
+/**
+ * Writes an item in a spelling: the canonical value of each field (money as a number, not cents)
+ * under its wire name, each price entry likewise.
+ */
+export function respeller(
   spelling: ItemSpelling,
   priceSpelling: PriceSpelling,
-): Record<string, unknown> {
-  const wire: Record<string, unknown> = {};
-  for (const [name, canonical] of Object.entries(spelling)) {
-    wire[name] =
-      ITEM_FIELDS[canonical].kind === 'entries'
-        ? (item[canonical] as CanonicalPrice[]).map((price) => {
-            const entry: Record<string, unknown> = {};
-            for (const [entryName, field] of Object.entries(priceSpelling)) entry[entryName] = price[field];
-            return entry;
-          })
-        : item[canonical];
-  }
-  return wire;
+): (item: MenuItem) => Record<string, unknown> {
+  // Worked out once per spelling, and one pass over the model per item: an answer maps a whole menu.
+  const plan = (fields: readonly NamedField[], names: Readonly<Record<string, string>>) =>
+    Object.entries(names).map(([wire, canonical]) => ({
+      wire,
+      field: fields.find((field) => field.name === canonical)!,
+    }));
+  const write = (model: Record<string, unknown>, steps: ReturnType<typeof plan>) => {
+    const out: Record<string, unknown> = {};
+    for (const { wire, field } of steps) {
+      const value = model[field.key];
+      out[wire] =
+        field.kind === 'money'
+          ? fromCents(value as number)
+          : field.kind === 'entries'
+            ? (value as Record<string, unknown>[]).map((entry) => write(entry, priceSteps))
+            : value;
+    }
+    return out;
+  };
+  const itemSteps = plan(ITEM_FIELD_LIST, spelling);
+  const priceSteps = plan(PRICE_FIELD_LIST, priceSpelling);
+  return (item) => write(item, itemSteps);
 }
 
 /**

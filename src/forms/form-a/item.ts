@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox';
-import { toCanonicalRecord } from '../../domain/canonical.js';
+import { fromCanonicalRecord } from '../../domain/canonical.js';
 import type { MenuItem, ProductType } from '../../domain/item.js';
 import { CANONICAL_ITEM_EXAMPLE, ITEM_FIELDS, PRICE_FIELDS } from '../../domain/item-schema.js';
-import { aliasesOf, respell, spelledSchemas } from '../../domain/item-spelling.js';
+import { aliasesOf, respeller, spelledSchemas } from '../../domain/item-spelling.js';
 
 /** Form A's item: the canonical fields it sends, under its names, in its order. */
 const ITEM_SPELLING = {
@@ -34,12 +34,11 @@ export const FormAItem = Type.Object(
 );
 export type FormAItem = Static<typeof FormAItem>;
 
-export const toFormAItem = (item: MenuItem) => formAItemOf(toCanonicalRecord(item));
+export const toFormAItem = respeller(ITEM_SPELLING, PRICE_SPELLING) as (item: MenuItem) => FormAItem;
 
-const formAItemOf = (item: typeof CANONICAL_ITEM_EXAMPLE) =>
-  respell(item, ITEM_SPELLING, PRICE_SPELLING) as FormAItem;
-
-export const FormAMenu = Type.Array(FormAItem, { examples: [[formAItemOf(CANONICAL_ITEM_EXAMPLE)]] });
+export const FormAMenu = Type.Array(FormAItem, {
+  examples: [[toFormAItem(fromCanonicalRecord(CANONICAL_ITEM_EXAMPLE))]],
+});
 
 /** Field names of Form A that differ from the canonical names. */
 export const formAItemFieldAliases = aliasesOf(ITEM_SPELLING);

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import { toCanonicalRecord } from '../../domain/canonical.js';
+import { fromCanonicalRecord } from '../../domain/canonical.js';
 import type { MenuItem } from '../../domain/item.js';
 import { CANONICAL_ITEM_EXAMPLE, ITEM_FIELDS, PRICE_FIELDS } from '../../domain/item-schema.js';
-import { aliasesOf, respell, spelledSchemas } from '../../domain/item-spelling.js';
+import { aliasesOf, respeller, spelledSchemas } from '../../domain/item-spelling.js';
 import type { FormBNames } from '../form.js';
 
 /**
@@ -56,12 +56,15 @@ export function formBItemSchema<N extends FormBNames>(names: N) {
   });
 }
 
-const formBItemOf = (item: typeof CANONICAL_ITEM_EXAMPLE, names: FormBNames) =>
-  respell(item, SPELLINGS[names], PRICE_SPELLING);
+const WRITERS = {
+  both: respeller(SPELLINGS.both, PRICE_SPELLING),
+  table: respeller(SPELLINGS.table, PRICE_SPELLING),
+  sample: respeller(SPELLINGS.sample, PRICE_SPELLING),
+};
 
 export function formBMenuSchema(names: FormBNames) {
   return Type.Array(formBItemSchema(names), {
-    examples: [[formBItemOf(CANONICAL_ITEM_EXAMPLE, names)]],
+    examples: [[toFormBItem(fromCanonicalRecord(CANONICAL_ITEM_EXAMPLE), names)]],
   });
 }
 
@@ -69,5 +72,5 @@ export function formBMenuSchema(names: FormBNames) {
 export const formBItemFieldAliases = aliasesOf(ITEM_SPELLING);
 
 export function toFormBItem(item: MenuItem, names: FormBNames): Record<string, unknown> {
-  return formBItemOf(toCanonicalRecord(item), names);
+  return WRITERS[names](item);
 }
