@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_DATABASE, DEFAULT_POOL_SIZE } from '../config.js';
+import { isPostgresUrl, redactUrl } from './address.js';
 import type { KyselyStore } from './create.js';
-import { isPostgresUrl, openPostgresStore, redactUrl } from './postgres/index.js';
-import { openSqliteStore } from './sqlite/index.js';
 import type { Store } from './store.js';
 import { isStoreUnavailable, StoreUnavailableError } from './unavailable.js';
 
@@ -29,7 +28,7 @@ export async function openKyselyStore(
   address: string = DEFAULT_DATABASE,
   options: OpenOptions = {},
 ): Promise<KyselyStore> {
-  const store = selectStore(address, options);
+  const store = await selectStore(address, options);
   try {
     await store.migrate();
   } catch (error) {
@@ -53,10 +52,13 @@ export function isPostgresAddress(address: string): boolean {
   return isPostgresUrl(address);
 }
 
-function selectStore(address: string, options: OpenOptions): KyselyStore {
+/** Loads only the driver the address needs: pg alone is some thirty modules a SQLite command never uses. */
+async function selectStore(address: string, options: OpenOptions): Promise<KyselyStore> {
   if (isPostgresUrl(address)) {
+    const { openPostgresStore } = await import('./postgres/index.js');
     return openPostgresStore(address, { poolSize: options.poolSize ?? DEFAULT_POOL_SIZE });
   }
+  const { openSqliteStore } = await import('./sqlite/index.js');
   const path = address.startsWith('sqlite:') ? address.slice('sqlite:'.length) : address;
   return openSqliteStore(path === ':memory:' ? path : resolve(path));
 }

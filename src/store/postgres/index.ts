@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { DEFAULT_POOL_SIZE } from '../../config.js';
+import { redactUrl } from '../address.js';
 import { createStore, type KyselyStore } from '../create.js';
 import { type Dialect, type ReadArrays, withReadArrays } from '../dialect.js';
 import type { Database } from '../schema.js';
@@ -41,21 +42,6 @@ const types: pg.CustomTypesConfig = {
     return (pg.types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format);
   }) as pg.CustomTypesConfig['getTypeParser'],
 };
-
-/** The address without its password, for logs and messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return 'postgres://(unparsable address)';
-  }
-}
-
-export function isPostgresUrl(address: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(address);
-}
 
 /**
  * Runs `work` in a read-only REPEATABLE READ transaction (READ COMMITTED, the default, would give each
