@@ -6,6 +6,7 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
+import { registerPublicEndpoints } from '../forms/endpoints/index.js';
 import type { FormBNames, FormContext } from '../forms/form.js';
 import { FORMS } from '../forms/index.js';
 import type { AccessService } from '../services/access.js';
@@ -145,7 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     snapshots: options.snapshots,
     formBNames: options.formBNames,
   };
-  for (const form of FORMS) await app.register(form.routes, context);
+  await registerPublicEndpoints(app, FORMS, context);
   if (options.admin) await app.register(adminRoutes, { ...options.admin, prefix: '/admin/v1' });
   return app;
 }
