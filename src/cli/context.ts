@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { MENU_FORMS } from '../forms/index.js';
 import { ServiceError } from '../services/errors.js';
 import { createServices, type Services } from '../services/index.js';
 import { DEFAULT_DATABASE, DEFAULT_POOL_SIZE, openStore } from '../store/open.js';
@@ -45,6 +46,7 @@ export async function withServices(
   try {
     services = createServices(
       await openStore(options.db, { poolSize: Number(options.dbPoolSize ?? DEFAULT_POOL_SIZE) }),
+      MENU_FORMS,
     );
     await work(services);
   } catch (error) {

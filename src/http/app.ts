@@ -20,6 +20,8 @@ import { limitJsonDepth } from './json-depth.js';
 import { instrument, metricsRoute } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { addProtection, type ProtectionOptions, protectionServerOptions } from './protection.js';
+import { credentialCounter } from './rate-limit.js';
+import { decorateRequests } from './request-decorations.js';
 import { type HealthChecks, healthRoutes, unavailableWhileUnreachable } from './routes/health.js';
 import { drainOnClose } from './shutdown.js';
 
@@ -48,15 +50,6 @@ export interface AppOptions {
 
 export type ContractCheck = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => void;
 
-declare module 'fastify' {
-  /** Documentation fields of route schemas, read by the OpenAPI document. */
-  interface FastifySchema {
-    summary?: string;
-    description?: string;
-    tags?: readonly string[];
-  }
-}
-
 /** A client may send its own request id for tracing; anything unusual is replaced by ours. */
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -83,6 +76,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : { ...fastifyOptions, logger: false },
   );
 
+  decorateRequests(app, credentialCounter(options.protection?.rateLimits));
   instrument(app, options.health?.reachable);
   drainOnClose(app);
   limitJsonDepth(app);

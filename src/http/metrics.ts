@@ -232,22 +232,10 @@ export function routeLabel(request: FastifyRequest): string {
   return request.routeOptions.url ?? 'unmatched';
 }
 
-/** What the rate limiter (src/http/rate-limit.ts) notes on a request: each bucket taken from. */
-interface NotedLimits {
-  rateLimits?: { policy: { name: string }; decision: { allowed: boolean } }[] | null;
-}
-
 /** The bucket that refused a 429: the rate limiter's policy name, else the failed-login guard. */
 function refusingLimit(request: FastifyRequest): string {
-  const noted = (request as unknown as NotedLimits).rateLimits ?? [];
+  const noted = request.rateLimits ?? [];
   return noted.find((limit) => !limit.decision.allowed)?.policy.name ?? 'login';
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Whether this request is counted in `menu_api_http_requests_in_flight` (until answered or aborted). */
-    inFlight: boolean;
-  }
 }
 
 /**
@@ -258,7 +246,6 @@ declare module 'fastify' {
 export function instrument(app: FastifyInstance, reachable?: () => boolean): void {
   collectProcessMetrics();
   if (reachable) databaseProbe = reachable;
-  app.decorateRequest('inFlight', false);
   app.addHook('onRequest', (request, _reply, next) => {
     request.inFlight = true;
     requestsInFlight++;

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ScryptCost } from '../auth/password.js';
 import { DEFAULTS, type ServerConfig } from '../config.js';
 import { DEMO, ensureDemo } from '../demo/seed.js';
+import { MENU_FORMS } from '../forms/index.js';
 import { AccessService } from '../services/access.js';
 import { AdminKeyVerifier } from '../services/admin-keys.js';
 import { ChangeFeed } from '../services/change-feed.js';
@@ -51,7 +52,7 @@ export interface RuntimeOptions {
 export async function createRuntime(config: ServerConfig, options: RuntimeOptions): Promise<Runtime> {
   const store = await openStore(config.database, { poolSize: config.databasePoolSize });
   const feed = new ChangeFeed(store, config.changePollMs);
-  const services = createServices(store, () => feed.poll(), options.scryptCost);
+  const services = createServices(store, MENU_FORMS, () => feed.poll(), options.scryptCost);
   const log = options.logger || undefined;
   const protection = createProtection(config, {
     warn: (message) => log?.warn(message),
