@@ -17,7 +17,7 @@ import { clientErrorHandler } from './client-errors.js';
 import { type DocsOptions, docsRoutes } from './docs.js';
 import { handleError, sendError } from './errors.js';
 import { limitJsonDepth } from './json-depth.js';
-import { instrument, metricsRoute } from './metrics.js';
+import { instrument, type Metrics, metricsRoute } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { addProtection, type ProtectionOptions, protectionServerOptions } from './protection.js';
 import { credentialCounter } from './rate-limit.js';
@@ -44,6 +44,8 @@ export interface AppOptions {
   protection?: ProtectionOptions;
   /** The /docs page; `demo` pre-fills its credentials there. */
   docs?: DocsOptions;
+  /** What the app's answers are counted in, and what its `/metrics` serves. */
+  metrics: Metrics;
   /** Tests: sees every answer as it is sent (the contract test checks each against /openapi.json). */
   contractCheck?: ContractCheck;
 }
@@ -76,8 +78,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : { ...fastifyOptions, logger: false },
   );
 
-  decorateRequests(app, credentialCounter(options.protection?.rateLimits));
-  instrument(app, options.health?.reachable);
+  decorateRequests(app, options.metrics, credentialCounter(options.protection?.rateLimits));
+  instrument(app, options.metrics, options.health?.reachable);
   drainOnClose(app);
   limitJsonDepth(app);
 
@@ -130,7 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.addHook('onRequest', unavailableWhileUnreachable(options.health));
     if (options.opsRoutes !== false) {
       await app.register(healthRoutes, options.health);
-      await app.register(metricsRoute);
+      await app.register(metricsRoute, { source: () => options.metrics.text() });
     }
   }
 

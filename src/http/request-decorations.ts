@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BucketPolicy, RateDecision } from '../infra/rate-limit/rate-limiter.js';
 import type { AdminKey } from '../store/store.js';
+import type { Metrics } from './metrics.js';
 
 /** A bucket a request was counted in, and what it said (src/http/rate-limit.ts notes them). */
 export interface NotedLimit {
@@ -29,6 +30,11 @@ declare module 'fastify' {
     adminKey: AdminKey | null;
   }
 
+  interface FastifyInstance {
+    /** What this app's answers are counted in (src/http/metrics.ts); null on an app that counts none. */
+    metrics: Metrics | null;
+  }
+
   /** Documentation fields of route schemas, read by the OpenAPI document. */
   interface FastifySchema {
     summary?: string;
@@ -43,13 +49,15 @@ export type CredentialCounter = (this: FastifyRequest, username: string) => void
 const countNothing: CredentialCounter = () => {};
 
 /**
- * Gives every request of the app its decorations with their starting values. Call once, first:
- * the hooks that set them are added later, by the modules named beside each field above.
+ * Gives the app its metrics and every request of it its decorations with their starting values. Call
+ * once, first: the hooks that set them are added later, by the modules named beside each field above.
  */
 export function decorateRequests(
   app: FastifyInstance,
+  metrics: Metrics | null,
   countCredential: CredentialCounter = countNothing,
 ): void {
+  app.decorate('metrics', metrics);
   app.decorateRequest('inFlight', false);
   app.decorateRequest('rateLimits', null);
   app.decorateRequest('countCredential', countCredential);

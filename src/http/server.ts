@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ScryptCost } from '../auth/password.js';
 import { DEFAULTS, type ServerConfig } from '../config.js';
@@ -12,7 +13,7 @@ import { MenuReader } from '../services/menu-reader.js';
 import { MenuSnapshots } from '../services/menu-snapshots.js';
 import { openStore } from '../store/open.js';
 import { buildApp, type ContractCheck } from './app.js';
-import { recordSnapshotRead, trackSnapshotCacheBytes } from './metrics.js';
+import { createMetrics, type Metrics } from './metrics.js';
 import { buildOpsApp } from './ops.js';
 import { createProtection } from './protection.js';
 import { type HealthChecks, SHUTTING_DOWN } from './routes/health.js';
@@ -26,6 +27,8 @@ export interface Runtime {
   feed: ChangeFeed;
   /** The serialized answers kept in memory (menus, store information, inventory). */
   snapshots: MenuSnapshots;
+  /** What the app's answers and snapshot reads are counted in (served at /metrics). */
+  metrics: Metrics;
   /**
    * Graceful stop: /readyz turns 503, the listeners stop accepting, requests in flight finish (cut
    * off after `timeoutMs`, default config.shutdownTimeoutMs), then the database is closed.
@@ -78,16 +81,19 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       reachable: () => feed.reachable,
     };
     const separateOps = config.opsPort !== null && config.opsPort !== undefined;
+    const metrics = createMetrics();
+    // A `serve --workers N` worker: the primary's ops port serves the sum of every worker's metrics.
+    if (cluster.isWorker) metrics.shareWithClusterPrimary();
     const snapshots = new MenuSnapshots(
       {
         budgetBytes: config.snapshotBudgetBytes ?? DEFAULTS.snapshotBudgetBytes,
         loadItems: (dispensaryId) => store.readMenu(dispensaryId),
         onBuild: (event) => log?.debug(event, 'snapshot built'),
-        onRead: recordSnapshotRead,
+        onRead: (event) => metrics.recordSnapshotRead(event),
       },
       feed,
     );
-    trackSnapshotCacheBytes(() => snapshots.usedBytes);
+    metrics.trackSnapshotCacheBytes(() => snapshots.usedBytes);
     const app = await buildApp({
       access,
       menus: new MenuReader(store, feed),
@@ -107,10 +113,16 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       protection: protection.options,
       docs: { demo: config.demo ? DEMO : undefined },
       contractCheck: options.contractCheck,
+      metrics,
     });
     const ops =
       separateOps && !config.opsServedElsewhere
-        ? await buildOpsApp({ health, logger: options.logger })
+        ? await buildOpsApp({
+            health,
+            logger: options.logger,
+            metrics: () => metrics.text(),
+            counts: metrics,
+          })
         : undefined;
     let stopped: Promise<CloseReport> | undefined;
     const shutdown = (timeoutMs = config.shutdownTimeoutMs ?? DEFAULTS.shutdownTimeoutMs) => {
@@ -132,6 +144,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       services,
       feed,
       snapshots,
+      metrics,
       shutdown: (closeOptions) => shutdown(closeOptions?.timeoutMs),
       async close() {
         await shutdown();
