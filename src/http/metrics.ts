@@ -88,6 +88,8 @@ export class Metrics {
 
   constructor() {
     const registers = [this.registry];
+    const counter = <Label extends string>(name: string, help: string, labelNames: readonly Label[]) =>
+      new Counter<Label>({ name, help, labelNames, registers });
     const answers = this.answers;
     const metrics = this;
     this.httpRequests = new Counter({
@@ -118,30 +120,26 @@ export class Metrics {
         this.set(metrics.inFlight);
       },
     });
-    this.authFailures = new Counter({
-      name: 'menu_api_auth_failures_total',
-      help: 'Refused authentications: 401 (credentials, admin key) and 403 (token, scope), by reason.',
-      labelNames: ['status', 'reason', 'surface'] as const,
-      registers,
-    });
-    this.rateLimited = new Counter({
-      name: 'menu_api_rate_limited_total',
-      help: 'Requests refused with 429 by a rate limit, by the limit that refused them.',
-      labelNames: ['limit'] as const,
-      registers,
-    });
-    this.snapshotHits = new Counter({
-      name: 'menu_api_snapshot_cache_hits_total',
-      help: 'Answers served from a kept snapshot, by view (a:menu:active, b:menu:both, store, inventory...).',
-      labelNames: ['view'] as const,
-      registers,
-    });
-    this.snapshotMisses = new Counter({
-      name: 'menu_api_snapshot_cache_misses_total',
-      help: 'Answers whose snapshot had to be built first, by view.',
-      labelNames: ['view'] as const,
-      registers,
-    });
+    this.authFailures = counter(
+      'menu_api_auth_failures_total',
+      'Refused authentications: 401 (credentials, admin key) and 403 (token, scope), by reason.',
+      ['status', 'reason', 'surface'],
+    );
+    this.rateLimited = counter(
+      'menu_api_rate_limited_total',
+      'Requests refused with 429 by a rate limit, by the limit that refused them.',
+      ['limit'],
+    );
+    this.snapshotHits = counter(
+      'menu_api_snapshot_cache_hits_total',
+      'Answers served from a kept snapshot, by view (a:menu:active, b:menu:both, store, inventory...).',
+      ['view'],
+    );
+    this.snapshotMisses = counter(
+      'menu_api_snapshot_cache_misses_total',
+      'Answers whose snapshot had to be built first, by view.',
+      ['view'],
+    );
     this.snapshotCacheBytes = new Gauge({
       name: 'menu_api_snapshot_cache_bytes',
       help: 'Bytes held by the snapshot cache (view="all": the whole cache, every view and coding).',
@@ -151,12 +149,11 @@ export class Metrics {
         if (metrics.snapshotBytesProbe) this.set({ view: 'all' }, metrics.snapshotBytesProbe());
       },
     });
-    this.snapshotBytesServed = new Counter({
-      name: 'menu_api_snapshot_bytes_served_total',
-      help: 'Bytes of answers served from snapshots (kept or just built), by view.',
-      labelNames: ['view'] as const,
-      registers,
-    });
+    this.snapshotBytesServed = counter(
+      'menu_api_snapshot_bytes_served_total',
+      'Bytes of answers served from snapshots (kept or just built), by view.',
+      ['view'],
+    );
     this.databaseUp = new Gauge({
       name: 'menu_api_database_up',
       help: '1 while the database answers, 0 while it is unreachable.',
