@@ -37,6 +37,8 @@ export interface FormTransport {
   method: 'GET' | 'POST';
   /** The OpenAPI tag of this form's routes. */
   tag: string;
+  /** How the OpenAPI document describes the form: its tag, and credentials in headers as security schemes. */
+  openApi: { tagDescription: string; securitySchemes?: Readonly<Record<string, object>> };
   /** Where the docs say the credentials and token travel: "in the JSON body". */
   credentialsTravel: string;
   /** How the docs spell an endpoint parameter: `since` in a body, `?since=` in a query string. */

@@ -65,6 +65,8 @@ function addBodyParsers(scope: FastifyInstance): void {
 export const formATransport: FormTransport = {
   method: 'POST',
   tag: 'Form A',
+  // Body fields have no OpenAPI security scheme: they are required fields of each request body instead.
+  openApi: { tagDescription: 'POST, credentials and the dispensary token in the JSON body.' },
   credentialsTravel: 'Credentials and the dispensary token travel in the JSON body.',
   spell: (parameter) => parameter,
   validators: false,

@@ -6,6 +6,29 @@ import { FormBRequestHeaders, refuseRepeatedCredentialHeaders } from './request.
 export const formBTransport: FormTransport = {
   method: 'GET',
   tag: 'Form B',
+  openApi: {
+    tagDescription: 'GET, credentials and the dispensary token in headers.',
+    securitySchemes: {
+      FormBStore: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'store',
+        description: 'Form B: the dispensary token, obtained from each dispensary (at most 256 characters).',
+      },
+      FormBUsername: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'username',
+        description: 'Form B: the API username issued by the operator (at most 256 characters).',
+      },
+      FormBPassword: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'password',
+        description: 'Form B: the API password issued by the operator (at most 256 characters).',
+      },
+    },
+  },
   credentialsTravel: 'Credentials and the dispensary token travel in request headers.',
   spell: (parameter) => `?${parameter}=`,
   validators: true,
