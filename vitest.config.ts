@@ -6,10 +6,27 @@ import { postgresProblem } from './test/setup/postgres-probe.js';
 const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
 /**
- * Every test file runs twice: project "sqlite" and project "postgres" (TEST_DATABASE tells the
- * helpers which; see test/helpers/database.ts). PostgreSQL is TEST_POSTGRES_URL, by default the
- * local server. When it is unreachable: under CI (CI set) the postgres project stays and its global
- * setup fails the run; elsewhere the project is left out and the run says so, first and last.
+ * Test files whose subject is storage, so they prove each database: the store contract suite, the
+ * services that own a transaction or cross databases, PostgreSQL's connection handling, and the
+ * end-to-end tests with real processes. Everything else (HTTP, forms, CLI, domain) runs on SQLite
+ * only: it goes through the same repositories, which the contract suite has proved on both.
+ */
+export const BOTH_DATABASES = [
+  'test/store/**/*.test.ts',
+  'test/services/change-feed.test.ts',
+  'test/services/db-copy.test.ts',
+  'test/services/menu-import.test.ts',
+  'test/http/connection-loss.test.ts',
+  'test/e2e/**/*.e2e.test.ts',
+  'test/e2e/shutdown.test.ts',
+];
+
+/**
+ * Project "sqlite" runs every test file; project "postgres" runs BOTH_DATABASES again on PostgreSQL
+ * (TEST_DATABASE tells the helpers which; see test/helpers/database.ts). PostgreSQL is
+ * TEST_POSTGRES_URL, by default the local server. When it is unreachable: under CI (CI set) the
+ * postgres project stays and its global setup fails the run; elsewhere the project is left out and
+ * the run says so, first and last.
  */
 export default defineConfig(async () => {
   const postgresUrl = process.env.TEST_POSTGRES_URL || DEFAULT_TEST_POSTGRES_URL;
@@ -50,6 +67,7 @@ export default defineConfig(async () => {
                 extends: true,
                 test: {
                   name: 'postgres',
+                  include: BOTH_DATABASES,
                   env: { TEST_DATABASE: 'postgres', TEST_POSTGRES_URL: postgresUrl },
                   globalSetup: ['test/setup/postgres-global.ts'],
                   setupFiles: ['test/setup/postgres-file.ts'],

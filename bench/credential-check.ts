@@ -6,7 +6,7 @@
 import { CredentialVerifier } from '../src/auth/credential-verifier.js';
 import { DEFAULT_SCRYPT_COST, hashPassword } from '../src/auth/password.js';
 import { secretDigest } from '../src/auth/secrets.js';
-import type { Credential, Store } from '../src/store/store.js';
+import type { Credential } from '../src/store/store.js';
 
 const password = 'x'.repeat(32);
 const credential: Credential = {
@@ -20,13 +20,13 @@ const credential: Credential = {
   dispensaryIds: null,
 };
 let queries = 0;
-const store = {
-  findCredential: async (username: string) => {
+const credentials = {
+  find: async (username: string) => {
     queries++;
     return username === credential.username ? credential : undefined;
   },
-} as unknown as Store;
-const verifier = new CredentialVerifier(store, { rememberMs: 60_000 });
+};
+const verifier = new CredentialVerifier(credentials, { rememberMs: 60_000 });
 
 async function per(label: string, times: number, work: () => Promise<unknown> | unknown): Promise<void> {
   const before = queries;

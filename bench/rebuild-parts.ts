@@ -29,7 +29,7 @@ try {
     return result;
   };
   for (let round = 0; round < 6; round++) {
-    const items = await time('store.readMenu', () => store.readMenu(db.sized[0]!.id));
+    const items = await time('store.readMenu', () => store.menus.read(db.sized[0]!.id));
     const wire = await time('map to Form B', () =>
       items.filter((item) => item.active).map((item) => toFormBItem(item, 'both')),
     );

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Credential, Store } from '../store/store.js';
+import type { Credential, CredentialRepository } from '../store/store.js';
 import { DEFAULT_SCRYPT_COST, hashPassword, type ScryptCost, verifyPassword } from './password.js';
 import { sha256 } from './secrets.js';
 
@@ -40,7 +40,8 @@ export class CredentialVerifier {
   private readonly decoyHash: Promise<string>;
 
   constructor(
-    private readonly store: Store,
+    /** Only lookups by username: the verifier never writes. */
+    private readonly credentials: Pick<CredentialRepository, 'find'>,
     private readonly options: CredentialVerifierOptions,
   ) {
     this.decoyHash = hashPassword(randomBytes(16).toString('hex'), options.scryptCost ?? DEFAULT_SCRYPT_COST);
@@ -95,7 +96,7 @@ export class CredentialVerifier {
   private async lookup(username: string, generation: number): Promise<Credential | undefined> {
     const known = this.rows.get(username);
     if (known) return known;
-    const found = await this.store.findCredential(username);
+    const found = await this.credentials.find(username);
     if (found && this.generation === generation) this.rows.set(username, found);
     return found;
   }

@@ -7,13 +7,19 @@ import { dispensaryCommand } from './commands/dispensary.js';
 import { inventoryCommand } from './commands/inventory.js';
 import { menuCommand } from './commands/menu.js';
 import { serveCommand } from './commands/serve.js';
-import { databaseOption, poolSizeOption } from './context.js';
+import { addSettingOptions } from './settings-options.js';
 
+/**
+ * The whole program's commands and options. Building it loads only commander, the settings table and
+ * the command definitions: a command's work (src/cli/actions/) is imported when that command runs.
+ */
 export function buildProgram(): Command {
-  const program = new Command('menu-api')
-    .description('Dispensary Menu API: run the server and manage dispensaries, credentials and menus')
-    .addOption(databaseOption())
-    .addOption(poolSizeOption())
+  const program = addSettingOptions(
+    new Command('menu-api').description(
+      'Dispensary Menu API: run the server and manage dispensaries, credentials and menus',
+    ),
+    'global',
+  )
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(run with --help for usage)');
   for (const command of [

@@ -1,9 +1,6 @@
 import { ServiceError } from '../services/errors.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
-
-export interface OutputOptions {
-  json?: boolean;
-}
+import type { OutputOptions } from './options.js';
 
 /** Prints a result: JSON for machines with --json, the human text otherwise. */
 export function emit(options: OutputOptions, result: unknown, human: string): void {

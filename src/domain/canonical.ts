@@ -1,78 +1,58 @@
 import type { MenuItem } from './item.js';
-import { fromCents } from './money.js';
+import {
+  type CanonicalItem,
+  ITEM_FIELD_LIST,
+  type ItemFieldName,
+  type NamedField,
+  PRICE_FIELD_LIST,
+  type PriceFieldName,
+} from './item-schema.js';
+import { fromCents, toCents } from './money.js';
 
 /** The canonical item on the wire (exports, imports): every field, snake_case, prices as numbers. */
-export interface CanonicalRecord {
-  id: number;
-  name: string;
-  brand: string;
-  product_type: string;
-  product_subtype: string;
-  description: string;
-  image: string | null;
-  cbd: number | null;
-  cbn: number | null;
-  thc: number | null;
-  total_thc: number | null;
-  total_cbd: number | null;
-  flavors: string[];
-  effects: string[];
-  conditions: string[];
-  active: boolean;
-  prices: { unit: string; amount: number; price: number; stock: number | null }[];
-}
+export type CanonicalRecord = CanonicalItem;
 
 /** The canonical record's item fields besides `prices`, in the order an export writes them. */
-export const CANONICAL_ITEM_FIELDS = [
-  'id',
-  'name',
-  'brand',
-  'product_type',
-  'product_subtype',
-  'description',
-  'image',
-  'cbd',
-  'cbn',
-  'thc',
-  'total_thc',
-  'total_cbd',
-  'flavors',
-  'effects',
-  'conditions',
-  'active',
-] as const satisfies readonly (keyof CanonicalRecord)[];
+export const CANONICAL_ITEM_FIELDS = ITEM_FIELD_LIST.filter((field) => field.kind !== 'entries').map(
+  (field) => field.name,
+) as Exclude<ItemFieldName, 'prices'>[];
 
 /** The fields of a canonical price entry. */
-export const CANONICAL_PRICE_FIELDS = [
-  'unit',
-  'amount',
-  'price',
-  'stock',
-] as const satisfies readonly (keyof CanonicalRecord['prices'][number])[];
+export const CANONICAL_PRICE_FIELDS = PRICE_FIELD_LIST.map((field) => field.name) as PriceFieldName[];
+
+/** One record in the canonical spelling from the model's: names in snake_case, money from cents. */
+function canonicalFields(model: Record<string, unknown>, fields: readonly NamedField[]) {
+  const record: Record<string, unknown> = {};
+  for (const { name, kind, key } of fields) {
+    const value = model[key];
+    record[name] =
+      kind === 'money'
+        ? fromCents(value as number)
+        : kind === 'entries'
+          ? (value as Record<string, unknown>[]).map((entry) => canonicalFields(entry, PRICE_FIELD_LIST))
+          : value;
+  }
+  return record;
+}
 
 export function toCanonicalRecord(item: MenuItem): CanonicalRecord {
-  return {
-    id: item.id,
-    name: item.name,
-    brand: item.brand,
-    product_type: item.productType,
-    product_subtype: item.productSubtype,
-    description: item.description,
-    image: item.image,
-    cbd: item.cbd,
-    cbn: item.cbn,
-    thc: item.thc,
-    total_thc: item.totalThc,
-    total_cbd: item.totalCbd,
-    flavors: item.flavors,
-    effects: item.effects,
-    conditions: item.conditions,
-    active: item.active,
-    prices: item.prices.map((price) => ({
-      unit: price.unit,
-      amount: price.amount,
-      price: fromCents(price.priceCents),
-      stock: price.stock,
-    })),
+  return canonicalFields(item, ITEM_FIELD_LIST) as CanonicalRecord;
+}
+
+/** The model of a canonical record known to be valid (such as the documented example): money in cents. */
+export function fromCanonicalRecord(record: CanonicalRecord): MenuItem {
+  const modelFields = (values: Record<string, unknown>, fields: readonly NamedField[]) => {
+    const model: Record<string, unknown> = {};
+    for (const { name, kind, key } of fields) {
+      const value = values[name];
+      model[key] =
+        kind === 'money'
+          ? toCents(value as number)
+          : kind === 'entries'
+            ? (value as Record<string, unknown>[]).map((entry) => modelFields(entry, PRICE_FIELD_LIST))
+            : value;
+    }
+    return model;
   };
+  return modelFields(record, ITEM_FIELD_LIST) as MenuItem;
 }

@@ -1,13 +1,11 @@
-import { CANONICAL_ITEM_FIELDS, CANONICAL_PRICE_FIELDS } from './canonical.js';
+import type { MenuItemInput, PriceEntry } from './item.js';
 import {
-  MAX_ITEM_ID,
-  type MenuItemInput,
-  PRODUCT_TYPES,
-  type PriceEntry,
-  type ProductType,
-  UNITS,
-  type Unit,
-} from './item.js';
+  type Field,
+  type FieldKind,
+  ITEM_FIELD_LIST,
+  type NamedField,
+  PRICE_FIELD_LIST,
+} from './item-schema.js';
 import { toCents } from './money.js';
 
 /** One reason an input was rejected; `field` is a path such as `prices[1].amount`. */
@@ -23,22 +21,6 @@ export type ItemResult = { ok: true; item: MenuItemInput } | { ok: false; proble
  * Each request form contributes its own spellings, so an export in any form imports unchanged.
  */
 export type FieldAliases = Readonly<Record<string, string>>;
-
-const ITEM_FIELDS = [...CANONICAL_ITEM_FIELDS, 'prices'] as const;
-
-export const LIMITS = {
-  nameLength: 200,
-  brandLength: 200,
-  subtypeLength: 100,
-  descriptionLength: 10_000,
-  imageLength: 2_048,
-  tagLength: 100,
-  tagsPerList: 50,
-  pricesPerItem: 100,
-  amountMax: 1_000_000,
-  stockMax: 1_000_000_000,
-  milligramsMax: 1_000_000,
-} as const;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -112,19 +94,18 @@ class Checker {
     return value;
   }
 
-  tags(field: string): string[] | undefined {
+  tags(field: string, maxEntries: number, maxLength: number): string[] | undefined {
     const value = this.values[field];
     if (!this.present(field)) return [];
     if (!Array.isArray(value)) return this.fail(field, 'must be an array of strings');
-    if (value.length > LIMITS.tagsPerList)
-      return this.fail(field, `must have at most ${LIMITS.tagsPerList} entries`);
+    if (value.length > maxEntries) return this.fail(field, `must have at most ${maxEntries} entries`);
     const tags: string[] = [];
     for (const [index, tag] of value.entries()) {
       if (typeof tag !== 'string' || tag.trim().length === 0) {
         return this.fail(`${field}[${index}]`, 'must be a non-empty string');
       }
-      if (tag.length > LIMITS.tagLength) {
-        return this.fail(`${field}[${index}]`, `must be at most ${LIMITS.tagLength} characters`);
+      if (tag.length > maxLength) {
+        return this.fail(`${field}[${index}]`, `must be at most ${maxLength} characters`);
       }
       // A CSV cell separates list entries with ';', so a tag holding one could not survive an export.
       if (tag.includes(';')) return this.fail(`${field}[${index}]`, "must not contain ';'");
@@ -144,26 +125,118 @@ class Checker {
   }
 }
 
-function productType(check: Checker, value: unknown): ProductType | undefined {
-  if (value === undefined || value === null) {
-    check.raise('product_type', 'is required');
-    return undefined;
-  }
-  const match =
-    typeof value === 'string'
-      ? PRODUCT_TYPES.find((type) => type.toLowerCase() === value.trim().toLowerCase())
-      : undefined;
-  if (!match) check.raise('product_type', `must be one of ${PRODUCT_TYPES.join(', ')}`);
-  return match;
+const ITEM_FIELD_NAMES = ITEM_FIELD_LIST.map((field) => field.name);
+const PRICE_FIELD_NAMES = PRICE_FIELD_LIST.map((field) => field.name);
+
+/** The limits a field's schema declares, which its checks and messages use. */
+interface Limits {
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  exclusiveMinimum?: number;
+  maximum?: number;
+  maxItems?: number;
+  enum?: readonly string[];
+  items?: Limits;
 }
 
-function itemId(check: Checker, value: unknown): number | null | undefined {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_ITEM_ID) {
-    check.raise('id', `must be an integer from 1 to ${MAX_ITEM_ID}`);
-    return undefined;
+/** Checks one field by its kind; the value for the model, or undefined after raising a problem. */
+function checkField(
+  check: Checker,
+  name: string,
+  spec: Field<Exclude<FieldKind, 'entries'>>,
+  value: unknown,
+): unknown {
+  const limits = spec.schema as Limits;
+  switch (spec.kind) {
+    case 'id':
+      if (value === undefined || value === null) return null;
+      if (
+        typeof value !== 'number' ||
+        !Number.isInteger(value) ||
+        value < limits.minimum! ||
+        value > limits.maximum!
+      ) {
+        check.raise(name, `must be an integer from ${limits.minimum} to ${limits.maximum}`);
+        return undefined;
+      }
+      return value;
+    case 'text':
+      return check.text(name, limits.maxLength!, (limits.minLength ?? 0) > 0);
+    case 'url': {
+      const text = check.text(name, limits.maxLength!, false);
+      if (text && !/^https?:\/\/\S+$/i.test(text)) check.raise(name, 'must be an http or https URL');
+      return text ? text : null;
+    }
+    case 'category': {
+      if (value === undefined || value === null) {
+        check.raise(name, 'is required');
+        return undefined;
+      }
+      const choices = limits.enum!;
+      const match =
+        typeof value === 'string'
+          ? choices.find((choice) => choice.toLowerCase() === value.trim().toLowerCase())
+          : undefined;
+      if (!match) check.raise(name, `must be one of ${choices.join(', ')}`);
+      return match;
+    }
+    case 'unit': {
+      const choices = limits.enum!;
+      const match = choices.find((choice) => choice === value);
+      if (!match) check.raise(name, `must be one of ${choices.join(', ')}`);
+      return match;
+    }
+    case 'number':
+      return check.number(name, limits.minimum!, limits.maximum!);
+    case 'measure':
+      if (
+        typeof value !== 'number' ||
+        !Number.isFinite(value) ||
+        value <= limits.exclusiveMinimum! ||
+        value > limits.maximum!
+      ) {
+        check.raise(name, `must be a number above ${limits.exclusiveMinimum} and at most ${limits.maximum}`);
+        return undefined;
+      }
+      return value;
+    case 'money': {
+      if (typeof value !== 'number') {
+        check.raise(name, 'must be a number');
+        return undefined;
+      }
+      const cents = toCents(value);
+      if (cents === null) check.raise(name, 'must be a non-negative amount with at most two decimals');
+      return cents ?? undefined;
+    }
+    case 'list':
+      return check.tags(name, limits.maxItems!, limits.items!.maxLength!);
+    case 'flag': {
+      const flag = value ?? true;
+      if (typeof flag !== 'boolean') {
+        check.raise(name, 'must be true or false');
+        return undefined;
+      }
+      return flag;
+    }
   }
-  return value;
+}
+
+/** Checks every field of `fields` in `values`, and gives the model's record when all are valid. */
+function checkFields(
+  check: Checker,
+  fields: readonly NamedField[],
+  values: Record<string, unknown>,
+  entries: (name: string, limits: Limits, value: unknown) => unknown,
+): Record<string, unknown> {
+  const model: Record<string, unknown> = {};
+  for (const field of fields) {
+    model[field.key] =
+      field.kind === 'entries'
+        ? entries(field.name, field.schema as Limits, values[field.name])
+        : checkField(check, field.name, field as Field<Exclude<FieldKind, 'entries'>>, values[field.name]);
+  }
+  return model;
 }
 
 function priceEntry(raw: unknown, prefix: string, problems: FieldProblem[]): PriceEntry | undefined {
@@ -172,49 +245,33 @@ function priceEntry(raw: unknown, prefix: string, problems: FieldProblem[]): Pri
     return undefined;
   }
   const check = new Checker(raw, prefix);
-  check.unknownFields(CANONICAL_PRICE_FIELDS);
-  const unit = UNITS.find((candidate) => candidate === raw.unit);
-  if (!unit) check.raise('unit', `must be one of ${UNITS.join(', ')}`);
-  let amount: number | undefined;
-  if (
-    typeof raw.amount !== 'number' ||
-    !Number.isFinite(raw.amount) ||
-    raw.amount <= 0 ||
-    raw.amount > LIMITS.amountMax
-  ) {
-    check.raise('amount', `must be a number above 0 and at most ${LIMITS.amountMax}`);
-  } else {
-    amount = raw.amount;
-  }
-  let priceCents: number | null = null;
-  if (typeof raw.price !== 'number') {
-    check.raise('price', 'must be a number');
-  } else {
-    priceCents = toCents(raw.price);
-    if (priceCents === null) check.raise('price', 'must be a non-negative amount with at most two decimals');
-  }
-  const stock = check.number('stock', 0, LIMITS.stockMax);
+  check.unknownFields(PRICE_FIELD_NAMES);
+  const entry = checkFields(check, PRICE_FIELD_LIST, raw, () => undefined);
   problems.push(...check.problems);
-  if (check.problems.length > 0 || unit === undefined || amount === undefined || priceCents === null)
-    return undefined;
-  return { unit: unit as Unit, amount, priceCents, stock: stock ?? null };
+  return check.problems.length > 0 ? undefined : (entry as PriceEntry);
 }
 
-function prices(raw: unknown, prefix: string, problems: FieldProblem[]): PriceEntry[] | undefined {
+function prices(
+  name: string,
+  limits: Limits,
+  raw: unknown,
+  prefix: string,
+  problems: FieldProblem[],
+): PriceEntry[] | undefined {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) {
-    problems.push({ field: `${prefix}prices`, message: 'must be an array of price entries' });
+    problems.push({ field: `${prefix}${name}`, message: 'must be an array of price entries' });
     return undefined;
   }
-  if (raw.length > LIMITS.pricesPerItem) {
-    problems.push({ field: `${prefix}prices`, message: `must have at most ${LIMITS.pricesPerItem} entries` });
+  if (raw.length > limits.maxItems!) {
+    problems.push({ field: `${prefix}${name}`, message: `must have at most ${limits.maxItems} entries` });
     return undefined;
   }
   const entries: PriceEntry[] = [];
   const seen = new Set<string>();
   let failed = false;
   for (const [index, entryRaw] of raw.entries()) {
-    const entry = priceEntry(entryRaw, `${prefix}prices[${index}].`, problems);
+    const entry = priceEntry(entryRaw, `${prefix}${name}[${index}].`, problems);
     if (!entry) {
       failed = true;
       continue;
@@ -222,7 +279,7 @@ function prices(raw: unknown, prefix: string, problems: FieldProblem[]): PriceEn
     const key = `${entry.unit}:${entry.amount}`;
     if (seen.has(key)) {
       problems.push({
-        field: `${prefix}prices[${index}]`,
+        field: `${prefix}${name}[${index}]`,
         message: `repeats unit ${entry.unit} with amount ${entry.amount}; each unit and amount appears once per item`,
       });
       failed = true;
@@ -247,50 +304,13 @@ export function validateItem(raw: unknown, aliases: FieldAliases, prefix = ''): 
   }
   const values = canonicalKeys(raw, aliases, problems, prefix);
   const check = new Checker(values, prefix);
-  check.unknownFields(ITEM_FIELDS);
-  const id = itemId(check, values.id);
-  const name = check.text('name', LIMITS.nameLength, true);
-  const brand = check.text('brand', LIMITS.brandLength, false);
-  const type = productType(check, values.product_type);
-  const subtype = check.text('product_subtype', LIMITS.subtypeLength, false);
-  const description = check.text('description', LIMITS.descriptionLength, false);
-  const imageText = check.text('image', LIMITS.imageLength, false);
-  if (imageText && !/^https?:\/\/\S+$/i.test(imageText)) check.raise('image', 'must be an http or https URL');
-  const cbd = check.number('cbd', 0, 100);
-  const cbn = check.number('cbn', 0, 100);
-  const thc = check.number('thc', 0, 100);
-  const totalThc = check.number('total_thc', 0, LIMITS.milligramsMax);
-  const totalCbd = check.number('total_cbd', 0, LIMITS.milligramsMax);
-  const flavors = check.tags('flavors');
-  const effects = check.tags('effects');
-  const conditions = check.tags('conditions');
-  const active = values.active ?? true;
-  if (typeof active !== 'boolean') check.raise('active', 'must be true or false');
-  const priceEntries = prices(values.prices, prefix, problems);
+  check.unknownFields(ITEM_FIELD_NAMES);
+  const item = checkFields(check, ITEM_FIELD_LIST, values, (name, limits, value) =>
+    prices(name, limits, value, prefix, problems),
+  );
   problems.push(...check.problems);
   if (problems.length > 0) return { ok: false, problems };
-  return {
-    ok: true,
-    item: {
-      id: id ?? null,
-      name: name!,
-      brand: brand ?? '',
-      productType: type!,
-      productSubtype: subtype ?? '',
-      description: description ?? '',
-      image: imageText ? imageText : null,
-      cbd: cbd ?? null,
-      cbn: cbn ?? null,
-      thc: thc ?? null,
-      totalThc: totalThc ?? null,
-      totalCbd: totalCbd ?? null,
-      flavors: flavors!,
-      effects: effects!,
-      conditions: conditions!,
-      active: active as boolean,
-      prices: priceEntries!,
-    },
-  };
+  return { ok: true, item: item as MenuItemInput };
 }
 
 export type MenuResult = { ok: true; items: MenuItemInput[] } | { ok: false; problems: FieldProblem[] };

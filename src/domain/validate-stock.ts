@@ -1,5 +1,6 @@
 import { type StockUpdate, UNITS, type Unit } from './item.js';
-import { type FieldProblem, LIMITS } from './validate-item.js';
+import { LIMITS } from './item-schema.js';
+import type { FieldProblem } from './validate-item.js';
 
 export const MAX_STOCK_UPDATES = 20_000;
 

@@ -4,56 +4,12 @@
  * started with --demo answers them.
  */
 import { DEMO } from '../demo/seed.js';
-import type { FormBNames } from './form.js';
 
 const credentials = { username: DEMO.username, password: DEMO.password, collective_token: DEMO.token };
 
 export const FORM_A_MENU_REQUEST_EXAMPLE = { ...credentials, active: true };
 export const FORM_A_STORE_REQUEST_EXAMPLE = { ...credentials };
 export const FORM_A_INVENTORY_REQUEST_EXAMPLE = { ...credentials, since: '2026-11-25T12:00:00Z' };
-
-export const FORM_A_ITEM_EXAMPLE = {
-  id: 1,
-  name: 'Blue Dream',
-  brand_name: 'Emerald Farms',
-  product_type: 'Flower',
-  product_subtype: 'Hybrid',
-  description: 'Sativa-leaning hybrid with sweet berry aroma; a daytime classic.',
-  product_prices: [
-    { unit: 'gram', amount: 1, price: 12 },
-    { unit: 'ounce', amount: 0.125, price: 38 },
-  ],
-  active: true,
-};
-
-const formBPrices = [
-  { unit: 'gram', amount: 1, price: 12, stock: 140 },
-  { unit: 'ounce', amount: 0.125, price: 38, stock: 44 },
-];
-
-/** A Form B item with the field spellings of `names`, in the schema's field order. */
-export function formBItemExample(names: FormBNames): Record<string, unknown> {
-  return {
-    id: 1,
-    name: 'Blue Dream',
-    description: 'Sativa-leaning hybrid with sweet berry aroma; a daytime classic.',
-    image: 'https://images.example.com/menu/blue-dream.jpg',
-    type: 'Flower',
-    subtype: 'Hybrid',
-    ...(names === 'sample' ? {} : { brand: 'Emerald Farms' }),
-    ...(names === 'table' ? {} : { brand_name: 'Emerald Farms' }),
-    cbd: 0.1,
-    cbn: null,
-    thc: 21.5,
-    total_thc: null,
-    total_cbd: null,
-    flavors: ['Berry', 'Sweet', 'Earthy'],
-    effects: ['Creative', 'Uplifted', 'Relaxed'],
-    conditions: ['Stress', 'Depression'],
-    ...(names === 'sample' ? {} : { variants: formBPrices }),
-    ...(names === 'table' ? {} : { prices: formBPrices }),
-  };
-}
 
 const day = (open: string, close: string) => ({ open, close, closed: false });
 

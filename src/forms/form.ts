@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyRequest, FastifySchema, onRequestHookHandler } from 'fastify';
 import type { TProperties, TSchema } from 'typebox';
+import type { FormBNames } from '../config.js';
 import type { MenuItem } from '../domain/item.js';
 import type { FieldAliases } from '../domain/validate-item.js';
 import type { ErrorStatus } from '../http/error-responses.js';
 import type { AccessRequest, AccessService } from '../services/access.js';
 import type { MenuReader } from '../services/menu-reader.js';
 import type { MenuSnapshots, SnapshotView } from '../services/menu-snapshots.js';
-import type { FormBNames } from './form-b/names.js';
 
-export type { FormBNames } from './form-b/names.js';
+/** Which of Form B's two documented spellings to send (see README: "Form B field names"). */
+export type { FormBNames };
 
 export interface FormContext {
   access: AccessService;

@@ -114,7 +114,7 @@ function policy(name: string, bucket: RateBucket | null): BucketPolicy | undefin
   return bucket && bucket.ratePerSecond > 0 && bucket.burst > 0 ? { name, ...bucket } : undefined;
 }
 
-/** The config fields that decide a server's limits and protections (set by src/cli/limit-options.ts). */
+/** The config fields that decide a server's limits and protections (the settings of src/config/settings.ts). */
 export type ProtectionConfig = Pick<
   ServerConfig,
   | 'rateLimitCredential'

@@ -87,7 +87,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     const snapshots = new MenuSnapshots(
       {
         budgetBytes: config.snapshotBudgetBytes ?? DEFAULTS.snapshotBudgetBytes,
-        loadItems: (dispensaryId) => store.readMenu(dispensaryId),
+        loadItems: (dispensaryId) => store.menus.read(dispensaryId),
         onBuild: (event) => log?.debug(event, 'snapshot built'),
         onRead: (event) => metrics.recordSnapshotRead(event),
       },

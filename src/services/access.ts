@@ -46,7 +46,7 @@ export class AccessService {
     options: AccessOptions,
   ) {
     this.guard = options.guard;
-    this.verifier = new CredentialVerifier(store, {
+    this.verifier = new CredentialVerifier(store.credentials, {
       rememberMs: options.rememberCredentialsMs,
       scryptCost: options.scryptCost,
     });
@@ -140,7 +140,7 @@ export class AccessService {
     const digest = secretDigest(token);
     const known = this.rememberedDispensary(digest);
     if (known) return known;
-    const found = await this.store.findDispensaryByTokenDigest(digest);
+    const found = await this.store.dispensaries.findByTokenDigest(digest);
     if (found) this.dispensaries.set(digest, found);
     return found;
   }
@@ -150,7 +150,7 @@ export class AccessService {
     const now = Date.now();
     if ((this.lastNoted.get(username) ?? 0) > now - LAST_USE_RESOLUTION_MS) return;
     this.lastNoted.set(username, now);
-    this.store.touchCredential(username, new Date(now).toISOString()).catch(() => {
+    this.store.credentials.touch(username, new Date(now).toISOString()).catch(() => {
       // Last use is informational; a failed write is retried on a later request.
       this.lastNoted.delete(username);
     });

@@ -34,7 +34,7 @@ export class AdminKeyService {
       );
     }
     const dispensaryId = scopedDispensary(scope);
-    if (dispensaryId !== undefined && !(await this.store.getDispensary(dispensaryId))) {
+    if (dispensaryId !== undefined && !(await this.store.dispensaries.get(dispensaryId))) {
       throw new ServiceError(
         'not_found',
         `There is no dispensary ${dispensaryId}. List them with: menu-api dispensary list`,
@@ -42,7 +42,7 @@ export class AdminKeyService {
     }
     const key = `${KEY_PREFIX}${generateSecret(32)}`;
     try {
-      await this.store.createAdminKey(name, scope, secretDigest(key), actor);
+      await this.store.adminKeys.create(name, scope, secretDigest(key), actor);
     } catch (error) {
       if (error instanceof ConflictError)
         throw new ServiceError('conflict', `${error.message}. Choose another name.`);
@@ -53,12 +53,12 @@ export class AdminKeyService {
   }
 
   async list(): Promise<Omit<AdminKey, 'id'>[]> {
-    const keys = await this.store.listAdminKeys();
+    const keys = await this.store.adminKeys.list();
     return keys.map(({ name, scope, createdAt, revokedAt }) => ({ name, scope, createdAt, revokedAt }));
   }
 
   async revoke(name: string, actor?: Actor): Promise<void> {
-    if (!(await this.store.revokeAdminKey(name, actor))) {
+    if (!(await this.store.adminKeys.revoke(name, actor))) {
       throw new ServiceError(
         'not_found',
         `There is no active admin key named ${name}. List them with: menu-api admin-key list`,
@@ -90,7 +90,7 @@ export class AdminKeyVerifier {
     const digest = secretDigest(key);
     const known = this.keys.get(digest);
     if (known) return known;
-    const found = await this.store.findAdminKey(digest);
+    const found = await this.store.adminKeys.find(digest);
     if (found) this.keys.set(digest, found);
     return found;
   }

@@ -24,6 +24,6 @@ export class AuditService {
       }
       since = new Date(time).toISOString();
     }
-    return this.store.listAudit({ dispensaryId: options.dispensaryId, since, limit: options.limit ?? 1000 });
+    return this.store.audit.list({ dispensaryId: options.dispensaryId, since, limit: options.limit ?? 1000 });
   }
 }

@@ -34,7 +34,7 @@ export class ChangeFeed {
   }
 
   async start(): Promise<void> {
-    this.lastSeq = await this.store.lastChangeSeq();
+    this.lastSeq = await this.store.changes.lastSeq();
     this.timer = setInterval(() => {
       this.poll().catch(() => {
         // A failed poll is retried on the next tick; the caches stay as they were until then.
@@ -77,7 +77,7 @@ export class ChangeFeed {
    * backup numbers its changes anew), every cache starts afresh from the current change number.
    */
   private async recover(): Promise<void> {
-    const seq = await this.store.lastChangeSeq();
+    const seq = await this.store.changes.lastSeq();
     this.lastFailure = undefined;
     this.lastSeq = seq;
     for (const kind of EVERYTHING) {
@@ -97,13 +97,13 @@ export class ChangeFeed {
   }
 
   private async readChanges(): Promise<void> {
-    let changes: Awaited<ReturnType<Store['changesSince']>>;
+    let changes: Change[];
     try {
       if (this.lastFailure !== undefined) {
         await this.recover();
         return;
       }
-      changes = await this.store.changesSince(this.lastSeq);
+      changes = await this.store.changes.since(this.lastSeq);
       this.lastFailure = undefined;
     } catch (error) {
       this.lastFailure = error;

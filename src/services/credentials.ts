@@ -54,7 +54,7 @@ export class CredentialService {
     }
     const checked = await this.checkLimits(limits);
     try {
-      await this.store.createCredential(
+      await this.store.credentials.create(
         username,
         await hashPassword(password, this.scryptCost),
         actor,
@@ -89,7 +89,7 @@ export class CredentialService {
         throw new ServiceError('invalid_request', 'dispensaries must be a non-empty list of dispensary ids.');
       }
       for (const id of ids) {
-        if (!(await this.store.getDispensary(id))) {
+        if (!(await this.store.dispensaries.get(id))) {
           throw new ServiceError(
             'not_found',
             `There is no dispensary ${id}. List them with: menu-api dispensary list`,
@@ -102,7 +102,7 @@ export class CredentialService {
   }
 
   async list(): Promise<CredentialSummary[]> {
-    const credentials = await this.store.listCredentials();
+    const credentials = await this.store.credentials.list();
     return credentials.map(({ username, createdAt, revokedAt, expiresAt, lastUsedAt, dispensaryIds }) => ({
       username,
       createdAt,
@@ -114,11 +114,11 @@ export class CredentialService {
   }
 
   exists(username: string): Promise<boolean> {
-    return this.store.findCredential(username).then((credential) => credential !== undefined);
+    return this.store.credentials.find(username).then((credential) => credential !== undefined);
   }
 
   async revoke(username: string, actor?: Actor): Promise<void> {
-    if (!(await this.store.revokeCredential(username, actor))) {
+    if (!(await this.store.credentials.revoke(username, actor))) {
       throw new ServiceError(
         'not_found',
         `There is no active credential named ${username}. List them with: menu-api credential list`,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { type Kysely, PostgresAdapter, sql, type Transaction } from 'kysely';
-import type { KyselyStore } from '../store/kysely-store.js';
+import type { KyselyStore } from '../store/create.js';
 import { describeAddress, isPostgresAddress, openKyselyStore } from '../store/open.js';
 import type { Database } from '../store/schema.js';
 import { TABLES } from '../store/tables.js';

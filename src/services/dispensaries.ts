@@ -36,7 +36,7 @@ export class DispensaryService {
       throw new ServiceError('invalid_request', 'A dispensary name must not contain a NUL character.');
     }
     const token = generateSecret();
-    const dispensary = await this.store.createDispensary(trimmed, secretDigest(token), actor);
+    const dispensary = await this.store.dispensaries.create(trimmed, secretDigest(token), actor);
     await this.afterWrite();
     return { ...dispensary, token };
   }
@@ -59,7 +59,7 @@ export class DispensaryService {
 
   /** Store information as integrators read it. */
   async storeInfo(id: number): Promise<StoreInfo> {
-    const info = await this.store.getStoreInfo(id);
+    const info = await this.store.dispensaries.getStoreInfo(id);
     if (!info) throw notFound(id);
     return info;
   }
@@ -78,7 +78,7 @@ export class DispensaryService {
     patch: StoreInfoPatch,
     actor?: Actor,
   ): Promise<ReturnType<typeof toStoreInfoRecord>> {
-    const info = await this.store.updateStoreInfo(id, patch, actor);
+    const info = await this.store.dispensaries.updateStoreInfo(id, patch, actor);
     if (!info) throw notFound(id);
     await this.afterWrite();
     return toStoreInfoRecord(info);
@@ -86,21 +86,21 @@ export class DispensaryService {
 
   /** Creates a dispensary whose token the caller chose (the demo's well-known token). */
   async createWithToken(name: string, token: string): Promise<Dispensary> {
-    const dispensary = await this.store.createDispensary(name, secretDigest(token));
+    const dispensary = await this.store.dispensaries.create(name, secretDigest(token));
     await this.afterWrite();
     return dispensary;
   }
 
   findByToken(token: string): Promise<Dispensary | undefined> {
-    return this.store.findDispensaryByTokenDigest(secretDigest(token));
+    return this.store.dispensaries.findByTokenDigest(secretDigest(token));
   }
 
   list(): Promise<DispensarySummary[]> {
-    return this.store.listDispensaries();
+    return this.store.dispensaries.list();
   }
 
   async get(id: number): Promise<Dispensary> {
-    const dispensary = await this.store.getDispensary(id);
+    const dispensary = await this.store.dispensaries.get(id);
     if (!dispensary) throw notFound(id);
     return dispensary;
   }
@@ -124,14 +124,14 @@ export class DispensaryService {
     const token = generateSecret();
     const previousValidUntil =
       graceSeconds > 0 ? new Date(Date.now() + graceSeconds * 1000).toISOString() : undefined;
-    if (!(await this.store.setDispensaryToken(id, secretDigest(token), actor, previousValidUntil)))
+    if (!(await this.store.dispensaries.setToken(id, secretDigest(token), actor, previousValidUntil)))
       throw notFound(id);
     await this.afterWrite();
     return { id, token };
   }
 
   async remove(id: number, actor?: Actor): Promise<void> {
-    if (!(await this.store.removeDispensary(id, actor))) throw notFound(id);
+    if (!(await this.store.dispensaries.remove(id, actor))) throw notFound(id);
     await this.afterWrite();
   }
 }

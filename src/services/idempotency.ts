@@ -56,7 +56,7 @@ export class IdempotencyService {
   ): Promise<Answer> {
     const digest = createHash('sha256').update(request.fingerprint).digest('hex');
     const notBefore = new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString();
-    const earlier = await this.store.findIdempotentAnswer(request.adminKeyId, request.key, notBefore);
+    const earlier = await this.store.idempotency.find(request.adminKeyId, request.key, notBefore);
     if (earlier) {
       if (earlier.requestDigest !== digest) {
         throw new ServiceError(
@@ -79,8 +79,8 @@ export class IdempotencyService {
         request.secretField && answer.body && typeof answer.body === 'object'
           ? { ...(answer.body as Record<string, unknown>), [request.secretField]: null }
           : answer.body;
-      await this.store.deleteIdempotentAnswersBefore(notBefore);
-      await this.store.saveIdempotentAnswer(request.adminKeyId, request.key, {
+      await this.store.idempotency.deleteBefore(notBefore);
+      await this.store.idempotency.save(request.adminKeyId, request.key, {
         requestDigest: digest,
         status: answer.status,
         response: JSON.stringify(stored ?? null),

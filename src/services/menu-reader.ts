@@ -26,12 +26,12 @@ export class MenuReader {
 
   /** Every item of the dispensary, active or not, ordered by id. */
   items(dispensaryId: number): Promise<MenuItem[]> {
-    return shared(this.menus, dispensaryId, () => this.store.readMenu(dispensaryId));
+    return shared(this.menus, dispensaryId, () => this.store.menus.read(dispensaryId));
   }
 
   storeInfo(dispensaryId: number): Promise<StoreInfo> {
     return shared(this.stores, dispensaryId, async () => {
-      const info = await this.store.getStoreInfo(dispensaryId);
+      const info = await this.store.dispensaries.getStoreInfo(dispensaryId);
       if (!info) throw notFound(dispensaryId);
       return info;
     });

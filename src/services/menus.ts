@@ -1,8 +1,8 @@
+import type { FormBNames } from '../config.js';
 import { type CanonicalRecord, toCanonicalRecord } from '../domain/canonical.js';
 import type { MenuItem, MenuItemInput } from '../domain/item.js';
 import { type FieldAliases, type FieldProblem, validateItem, validateMenu } from '../domain/validate-item.js';
 import { validateStockUpdates } from '../domain/validate-stock.js';
-import type { FormBNames } from '../forms/form-b/names.js';
 import { type Actor, type Store, UnmatchedStockError, type UpsertResult } from '../store/store.js';
 import { type AfterWrite, notFound } from './dispensaries.js';
 import { describeProblems, ServiceError } from './errors.js';
@@ -95,9 +95,9 @@ export class MenuService {
     dryRun = false,
     actor?: Actor,
   ): Promise<ImportReport> {
-    if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
+    if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
     if (!dryRun) {
-      await this.store.replaceMenu(dispensaryId, items, actor);
+      await this.store.menus.replace(dispensaryId, items, actor);
       await this.afterWrite();
     }
     return {
@@ -110,8 +110,8 @@ export class MenuService {
   }
 
   async items(dispensaryId: number): Promise<MenuItem[]> {
-    if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
-    return this.store.readMenu(dispensaryId);
+    if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
+    return this.store.menus.read(dispensaryId);
   }
 
   /**
@@ -144,8 +144,8 @@ export class MenuService {
   }
 
   async setActive(dispensaryId: number, itemId: number, active: boolean, actor?: Actor): Promise<void> {
-    if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
-    if (!(await this.store.setItemActive(dispensaryId, itemId, active, actor)))
+    if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
+    if (!(await this.store.menus.setItemActive(dispensaryId, itemId, active, actor)))
       throw noItem(dispensaryId, itemId);
     await this.afterWrite();
   }
@@ -153,15 +153,15 @@ export class MenuService {
   /** Creates or replaces the given items by id (partial sync); items without an id are created. */
   async upsert(dispensaryId: number, raw: unknown, actor?: Actor): Promise<UpsertResult> {
     const items = this.validate(raw);
-    if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
-    const result = await this.store.upsertItems(dispensaryId, items, actor);
+    if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
+    const result = await this.store.menus.upsertItems(dispensaryId, items, actor);
     await this.afterWrite();
     return result;
   }
 
   async deleteItem(dispensaryId: number, itemId: number, actor?: Actor): Promise<void> {
-    if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
-    if (!(await this.store.deleteItem(dispensaryId, itemId, actor))) throw noItem(dispensaryId, itemId);
+    if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
+    if (!(await this.store.menus.deleteItem(dispensaryId, itemId, actor))) throw noItem(dispensaryId, itemId);
     await this.afterWrite();
   }
 
@@ -193,7 +193,7 @@ export class MenuService {
     };
     const result = validateItem(merged, aliases);
     if (!result.ok) throw rejected(result.problems);
-    await this.store.upsertItems(dispensaryId, [result.item], actor);
+    await this.store.menus.upsertItems(dispensaryId, [result.item], actor);
     await this.afterWrite();
     return toCanonicalRecord({ ...result.item, id: itemId });
   }
@@ -202,9 +202,9 @@ export class MenuService {
   async setStock(dispensaryId: number, raw: unknown, actor?: Actor): Promise<{ updated: number }> {
     const result = validateStockUpdates(raw);
     if (!result.ok) throw rejected(result.problems);
-    if (!(await this.store.getDispensary(dispensaryId))) throw notFound(dispensaryId);
+    if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
     try {
-      const updated = await this.store.setStock(dispensaryId, result.updates, actor);
+      const updated = await this.store.menus.setStock(dispensaryId, result.updates, actor);
       await this.afterWrite();
       return { updated };
     } catch (error) {

@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
-import type { KyselyStore } from './kysely-store.js';
-import { DEFAULT_POOL_SIZE, isPostgresUrl, openPostgresStore, redactUrl } from './postgres/index.js';
+import { DEFAULT_DATABASE, DEFAULT_POOL_SIZE } from '../config.js';
+import type { KyselyStore } from './create.js';
+import { isPostgresUrl, openPostgresStore, redactUrl } from './postgres/index.js';
 import { openSqliteStore } from './sqlite/index.js';
 import type { Store } from './store.js';
 import { isStoreUnavailable, StoreUnavailableError } from './unavailable.js';
 
-export const DEFAULT_DATABASE = './data/menu.db';
-export { DEFAULT_POOL_SIZE };
+export { DEFAULT_DATABASE, DEFAULT_POOL_SIZE };
 
 export interface OpenOptions {
   /** PostgreSQL: the largest number of pooled connections of this process. SQLite ignores it. */

@@ -1,7 +1,16 @@
 import type { Selectable } from 'kysely';
-import type { MenuItem, MenuItemInput, PriceEntry, ProductType, Unit } from '../domain/item.js';
+import type { MenuItem, MenuItemInput, PriceEntry } from '../domain/item.js';
+import {
+  type ColumnsOf,
+  type Field,
+  ITEM_FIELD_LIST,
+  type ITEM_FIELDS,
+  type NamedField,
+  PRICE_FIELD_LIST,
+  type PRICE_FIELDS,
+} from '../domain/item-schema.js';
 import type { StoreInfo, WeeklyHours } from '../domain/store-info.js';
-import type { Database } from './schema.js';
+import type { Database, ItemColumns, PriceColumns } from './schema.js';
 import type { AdminKey, AuditEntry, Credential, Dispensary } from './store.js';
 
 /** Mapping between table rows and the model. Numbers go through Number() because drivers differ on bigint. */
@@ -121,25 +130,22 @@ export function storeInfoColumns(patch: Partial<StoreInfo>): Partial<StoreInfoRo
   return columns;
 }
 
+/** A record's column values: lists as JSON text, flags as 0/1, everything else as it is. */
+function columnValues(model: object, fields: readonly NamedField[]): Record<string, unknown> {
+  const values = model as Record<string, unknown>;
+  const row: Record<string, unknown> = {};
+  for (const { kind, key, column } of fields) {
+    if (kind === 'entries') continue;
+    const value = values[key];
+    row[column] = kind === 'list' ? JSON.stringify(value) : kind === 'flag' ? (value ? 1 : 0) : value;
+  }
+  return row;
+}
+
 export function itemRow(dispensaryId: number, item: MenuItem, at: string): Database['items'] {
   return {
     dispensary_id: dispensaryId,
-    id: item.id,
-    name: item.name,
-    brand: item.brand,
-    product_type: item.productType,
-    product_subtype: item.productSubtype,
-    description: item.description,
-    image: item.image,
-    cbd: item.cbd,
-    cbn: item.cbn,
-    thc: item.thc,
-    total_thc: item.totalThc,
-    total_cbd: item.totalCbd,
-    flavors: JSON.stringify(item.flavors),
-    effects: JSON.stringify(item.effects),
-    conditions: JSON.stringify(item.conditions),
-    active: item.active ? 1 : 0,
+    ...(columnValues(item, ITEM_FIELD_LIST) as ItemColumns),
     updated_at: at,
   };
 }
@@ -176,42 +182,54 @@ export function priceRows(
       dispensary_id: dispensaryId,
       item_id: item.id,
       position,
-      unit: price.unit,
-      amount: price.amount,
-      price_cents: price.priceCents,
-      stock: price.stock,
+      ...(columnValues(price, PRICE_FIELD_LIST) as PriceColumns),
       updated_at: unchanged ? before.updatedAt : at,
     };
   });
 }
 
-export const MENU_ITEM_COLUMNS = [
-  'id',
-  'name',
-  'brand',
-  'product_type',
-  'product_subtype',
-  'description',
-  'image',
-  'cbd',
-  'cbn',
-  'thc',
-  'total_thc',
-  'total_cbd',
-  'flavors',
-  'effects',
-  'conditions',
-  'active',
-] as const;
+/** The columns of an item's fields, in the order the fields are declared. */
+const columnsOf = <F extends Readonly<Record<string, Field>>>(fields: readonly NamedField[]) =>
+  fields.filter((field) => field.kind !== 'entries').map((field) => field.column) as (keyof ColumnsOf<F> &
+    string)[];
+
+export const MENU_ITEM_COLUMNS = columnsOf<typeof ITEM_FIELDS>(ITEM_FIELD_LIST);
 
 export const MENU_PRICE_COLUMNS = [
   'item_id',
-  'unit',
-  'amount',
-  'price_cents',
-  'stock',
+  ...columnsOf<typeof PRICE_FIELDS>(PRICE_FIELD_LIST),
   'updated_at',
 ] as const;
+
+/** A column's value as the model holds it; drivers differ on bigint and on 0/1, hence Number(). */
+function modelValue(spec: Field, value: unknown): unknown {
+  switch (spec.kind) {
+    case 'id':
+    case 'measure':
+    case 'money':
+      return Number(value);
+    case 'number':
+      return nullableNumber(value as number | string | null);
+    case 'list':
+      return JSON.parse(value as string) as string[];
+    case 'flag':
+      return Number(value) === 1;
+    default:
+      return value;
+  }
+}
+
+/** How to read each field of a record from a row read as an array of `columns`. */
+function readerOf(fields: readonly NamedField[], columns: readonly string[]) {
+  const read = fields
+    .filter((field) => field.kind !== 'entries')
+    .map((field) => ({ field, index: columns.indexOf(field.column) }));
+  return (row: readonly unknown[]) => {
+    const model: Record<string, unknown> = {};
+    for (const { field, index } of read) model[field.key] = modelValue(field, row[index]);
+    return model;
+  };
+}
 
 /** Each column's position in a row read as an array, from the list the query selects. */
 function columnIndexes<const C extends readonly string[]>(columns: C): Readonly<Record<C[number], number>> {
@@ -220,9 +238,8 @@ function columnIndexes<const C extends readonly string[]>(columns: C): Readonly<
 
 const ITEM = columnIndexes(MENU_ITEM_COLUMNS);
 const PRICE = columnIndexes(MENU_PRICE_COLUMNS);
-
-type Items = Database['items'];
-type Prices = Database['price_entries'];
+const readItem = readerOf(ITEM_FIELD_LIST, MENU_ITEM_COLUMNS);
+const readPrice = readerOf(PRICE_FIELD_LIST, MENU_PRICE_COLUMNS);
 
 /**
  * Folds a menu's items (ordered by id) and its price entries (ordered by item id, then position), rows
@@ -239,32 +256,11 @@ export function foldMenu(items: readonly unknown[][], prices: readonly unknown[]
       const price = prices[next]!;
       if (Number(price[PRICE.item_id]) !== id) continue;
       entries.push({
-        unit: price[PRICE.unit] as Unit,
-        amount: Number(price[PRICE.amount]),
-        priceCents: Number(price[PRICE.price_cents]),
-        stock: nullableNumber(price[PRICE.stock] as Prices['stock']),
-        updatedAt: price[PRICE.updated_at] as Prices['updated_at'],
+        ...(readPrice(price) as PriceEntry),
+        updatedAt: price[PRICE.updated_at] as Database['price_entries']['updated_at'],
       });
     }
-    return {
-      id,
-      name: row[ITEM.name] as Items['name'],
-      brand: row[ITEM.brand] as Items['brand'],
-      productType: row[ITEM.product_type] as ProductType,
-      productSubtype: row[ITEM.product_subtype] as Items['product_subtype'],
-      description: row[ITEM.description] as Items['description'],
-      image: row[ITEM.image] as Items['image'],
-      cbd: nullableNumber(row[ITEM.cbd] as Items['cbd']),
-      cbn: nullableNumber(row[ITEM.cbn] as Items['cbn']),
-      thc: nullableNumber(row[ITEM.thc] as Items['thc']),
-      totalThc: nullableNumber(row[ITEM.total_thc] as Items['total_thc']),
-      totalCbd: nullableNumber(row[ITEM.total_cbd] as Items['total_cbd']),
-      flavors: JSON.parse(row[ITEM.flavors] as Items['flavors']) as string[],
-      effects: JSON.parse(row[ITEM.effects] as Items['effects']) as string[],
-      conditions: JSON.parse(row[ITEM.conditions] as Items['conditions']) as string[],
-      active: Number(row[ITEM.active]) === 1,
-      prices: entries,
-    };
+    return { ...(readItem(row) as MenuItem), prices: entries };
   });
 }
 

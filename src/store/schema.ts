@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ColumnsOf, ITEM_FIELDS, PRICE_FIELDS } from '../domain/item-schema.js';
 
 /**
  * Table types for Kysely. Column types are chosen to mean the same on every dialect:
@@ -52,37 +53,17 @@ export interface CredentialTable {
   dispensary_ids: string | null;
 }
 
-export interface ItemTable {
-  dispensary_id: number;
-  id: number;
-  name: string;
-  brand: string;
-  product_type: string;
-  product_subtype: string;
-  description: string;
-  image: string | null;
-  cbd: number | null;
-  cbn: number | null;
-  thc: number | null;
-  total_thc: number | null;
-  total_cbd: number | null;
-  flavors: string;
-  effects: string;
-  conditions: string;
-  active: number;
-  updated_at: string;
-}
+/** The columns of the item's fields (src/domain/item-schema.ts), and of its price entries'. */
+export type ItemColumns = ColumnsOf<typeof ITEM_FIELDS>;
+export type PriceColumns = ColumnsOf<typeof PRICE_FIELDS>;
 
-export interface PriceEntryTable {
-  dispensary_id: number;
-  item_id: number;
-  position: number;
-  unit: string;
-  amount: number;
-  price_cents: number;
-  stock: number | null;
-  updated_at: string;
-}
+type Flat<T> = { [K in keyof T]: T[K] };
+
+export type ItemTable = Flat<{ dispensary_id: number } & ItemColumns & { updated_at: string }>;
+
+export type PriceEntryTable = Flat<
+  { dispensary_id: number; item_id: number; position: number } & PriceColumns & { updated_at: string }
+>;
 
 /** An append-only feed of what changed, read by every server process to drop what it cached. */
 export interface ChangeTable {

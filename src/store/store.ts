@@ -93,12 +93,20 @@ export interface UpsertResult {
 }
 
 /**
- * Everything the service keeps, behind one interface with one implementation per database.
- * Every method that writes is one transaction and records a change notice in it.
+ * Everything the service keeps: one repository per aggregate, over one database. Every repository
+ * method that writes is one transaction and, when it changes something, records a change notice and
+ * an audit entry in it (see write.ts).
  */
 export interface Store {
   /** Where the data lives, without secrets, for logs and messages. */
   readonly location: string;
+  readonly dispensaries: DispensaryRepository;
+  readonly credentials: CredentialRepository;
+  readonly menus: MenuRepository;
+  readonly adminKeys: AdminKeyRepository;
+  readonly audit: AuditRepository;
+  readonly changes: ChangeRepository;
+  readonly idempotency: IdempotencyRepository;
   migrate(): Promise<void>;
   close(): Promise<void>;
   /** Throws, with the reason, unless the database answers and every migration has run (for /readyz). */
@@ -108,62 +116,78 @@ export interface Store {
    * after every reconnection. Resolves to a function that stops listening. Stores without it are polled.
    */
   listen?(onNotice: () => void): Promise<() => Promise<void>>;
+}
 
-  createDispensary(name: string, tokenDigest: string, actor?: Actor): Promise<Dispensary>;
-  getDispensary(id: number): Promise<Dispensary | undefined>;
-  findDispensaryByTokenDigest(digest: string): Promise<Dispensary | undefined>;
-  listDispensaries(): Promise<DispensarySummary[]>;
+/** Dispensaries, their tokens and their store information. */
+export interface DispensaryRepository {
+  create(name: string, tokenDigest: string, actor?: Actor): Promise<Dispensary>;
+  get(id: number): Promise<Dispensary | undefined>;
+  /** By the current token, or by the previous one until it expires (then with `tokenExpiresAt`). */
+  findByTokenDigest(digest: string): Promise<Dispensary | undefined>;
+  list(): Promise<DispensarySummary[]>;
   /** Replaces the token; the old one keeps working until `previousValidUntil` (now: at once). */
-  setDispensaryToken(
-    id: number,
-    digest: string,
-    actor?: Actor,
-    previousValidUntil?: string,
-  ): Promise<boolean>;
-  removeDispensary(id: number, actor?: Actor): Promise<boolean>;
+  setToken(id: number, digest: string, actor?: Actor, previousValidUntil?: string): Promise<boolean>;
+  /** Removes the dispensary with its menu. */
+  remove(id: number, actor?: Actor): Promise<boolean>;
   getStoreInfo(dispensaryId: number): Promise<StoreInfo | undefined>;
   updateStoreInfo(dispensaryId: number, patch: StoreInfoPatch, actor?: Actor): Promise<StoreInfo | undefined>;
+}
 
-  createCredential(
+/** API credentials (username and password hash); usernames are never reused, even after revoke. */
+export interface CredentialRepository {
+  create(
     username: string,
     passwordHash: string,
     actor?: Actor,
     limits?: CredentialLimits,
   ): Promise<Credential>;
   /** Records a successful use (not a change: no notice, no audit entry). */
-  touchCredential(username: string, at: string): Promise<void>;
+  touch(username: string, at: string): Promise<void>;
   /** The credential with that username, revoked or not. */
-  findCredential(username: string): Promise<Credential | undefined>;
-  listCredentials(): Promise<Credential[]>;
-  revokeCredential(username: string, actor?: Actor): Promise<boolean>;
+  find(username: string): Promise<Credential | undefined>;
+  list(): Promise<Credential[]>;
+  revoke(username: string, actor?: Actor): Promise<boolean>;
+}
 
+/** Each dispensary's menu: items, their price entries and the entries' stock levels. */
+export interface MenuRepository {
   /** Replaces the whole menu in one transaction; items without an id get fresh ones. Returns the new menu. */
-  replaceMenu(dispensaryId: number, items: MenuItemInput[], actor?: Actor): Promise<MenuItem[]>;
+  replace(dispensaryId: number, items: MenuItemInput[], actor?: Actor): Promise<MenuItem[]>;
   /** Creates or replaces the given items by id, in one transaction; the rest of the menu stays. */
   upsertItems(dispensaryId: number, items: MenuItemInput[], actor?: Actor): Promise<UpsertResult>;
   deleteItem(dispensaryId: number, itemId: number, actor?: Actor): Promise<boolean>;
   /** Every item, active or not, ordered by id, read as one consistent snapshot. */
-  readMenu(dispensaryId: number): Promise<MenuItem[]>;
+  read(dispensaryId: number): Promise<MenuItem[]>;
   setItemActive(dispensaryId: number, itemId: number, active: boolean, actor?: Actor): Promise<boolean>;
   /** Sets every stock level in one transaction, or none: throws UnmatchedStockError naming the misses. */
   setStock(dispensaryId: number, updates: StockUpdate[], actor?: Actor): Promise<number>;
+}
 
-  createAdminKey(name: string, scope: string, keyDigest: string, actor?: Actor): Promise<AdminKey>;
+/** Keys of the admin API. */
+export interface AdminKeyRepository {
+  create(name: string, scope: string, keyDigest: string, actor?: Actor): Promise<AdminKey>;
   /** An unrevoked admin key with that digest. */
-  findAdminKey(keyDigest: string): Promise<AdminKey | undefined>;
-  listAdminKeys(): Promise<AdminKey[]>;
-  revokeAdminKey(name: string, actor?: Actor): Promise<boolean>;
+  find(keyDigest: string): Promise<AdminKey | undefined>;
+  list(): Promise<AdminKey[]>;
+  revoke(name: string, actor?: Actor): Promise<boolean>;
+}
 
-  listAudit(query: AuditQuery): Promise<AuditEntry[]>;
+/** Who changed what: written by every recorded write, read here. */
+export interface AuditRepository {
+  /** The latest `limit` entries that match, oldest first. */
+  list(query: AuditQuery): Promise<AuditEntry[]>;
+}
 
-  findIdempotentAnswer(
-    adminKeyId: number,
-    key: string,
-    notBefore: string,
-  ): Promise<IdempotentAnswer | undefined>;
-  saveIdempotentAnswer(adminKeyId: number, key: string, answer: IdempotentAnswer): Promise<void>;
-  deleteIdempotentAnswersBefore(before: string): Promise<void>;
+/** The change notices every recorded write leaves, for other processes' caches. */
+export interface ChangeRepository {
+  since(seq: number): Promise<Change[]>;
+  lastSeq(): Promise<number>;
+}
 
-  changesSince(seq: number): Promise<Change[]>;
-  lastChangeSeq(): Promise<number>;
+/** Answers kept for retried admin requests that carry an Idempotency-Key. */
+export interface IdempotencyRepository {
+  find(adminKeyId: number, key: string, notBefore: string): Promise<IdempotentAnswer | undefined>;
+  /** Saves the answer, replacing an expired one under the same key. */
+  save(adminKeyId: number, key: string, answer: IdempotentAnswer): Promise<void>;
+  deleteBefore(before: string): Promise<void>;
 }

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { secretDigest } from '../../src/auth/secrets.js';
-import { assertBuilt, cliJson, REPOSITORY, runCli } from '../helpers/cli.js';
+import { buildProgram } from '../../src/cli/main.js';
+import { assertBuilt, cliJson, runCli, runInProcess } from '../helpers/cli.js';
 import { onPostgres, SAMPLE_MENU, temporaryDirectory } from '../helpers/runtime.js';
 
 /** Every command of the program as its path (`[]`, `['dispensary']`, `['dispensary', 'create']`...), and whether it has subcommands. */
@@ -14,10 +14,6 @@ function commandPaths(command: Command, prefix: string[] = []): { path: string[]
 }
 
 assertBuilt();
-/** The program as built: the commands the binary under test really has. */
-const built = (await import(pathToFileURL(join(REPOSITORY, 'dist', 'cli', 'main.js')).href)) as {
-  buildProgram(): Command;
-};
 
 /*
  * The real built CLI over a SQLite file, each command its own process. These run once, in the sqlite
@@ -27,8 +23,9 @@ const built = (await import(pathToFileURL(join(REPOSITORY, 'dist', 'cli', 'main.
 /** Each call starts Node (~0.3 s); on a machine busy with the rest of the suite it can take many seconds. */
 const SLOW = { timeout: 90_000 };
 
-describe.skipIf(onPostgres)('menu-api --help', SLOW, () => {
-  const commands = commandPaths(built.buildProgram());
+/** `--help` of every command, in this process: commander alone answers it (src/cli/main.ts). */
+describe.skipIf(onPostgres)('menu-api --help', () => {
+  const commands = commandPaths(buildProgram());
 
   it('covers every command', () => {
     expect(commands.map(({ path }) => path.join(' '))).toEqual(
@@ -49,10 +46,10 @@ describe.skipIf(onPostgres)('menu-api --help', SLOW, () => {
     );
   });
 
-  it.concurrent.each(commands.map(({ path, leaf }) => ({ name: path.join(' ') || '(root)', path, leaf })))(
+  it.each(commands.map(({ path, leaf }) => ({ name: path.join(' ') || '(root)', path, leaf })))(
     '$name --help exits 0 with its usage and --db; a command that runs has --json',
     async ({ path, leaf }) => {
-      const result = await runCli(undefined, [...path, '--help']);
+      const result = await runInProcess([...path, '--help']);
       expect(result.code).toBe(0);
       expect(result.stderr).toBe('');
       expect(result.stdout).toContain(['Usage: menu-api', ...path].join(' '));
@@ -60,6 +57,14 @@ describe.skipIf(onPostgres)('menu-api --help', SLOW, () => {
       if (leaf && path[0] !== 'help') expect(result.stdout).toContain('--json');
     },
   );
+
+  it('the built binary answers --help as its own process, with every command', SLOW, async () => {
+    const result = await runCli(undefined, ['--help']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    for (const { path } of commands.filter((command) => command.path.length === 1)) {
+      expect(result.stdout).toContain(`\n  ${path[0]} `);
+    }
+  });
 });
 
 describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
@@ -102,7 +107,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
 
   it('dispensary create refuses a missing or empty name and says how to use it', async () => {
     const [missing, empty] = await Promise.all([
-      runCli(db, ['dispensary', 'create']),
+      runInProcess(['--db', db, 'dispensary', 'create']),
       runCli(db, ['dispensary', 'create', '--name', '   ']),
     ]);
     expect(missing.code).toBe(1);
@@ -159,7 +164,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
       'pos-vendor',
     ]);
     for (const credential of listed) {
-      expect(credential).toMatchObject({ createdAt: expect.stringMatching(/^\d{4}-/), revokedAt: null });
+      expect(credential).toMatchObject({ created_at: expect.stringMatching(/^\d{4}-/), revoked_at: null });
       expect(Object.keys(credential).filter((key) => /password|hash|secret/i.test(key))).toEqual([]);
       expect(JSON.stringify(credential)).not.toMatch(/scrypt|\$/);
     }
@@ -191,7 +196,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
       cliJson(db, ['menu', 'import', '--dispensary', '1', path]),
       runCli(db, ['menu', 'import', '--dispensary', '1', path]),
     ]);
-    expect(report).toEqual({ dispensaryId: 1, dryRun: false, items: 4, activeItems: 3, priceEntries: 4 });
+    expect(report).toEqual({ dispensary_id: 1, dry_run: false, items: 4, active_items: 3, price_entries: 4 });
     expect(human).toMatchObject({
       stderr: '',
       stdout: 'Imported 4 items (3 active, 4 price entries) into dispensary 1.\n',
@@ -216,7 +221,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
     expect(JSON.parse((await runCli(db, ['menu', 'export', '--dispensary', '2'])).stdout)).toEqual([]);
 
     const report = await cliJson(db, ['menu', 'import', '--dispensary', '2', csv]);
-    expect(report).toEqual({ dispensaryId: 2, dryRun: false, items: 2, activeItems: 1, priceEntries: 3 });
+    expect(report).toEqual({ dispensary_id: 2, dry_run: false, items: 2, active_items: 1, price_entries: 3 });
     const exported = JSON.parse((await runCli(db, ['menu', 'export', '--dispensary', '2'])).stdout);
     expect(exported.map((item: { id: number }) => item.id)).toEqual([10, 11]);
     expect(exported[0]).toMatchObject({
@@ -306,7 +311,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
       exportWith('--form', 'b'),
       exportWith('--format', 'csv'),
       exportWith('--form', 'a', '--format', 'csv'),
-      exportWith('--form', 'c'),
+      runInProcess(['--db', db, 'menu', 'export', '--dispensary', '1', '--form', 'c']),
     ]);
     const canonical = JSON.parse(canonicalOut.stdout);
     expect(canonical.map((item: { id: number }) => item.id)).toEqual([1, 2, 3, 7]);
@@ -349,7 +354,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
       runCli(db, ['menu', 'set-active', '--dispensary', '1', '--item', '99', 'true']),
       runCli(db, ['menu', 'set-active', '--dispensary', '1', '--item', '2', 'maybe']),
     ]);
-    expect(hidden).toEqual({ dispensaryId: 1, itemId: 3, active: false });
+    expect(hidden).toEqual({ dispensary_id: 1, item_id: 3, active: false });
     expect(shown.stdout).toBe('Item 2 of dispensary 1 is now active.\n');
     const formA = JSON.parse(
       (await runCli(db, ['menu', 'export', '--dispensary', '1', '--form', 'a'])).stdout,
@@ -397,11 +402,11 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
     expect(again.stderr).toContain(
       'There is no active credential named pos-vendor. List them with: menu-api credential list',
     );
-    const listed = await cliJson<{ username: string; revokedAt: string | null }[]>(db, [
+    const listed = await cliJson<{ username: string; revoked_at: string | null }[]>(db, [
       'credential',
       'list',
     ]);
-    expect(listed.map((c) => [c.username, c.revokedAt === null]).sort()).toEqual([
+    expect(listed.map((c) => [c.username, c.revoked_at === null]).sort()).toEqual([
       ['acme-integrations', true],
       ['pos-vendor', false],
     ]);
@@ -414,7 +419,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
       runCli(db, ['dispensary', 'list']),
     ]);
     expect(listed).toEqual([
-      expect.objectContaining({ id: 1, name: 'Green Leaf Collective', itemCount: 4, activeItemCount: 3 }),
+      expect.objectContaining({ id: 1, name: 'Green Leaf Collective', items: 4, active_items: 3 }),
     ]);
     expect(human.stdout).toMatch(
       /^ID\s+NAME\s+ITEMS\s+ACTIVE\s+UPDATED\n1\s+Green Leaf Collective\s+4\s+3\s+\d{4}-/,

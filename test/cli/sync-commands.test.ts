@@ -44,7 +44,7 @@ interface AuditEntry {
   id: number;
   at: string;
   actor: string;
-  dispensaryId: number | null;
+  dispensary_id: number | null;
   action: string;
   detail: Record<string, unknown>;
 }
@@ -154,8 +154,8 @@ describe('the sync commands of the CLI, on a database shared with a running serv
       const result = await runCli(db, ['admin-key', 'list', '--json']);
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual([
-        { name: 'pos', scope: 'all', createdAt: expect.any(String), revokedAt: null },
-        { name: 'till-1', scope: `dispensary:${shop.id}`, createdAt: expect.any(String), revokedAt: null },
+        { name: 'pos', scope: 'all', created_at: expect.any(String), revoked_at: null },
+        { name: 'till-1', scope: `dispensary:${shop.id}`, created_at: expect.any(String), revoked_at: null },
       ]);
       expectNoSecrets(result.stdout, secrets);
     });
@@ -429,9 +429,9 @@ describe('the sync commands of the CLI, on a database shared with a running serv
       expect((await itemsOf(shop.id)).find((entry) => entry.id === 3)!.thc).toBeNull();
     });
 
-    it('delete-item --json: {dispensaryId, itemId, deleted}; a second time: not found', async () => {
+    it('delete-item --json: {dispensary_id, item_id, deleted}; a second time: not found', async () => {
       const args = ['menu', 'delete-item', '--dispensary', String(shop.id), '--item', '12'];
-      expect(await cliJson(db, args)).toEqual({ dispensaryId: shop.id, itemId: 12, deleted: true });
+      expect(await cliJson(db, args)).toEqual({ dispensary_id: shop.id, item_id: 12, deleted: true });
       expect((await itemsOf(shop.id)).map((item) => item.id)).toEqual([1, 2, 3, 7]);
       expect((await itemsOf(other.id)).map((item) => item.id)).toContain(12);
       expect(failed(await runCli(db, [...args, '--json']))).toMatchObject({ code: 'not_found' });
@@ -443,7 +443,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
 
     it('--json: every write, who made it (cli or key:NAME), on which dispensary, with counts', async () => {
       all = await cliJson<AuditEntry[]>(db, ['audit']);
-      expect(Object.keys(all[0]!).sort()).toEqual(['action', 'actor', 'at', 'detail', 'dispensaryId', 'id']);
+      expect(Object.keys(all[0]!).sort()).toEqual(['action', 'actor', 'at', 'detail', 'dispensary_id', 'id']);
       expect(all.map((entry) => `${entry.actor} ${entry.action}`)).toEqual(
         expect.arrayContaining([
           'cli dispensary.create',
@@ -459,7 +459,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
         ]),
       );
       expect(all.find((entry) => entry.action === 'inventory.update')).toMatchObject({
-        dispensaryId: shop.id,
+        dispensary_id: shop.id,
         detail: { price_entries: 3 },
       });
       expectNoSecrets(JSON.stringify(all), secrets);
@@ -472,7 +472,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
         cliJson<AuditEntry[]>(db, ['audit', '--since', middle]),
       ]);
       expect(mine.length).toBeGreaterThanOrEqual(3);
-      expect(new Set(mine.map((entry) => entry.dispensaryId))).toEqual(new Set([other.id]));
+      expect(new Set(mine.map((entry) => entry.dispensary_id))).toEqual(new Set([other.id]));
       expect(later.length).toBeGreaterThan(0);
       expect(later.length).toBeLessThan(all.length);
       expect(later.every((entry) => entry.at > middle)).toBe(true);

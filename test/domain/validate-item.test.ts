@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_ITEM_ID } from '../../src/domain/item.js';
+import { LIMITS } from '../../src/domain/item-schema.js';
 import { fromCents, MAX_PRICE_CENTS, toCents } from '../../src/domain/money.js';
-import { LIMITS, validateItem, validateMenu } from '../../src/domain/validate-item.js';
+import { validateItem, validateMenu } from '../../src/domain/validate-item.js';
 import { ALL_ITEM_FIELD_ALIASES } from '../../src/forms/index.js';
 
 const ALIASES = ALL_ITEM_FIELD_ALIASES;

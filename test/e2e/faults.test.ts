@@ -188,8 +188,8 @@ describe.skipIf(!onSqlite)('SQLite faults while serving', () => {
     expect((await write(bigMenu(5, 1, 10))).status).toBe(200);
     expect(JSON.parse((await read()).body)).toHaveLength(5);
     // The write went to the restored file, where the CLI sees it.
-    const listed = await cliJson<{ itemCount: number }[]>(db, ['dispensary', 'list']);
-    expect(listed[0]!.itemCount).toBe(5);
+    const listed = await cliJson<{ items: number }[]>(db, ['dispensary', 'list']);
+    expect(listed[0]!.items).toBe(5);
     expect(server!.child.exitCode).toBeNull();
   });
 

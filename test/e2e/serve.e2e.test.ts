@@ -105,11 +105,11 @@ describe(`bin/menu-api serve over a temporary ${DATABASE_KIND} database, changed
     expect(
       await cliJson(database.address, ['menu', 'import', '--dispensary', String(dispensary.id), file]),
     ).toEqual({
-      dispensaryId: dispensary.id,
-      dryRun: false,
+      dispensary_id: dispensary.id,
+      dry_run: false,
       items: 4,
-      activeItems: 3,
-      priceEntries: 4,
+      active_items: 3,
+      price_entries: 4,
     });
 
     const a = await within(formA, (reply) => reply.status === 200 && ids(reply) === '1,3,7');

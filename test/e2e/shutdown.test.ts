@@ -58,11 +58,11 @@ describe('graceful shutdown', () => {
     expect(server.output()).not.toMatch(/\n\s+at /);
 
     // The sync that finished during shutdown was committed, and the database was closed cleanly.
-    const dispensaries = await cliJson<{ id: number; itemCount: number }[]>(database.address, [
+    const dispensaries = await cliJson<{ id: number; items: number }[]>(database.address, [
       'dispensary',
       'list',
     ]);
-    expect(dispensaries.find((dispensary) => dispensary.id === seed.dispensaryId)?.itemCount).toBe(3_000);
+    expect(dispensaries.find((dispensary) => dispensary.id === seed.dispensaryId)?.items).toBe(3_000);
   });
 
   it('SIGINT does the same, and an idle keep-alive connection does not hold the shutdown up', async () => {

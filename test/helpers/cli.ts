@@ -2,6 +2,9 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Command, CommanderError } from 'commander';
+import { buildProgram } from '../../src/cli/main.js';
+import { SETTINGS } from '../../src/config/settings.js';
 
 /** The repository root, where `bin/menu-api` runs from. */
 export const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
@@ -23,25 +26,7 @@ export interface CliResult {
 /** The environment without settings a developer's shell might carry into the commands under test. */
 export function cleanEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of [
-    'DATABASE_URL',
-    'HOST',
-    'PORT',
-    'FORM_B_NAMES',
-    'BODY_LIMIT',
-    'LOG_LEVEL',
-    'REDIS_URL',
-    'TRUST_PROXY',
-    'CORS_ORIGINS',
-    'RATE_LIMIT_CREDENTIAL',
-    'RATE_LIMIT_ADDRESS',
-    'RATE_LIMIT_ADMIN_KEY',
-    'LOGIN_FAILURES',
-    'OPS_PORT',
-    'OPS_HOST',
-    'SHUTDOWN_TIMEOUT_MS',
-  ])
-    delete env[name];
+  for (const setting of Object.values(SETTINGS)) delete env[setting.env];
   return { ...env, ...extra };
 }
 
@@ -64,6 +49,36 @@ export function runCli(
       },
     );
   });
+}
+
+/**
+ * Runs the program in this process, for what commander alone answers (`--help`, usage errors): no Node
+ * start, no database. Commander's exits become a result; a command that reaches its action is not for
+ * this helper (its output goes to the process's own stdout).
+ */
+export async function runInProcess(args: string[]): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const capture = (command: Command): void => {
+    command.exitOverride().configureOutput({
+      writeOut: (text) => {
+        stdout += text;
+      },
+      writeErr: (text) => {
+        stderr += text;
+      },
+    });
+    command.commands.forEach(capture);
+  };
+  const program = buildProgram();
+  capture(program);
+  try {
+    await program.parseAsync(args, { from: 'user' });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    return { code: error.exitCode, stdout, stderr };
+  }
+  throw new Error(`menu-api ${args.join(' ')} ran its action: use runCli for commands that run`);
 }
 
 /** Runs a command that must succeed with `--json`, and returns its parsed output. */

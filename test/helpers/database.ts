@@ -139,6 +139,12 @@ export async function adminQuery<R extends pg.QueryResultRow = pg.QueryResultRow
   }
 }
 
+/** The PostgreSQL server an address names, as a TCP proxy in front of it needs it. */
+export function serverOf(address: string): { host: string; port: number } {
+  const url = new URL(address);
+  return { host: url.hostname, port: Number(url.port || 5432) };
+}
+
 /** The same address with another port: for pointing a server at a proxy in front of PostgreSQL. */
 export function withPort(address: string, port: number): string {
   const url = new URL(address);

@@ -143,7 +143,7 @@ describe.skipIf(!onPostgres)('PostgreSQL change notices (LISTEN/NOTIFY)', () => 
     expect(await activeIds()).toBe('1,3,7');
     const other = await openStore(database.address);
     try {
-      await other.setItemActive(seed.dispensaryId, 3, false);
+      await other.menus.setItemActive(seed.dispensaryId, 3, false);
       const started = Date.now();
       expect(await eventually(activeIds, (ids) => ids === '1,7', 1_000)).toBe('1,7');
       expect(Date.now() - started).toBeLessThan(1_000);
@@ -158,7 +158,7 @@ describe.skipIf(!onPostgres)('PostgreSQL change notices (LISTEN/NOTIFY)', () => 
     const other = await openStore(database.address);
     try {
       // Written while this process cannot hear: its notice is lost, the catch-up read finds it.
-      await other.setItemActive(seed.dispensaryId, 3, true);
+      await other.menus.setItemActive(seed.dispensaryId, 3, true);
     } finally {
       await other.close();
     }

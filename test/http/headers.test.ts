@@ -1,12 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  parseBucket,
-  parseLoginFailures,
-  parseOrigins,
-  parseTrustProxy,
-} from '../../src/cli/limit-options.js';
+import { parseBucket, parseLoginFailures, parseOrigins, parseTrustProxy } from '../../src/config/parse.js';
 import type { ServerConfig } from '../../src/config.js';
 import { sendError } from '../../src/http/errors.js';
 import { adminKey } from '../helpers/admin.js';

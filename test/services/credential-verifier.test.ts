@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CredentialVerifier } from '../../src/auth/credential-verifier.js';
 import { hashPassword } from '../../src/auth/password.js';
-import type { Credential, Store } from '../../src/store/store.js';
+import type { Credential } from '../../src/store/store.js';
 import { TEST_SCRYPT } from '../helpers/runtime.js';
 
 // Counts the scrypt checks; the real function still runs.
@@ -43,13 +43,13 @@ describe('CredentialVerifier: lookups and scrypt', () => {
   beforeEach(() => {
     rows = new Map([['integrator', row('integrator')]]);
     lookups = [];
-    const store = {
-      findCredential: async (username: string) => {
+    const credentials = {
+      find: async (username: string) => {
         lookups.push(username);
         return rows.get(username);
       },
-    } as unknown as Store;
-    verifier = new CredentialVerifier(store, { rememberMs: 60_000, scryptCost: TEST_SCRYPT });
+    };
+    verifier = new CredentialVerifier(credentials, { rememberMs: 60_000, scryptCost: TEST_SCRYPT });
     scryptChecks.count = 0;
   });
 

@@ -45,7 +45,7 @@ async function seeded(database: TestDatabase): Promise<Seed> {
     await credentials.revoke('former');
     await menus.replace(first.id, menus.validate(SAMPLE_MENU));
     await menus.replace(second.id, menus.validate(SAMPLE_MENU.slice(0, 2)));
-    await store.setItemActive(first.id, 7, false);
+    await store.menus.setItemActive(first.id, 7, false);
     return { dispensaryId: first.id, token: first.token, ...credential };
   } finally {
     await store.close();
@@ -114,7 +114,7 @@ describe(`db copy between sqlite and ${DATABASE_KIND}`, () => {
       const { dispensaries } = createServices(store, MENU_FORMS, undefined, TEST_SCRYPT);
       const created = await dispensaries.create('Third Collective');
       expect(created.id).toBe(3);
-      expect(await store.lastChangeSeq()).toBe(
+      expect(await store.changes.lastSeq()).toBe(
         Math.max(...original.changes!.map((row) => Number(row.seq))) + 1,
       );
       await dispensaries.remove(created.id);

@@ -172,7 +172,7 @@ describe('LoginGuard in the access check', () => {
       await start();
       for (let index = 0; index < 10; index += 1)
         expectInvalidCredentials(await send(`wrong-${index}`, ATTACKER));
-      const findCredential = vi.spyOn(runtime.services.store, 'findCredential');
+      const findCredential = vi.spyOn(runtime.services.store.credentials, 'find');
       const refused = await send('wrong-again', ATTACKER);
       const error = expectError(refused, 429, 'rate_limited');
       expect(error.message).toMatch(/Too many failed logins/);

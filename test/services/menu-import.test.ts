@@ -463,11 +463,11 @@ describe('MenuService.replace', () => {
   it('with dry run checks and counts but changes nothing', async () => {
     const { menus, store } = runtime.services;
     const before = await rawMenu(runtime, id);
-    const seq = await store.lastChangeSeq();
+    const seq = await store.changes.lastSeq();
     const report = await menus.replace(id, menus.validate([item('A', 1), item('B')]), true);
     expect(report).toEqual({ dispensaryId: id, dryRun: true, items: 2, activeItems: 2, priceEntries: 2 });
     expect(await rawMenu(runtime, id)).toEqual(before);
-    expect(await store.lastChangeSeq()).toBe(seq);
+    expect(await store.changes.lastSeq()).toBe(seq);
     await expect(menus.replace(9999, [], true)).rejects.toMatchObject({ code: 'not_found' });
   });
 
@@ -502,7 +502,7 @@ describe('MenuService.replace', () => {
     };
     const served = (await runtime.app.inject({ method: 'POST', url: '/menu', payload: formA })).json();
     const before = await rawMenu(runtime, id);
-    const seq = await store.lastChangeSeq();
+    const seq = await store.changes.lastSeq();
 
     // Fails on the price of item 999, after the old menu was deleted and the new items were inserted.
     await failOnItem999(runtime);
@@ -511,7 +511,7 @@ describe('MenuService.replace', () => {
     await expect(menus.replace(id, items)).rejects.toThrow(/boom/);
 
     expect(await rawMenu(runtime, id)).toEqual(before);
-    expect(await store.lastChangeSeq()).toBe(seq);
+    expect(await store.changes.lastSeq()).toBe(seq);
     expect((await runtime.app.inject({ method: 'POST', url: '/menu', payload: formA })).json()).toEqual(
       served,
     );

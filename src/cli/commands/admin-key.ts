@@ -1,6 +1,7 @@
 import { Command } from 'commander';
-import { commonOptions, jsonOption, withServices } from '../context.js';
-import { emit, table } from '../output.js';
+import { commonOptions, jsonOption } from '../options.js';
+
+const actions = () => import('../actions/admin-key.js');
 
 export function adminKeyCommand(): Command {
   const command = new Command('admin-key').description(
@@ -13,51 +14,24 @@ export function adminKeyCommand(): Command {
     .requiredOption('--scope <scope>', 'all, or dispensary:ID to limit the key to one dispensary')
     .requiredOption('--name <name>', 'a name for the key, shown in the audit log')
     .addOption(jsonOption())
-    .action(async (_options, self: Command) => {
-      const options = commonOptions<{ scope: string; name: string }>(self);
-      await withServices(options, async ({ adminKeys }) => {
-        const created = await adminKeys.create(options.name, options.scope);
-        emit(
-          options,
-          created,
-          `Created admin key ${created.name} (scope ${created.scope}).\nKey (shown once): ${created.key}`,
-        );
-      });
-    });
+    .action(async (_options, self: Command) =>
+      (await actions()).create(commonOptions<{ scope: string; name: string }>(self)),
+    );
 
   command
     .command('list')
     .description('list admin keys (never the keys themselves)')
     .addOption(jsonOption())
-    .action(async (_options, self: Command) => {
-      const options = commonOptions(self);
-      await withServices(options, async ({ adminKeys }) => {
-        const keys = await adminKeys.list();
-        emit(
-          options,
-          keys,
-          keys.length === 0
-            ? 'No admin keys yet. Create one with: menu-api admin-key create --scope all --name NAME'
-            : table(
-                ['NAME', 'SCOPE', 'CREATED', 'REVOKED'],
-                keys.map((key) => [key.name, key.scope, key.createdAt, key.revokedAt ?? 'active']),
-              ),
-        );
-      });
-    });
+    .action(async (_options, self: Command) => (await actions()).list(commonOptions(self)));
 
   command
     .command('revoke')
     .description('revoke an admin key; running servers refuse it within a second')
     .argument('<name>', 'the key name')
     .addOption(jsonOption())
-    .action(async (name: string, _options, self: Command) => {
-      const options = commonOptions(self);
-      await withServices(options, async ({ adminKeys }) => {
-        await adminKeys.revoke(name);
-        emit(options, { name, revoked: true }, `Revoked admin key ${name}.`);
-      });
-    });
+    .action(async (name: string, _options, self: Command) =>
+      (await actions()).revoke(name, commonOptions(self)),
+    );
 
   return command;
 }

@@ -1,31 +1,5 @@
-import { SingleBar } from 'cli-progress';
 import { Command } from 'commander';
-import { type CopyProgress, copyDatabase } from '../../services/db-copy.js';
-import { commonOptions, jsonOption } from '../context.js';
-import { emit, fail, table } from '../output.js';
-
-/** One bar per table on a terminal; nothing when output is piped or --json. */
-function progressBars(enabled: boolean): { listener?: (progress: CopyProgress) => void; stop(): void } {
-  if (!enabled || !process.stderr.isTTY) return { stop() {} };
-  let bar: SingleBar | undefined;
-  let current = '';
-  const finish = () => bar?.stop();
-  return {
-    listener: ({ table: name, copied, total }) => {
-      if (name !== current) {
-        finish();
-        current = name;
-        bar = new SingleBar({
-          format: `${name.padEnd(18)} [{bar}] {rows} rows`,
-          stream: process.stderr,
-        });
-        bar.start(Math.max(total, 1), 0, { rows: `0/${total}` });
-      }
-      bar?.update(total === 0 ? 1 : copied, { rows: `${copied}/${total}` });
-    },
-    stop: finish,
-  };
-}
+import { commonOptions, jsonOption } from '../options.js';
 
 const COPY_HELP = `
 The target is migrated to this version and written in one transaction: the copy either completes,
@@ -52,28 +26,8 @@ export function dbCommand(): Command {
     .addOption(jsonOption())
     .addHelpText('after', COPY_HELP)
     .action(async (_options, self: Command) => {
-      const options = commonOptions<{ from: string; to: string; force?: boolean }>(self);
-      const progress = progressBars(!options.json);
-      try {
-        const report = await copyDatabase(options.from, options.to, {
-          force: Boolean(options.force),
-          onProgress: progress.listener,
-        });
-        progress.stop();
-        const rows = report.tables.map((entry) => [entry.table, entry.rows]);
-        emit(
-          options,
-          report,
-          [
-            `Copied ${report.rows} rows from ${report.from} to ${report.to}${report.replaced ? ' (replacing what it held)' : ''}; counts verified.`,
-            '',
-            table(['TABLE', 'ROWS'], rows),
-          ].join('\n'),
-        );
-      } catch (error) {
-        progress.stop();
-        fail(options, error);
-      }
+      const { copy } = await import('../actions/db.js');
+      await copy(commonOptions<{ from: string; to: string; force?: boolean }>(self));
     });
 
   return command;

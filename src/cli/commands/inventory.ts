@@ -1,8 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
-import { ServiceError } from '../../services/errors.js';
-import { commonOptions, jsonOption, parseId, withServices } from '../context.js';
-import { emit } from '../output.js';
+import { commonOptions, jsonOption } from '../options.js';
 
 export function inventoryCommand(): Command {
   const command = new Command('inventory').description('set stock levels, as the sync API does');
@@ -20,43 +17,13 @@ export function inventoryCommand(): Command {
     .option('--stock <stock>', 'the new stock level, or "null" when not tracked')
     .addOption(jsonOption())
     .action(async (file: string | undefined, _options, self: Command) => {
-      const options = commonOptions<{
-        dispensary: string;
-        item?: string;
-        unit?: string;
-        amount?: string;
-        stock?: string;
-      }>(self);
-      await withServices(options, async ({ menus }) => {
-        const dispensaryId = parseId(options.dispensary, 'The dispensary id');
-        let updates: unknown;
-        if (file) {
-          try {
-            updates = JSON.parse(await readFile(file, 'utf8'));
-          } catch (error) {
-            throw new ServiceError(
-              'invalid_request',
-              `Cannot read ${file} as JSON: ${(error as Error).message}`,
-            );
-          }
-        } else if (options.item && options.unit && options.amount && options.stock !== undefined) {
-          updates = [
-            {
-              item_id: parseId(options.item, 'The item id'),
-              unit: options.unit,
-              amount: Number(options.amount),
-              stock: options.stock === 'null' ? null : Number(options.stock),
-            },
-          ];
-        } else {
-          throw new ServiceError(
-            'invalid_request',
-            'Give a JSON file, or all of --item, --unit, --amount and --stock.',
-          );
-        }
-        const result = await menus.setStock(dispensaryId, updates);
-        emit(options, result, `Set ${result.updated} stock level(s) of dispensary ${dispensaryId}.`);
-      });
+      const { set } = await import('../actions/inventory.js');
+      await set(
+        file,
+        commonOptions<{ dispensary: string; item?: string; unit?: string; amount?: string; stock?: string }>(
+          self,
+        ),
+      );
     });
 
   return command;

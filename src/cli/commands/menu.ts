@@ -1,42 +1,14 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { extname } from 'node:path';
-import { SingleBar } from 'cli-progress';
 import { Command, Option } from 'commander';
-import { FORM_B_NAMES } from '../../config.js';
-import type { FormBNames } from '../../forms/form.js';
-import { ServiceError } from '../../services/errors.js';
-import type { MenuFileFormat, ProgressListener } from '../../services/menus.js';
-import { commonOptions, jsonOption, parseId, withServices } from '../context.js';
-import { emit } from '../output.js';
+import { FORM_B_NAMES, type FormBNames } from '../../config.js';
+import type { MenuFileFormat } from '../../services/menus.js';
+import { commonOptions, jsonOption } from '../options.js';
 
-const FORMATS: MenuFileFormat[] = ['json', 'csv'];
+export const MENU_FILE_FORMATS: readonly MenuFileFormat[] = ['json', 'csv'];
 
-function formatOf(file: string, chosen: string | undefined): MenuFileFormat {
-  const format = (chosen ?? extname(file).slice(1)).toLowerCase();
-  if ((FORMATS as string[]).includes(format)) return format as MenuFileFormat;
-  throw new ServiceError(
-    'invalid_request',
-    `Cannot tell the format of ${file}: name it .json or .csv, or pass --format json|csv.`,
-  );
-}
+const actions = () => import('../actions/menu.js');
 
-/** A progress bar on a terminal for large files; nothing when output is piped or small. */
-function progressBar(enabled: boolean): { listener?: ProgressListener; stop(): void } {
-  if (!enabled || !process.stderr.isTTY) return { stop() {} };
-  const bar = new SingleBar({ format: 'validating [{bar}] {value}/{total} items', stream: process.stderr });
-  let started = false;
-  return {
-    listener: (done, total) => {
-      if (total < 500) return;
-      if (!started) {
-        bar.start(total, 0);
-        started = true;
-      }
-      bar.update(done);
-    },
-    stop: () => started && bar.stop(),
-  };
-}
+/** Options of the commands that change one item. */
+type OnItem = { dispensary: string; item: string };
 
 export function menuCommand(): Command {
   const command = new Command('menu').description("load, export and edit a dispensary's menu");
@@ -50,38 +22,18 @@ export function menuCommand(): Command {
       'a JSON array of items (canonical, Form A or Form B names) or a CSV with one row per price entry',
     )
     .addOption(
-      new Option('--format <format>', 'file format (default: from the file extension)').choices(FORMATS),
+      new Option('--format <format>', 'file format (default: from the file extension)').choices(
+        MENU_FILE_FORMATS,
+      ),
     )
     .option('--dry-run', 'validate only; change nothing')
     .addOption(jsonOption())
-    .action(async (file: string, _options, self: Command) => {
-      const options = commonOptions<{
-        dispensary: string;
-        format?: string;
-        dryRun?: boolean;
-      }>(self);
-      await withServices(options, async ({ menus }) => {
-        const dispensaryId = parseId(options.dispensary, 'The dispensary id');
-        const format = formatOf(file, options.format);
-        const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-          throw new ServiceError('invalid_request', `Cannot read ${file}: ${error.code ?? error.message}.`);
-        });
-        const progress = progressBar(!options.json);
-        let items: ReturnType<typeof menus.parse>;
-        try {
-          items = menus.parse(text, format, progress.listener);
-        } finally {
-          progress.stop();
-        }
-        const report = await menus.replace(dispensaryId, items, Boolean(options.dryRun));
-        const verb = report.dryRun ? 'Would import' : 'Imported';
-        emit(
-          options,
-          report,
-          `${verb} ${report.items} items (${report.activeItems} active, ${report.priceEntries} price entries) into dispensary ${dispensaryId}.`,
-        );
-      });
-    });
+    .action(async (file: string, _options, self: Command) =>
+      (await actions()).importMenu(
+        file,
+        commonOptions<{ dispensary: string; format?: string; dryRun?: boolean }>(self),
+      ),
+    );
 
   command
     .command('export')
@@ -95,34 +47,21 @@ export function menuCommand(): Command {
         .choices(['canonical', 'a', 'b'])
         .default('canonical'),
     )
-    .addOption(new Option('--format <format>', 'file format').choices(FORMATS).default('json'))
+    .addOption(new Option('--format <format>', 'file format').choices(MENU_FILE_FORMATS).default('json'))
     .addOption(new Option('--form-b-names <names>', 'Form B spellings').choices(FORM_B_NAMES).default('both'))
     .option('--output <file>', 'write to a file instead of standard output')
     .addOption(jsonOption())
-    .action(async (_options, self: Command) => {
-      const options = commonOptions<{
-        dispensary: string;
-        form: string;
-        format: MenuFileFormat;
-        formBNames: FormBNames;
-        output?: string;
-      }>(self);
-      await withServices(options, async ({ menus }) => {
-        const dispensaryId = parseId(options.dispensary, 'The dispensary id');
-        const text = await menus.export(dispensaryId, options.form, options.format, options.formBNames);
-        if (options.output) {
-          await writeFile(options.output, text);
-          emit(
-            options,
-            { dispensaryId, file: options.output },
-            `Wrote the menu of dispensary ${dispensaryId} to ${options.output}.`,
-          );
-        } else {
-          // The export is itself the machine-readable result, with or without --json.
-          process.stdout.write(text);
-        }
-      });
-    });
+    .action(async (_options, self: Command) =>
+      (await actions()).exportMenu(
+        commonOptions<{
+          dispensary: string;
+          form: string;
+          format: MenuFileFormat;
+          formBNames: FormBNames;
+          output?: string;
+        }>(self),
+      ),
+    );
 
   command
     .command('set-active')
@@ -131,25 +70,9 @@ export function menuCommand(): Command {
     .requiredOption('--item <id>', 'item id')
     .argument('<active>', 'true or false')
     .addOption(jsonOption())
-    .action(async (active: string, _options, self: Command) => {
-      const options = commonOptions<{ dispensary: string; item: string }>(self);
-      await withServices(options, async ({ menus }) => {
-        if (active !== 'true' && active !== 'false') {
-          throw new ServiceError(
-            'invalid_request',
-            `The last argument must be true or false, not "${active}".`,
-          );
-        }
-        const dispensaryId = parseId(options.dispensary, 'The dispensary id');
-        const itemId = parseId(options.item, 'The item id');
-        await menus.setActive(dispensaryId, itemId, active === 'true');
-        emit(
-          options,
-          { dispensaryId, itemId, active: active === 'true' },
-          `Item ${itemId} of dispensary ${dispensaryId} is now ${active === 'true' ? 'active' : 'inactive'}.`,
-        );
-      });
-    });
+    .action(async (active: string, _options, self: Command) =>
+      (await actions()).setActive(active, commonOptions<OnItem>(self)),
+    );
 
   command
     .command('upsert')
@@ -157,19 +80,9 @@ export function menuCommand(): Command {
     .requiredOption('--dispensary <id>', 'dispensary id')
     .argument('<file>', 'a JSON array of items (canonical, Form A or Form B names)')
     .addOption(jsonOption())
-    .action(async (file: string, _options, self: Command) => {
-      const options = commonOptions<{ dispensary: string }>(self);
-      await withServices(options, async ({ menus }) => {
-        const dispensaryId = parseId(options.dispensary, 'The dispensary id');
-        const raw = await readJson(file);
-        const result = await menus.upsert(dispensaryId, raw);
-        emit(
-          options,
-          result,
-          `Created ${result.created.length} and replaced ${result.updated.length} items of dispensary ${dispensaryId}.`,
-        );
-      });
-    });
+    .action(async (file: string, _options, self: Command) =>
+      (await actions()).upsert(file, commonOptions<{ dispensary: string }>(self)),
+    );
 
   command
     .command('delete-item')
@@ -177,19 +90,7 @@ export function menuCommand(): Command {
     .requiredOption('--dispensary <id>', 'dispensary id')
     .requiredOption('--item <id>', 'item id')
     .addOption(jsonOption())
-    .action(async (_options, self: Command) => {
-      const options = commonOptions<{ dispensary: string; item: string }>(self);
-      await withServices(options, async ({ menus }) => {
-        const dispensaryId = parseId(options.dispensary, 'The dispensary id');
-        const itemId = parseId(options.item, 'The item id');
-        await menus.deleteItem(dispensaryId, itemId);
-        emit(
-          options,
-          { dispensaryId, itemId, deleted: true },
-          `Deleted item ${itemId} of dispensary ${dispensaryId}.`,
-        );
-      });
-    });
+    .action(async (_options, self: Command) => (await actions()).deleteItem(commonOptions<OnItem>(self)));
 
   command
     .command('patch-item')
@@ -198,35 +99,9 @@ export function menuCommand(): Command {
     .requiredOption('--item <id>', 'item id')
     .argument('<fields>', 'a JSON object of item fields')
     .addOption(jsonOption())
-    .action(async (fields: string, _options, self: Command) => {
-      const options = commonOptions<{ dispensary: string; item: string }>(self);
-      await withServices(options, async ({ menus }) => {
-        const dispensaryId = parseId(options.dispensary, 'The dispensary id');
-        const itemId = parseId(options.item, 'The item id');
-        let patch: unknown;
-        try {
-          patch = JSON.parse(fields);
-        } catch (error) {
-          throw new ServiceError(
-            'invalid_request',
-            `The fields are not valid JSON: ${(error as Error).message}`,
-          );
-        }
-        const item = await menus.patchItem(dispensaryId, itemId, patch);
-        emit(options, item, `Updated item ${itemId} of dispensary ${dispensaryId}.`);
-      });
-    });
+    .action(async (fields: string, _options, self: Command) =>
+      (await actions()).patchItem(fields, commonOptions<OnItem>(self)),
+    );
 
   return command;
-}
-
-async function readJson(file: string): Promise<unknown> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new ServiceError('invalid_request', `Cannot read ${file}: ${error.code ?? error.message}.`);
-  });
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ServiceError('invalid_request', `${file} is not valid JSON: ${(error as Error).message}`);
-  }
 }

@@ -1,56 +1,44 @@
 import { type Static, Type } from 'typebox';
-import type { MenuItem } from '../../domain/item.js';
-import { fromCents } from '../../domain/money.js';
-import { FORM_A_ITEM_EXAMPLE } from '../examples.js';
+import { fromCanonicalRecord } from '../../domain/canonical.js';
+import type { MenuItem, ProductType } from '../../domain/item.js';
+import { CANONICAL_ITEM_EXAMPLE, ITEM_FIELDS, PRICE_FIELDS } from '../../domain/item-schema.js';
+import { aliasesOf, respeller, spelledSchemas } from '../../domain/item-spelling.js';
 
-export const FormAPrice = Type.Object(
-  {
-    unit: Type.String({ enum: ['gram', 'ounce', 'unit'] }),
-    amount: Type.Number(),
-    price: Type.Number({ description: 'At most two decimals, in the dispensary currency.' }),
-  },
-  { additionalProperties: false },
-);
+/** Form A's item: the canonical fields it sends, under its names, in its order. */
+const ITEM_SPELLING = {
+  id: 'id',
+  name: 'name',
+  brand_name: 'brand',
+  product_type: 'product_type',
+  product_subtype: 'product_subtype',
+  description: 'description',
+  product_prices: 'prices',
+  active: 'active',
+} as const;
+const PRICE_SPELLING = { unit: 'unit', amount: 'amount', price: 'price' } as const;
+
+export const FormAPrice = Type.Object(spelledSchemas(PRICE_FIELDS, PRICE_SPELLING), {
+  additionalProperties: false,
+});
 
 export const FormAItem = Type.Object(
   {
-    id: Type.Integer(),
-    name: Type.String(),
-    brand_name: Type.String({ description: 'Empty string when the item has no brand.' }),
-    product_type: Type.String({
+    ...spelledSchemas(ITEM_FIELDS, ITEM_SPELLING, Type.Array(FormAPrice)),
+    product_type: Type.Unsafe<ProductType>({
+      ...ITEM_FIELDS.product_type.schema,
       description:
         'Flower, Edible, Concentrate, Tincture, Drink, Wax, Preroll or Gear; the types only Form B lists (Vape, Topical, Other) pass through unchanged.',
     }),
-    product_subtype: Type.String(),
-    description: Type.String(),
-    product_prices: Type.Array(FormAPrice),
-    active: Type.Boolean(),
   },
   { additionalProperties: false, title: 'FormAItem' },
 );
 export type FormAItem = Static<typeof FormAItem>;
 
-export const FormAMenu = Type.Array(FormAItem, { examples: [[FORM_A_ITEM_EXAMPLE]] });
+export const toFormAItem = respeller(ITEM_SPELLING, PRICE_SPELLING) as (item: MenuItem) => FormAItem;
+
+export const FormAMenu = Type.Array(FormAItem, {
+  examples: [[toFormAItem(fromCanonicalRecord(CANONICAL_ITEM_EXAMPLE))]],
+});
 
 /** Field names of Form A that differ from the canonical names. */
-export const formAItemFieldAliases = {
-  brand_name: 'brand',
-  product_prices: 'prices',
-} as const;
-
-export function toFormAItem(item: MenuItem): FormAItem {
-  return {
-    id: item.id,
-    name: item.name,
-    brand_name: item.brand,
-    product_type: item.productType,
-    product_subtype: item.productSubtype,
-    description: item.description,
-    product_prices: item.prices.map((price) => ({
-      unit: price.unit,
-      amount: price.amount,
-      price: fromCents(price.priceCents),
-    })),
-    active: item.active,
-  };
-}
+export const formAItemFieldAliases = aliasesOf(ITEM_SPELLING);

@@ -1,29 +1,6 @@
 /** Example requests and answers of the sync API for the OpenAPI document (validated by a test). */
 import { STORE_INFO_EXAMPLE } from '../../forms/examples.js';
 
-export const CANONICAL_ITEM_EXAMPLE = {
-  id: 1,
-  name: 'Blue Dream',
-  brand: 'Emerald Farms',
-  product_type: 'Flower',
-  product_subtype: 'Hybrid',
-  description: 'Sativa-leaning hybrid with sweet berry aroma; a daytime classic.',
-  image: 'https://images.example.com/menu/blue-dream.jpg',
-  cbd: 0.1,
-  cbn: null,
-  thc: 21.5,
-  total_thc: null,
-  total_cbd: null,
-  flavors: ['Berry', 'Sweet', 'Earthy'],
-  effects: ['Creative', 'Uplifted', 'Relaxed'],
-  conditions: ['Stress', 'Depression'],
-  active: true,
-  prices: [
-    { unit: 'gram', amount: 1, price: 12, stock: 140 },
-    { unit: 'ounce', amount: 0.125, price: 38, stock: 44 },
-  ],
-};
-
 const { updated_at: _updatedAt, ...storeFields } = STORE_INFO_EXAMPLE;
 
 export const ADMIN_EXAMPLES = {

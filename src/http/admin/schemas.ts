@@ -1,7 +1,15 @@
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
+import {
+  CANONICAL_ITEM_EXAMPLE,
+  CanonicalItemSchema,
+  ITEM_FIELDS,
+  type ItemFieldName,
+  PRICE_FIELDS,
+} from '../../domain/item-schema.js';
+import { Nullable } from '../../domain/nullable.js';
 import { StoreInfoSchema } from '../../forms/common/store-info.js';
-import { Nullable } from '../../forms/nullable.js';
-import { ADMIN_EXAMPLES, CANONICAL_ITEM_EXAMPLE } from './examples.js';
+import { ALL_ITEM_FIELD_ALIASES } from '../../forms/index.js';
+import { ADMIN_EXAMPLES } from './examples.js';
 
 export const IdParams = Type.Object({
   id: Type.String({ pattern: '^[1-9][0-9]{0,9}$', description: 'Dispensary id', examples: ['1'] }),
@@ -14,53 +22,65 @@ export const UsernameParams = Type.Object({
   username: Type.String({ maxLength: 64, examples: ['menu-board'] }),
 });
 
-const Price = Type.Object({
-  unit: Type.String({ enum: ['gram', 'ounce', 'unit'] }),
-  amount: Type.Number(),
-  price: Type.Number(),
-  stock: Nullable(Type.Number()),
-});
-
 /** The canonical item: every field of both forms, as imports, exports and the sync API use it. */
-export const CanonicalItem = Type.Object(
-  {
-    id: Type.Integer(),
-    name: Type.String(),
-    brand: Type.String(),
-    product_type: Type.String(),
-    product_subtype: Type.String(),
-    description: Type.String(),
-    image: Nullable(Type.String()),
-    cbd: Nullable(Type.Number()),
-    cbn: Nullable(Type.Number()),
-    thc: Nullable(Type.Number()),
-    total_thc: Nullable(Type.Number()),
-    total_cbd: Nullable(Type.Number()),
-    flavors: Type.Array(Type.String()),
-    effects: Type.Array(Type.String()),
-    conditions: Type.Array(Type.String()),
-    active: Type.Boolean(),
-    prices: Type.Array(Price),
-  },
-  { title: 'CanonicalItem', examples: [CANONICAL_ITEM_EXAMPLE] },
-);
+export const CanonicalItem = CanonicalItemSchema;
 
 /**
- * Item bodies are checked by the same validator as `menu import` (src/domain/validate-item.ts), which
- * also accepts either form's field names and reports every problem; the schema here documents them.
+ * An item as the sync API takes it: the canonical fields, and each request form's other spellings.
+ * A whole item needs a name (and a product type); a patch may send any fields.
  */
-export const ItemsBody = Type.Array(Type.Unknown(), {
+function itemInput(title: string, whole: boolean) {
+  const optional = (name: string, schema: TSchema) =>
+    whole && name === 'name' ? schema : Type.Optional(schema);
+  return Type.Object(
+    {
+      ...Object.fromEntries(
+        Object.entries(ITEM_FIELDS).map(([name, field]) => [name, optional(name, field.schema)]),
+      ),
+      ...Object.fromEntries(
+        Object.entries(ALL_ITEM_FIELD_ALIASES).map(([alias, canonical]) => [
+          alias,
+          Type.Optional(
+            Type.Unsafe({
+              ...ITEM_FIELDS[canonical as ItemFieldName].schema,
+              description: `A request form's spelling of ${canonical}: send one of the two.`,
+            }),
+          ),
+        ]),
+      ),
+    },
+    {
+      additionalProperties: false,
+      title,
+      description: whole
+        ? 'A canonical item, any field also in a request form\'s spelling. id is assigned when missing; product_type (or its other spelling) is required, in any letter case; a missing text is "", a missing number or image null, a missing list [], a missing active true.'
+        : "Fields of a canonical item, any also in a request form's spelling; the rest of the item stays as it is.",
+    },
+  );
+}
+
+/**
+ * What the schema leaves to the item validator (src/domain/validate-item.ts, shared with `menu import`):
+ * it checks each item and names every problem by index and field, which one schema failure could not.
+ */
+const CHECKED_BY_VALIDATOR = Type.Unknown({
+  description: 'Any other value is refused with 400, each problem named by index and field.',
+});
+
+export const ItemsBody = Type.Array(Type.Union([itemInput('ItemInput', true), CHECKED_BY_VALIDATOR]), {
   description: 'Items with canonical, Form A or Form B field names; id optional (assigned when missing).',
   examples: [[CANONICAL_ITEM_EXAMPLE]],
 });
-export const ItemPatchBody = Type.Record(Type.String(), Type.Unknown(), {
+export const ItemPatchBody = Type.Unsafe<Record<string, unknown>>({
+  type: 'object',
+  anyOf: [itemInput('ItemPatch', false), CHECKED_BY_VALIDATOR],
   description: 'Any item fields to change, for example {"active": false}.',
   examples: [ADMIN_EXAMPLES.itemPatch],
 });
 export const StockBody = Type.Array(
   Type.Object({
     item_id: Type.Integer(),
-    unit: Type.String({ enum: ['gram', 'ounce', 'unit'] }),
+    unit: PRICE_FIELDS.unit.schema,
     amount: Type.Number(),
     stock: Nullable(Type.Number()),
   }),

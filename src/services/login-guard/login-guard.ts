@@ -1,3 +1,4 @@
+import type { LoginGuardLimits } from '../../config.js';
 import { addressKey } from '../../infra/address.js';
 
 /**
@@ -8,22 +9,7 @@ import { addressKey } from '../../infra/address.js';
  * - one username across all addresses (distributed guessing; looser, as it can lock the owner out).
  * Each counter starts at its first failure and is forgotten when the window has passed.
  */
-export interface LoginGuardLimits {
-  windowMs: number;
-  /** Failures of one username from one address; 0 turns the counter off. */
-  perPair: number;
-  /** Failures from one address, whatever the username. */
-  perAddress: number;
-  /** Failures of one username, whatever the address. */
-  perUsername: number;
-}
-
-export const DEFAULT_LOGIN_GUARD: LoginGuardLimits = {
-  windowMs: 15 * 60 * 1000,
-  perPair: 10,
-  perAddress: 50,
-  perUsername: 200,
-};
+export { DEFAULT_LOGIN_GUARD, type LoginGuardLimits } from '../../config.js';
 
 /** Who is trying: a username (absent for admin keys) and the client address (absent outside HTTP). */
 export interface LoginAttempt {

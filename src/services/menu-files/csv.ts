@@ -1,15 +1,23 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { CANONICAL_ITEM_FIELDS, CANONICAL_PRICE_FIELDS, toCanonicalRecord } from '../../domain/canonical.js';
+import { toCanonicalRecord } from '../../domain/canonical.js';
 import type { MenuItem } from '../../domain/item.js';
+import {
+  type FieldKind,
+  ITEM_FIELD_LIST,
+  type NamedField,
+  PRICE_FIELD_LIST,
+} from '../../domain/item-schema.js';
 import type { FieldAliases, FieldProblem } from '../../domain/validate-item.js';
 
 /** One row per price entry; item columns repeat on each row of the item (or stay empty after the first). */
-export const CSV_COLUMNS = [...CANONICAL_ITEM_FIELDS, ...CANONICAL_PRICE_FIELDS] as const;
+const ITEM_COLUMNS = ITEM_FIELD_LIST.filter((field) => field.kind !== 'entries');
+const COLUMNS: readonly NamedField[] = [...ITEM_COLUMNS, ...PRICE_FIELD_LIST];
+export const CSV_COLUMNS = COLUMNS.map((field) => field.name);
 
-const PRICE_COLUMNS = new Set(['unit', 'amount', 'price', 'stock']);
-const NUMBER_COLUMNS = new Set(['cbd', 'cbn', 'thc', 'total_thc', 'total_cbd', 'amount', 'price', 'stock']);
-const LIST_COLUMNS = new Set(['flavors', 'effects', 'conditions']);
+const KIND_OF = new Map<string, FieldKind>(COLUMNS.map((field) => [field.name, field.kind]));
+const PRICE_COLUMNS = new Set(PRICE_FIELD_LIST.map((field) => field.name));
+const NUMBER_KINDS = new Set<FieldKind>(['number', 'measure', 'money']);
 /** Lists in a CSV cell are separated by semicolons: commas are the column separator. */
 const LIST_SEPARATOR = ';';
 
@@ -25,27 +33,29 @@ export interface CsvItems {
 
 function cellValue(column: string, cell: string, line: number, problems: FieldProblem[]): unknown {
   if (cell === '') return undefined;
-  if (column === 'id') {
-    if (!/^\d+$/.test(cell)) problems.push({ field: `line ${line}, id`, message: 'must be a whole number' });
+  const kind = KIND_OF.get(column);
+  if (kind === 'id') {
+    if (!/^\d+$/.test(cell))
+      problems.push({ field: `line ${line}, ${column}`, message: 'must be a whole number' });
     return Number(cell);
   }
-  if (NUMBER_COLUMNS.has(column)) {
+  if (kind !== undefined && NUMBER_KINDS.has(kind)) {
     const value = Number(cell);
     if (!Number.isFinite(value))
       problems.push({ field: `line ${line}, ${column}`, message: 'must be a number' });
     return value;
   }
-  if (LIST_COLUMNS.has(column)) {
+  if (kind === 'list') {
     return cell
       .split(LIST_SEPARATOR)
       .map((part) => part.trim())
       .filter((part) => part !== '');
   }
-  if (column === 'active') {
+  if (kind === 'flag') {
     const lower = cell.toLowerCase();
     if (['true', 'yes', '1'].includes(lower)) return true;
     if (['false', 'no', '0'].includes(lower)) return false;
-    problems.push({ field: `line ${line}, active`, message: 'must be true or false' });
+    problems.push({ field: `line ${line}, ${column}`, message: 'must be true or false' });
     return undefined;
   }
   return cell;
@@ -73,7 +83,7 @@ export function readCsv(text: string, aliases: FieldAliases): CsvItems {
   }
   const header = records[0] ? Object.keys(records[0].record) : [];
   for (const column of header) {
-    if (!(CSV_COLUMNS as readonly string[]).includes(column)) {
+    if (!KIND_OF.has(column)) {
       problems.push({
         field: `line 1, ${column}`,
         message: `is not a known column (known: ${CSV_COLUMNS.join(', ')})`,
@@ -129,36 +139,25 @@ export function readCsv(text: string, aliases: FieldAliases): CsvItems {
   return { items, lines, priceLines: items.map((item) => priceLinesOf.get(item)!), problems };
 }
 
+/** A CSV cell of a canonical value: empty for null, a list's entries joined. */
+function cell(value: unknown): unknown {
+  return Array.isArray(value) ? value.join(LIST_SEPARATOR) : (value ?? '');
+}
+
 export function writeCsv(items: readonly MenuItem[]): string {
   const rows: unknown[][] = [];
+  const noPrice = PRICE_FIELD_LIST.map(() => '');
   for (const item of items) {
-    const record = toCanonicalRecord(item);
-    const itemCells = [
-      record.id,
-      record.name,
-      record.brand,
-      record.product_type,
-      record.product_subtype,
-      record.description,
-      record.image ?? '',
-      record.cbd ?? '',
-      record.cbn ?? '',
-      record.thc ?? '',
-      record.total_thc ?? '',
-      record.total_cbd ?? '',
-      record.flavors.join(LIST_SEPARATOR),
-      record.effects.join(LIST_SEPARATOR),
-      record.conditions.join(LIST_SEPARATOR),
-      record.active,
-    ];
-    if (record.prices.length === 0) rows.push([...itemCells, '', '', '', '']);
+    const record = toCanonicalRecord(item) as Record<string, unknown> & { prices: Record<string, unknown>[] };
+    const itemCells = ITEM_COLUMNS.map((field) => cell(record[field.name]));
+    if (record.prices.length === 0) rows.push([...itemCells, ...noPrice]);
     for (const price of record.prices) {
-      rows.push([...itemCells, price.unit, price.amount, price.price, price.stock ?? '']);
+      rows.push([...itemCells, ...PRICE_FIELD_LIST.map((field) => cell(price[field.name]))]);
     }
   }
   return stringify(rows, {
     header: true,
-    columns: [...CSV_COLUMNS],
+    columns: CSV_COLUMNS,
     cast: { boolean: (value) => String(value) },
   });
 }

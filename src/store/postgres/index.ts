@@ -1,8 +1,9 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { KyselyStore, type ReadArrays, withReadArrays } from '../kysely-store.js';
+import { DEFAULT_POOL_SIZE } from '../../config.js';
+import { createStore, type KyselyStore } from '../create.js';
+import { type Dialect, type ReadArrays, withReadArrays } from '../dialect.js';
 import type { Database } from '../schema.js';
-import type { Actor, Credential } from '../store.js';
 import { ChangeListener, type ListenerOptions } from './listener.js';
 
 /** The NOTIFY channel every writing transaction signals on commit. */
@@ -16,10 +17,8 @@ export const CHANGE_CHANNEL = 'menu_api_changes';
  */
 const CHANGE_LOCK_KEY = 7_304_911_223;
 
-/** PostgreSQL allows 65,535 bound parameters; the widest row has under 30 columns. */
-const INSERT_CHUNK_ROWS = 1_000;
-
-export const DEFAULT_POOL_SIZE = 10;
+/** PostgreSQL's wire protocol allows 65,535 bound parameters per statement. */
+const MAX_PARAMETERS = 65_535;
 
 export interface PostgresOptions {
   /** Largest number of connections this process opens for queries (LISTEN uses one more). */
@@ -92,66 +91,52 @@ async function readTransaction<T>(pool: pg.Pool, work: (readArrays: ReadArrays) 
   }
 }
 
-/** The Kysely store over PostgreSQL, plus LISTEN for change notices from other processes. */
-export class PostgresStore extends KyselyStore {
-  private readonly listeners = new Set<ChangeListener>();
-
-  constructor(
-    db: Kysely<Database>,
-    pool: pg.Pool,
-    private readonly listenerOptions: Omit<ListenerOptions, 'channel'>,
-    location: string,
-  ) {
-    super({
-      db,
-      location,
-      insertChunkRows: INSERT_CHUNK_ROWS,
-      isUniqueViolation: (error) =>
-        typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505',
-      beforeChange: async (trx) => {
-        await sql`select pg_advisory_xact_lock(${sql.lit(CHANGE_LOCK_KEY)})`.execute(trx);
-      },
-      lockDispensary: async (trx, dispensaryId) => {
-        await sql`select 1 from dispensaries where id = ${dispensaryId} for update`.execute(trx);
-      },
-      readTransaction: (work) => readTransaction(pool, work),
-      afterChange: async (trx) => {
-        // Delivered to every listening process when (and only if) this transaction commits.
-        await sql`select pg_notify(${CHANGE_CHANNEL}, (select max(seq) from changes)::text)`.execute(trx);
-      },
-    });
-  }
-
-  // PostgreSQL text cannot hold NUL, so no stored username contains one: a lookup by such a name finds
-  // nothing, as on SQLite, instead of failing with "invalid byte sequence" (a 500).
-  override async findCredential(username: string): Promise<Credential | undefined> {
-    return username.includes('\0') ? undefined : super.findCredential(username);
-  }
-
-  override async revokeCredential(username: string, actor?: Actor): Promise<boolean> {
-    return username.includes('\0') ? false : super.revokeCredential(username, actor);
-  }
-
-  /** Calls onNotice on every change notice, and once after each (re)connection to catch up. */
-  async listen(onNotice: () => void): Promise<() => Promise<void>> {
-    const listener = new ChangeListener({ ...this.listenerOptions, channel: CHANGE_CHANNEL }, onNotice);
-    this.listeners.add(listener);
-    await listener.start();
-    return async () => {
-      this.listeners.delete(listener);
-      await listener.stop();
-    };
-  }
-
-  override async close(): Promise<void> {
-    const listeners = [...this.listeners];
-    this.listeners.clear();
-    await Promise.all(listeners.map((listener) => listener.stop()));
-    await super.close();
-  }
+/** PostgreSQL's part of the store: its locks, NOTIFY on every change, and LISTEN for other processes' changes. */
+function postgresDialect(
+  db: Kysely<Database>,
+  pool: pg.Pool,
+  listenerOptions: Omit<ListenerOptions, 'channel'>,
+  location: string,
+): Dialect {
+  const listeners = new Set<ChangeListener>();
+  return {
+    db,
+    location,
+    maxParameters: MAX_PARAMETERS,
+    isUniqueViolation: (error) =>
+      typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505',
+    // PostgreSQL text cannot hold NUL, so no stored value contains one.
+    canStoreText: (value) => !value.includes('\0'),
+    beforeChange: async (trx) => {
+      await sql`select pg_advisory_xact_lock(${sql.lit(CHANGE_LOCK_KEY)})`.execute(trx);
+    },
+    lockDispensary: async (trx, dispensaryId) => {
+      await sql`select 1 from dispensaries where id = ${dispensaryId} for update`.execute(trx);
+    },
+    readTransaction: (work) => readTransaction(pool, work),
+    afterChange: async (trx) => {
+      // Delivered to every listening process when (and only if) this transaction commits.
+      await sql`select pg_notify(${CHANGE_CHANNEL}, (select max(seq) from changes)::text)`.execute(trx);
+    },
+    // Calls onNotice on every change notice, and once after each (re)connection to catch up.
+    listen: async (onNotice) => {
+      const listener = new ChangeListener({ ...listenerOptions, channel: CHANGE_CHANNEL }, onNotice);
+      listeners.add(listener);
+      await listener.start();
+      return async () => {
+        listeners.delete(listener);
+        await listener.stop();
+      };
+    },
+    close: async () => {
+      const stopping = [...listeners];
+      listeners.clear();
+      await Promise.all(stopping.map((listener) => listener.stop()));
+    },
+  };
 }
 
-export function openPostgresStore(url: string, options: PostgresOptions = {}): PostgresStore {
+export function openPostgresStore(url: string, options: PostgresOptions = {}): KyselyStore {
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
   const pool = new pg.Pool({
     connectionString: url,
@@ -170,10 +155,12 @@ export function openPostgresStore(url: string, options: PostgresOptions = {}): P
   // not end the process. The pool discards such a client when it is released.
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return new PostgresStore(
-    db,
-    pool,
-    { connectionString: url, connectTimeoutMs, applicationName: 'menu-api-listen' },
-    redactUrl(url),
+  return createStore(
+    postgresDialect(
+      db,
+      pool,
+      { connectionString: url, connectTimeoutMs, applicationName: 'menu-api-listen' },
+      redactUrl(url),
+    ),
   );
 }

@@ -2,12 +2,13 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { KyselyStore, withReadArrays } from '../kysely-store.js';
+import { createStore, type KyselyStore } from '../create.js';
+import { withReadArrays } from '../dialect.js';
 import { LATEST_MIGRATION } from '../migrations/index.js';
 import type { Database } from '../schema.js';
 
-/** SQLite allows 32,766 bound parameters; an item row has 18 columns. */
-const INSERT_CHUNK_ROWS = 1_000;
+/** SQLITE_MAX_VARIABLE_NUMBER of the SQLite that better-sqlite3 bundles. */
+const MAX_PARAMETERS = 32_766;
 
 /** How often a connection checks that its path still names the file it has open, ms. */
 const FILE_CHECK_MS = 500;
@@ -176,10 +177,11 @@ export function openSqliteStore(path: string): KyselyStore {
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: connection as unknown as SqliteDatabase.Database }),
   });
-  return new KyselyStore({
+  return createStore({
     db,
     location: `sqlite:${path}`,
-    insertChunkRows: INSERT_CHUNK_ROWS,
+    maxParameters: MAX_PARAMETERS,
+    canStoreText: () => true,
     migrationLock: (migrate) => connection.exclusively(migrate),
     // Not db.transaction(): its BEGIN becomes BEGIN IMMEDIATE (see WatchedConnection.prepare), which
     // would wait for a writer in another process and hold the next one up. A deferred BEGIN takes no

@@ -100,7 +100,7 @@ describe('POST /menu (Form A): snapshots and compression', () => {
   it('many concurrent reads after a change load the menu once', async () => {
     const { menus, store } = runtime.services;
     await menus.replace(runtime.seed.dispensaryId, menus.validate(MENU));
-    const reads = vi.spyOn(store, 'readMenu');
+    const reads = vi.spyOn(store.menus, 'read');
     const responses = await Promise.all(
       Array.from({ length: 30 }, (_, index) => post({}, { 'accept-encoding': index % 2 ? 'gzip' : 'br' })),
     );
@@ -124,7 +124,7 @@ describe('POST /menu (Form A): snapshots and compression', () => {
 
     const { call } = await adminKey(runtime);
     const before = await post({}, { 'accept-encoding': 'identity' });
-    const reads = vi.spyOn(runtime.services.store, 'readMenu');
+    const reads = vi.spyOn(runtime.services.store.menus, 'read');
     expect(await post({}, { 'accept-encoding': 'identity' })).toMatchObject({ statusCode: 200 });
     expect(reads).not.toHaveBeenCalled(); // kept: a read that changed nothing rebuilds nothing
     expect(

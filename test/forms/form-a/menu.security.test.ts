@@ -188,7 +188,7 @@ describe('POST /menu (Form A): security', () => {
       const response = await post({ ...body, active: false });
       expect(response.statusCode).toBe(200);
       expect(names(response)).toEqual(['Fudge Brownie', 'Hidden Kush', 'Blue Dream', 'Vape Cart']);
-      const items = await runtime.services.store.readMenu(runtime.seed.dispensaryId);
+      const items = await runtime.services.store.menus.read(runtime.seed.dispensaryId);
       expect(items).toHaveLength(4);
       const credentials = await runtime.services.credentials.list();
       expect(credentials.map((credential) => credential.username)).toContain('integrator');

@@ -157,7 +157,7 @@ describe('GET /menu (Form B): snapshots, ETags and compression', () => {
     it('many concurrent reads of a changed menu load and build it once', async () => {
       const { store } = runtime.services;
       await runtime.services.menus.replace(runtime.seed.dispensaryId, runtime.services.menus.validate(MENU));
-      const reads = vi.spyOn(store, 'readMenu');
+      const reads = vi.spyOn(store.menus, 'read');
       const responses = await Promise.all(
         Array.from({ length: 40 }, (_, index) =>
           get({ 'accept-encoding': ['gzip', 'br', 'identity', 'gzip;q=0.5'][index % 4]! }),

@@ -181,7 +181,7 @@ describe('GET /menu (Form B): security', () => {
       const response = await get(headers);
       expect(response.statusCode).toBe(200);
       expect(names(response)).toEqual(OUR_ACTIVE_ITEMS);
-      expect(await runtime.services.store.readMenu(runtime.seed.dispensaryId)).toHaveLength(4);
+      expect(await runtime.services.store.menus.read(runtime.seed.dispensaryId)).toHaveLength(4);
       const credentials = await runtime.services.credentials.list();
       expect(credentials.map((credential) => credential.username)).toContain('integrator');
     });

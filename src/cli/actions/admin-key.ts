@@ -1,0 +1,42 @@
+import { AdminKeyService } from '../../services/admin-keys.js';
+import { adminKeyRecord } from '../../services/records.js';
+import type { Store } from '../../store/store.js';
+import { withService } from '../context.js';
+import type { CommonOptions } from '../options.js';
+import { emit, table } from '../output.js';
+
+const adminKeyService = (store: Store) => new AdminKeyService(store);
+
+export async function create(options: CommonOptions & { scope: string; name: string }): Promise<void> {
+  await withService(options, adminKeyService, async (adminKeys) => {
+    const created = await adminKeys.create(options.name, options.scope);
+    emit(
+      options,
+      created,
+      `Created admin key ${created.name} (scope ${created.scope}).\nKey (shown once): ${created.key}`,
+    );
+  });
+}
+
+export async function list(options: CommonOptions): Promise<void> {
+  await withService(options, adminKeyService, async (adminKeys) => {
+    const keys = await adminKeys.list();
+    emit(
+      options,
+      keys.map(adminKeyRecord),
+      keys.length === 0
+        ? 'No admin keys yet. Create one with: menu-api admin-key create --scope all --name NAME'
+        : table(
+            ['NAME', 'SCOPE', 'CREATED', 'REVOKED'],
+            keys.map((key) => [key.name, key.scope, key.createdAt, key.revokedAt ?? 'active']),
+          ),
+    );
+  });
+}
+
+export async function revoke(name: string, options: CommonOptions): Promise<void> {
+  await withService(options, adminKeyService, async (adminKeys) => {
+    await adminKeys.revoke(name);
+    emit(options, { name, revoked: true }, `Revoked admin key ${name}.`);
+  });
+}

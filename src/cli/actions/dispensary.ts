@@ -1,0 +1,113 @@
+import { readFile } from 'node:fs/promises';
+import { toStoreInfoRecord } from '../../domain/store-info.js';
+import { DispensaryService } from '../../services/dispensaries.js';
+import { ServiceError } from '../../services/errors.js';
+import { dispensarySummaryRecord } from '../../services/records.js';
+import type { Store } from '../../store/store.js';
+import { STORE_FIELDS } from '../commands/dispensary.js';
+import { parseId, withService } from '../context.js';
+import type { CommonOptions } from '../options.js';
+import { emit, table } from '../output.js';
+
+const dispensaryService = (store: Store) => new DispensaryService(store);
+
+export async function create(options: CommonOptions & { name: string }): Promise<void> {
+  await withService(options, dispensaryService, async (dispensaries) => {
+    const created = await dispensaries.create(options.name);
+    emit(
+      options,
+      { id: created.id, name: created.name, token: created.token },
+      `Created dispensary ${created.id} (${created.name}).\nToken (shown once, store it now): ${created.token}`,
+    );
+  });
+}
+
+export async function list(options: CommonOptions): Promise<void> {
+  await withService(options, dispensaryService, async (dispensaries) => {
+    const all = await dispensaries.list();
+    const rows = all.map((d) => [d.id, d.name, d.itemCount, d.activeItemCount, d.updatedAt]);
+    emit(
+      options,
+      all.map(dispensarySummaryRecord),
+      all.length === 0
+        ? 'No dispensaries yet. Create one with: menu-api dispensary create --name NAME'
+        : table(['ID', 'NAME', 'ITEMS', 'ACTIVE', 'UPDATED'], rows),
+    );
+  });
+}
+
+export async function rotateToken(
+  id: string,
+  options: CommonOptions & { graceSeconds: string },
+): Promise<void> {
+  await withService(options, dispensaryService, async (dispensaries) => {
+    const grace = /^\d+$/.test(options.graceSeconds) ? Number(options.graceSeconds) : Number.NaN;
+    const issued = await dispensaries.rotateToken(parseId(id, 'The dispensary id'), undefined, grace);
+    emit(options, issued, `New token for dispensary ${issued.id} (shown once): ${issued.token}`);
+  });
+}
+
+export async function remove(id: string, options: CommonOptions): Promise<void> {
+  await withService(options, dispensaryService, async (dispensaries) => {
+    const dispensaryId = parseId(id, 'The dispensary id');
+    await dispensaries.remove(dispensaryId);
+    emit(options, { id: dispensaryId, removed: true }, `Removed dispensary ${dispensaryId}.`);
+  });
+}
+
+export async function show(id: string, options: CommonOptions): Promise<void> {
+  await withService(options, dispensaryService, async (dispensaries) => {
+    const dispensaryId = parseId(id, 'The dispensary id');
+    const info = toStoreInfoRecord(await dispensaries.storeInfo(dispensaryId));
+    const rows = Object.entries(info).map(([field, value]) => [
+      field,
+      value === null ? '-' : typeof value === 'object' ? JSON.stringify(value) : String(value),
+    ]);
+    emit(options, { id: dispensaryId, ...info }, table(['FIELD', 'VALUE'], rows));
+  });
+}
+
+export async function update(
+  id: string,
+  options: CommonOptions & Record<string, string | undefined>,
+): Promise<void> {
+  await withService(options, dispensaryService, async (dispensaries) => {
+    const dispensaryId = parseId(id, 'The dispensary id');
+    const patch: Record<string, unknown> = options.fromFile ? await readJsonObject(options.fromFile) : {};
+    for (const field of STORE_FIELDS) {
+      const value = options[camel(field)];
+      if (value === undefined) continue;
+      patch[field] = value === 'null' ? null : field === 'hours' ? parseJson(value, '--hours') : value;
+    }
+    if (Object.keys(patch).length === 0) {
+      throw new ServiceError(
+        'invalid_request',
+        'Nothing to update: give at least one field, for example --city Oakland.',
+      );
+    }
+    const info = await dispensaries.updateStoreInfo(dispensaryId, patch);
+    emit(
+      options,
+      { id: dispensaryId, ...info },
+      `Updated dispensary ${dispensaryId}: ${Object.keys(patch).join(', ')}.`,
+    );
+  });
+}
+
+const camel = (field: string) => field.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ServiceError('invalid_request', `${what} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+async function readJsonObject(file: string): Promise<Record<string, unknown>> {
+  const value = parseJson(await readFile(file, 'utf8'), file);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ServiceError('invalid_request', `${file} must hold a JSON object of store fields.`);
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,206 @@
+import cluster from 'node:cluster';
+import type { FastifyBaseLogger } from 'fastify';
+import { pino } from 'pino';
+import type { SettingValues } from '../../config/settings.js';
+import { type ServerConfig, serverConfig } from '../../config.js';
+import { DEMO, ensureDemo } from '../../demo/seed.js';
+import { MENU_FORMS } from '../../forms/index.js';
+import { parseWorkers, runPrimary } from '../../http/cluster.js';
+import { clusterMetricsText } from '../../http/metrics.js';
+import { buildOpsApp } from '../../http/ops.js';
+import { SHUTTING_DOWN, WORKERS_NOT_LISTENING } from '../../http/routes/health.js';
+import { startServer } from '../../http/server.js';
+import { shutdownOnSignals } from '../../http/shutdown.js';
+import { createServices } from '../../services/index.js';
+import { describeAddress, openStore } from '../../store/open.js';
+import type { OutputOptions } from '../options.js';
+import { emit, fail } from '../output.js';
+import { startFailure } from '../start-failure.js';
+
+function banner(url: string, config: ServerConfig): string {
+  const lines = [`Dispensary Menu API listening on ${url} (database ${describeAddress(config.database)})`];
+  if (config.demo) {
+    lines.push(
+      '',
+      `Demo data is loaded: dispensary "${DEMO.dispensaryName}", credential ${DEMO.username}. Try:`,
+      '',
+      '  # Form A: credentials in a JSON body',
+      `  curl -s ${url}/menu -H 'content-type: application/json' \\`,
+      `    -d '{"username":"${DEMO.username}","password":"${DEMO.password}","collective_token":"${DEMO.token}"}'`,
+      '',
+      '  # Form B: credentials in headers',
+      `  curl -s ${url}/menu -H 'store: ${DEMO.token}' -H 'username: ${DEMO.username}' -H 'password: ${DEMO.password}'`,
+      '',
+      'The demo secrets are public: never use --demo with real dispensaries.',
+    );
+  }
+  return lines.join('\n');
+}
+
+/** `serve`: the server with the settings given, in this process or (`--workers N`) in N workers. */
+export async function serve(settings: SettingValues, options: OutputOptions): Promise<void> {
+  const config: ServerConfig = {
+    ...serverConfig(settings),
+    // Under --workers the primary serves the ops port, with every worker's metrics summed.
+    opsServedElsewhere: cluster.isWorker,
+  };
+  let workers: number;
+  try {
+    workers = parseWorkers(settings.workers);
+  } catch (error) {
+    fail(options, error);
+    return;
+  }
+  if (workers > 1 && cluster.isPrimary) {
+    await servePrimary(config, workers, { ...options, logLevel: settings.logLevel });
+    return;
+  }
+  let server: Awaited<ReturnType<typeof startServer>>;
+  const logger = serverLogger(settings.logLevel);
+  try {
+    server = await startServer(config, { logger });
+  } catch (error) {
+    fail(options, new Error(`The server could not start: ${startFailure(error, config)}`));
+    if (cluster.isWorker) process.exit(1);
+    return;
+  }
+  // One shutdown path for a single process and for every worker (src/http/shutdown.ts). A worker
+  // whose primary is gone has no one to hand it connections: it stops too.
+  shutdownOnSignals(server, {
+    timeoutMs: config.shutdownTimeoutMs,
+    log: logger,
+    events: cluster.isWorker ? ['SIGTERM', 'SIGINT', 'disconnect'] : ['SIGTERM', 'SIGINT'],
+  });
+  if (cluster.isWorker) return;
+  emit(
+    options,
+    {
+      url: server.url,
+      ops_url: server.opsUrl ?? null,
+      database: describeAddress(config.database),
+      demo: config.demo ? DEMO : null,
+    },
+    server.opsUrl
+      ? `${banner(server.url, config)}\nHealth, readiness and metrics: ${server.opsUrl}/healthz, /readyz, /metrics`
+      : banner(server.url, config),
+  );
+}
+
+/**
+ * The server's log: JSON lines on stdout, written asynchronously: lines that arrive while a write is in
+ * flight go out together in the next one, and a slow reader of stdout (a full pipe to a log shipper)
+ * delays lines instead of every request. pino flushes what is still buffered when the process exits;
+ * a crash can lose the last lines.
+ */
+function serverLogger(level: string) {
+  return pino({ level }, pino.destination({ dest: 1, sync: false }));
+}
+
+/**
+ * `serve --workers N`: migrate and seed once, here, so that workers never race each other to do it,
+ * then fork the workers (each runs this same command and takes the `cluster.isWorker` path).
+ */
+async function servePrimary(
+  config: ServerConfig,
+  workers: number,
+  options: { json?: boolean; logLevel: string },
+): Promise<void> {
+  const log = serverLogger(options.logLevel);
+  try {
+    const store = await openStore(config.database, { poolSize: 1 });
+    try {
+      if (config.demo) await ensureDemo(createServices(store, MENU_FORMS));
+    } finally {
+      await store.close();
+    }
+  } catch (error) {
+    fail(options, new Error(`The server could not start: ${startFailure(error, config)}`));
+    return;
+  }
+  let ops: Awaited<ReturnType<typeof startPrimaryOps>> | undefined;
+  if (config.opsPort !== null) {
+    try {
+      ops = await startPrimaryOps(config, log);
+    } catch (error) {
+      fail(options, new Error(`The server could not start: ${startFailure(error, config)}`));
+      return;
+    }
+  }
+  await runPrimary({
+    workers,
+    // Workers get their own deadline (--shutdown-timeout-ms) and a little more to close the database.
+    stopTimeoutMs: config.shutdownTimeoutMs + 5_000,
+    log: {
+      info: (message) => log.info(message),
+      warn: (message) => log.warn(message),
+      error: (message) => log.error(message),
+    },
+    onListening: (port) => {
+      const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+      const url = `http://${host}:${port}`;
+      ops?.announce();
+      emit(
+        options,
+        {
+          url,
+          ops_url: ops?.url ?? null,
+          database: describeAddress(config.database),
+          demo: config.demo ? DEMO : null,
+          workers,
+        },
+        `${banner(url, config)}\n(${workers} worker processes; SIGTERM stops them all)${
+          ops ? `\nHealth, readiness and metrics: ${ops.url}/healthz, /readyz, /metrics` : ''
+        }`,
+      );
+    },
+  });
+  await ops?.close();
+}
+
+/**
+ * The ops listener of `serve --workers N --ops-port P`, in the primary: /healthz (the primary is up),
+ * /readyz (the workers listen, the database answers and is migrated, no shutdown under way) and
+ * /metrics (every worker's registry, summed by prom-client's AggregatorRegistry).
+ */
+async function startPrimaryOps(config: ServerConfig, log: FastifyBaseLogger) {
+  const store = await openStore(config.database, { poolSize: 1 });
+  let listening = false;
+  let stopping = false;
+  const onStop = () => {
+    stopping = true;
+  };
+  process.on('SIGTERM', onStop);
+  process.on('SIGINT', onStop);
+  try {
+    const app = await buildOpsApp({
+      logger: log,
+      metrics: clusterMetricsText,
+      health: {
+        ready: async () => {
+          if (stopping) throw new Error(SHUTTING_DOWN);
+          if (!listening) throw new Error(WORKERS_NOT_LISTENING);
+          await store.checkReady();
+        },
+        reachable: () => true,
+      },
+    });
+    const url = await app.listen({ host: config.opsHost ?? config.host, port: config.opsPort ?? 0 });
+    return {
+      url,
+      announce: () => {
+        listening = true;
+      },
+      close: async () => {
+        process.off('SIGTERM', onStop);
+        process.off('SIGINT', onStop);
+        await app.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    process.off('SIGTERM', onStop);
+    process.off('SIGINT', onStop);
+    await store.close();
+    throw error;
+  }
+}

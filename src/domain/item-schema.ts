@@ -1,0 +1,253 @@
+import { type Static, type TSchema, Type } from 'typebox';
+import { MAX_ITEM_ID, PRODUCT_TYPES, type ProductType, UNITS, type Unit } from './item.js';
+import { MAX_PRICE_CENTS } from './money.js';
+import { Nullable } from './nullable.js';
+
+/**
+ * The canonical menu item and price entry, declared once. Everything else that names the fields
+ * derives from the declarations here: the model types (src/domain/item.ts), the canonical record and
+ * field lists (canonical.ts), the validator (validate-item.ts), the table types and row mapping
+ * (src/store), the CSV columns (src/services/menu-files/csv.ts), the sync API's schemas and the
+ * forms' item schemas. A new field is one line in ITEM_FIELDS (or PRICE_FIELDS), one migration and
+ * one line in each form's mapping.
+ */
+
+export const LIMITS = {
+  nameLength: 200,
+  brandLength: 200,
+  subtypeLength: 100,
+  descriptionLength: 10_000,
+  imageLength: 2_048,
+  tagLength: 100,
+  tagsPerList: 50,
+  pricesPerItem: 100,
+  amountMax: 1_000_000,
+  stockMax: 1_000_000_000,
+  milligramsMax: 1_000_000,
+} as const;
+
+/**
+ * How a field is checked, stored and written to CSV; its limits come from its schema.
+ * - `id`: an integer in the schema's range, assigned when missing.
+ * - `text`: trimmed text; required when the schema's minLength is 1, else "" when missing.
+ * - `url`: trimmed http(s) URL text; null when missing.
+ * - `category`: one of the schema's enum, in any letter case; required.
+ * - `unit`: one of the schema's enum, exactly.
+ * - `number`: a number in the schema's range; null when missing.
+ * - `measure`: a required number above the schema's exclusiveMinimum.
+ * - `money`: a non-negative amount with at most two decimals; the model and the table hold integer
+ *   cents, in `<name>Cents` and `<name>_cents`.
+ * - `list`: short strings; JSON text in the table, `;`-separated in a CSV cell; [] when missing.
+ * - `flag`: true or false; 0/1 in the table; true when missing.
+ * - `entries`: the price entries (PRICE_FIELDS); a table of their own.
+ */
+export type FieldKind =
+  | 'id'
+  | 'text'
+  | 'url'
+  | 'category'
+  | 'unit'
+  | 'number'
+  | 'measure'
+  | 'money'
+  | 'list'
+  | 'flag'
+  | 'entries';
+
+export interface Field<K extends FieldKind = FieldKind, S extends TSchema = TSchema> {
+  kind: K;
+  schema: S;
+  /** The value of this field in the one example item that every documented example derives from. */
+  example: Static<S>;
+}
+
+const field = <K extends FieldKind, S extends TSchema>(
+  kind: K,
+  schema: S,
+  example: Static<S>,
+): Field<K, S> => ({
+  kind,
+  schema,
+  example,
+});
+
+const oneOf = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
+
+const percent = (what: string) =>
+  Nullable(Type.Number({ minimum: 0, maximum: 100, description: `Percent ${what}; null when unknown.` }));
+const milligrams = (what: string) =>
+  Nullable(
+    Type.Number({
+      minimum: 0,
+      maximum: LIMITS.milligramsMax,
+      description: `Milligrams of ${what}; null when unknown.`,
+    }),
+  );
+const tags = () =>
+  Type.Array(Type.String({ minLength: 1, maxLength: LIMITS.tagLength, pattern: '^[^;]*$' }), {
+    maxItems: LIMITS.tagsPerList,
+  });
+
+/** The price entry's fields, in the order every wire shape and export lists them. */
+export const PRICE_FIELDS = {
+  unit: field('unit', oneOf<Unit>(UNITS), 'gram'),
+  amount: field('measure', Type.Number({ exclusiveMinimum: 0, maximum: LIMITS.amountMax }), 1),
+  price: field(
+    'money',
+    Type.Number({
+      minimum: 0,
+      maximum: MAX_PRICE_CENTS / 100,
+      description: 'At most two decimals, in the dispensary currency.',
+    }),
+    12,
+  ),
+  stock: field(
+    'number',
+    Nullable(
+      Type.Number({
+        minimum: 0,
+        maximum: LIMITS.stockMax,
+        description: 'Quantity in stock; null when the dispensary does not track it.',
+      }),
+    ),
+    140,
+  ),
+} as const;
+
+export const PriceEntrySchema = Type.Object(fieldSchemas(PRICE_FIELDS), { additionalProperties: false });
+
+/** The item's fields, in the order every export lists them. */
+export const ITEM_FIELDS = {
+  id: field('id', Type.Integer({ minimum: 1, maximum: MAX_ITEM_ID }), 1),
+  name: field('text', Type.String({ minLength: 1, maxLength: LIMITS.nameLength }), 'Blue Dream'),
+  brand: field(
+    'text',
+    Type.String({
+      maxLength: LIMITS.brandLength,
+      description: 'Brand name; empty string when the item has no brand.',
+    }),
+    'Emerald Farms',
+  ),
+  product_type: field(
+    'category',
+    oneOf<ProductType>(PRODUCT_TYPES, `${PRODUCT_TYPES.slice(0, -1).join(', ')} or ${PRODUCT_TYPES.at(-1)}.`),
+    'Flower',
+  ),
+  product_subtype: field('text', Type.String({ maxLength: LIMITS.subtypeLength }), 'Hybrid'),
+  description: field(
+    'text',
+    Type.String({ maxLength: LIMITS.descriptionLength }),
+    'Sativa-leaning hybrid with sweet berry aroma; a daytime classic.',
+  ),
+  image: field(
+    'url',
+    Nullable(
+      Type.String({
+        maxLength: LIMITS.imageLength,
+        description: 'URL of the product image; null when there is none.',
+      }),
+    ),
+    'https://images.example.com/menu/blue-dream.jpg',
+  ),
+  cbd: field('number', percent('CBD'), 0.1),
+  cbn: field('number', percent('CBN'), null),
+  thc: field('number', percent('THC'), 21.5),
+  total_thc: field('number', milligrams('THC'), null),
+  total_cbd: field('number', milligrams('CBD'), null),
+  flavors: field('list', tags(), ['Berry', 'Sweet', 'Earthy']),
+  effects: field('list', tags(), ['Creative', 'Uplifted', 'Relaxed']),
+  conditions: field('list', tags(), ['Stress', 'Depression']),
+  active: field('flag', Type.Boolean({ description: 'False hides the item from the public menus.' }), true),
+  prices: field('entries', Type.Array(PriceEntrySchema, { maxItems: LIMITS.pricesPerItem }), [
+    { unit: 'gram', amount: 1, price: 12, stock: 140 },
+    { unit: 'ounce', amount: 0.125, price: 38, stock: 44 },
+  ]),
+} as const;
+
+type Fields = Readonly<Record<string, Field>>;
+type Schemas<F extends Fields> = { -readonly [N in keyof F]: F[N]['schema'] };
+
+function fieldSchemas<F extends Fields>(fields: F): Schemas<F> {
+  return Object.fromEntries(Object.entries(fields).map(([name, spec]) => [name, spec.schema])) as Schemas<F>;
+}
+
+export type CanonicalPrice = Static<typeof PriceEntrySchema>;
+export type CanonicalItem = Static<ReturnType<typeof Type.Object<Schemas<typeof ITEM_FIELDS>>>>;
+export type ItemFieldName = keyof typeof ITEM_FIELDS & string;
+export type PriceFieldName = keyof typeof PRICE_FIELDS & string;
+
+/** The one example item (canonical spelling) that every documented item example is made from. */
+export const CANONICAL_ITEM_EXAMPLE = Object.fromEntries(
+  Object.entries(ITEM_FIELDS).map(([name, spec]) => [name, spec.example]),
+) as CanonicalItem;
+
+/** The canonical item: every field of both forms, as imports, exports and the sync API use it. */
+export const CanonicalItemSchema = Type.Object(fieldSchemas(ITEM_FIELDS), {
+  additionalProperties: false,
+  title: 'CanonicalItem',
+  examples: [CANONICAL_ITEM_EXAMPLE],
+});
+
+// The model (camelCase, money in cents) and the table columns follow from each field's name and kind.
+
+type Camel<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<Camel<Tail>>}`
+  : S;
+
+type ModelKey<N extends string, F> = F extends { kind: 'money' } ? `${Camel<N>}Cents` : Camel<N>;
+type ColumnKey<N extends string, F> = F extends { kind: 'money' } ? `${N}_cents` : N;
+
+type ModelValue<F extends Field> = F extends { kind: 'entries' } ? PriceEntry[] : Static<F['schema']>;
+type ColumnValue<F extends Field> = F extends { kind: 'list' | 'category' | 'unit' }
+  ? string
+  : F extends { kind: 'flag' }
+    ? number
+    : Static<F['schema']>;
+
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/** A record of fields in the model's spelling (camelCase; money as integer cents). */
+export type ModelOf<F extends Fields> = Flat<{
+  -readonly [N in keyof F & string as ModelKey<N, F[N]>]: ModelValue<F[N]>;
+}>;
+
+/** A row of fields in the tables' spelling (snake_case; lists as JSON text, flags as 0/1). */
+export type ColumnsOf<F extends Fields> = Flat<{
+  -readonly [N in keyof F & string as F[N] extends { kind: 'entries' }
+    ? never
+    : ColumnKey<N, F[N]>]: ColumnValue<F[N]>;
+}>;
+
+export type PriceEntry = Flat<
+  ModelOf<typeof PRICE_FIELDS> & {
+    /** When this entry's price or stock last changed; set by the store, absent on input. */
+    updatedAt?: string;
+  }
+>;
+export type MenuItem = ModelOf<typeof ITEM_FIELDS>;
+
+const camel = (name: string) => name.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+
+/** A field with its names in every spelling, worked out once for the loops that map records. */
+export interface NamedField extends Field {
+  /** The canonical (wire) name. */
+  name: string;
+  /** The model's name: camelCase, `<name>Cents` for money. */
+  key: string;
+  /** The table column: the name, `<name>_cents` for money. */
+  column: string;
+}
+
+const named = (fields: Fields): readonly NamedField[] =>
+  Object.entries(fields).map(([name, spec]) => ({
+    ...spec,
+    name,
+    key: spec.kind === 'money' ? `${camel(name)}Cents` : camel(name),
+    column: spec.kind === 'money' ? `${name}_cents` : name,
+  }));
+
+/** The item's fields in declaration order, with their names. */
+export const ITEM_FIELD_LIST = named(ITEM_FIELDS);
+/** The price entry's fields in declaration order, with their names. */
+export const PRICE_FIELD_LIST = named(PRICE_FIELDS);

@@ -1,0 +1,59 @@
+import type { AdminKey, AuditEntry, DispensarySummary } from '../store/store.js';
+import type { CredentialSummary } from './credentials.js';
+import type { ImportReport } from './menus.js';
+
+/*
+ * The records machines read, with the API's snake_case names: the sync API's answers and the CLI's
+ * --json output are made by these same functions, so that one name never has two spellings.
+ */
+
+/** One entry of GET /admin/v1/dispensaries and `dispensary list --json`. */
+export function dispensarySummaryRecord(dispensary: DispensarySummary) {
+  return {
+    id: dispensary.id,
+    name: dispensary.name,
+    items: dispensary.itemCount,
+    active_items: dispensary.activeItemCount,
+    created_at: dispensary.createdAt,
+    updated_at: dispensary.updatedAt,
+  };
+}
+
+/** One entry of GET /admin/v1/credentials and `credential list --json`: never a password or its hash. */
+export function credentialRecord(credential: CredentialSummary) {
+  return {
+    username: credential.username,
+    created_at: credential.createdAt,
+    revoked_at: credential.revokedAt,
+    expires_at: credential.expiresAt,
+    last_used_at: credential.lastUsedAt,
+    dispensaries: credential.dispensaryIds,
+  };
+}
+
+/** The answer of PUT /admin/v1/dispensaries/:id/menu; `menu import --json` adds whether it was a dry run. */
+export function importReportRecord(report: ImportReport) {
+  return {
+    dispensary_id: report.dispensaryId,
+    items: report.items,
+    active_items: report.activeItems,
+    price_entries: report.priceEntries,
+  };
+}
+
+/** One admin key of `admin-key list --json`: never the key itself. */
+export function adminKeyRecord(key: Omit<AdminKey, 'id'>) {
+  return { name: key.name, scope: key.scope, created_at: key.createdAt, revoked_at: key.revokedAt };
+}
+
+/** One entry of `audit --json`. */
+export function auditEntryRecord(entry: AuditEntry) {
+  return {
+    id: entry.id,
+    at: entry.at,
+    actor: entry.actor,
+    dispensary_id: entry.dispensaryId,
+    action: entry.action,
+    detail: entry.detail,
+  };
+}

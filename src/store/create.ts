@@ -1,0 +1,50 @@
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from './dialect.js';
+import { migrateToLatest, pendingMigrations } from './migrations/index.js';
+import { AdminKeys } from './repositories/admin-keys.js';
+import { AuditLog } from './repositories/audit.js';
+import { Changes } from './repositories/changes.js';
+import { Credentials } from './repositories/credentials.js';
+import { Dispensaries } from './repositories/dispensaries.js';
+import { IdempotencyKeys } from './repositories/idempotency.js';
+import { Menus } from './repositories/menus.js';
+import type { Database } from './schema.js';
+import type { Store } from './store.js';
+import { Writer } from './write.js';
+
+/** A store with its query builder reachable, for whole-database tools (db copy); all else uses the repositories. */
+export interface KyselyStore extends Store {
+  readonly database: Kysely<Database>;
+}
+
+/** The repositories over one dialect's database, and its lifecycle. */
+export function createStore(dialect: Dialect): KyselyStore {
+  const { db } = dialect;
+  const writer = new Writer(dialect);
+  const listen = dialect.listen?.bind(dialect);
+  return {
+    location: dialect.location,
+    database: db,
+    dispensaries: new Dispensaries(dialect, writer),
+    credentials: new Credentials(dialect, writer),
+    menus: new Menus(dialect, writer),
+    adminKeys: new AdminKeys(dialect, writer),
+    audit: new AuditLog(db),
+    changes: new Changes(db),
+    idempotency: new IdempotencyKeys(db),
+    ...(listen && { listen }),
+    async migrate() {
+      const migrate = () => migrateToLatest(db);
+      await (dialect.migrationLock ? dialect.migrationLock(migrate) : migrate());
+    },
+    async close() {
+      await dialect.close?.();
+      await db.destroy();
+    },
+    async checkReady() {
+      await sql`select 1`.execute(db);
+      const pending = await pendingMigrations(db);
+      if (pending.length > 0) throw new Error(`migrations not applied: ${pending.join(', ')}`);
+    },
+  };
+}

@@ -1,0 +1,157 @@
+import type { StoreInfo, StoreInfoPatch } from '../../domain/store-info.js';
+import type { Dialect } from '../dialect.js';
+import { STORE_INFO_COLUMNS, storeInfoColumns, toDispensary, toStoreInfo } from '../rows.js';
+import type { Actor, Dispensary, DispensaryRepository, DispensarySummary } from '../store.js';
+import { foundIf, now, OPERATOR, type Writer } from '../write.js';
+import { deleteItems } from './menus.js';
+
+const DISPENSARY_COLUMNS = ['id', 'name', 'created_at', 'updated_at'] as const;
+
+export class Dispensaries implements DispensaryRepository {
+  constructor(
+    private readonly dialect: Dialect,
+    private readonly writer: Writer,
+  ) {}
+
+  async create(name: string, tokenDigest: string, actor: Actor = OPERATOR): Promise<Dispensary> {
+    return this.writer.write({ actor, conflict: 'a dispensary with that token exists' }, async (trx) => {
+      const at = now();
+      const row = await trx
+        .insertInto('dispensaries')
+        .values({ name, token_digest: tokenDigest, created_at: at, updated_at: at, currency: 'USD' })
+        .returning(DISPENSARY_COLUMNS)
+        .executeTakeFirstOrThrow();
+      const dispensary = toDispensary(row);
+      return {
+        result: dispensary,
+        change: {
+          kind: 'dispensary',
+          dispensaryId: dispensary.id,
+          action: 'dispensary.create',
+          detail: { name },
+        },
+      };
+    });
+  }
+
+  async get(id: number): Promise<Dispensary | undefined> {
+    const row = await this.dialect.db
+      .selectFrom('dispensaries')
+      .select(DISPENSARY_COLUMNS)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toDispensary(row);
+  }
+
+  async findByTokenDigest(digest: string): Promise<Dispensary | undefined> {
+    const current = await this.dialect.db
+      .selectFrom('dispensaries')
+      .select(DISPENSARY_COLUMNS)
+      .where('token_digest', '=', digest)
+      .executeTakeFirst();
+    if (current) return toDispensary(current);
+    const previous = await this.dialect.db
+      .selectFrom('dispensaries')
+      .select([...DISPENSARY_COLUMNS, 'previous_token_expires_at'])
+      .where('previous_token_digest', '=', digest)
+      .where('previous_token_expires_at', '>', now())
+      .executeTakeFirst();
+    return previous && { ...toDispensary(previous), tokenExpiresAt: previous.previous_token_expires_at! };
+  }
+
+  async list(): Promise<DispensarySummary[]> {
+    const rows = await this.dialect.db
+      .selectFrom('dispensaries as d')
+      .leftJoin('items as i', 'i.dispensary_id', 'd.id')
+      .select(({ fn }) => [
+        'd.id',
+        'd.name',
+        'd.created_at',
+        'd.updated_at',
+        fn.count<number>('i.id').as('item_count'),
+        fn.sum<number>('i.active').as('active_count'),
+      ])
+      .groupBy(['d.id', 'd.name', 'd.created_at', 'd.updated_at'])
+      .orderBy('d.id')
+      .execute();
+    return rows.map((row) => ({
+      ...toDispensary(row),
+      itemCount: Number(row.item_count),
+      activeItemCount: Number(row.active_count ?? 0),
+    }));
+  }
+
+  async setToken(
+    id: number,
+    digest: string,
+    actor: Actor = OPERATOR,
+    previousValidUntil?: string,
+  ): Promise<boolean> {
+    return this.writer.write({ actor }, async (trx) => {
+      const result = await trx
+        .updateTable('dispensaries')
+        .set((eb) => ({
+          // The outgoing token becomes the previous one for its grace period; one older is dropped.
+          previous_token_digest: previousValidUntil ? eb.ref('token_digest') : null,
+          previous_token_expires_at: previousValidUntil ?? null,
+          token_digest: digest,
+          updated_at: now(),
+        }))
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return foundIf(result.numUpdatedRows, {
+        kind: 'dispensary',
+        dispensaryId: id,
+        action: 'dispensary.rotate_token',
+        detail: { previous_valid_until: previousValidUntil ?? null },
+      });
+    });
+  }
+
+  async remove(id: number, actor: Actor = OPERATOR): Promise<boolean> {
+    return this.writer.write({ actor, lockDispensary: id }, async (trx) => {
+      const deleted = await deleteItems(trx, id);
+      const result = await trx.deleteFrom('dispensaries').where('id', '=', id).executeTakeFirst();
+      return foundIf(result.numDeletedRows, {
+        kind: 'dispensary',
+        dispensaryId: id,
+        action: 'dispensary.remove',
+        detail: { items: deleted.items, price_entries: deleted.priceEntries },
+      });
+    });
+  }
+
+  async getStoreInfo(dispensaryId: number): Promise<StoreInfo | undefined> {
+    const row = await this.dialect.db
+      .selectFrom('dispensaries')
+      .select(STORE_INFO_COLUMNS)
+      .where('id', '=', dispensaryId)
+      .executeTakeFirst();
+    return row && toStoreInfo(row);
+  }
+
+  async updateStoreInfo(
+    dispensaryId: number,
+    patch: StoreInfoPatch,
+    actor: Actor = OPERATOR,
+  ): Promise<StoreInfo | undefined> {
+    return this.writer.write({ actor }, async (trx) => {
+      const row = await trx
+        .updateTable('dispensaries')
+        .set({ ...storeInfoColumns(patch), updated_at: now() })
+        .where('id', '=', dispensaryId)
+        .returning(STORE_INFO_COLUMNS)
+        .executeTakeFirst();
+      if (!row) return { result: undefined };
+      return {
+        result: toStoreInfo(row),
+        change: {
+          kind: 'store',
+          dispensaryId,
+          action: 'dispensary.update',
+          detail: { fields: Object.keys(patch) },
+        },
+      };
+    });
+  }
+}
