@@ -2,6 +2,7 @@
  * Realistic menus for the benchmark, and a database built from them through the services (the same
  * validation and writes as `menu import`), never by raw SQL.
  */
+import { MENU_FORMS } from '../src/forms/index.js';
 import { createServices, type Services } from '../src/services/index.js';
 import { openStore } from '../src/store/open.js';
 
@@ -222,7 +223,7 @@ export async function generateDatabase(
   options: { sizes: number[]; scale: number; onProgress?: (done: number, total: number) => void },
 ): Promise<BenchDatabase> {
   const store = await openStore(path);
-  const services: Services = createServices(store);
+  const services: Services = createServices(store, MENU_FORMS);
   try {
     const credential = await services.credentials.issue('bench-integrator');
     const admin = await services.adminKeys.create('bench', 'all');

@@ -1,10 +1,12 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema, onRequestHookHandler } from 'fastify';
+import type { TProperties, TSchema } from 'typebox';
 import type { FormBNames } from '../config.js';
 import type { MenuItem } from '../domain/item.js';
 import type { FieldAliases } from '../domain/validate-item.js';
-import type { AccessService } from '../services/access.js';
+import type { ErrorStatus } from '../http/error-responses.js';
+import type { AccessRequest, AccessService } from '../services/access.js';
 import type { MenuReader } from '../services/menu-reader.js';
-import type { MenuSnapshots } from '../services/menu-snapshots.js';
+import type { MenuSnapshots, SnapshotView } from '../services/menu-snapshots.js';
 
 /** Which of Form B's two documented spellings to send (see README: "Form B field names"). */
 export type { FormBNames };
@@ -15,6 +17,59 @@ export interface FormContext {
   /** Serialized answers per dispensary, kept until the next change (menus, store information). */
   snapshots: MenuSnapshots;
   formBNames: FormBNames;
+}
+
+/** The credentials and dispensary token of a request, whichever form carried them. */
+export type RequestCredentials = Omit<AccessRequest, 'address'>;
+
+/** What an endpoint reads beside the credentials, to build its request schema in a form's places. */
+export interface EndpointRequest {
+  /** The endpoint's path without its slash (`menu`, `store`, `inventory`): names its examples. */
+  name: string;
+  /** The endpoint's own parameters, such as `since`; empty when it needs only the credentials. */
+  parameters: TProperties;
+}
+
+/**
+ * How a form's requests travel: the same for every public endpoint, so that an endpoint written
+ * once (src/forms/endpoints) is served in every form.
+ */
+export interface FormTransport {
+  method: 'GET' | 'POST';
+  /** The OpenAPI tag of this form's routes. */
+  tag: string;
+  /** How the OpenAPI document describes the form: its tag, and credentials in headers as security schemes. */
+  openApi: { tagDescription: string; securitySchemes?: Readonly<Record<string, object>> };
+  /** Where the docs say the credentials and token travel: "in the JSON body". */
+  credentialsTravel: string;
+  /** How the docs spell an endpoint parameter: `since` in a body, `?since=` in a query string. */
+  spell(parameter: string): string;
+  /** Answers carry a strong `ETag`, and `If-None-Match` is answered with 304. */
+  validators: boolean;
+  /** The error statuses every endpoint of this form may answer (413 and 415 only where a body is read). */
+  errorStatuses: readonly ErrorStatus[];
+  /** The route schema's request part: the credentials and the endpoint's parameters in their places. */
+  requestSchema(endpoint: EndpointRequest): Pick<FastifySchema, 'body' | 'headers' | 'querystring'>;
+  /** The credentials and token of a request its schema has already validated. */
+  credentials(request: FastifyRequest): RequestCredentials;
+  /** The endpoint parameters of a request its schema has already validated. */
+  parameters(request: FastifyRequest): Readonly<Record<string, unknown>>;
+  /** Runs before anything else reads the request (Form B refuses repeated credential headers). */
+  onRequest?: onRequestHookHandler;
+  /** Prepares the scope that holds this form's routes, and only them (Form A's body parsers). */
+  prepare?(scope: FastifyInstance): void;
+}
+
+/** How a form's menu endpoint answers: which parameters it takes and which snapshot it sends. */
+export interface FormMenu {
+  /** Parameters of the menu request beside the credentials (Form A's `active`). */
+  parameters: TProperties;
+  /** What the docs add about the items listed, after where the credentials travel. */
+  note?: string;
+  /** The menu's response schema. */
+  schema: TSchema;
+  /** The snapshot that answers a request with these (validated) parameters. */
+  view(parameters: Readonly<Record<string, unknown>>): SnapshotView;
 }
 
 /**
@@ -29,5 +84,7 @@ export interface RequestForm {
   itemFieldAliases: FieldAliases;
   /** The items in this form's wire shape, as its menu endpoint would send them. */
   toWire(items: readonly MenuItem[], context: Pick<FormContext, 'formBNames'>): unknown[];
-  routes: FastifyPluginAsync<FormContext>;
+  transport: FormTransport;
+  /** The menu endpoint in this form's item shape, built once per app. */
+  menu(context: FormContext): FormMenu;
 }

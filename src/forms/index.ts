@@ -1,4 +1,5 @@
 import type { FieldAliases } from '../domain/validate-item.js';
+import type { MenuForms } from '../services/menus.js';
 import type { RequestForm } from './form.js';
 import { formA } from './form-a/index.js';
 import { formB } from './form-b/index.js';
@@ -15,3 +16,10 @@ export const ALL_ITEM_FIELD_ALIASES: FieldAliases = Object.assign(
   {},
   ...FORMS.map((form) => form.itemFieldAliases),
 );
+
+/** The forms as the menu service sees them (it may not import them: they sit above it). */
+export const MENU_FORMS: MenuForms = {
+  aliases: ALL_ITEM_FIELD_ALIASES,
+  ids: FORMS.map((form) => form.id),
+  toWire: (formId, items, formBNames) => findForm(formId)?.toWire(items, { formBNames }),
+};

@@ -6,6 +6,7 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
+import { registerPublicEndpoints } from '../forms/endpoints/index.js';
 import type { FormBNames, FormContext } from '../forms/form.js';
 import { FORMS } from '../forms/index.js';
 import type { AccessService } from '../services/access.js';
@@ -16,9 +17,11 @@ import { clientErrorHandler } from './client-errors.js';
 import { type DocsOptions, docsRoutes } from './docs.js';
 import { handleError, sendError } from './errors.js';
 import { limitJsonDepth } from './json-depth.js';
-import { instrument, metricsRoute } from './metrics.js';
+import { instrument, type Metrics, metricsRoute } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { addProtection, type ProtectionOptions, protectionServerOptions } from './protection.js';
+import { credentialCounter } from './rate-limit.js';
+import { decorateRequests } from './request-decorations.js';
 import { type HealthChecks, healthRoutes, unavailableWhileUnreachable } from './routes/health.js';
 import { drainOnClose } from './shutdown.js';
 
@@ -41,20 +44,13 @@ export interface AppOptions {
   protection?: ProtectionOptions;
   /** The /docs page; `demo` pre-fills its credentials there. */
   docs?: DocsOptions;
+  /** What the app's answers are counted in, and what its `/metrics` serves. */
+  metrics: Metrics;
   /** Tests: sees every answer as it is sent (the contract test checks each against /openapi.json). */
   contractCheck?: ContractCheck;
 }
 
 export type ContractCheck = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => void;
-
-declare module 'fastify' {
-  /** Documentation fields of route schemas, read by the OpenAPI document. */
-  interface FastifySchema {
-    summary?: string;
-    description?: string;
-    tags?: readonly string[];
-  }
-}
 
 /** A client may send its own request id for tracing; anything unusual is replaced by ours. */
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -82,7 +78,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : { ...fastifyOptions, logger: false },
   );
 
-  instrument(app, options.health?.reachable);
+  decorateRequests(app, options.metrics, credentialCounter(options.protection?.rateLimits));
+  instrument(app, options.metrics, options.health?.reachable);
   drainOnClose(app);
   limitJsonDepth(app);
 
@@ -135,7 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.addHook('onRequest', unavailableWhileUnreachable(options.health));
     if (options.opsRoutes !== false) {
       await app.register(healthRoutes, options.health);
-      await app.register(metricsRoute);
+      await app.register(metricsRoute, { source: () => options.metrics.text() });
     }
   }
 
@@ -145,7 +142,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     snapshots: options.snapshots,
     formBNames: options.formBNames,
   };
-  for (const form of FORMS) await app.register(form.routes, context);
+  await registerPublicEndpoints(app, FORMS, context);
   if (options.admin) await app.register(adminRoutes, { ...options.admin, prefix: '/admin/v1' });
   return app;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { recordUnparsedRequest } from './metrics.js';
+import type { FastifyInstance } from 'fastify';
 
 interface ClientError extends Error {
   code?: string;
@@ -30,10 +30,11 @@ function describe(error: ClientError): { status: number; code: string; message: 
  * Errors Node raises while parsing (oversized headers, a garbled request line, a slow client) get the
  * same JSON error body and x-request-id as every other answer, instead of Fastify's default text.
  */
-export function clientErrorHandler(error: ClientError, socket: Socket): void {
+export function clientErrorHandler(this: FastifyInstance, error: ClientError, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const { status, code, message } = describe(error);
-  recordUnparsedRequest(status);
+  // Fastify calls this with its app: the answer is counted in that app's metrics.
+  this.metrics?.recordUnparsedRequest(status);
   const requestId = randomUUID();
   const body = JSON.stringify({ error: { code, message, request_id: requestId } });
   if (socket.writable) {

@@ -3,7 +3,6 @@ import { type Static, Type } from 'typebox';
 import type { FieldProblem } from '../domain/validate-item.js';
 import { describeProblems, type ErrorCode, RateLimitedError, ServiceError } from '../services/errors.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
-import { recordAuthFailure } from './metrics.js';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_request: 400,
@@ -109,7 +108,11 @@ export function sendError(
   if (problems && problems.length > 0) body.error.problems = problems;
   const status = STATUS_BY_CODE[code];
   if (status === 401 || status === 403) {
-    recordAuthFailure(status, code, request.url.startsWith('/admin/') ? 'admin' : 'public');
+    request.server.metrics?.recordAuthFailure(
+      status,
+      code,
+      request.url.startsWith('/admin/') ? 'admin' : 'public',
+    );
   }
   // Every 503 says when to try again, whichever path raised it.
   if (code === 'unavailable' && !reply.hasHeader('retry-after')) {

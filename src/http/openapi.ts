@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { FORMS } from '../forms/index.js';
 import { ERROR_BODY_ID } from './error-responses.js';
 import { ErrorBody, STATUS_BY_CODE } from './errors.js';
 
@@ -75,7 +76,15 @@ an unknown path is 404; both with the same JSON body. A 429 or 503 carries \`Ret
   unchanged); the sync API is versioned in its path, \`/admin/v1\`.
 `.trim();
 
-const FORM_B_SECURITY = [{ FormBStore: [], FormBUsername: [], FormBPassword: [] }];
+/** Each form whose credentials have security schemes (headers): its routes require all of them together. */
+const FORM_SECURITY = new Map(
+  FORMS.flatMap(({ transport }) => {
+    const schemes = transport.openApi.securitySchemes;
+    return schemes
+      ? [[transport.tag, [Object.fromEntries(Object.keys(schemes).map((name) => [name, []]))]]]
+      : [];
+  }),
+);
 const ADMIN_SECURITY = [{ AdminKey: [] }];
 
 /** An example error per status, and per audience where the code differs (public reads vs. sync API). */
@@ -256,8 +265,10 @@ export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
     },
     servers: [{ url: '/', description: 'This server' }],
     tags: [
-      { name: 'Form A', description: 'POST, credentials and the dispensary token in the JSON body.' },
-      { name: 'Form B', description: 'GET, credentials and the dispensary token in headers.' },
+      ...FORMS.map(({ transport }) => ({
+        name: transport.tag,
+        description: transport.openApi.tagDescription,
+      })),
       {
         name: 'Sync API: dispensaries',
         description: 'Onboard dispensaries and keep their store information.',
@@ -268,25 +279,7 @@ export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
     ],
     components: {
       securitySchemes: {
-        FormBStore: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'store',
-          description:
-            'Form B: the dispensary token, obtained from each dispensary (at most 256 characters).',
-        },
-        FormBUsername: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'username',
-          description: 'Form B: the API username issued by the operator (at most 256 characters).',
-        },
-        FormBPassword: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'password',
-          description: 'Form B: the API password issued by the operator (at most 256 characters).',
-        },
+        ...Object.assign({}, ...FORMS.map(({ transport }) => transport.openApi.securitySchemes ?? {})),
         AdminKey: {
           type: 'http',
           scheme: 'bearer',
@@ -306,7 +299,8 @@ export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
     if (!schema) return { schema, url };
     const tags = (schema as { tags?: string[] }).tags ?? [];
     if (url.startsWith('/admin/')) return { schema: { ...schema, security: ADMIN_SECURITY }, url };
-    if (tags.includes('Form B')) return { schema: { ...schema, security: FORM_B_SECURITY }, url };
+    const security = tags.map((tag) => FORM_SECURITY.get(tag)).find((found) => found !== undefined);
+    if (security) return { schema: { ...schema, security }, url };
     return { schema, url };
   },
   transformObject: (documentObject) =>

@@ -3,15 +3,17 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import { clientErrorHandler } from './client-errors.js';
 import { ERROR_BODY_ID } from './error-responses.js';
 import { ErrorBody, handleError, sendError } from './errors.js';
-import { type MetricsRouteOptions, metricsRoute } from './metrics.js';
+import { type Metrics, type MetricsRouteOptions, metricsRoute } from './metrics.js';
 import { type HealthChecks, healthRoutes } from './routes/health.js';
 import { drainOnClose } from './shutdown.js';
 
 export interface OpsAppOptions {
   health: HealthChecks;
   logger: FastifyBaseLogger | false;
-  /** The metrics served, when not this process's own (the cluster primary sums its workers'). */
-  metrics?: MetricsRouteOptions['source'];
+  /** The metrics served: the public app's, or (the cluster primary) every worker's, summed. */
+  metrics: MetricsRouteOptions['source'];
+  /** Where requests Node could not parse on this port are counted: the public app's metrics, if here. */
+  counts?: Metrics;
 }
 
 const OPS_PATHS = ['/healthz', '/readyz', '/metrics'];
@@ -33,6 +35,7 @@ export async function buildOpsApp(options: OpsAppOptions): Promise<FastifyInstan
       ? { ...fastifyOptions, loggerInstance: options.logger.child({ listener: 'ops' }) }
       : { ...fastifyOptions, logger: false },
   );
+  app.decorate('metrics', options.counts ?? null);
   // The health routes' error answers refer to the shared ErrorBody schema, as on the public app.
   app.addSchema({ ...ErrorBody, $id: ERROR_BODY_ID });
   drainOnClose(app);

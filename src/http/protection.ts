@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import cors from '@fastify/cors';
 import { type FastifyHttpOptions, type FastifyInstance, LogController } from 'fastify';
 import type { HttpLimits, RateBucket, ServerConfig, TrustProxy } from '../config.js';
-import type {} from '../forms/common/grant.js';
 import { createRateLimiter } from '../infra/rate-limit/index.js';
 import type { BucketPolicy } from '../infra/rate-limit/rate-limiter.js';
 import { SharedRedis, type SharedStateLog } from '../infra/redis.js';
@@ -79,7 +78,6 @@ export async function addProtection(app: FastifyInstance, options: ProtectionOpt
     });
   }
 
-  app.decorateRequest('credentialUsername', null);
   if (options.rateLimits) addRateLimits(app, options.rateLimits);
 
   app.addHook('onResponse', (request, reply, next) => {

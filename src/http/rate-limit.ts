@@ -8,6 +8,7 @@ import {
 } from '../infra/rate-limit/rate-limiter.js';
 import { RateLimitedError } from '../services/errors.js';
 import { andThen } from '../util/maybe-promise.js';
+import type { CredentialCounter } from './request-decorations.js';
 
 export interface RateLimitOptions {
   limiter: RateLimiter;
@@ -22,28 +23,22 @@ export interface RateLimitOptions {
 /** Routes never limited: probes and scrapers must see the server as it is. */
 const EXEMPT_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
-interface Applied {
-  policy: BucketPolicy;
-  decision: RateDecision;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The buckets this request was counted in, for the RateLimit headers. */
-    rateLimits: Applied[] | null;
-    /**
-     * Counts a proven credential in its bucket (grantRequest calls it): answers at once with the
-     * in-memory limiter, else with a promise. A no-op when credentials are not limited.
-     */
-    countCredential(username: string): void | Promise<void>;
-  }
-}
-
 const WHO: Record<string, string> = {
   address: 'from your address',
   credential: 'for this credential',
   'admin-key': 'for this admin key',
 };
+
+/** Notes the decision on the request; the 429 to answer with when the bucket was empty. */
+function note(request: FastifyRequest, policy: BucketPolicy, decision: RateDecision) {
+  request.rateLimits ??= [];
+  request.rateLimits.push({ policy, decision });
+  if (decision.allowed) return undefined;
+  return new RateLimitedError(
+    `Too many requests ${WHO[policy.name] ?? ''}: at most ${policy.ratePerSecond} per second, in bursts of up to ${policy.burst}. Retry after ${decision.retryAfterSeconds} seconds.`,
+    decision.retryAfterSeconds,
+  );
+}
 
 /**
  * Token buckets per client address (every request) and per credential or admin key, answered with
@@ -52,19 +47,7 @@ const WHO: Record<string, string> = {
  * and allocate little: they run on every request (bench/PROFILE.md).
  */
 export function addRateLimits(app: FastifyInstance, options: RateLimitOptions): void {
-  app.decorateRequest('rateLimits', null);
-  const { limiter, address, credential, adminKey } = options;
-
-  /** Notes the decision on the request; the 429 to answer with when the bucket was empty. */
-  function note(request: FastifyRequest, policy: BucketPolicy, decision: RateDecision) {
-    request.rateLimits ??= [];
-    request.rateLimits.push({ policy, decision });
-    if (decision.allowed) return undefined;
-    return new RateLimitedError(
-      `Too many requests ${WHO[policy.name] ?? ''}: at most ${policy.ratePerSecond} per second, in bursts of up to ${policy.burst}. Retry after ${decision.retryAfterSeconds} seconds.`,
-      decision.retryAfterSeconds,
-    );
-  }
+  const { limiter, address, adminKey } = options;
 
   /** Counts one request; `done` hears the refusal, if any, at once or when Redis answers. */
   function count(
@@ -115,15 +98,21 @@ export function addRateLimits(app: FastifyInstance, options: RateLimitOptions): 
       count(request, adminKey, String(key.id), next);
     });
   }
-  // Counted once the credential is proven (grantRequest calls this): a stranger who knows a
-  // username cannot spend its owner's requests. Wrong passwords meet the address bucket and the
-  // login guard instead, both before any scrypt work. A method on the request's prototype, so that
-  // no request pays for a closure.
-  app.decorateRequest('countCredential', function (this: FastifyRequest, username: string) {
-    if (!credential) return;
+}
+
+/**
+ * The request method that counts a proven credential (grantRequest calls it; request-decorations.ts
+ * puts it on every request): a stranger who knows a username cannot spend its owner's requests.
+ * Wrong passwords meet the address bucket and the login guard instead, both before any scrypt work.
+ */
+export function credentialCounter(options: RateLimitOptions | undefined): CredentialCounter | undefined {
+  const credential = options?.credential;
+  if (!options || !credential) return undefined;
+  const { limiter } = options;
+  return function (this: FastifyRequest, username: string) {
     return andThen(limiter.take(credential, username), (decision) => {
       const refusal = note(this, credential, decision);
       if (refusal) throw refusal;
     });
-  });
+  };
 }

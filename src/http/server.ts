@@ -1,7 +1,9 @@
+import cluster from 'node:cluster';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ScryptCost } from '../auth/password.js';
 import { DEFAULTS, type ServerConfig } from '../config.js';
 import { DEMO, ensureDemo } from '../demo/seed.js';
+import { MENU_FORMS } from '../forms/index.js';
 import { AccessService } from '../services/access.js';
 import { AdminKeyVerifier } from '../services/admin-keys.js';
 import { ChangeFeed } from '../services/change-feed.js';
@@ -11,7 +13,7 @@ import { MenuReader } from '../services/menu-reader.js';
 import { MenuSnapshots } from '../services/menu-snapshots.js';
 import { openStore } from '../store/open.js';
 import { buildApp, type ContractCheck } from './app.js';
-import { recordSnapshotRead, trackSnapshotCacheBytes } from './metrics.js';
+import { createMetrics, type Metrics } from './metrics.js';
 import { buildOpsApp } from './ops.js';
 import { createProtection } from './protection.js';
 import { type HealthChecks, SHUTTING_DOWN } from './routes/health.js';
@@ -25,6 +27,8 @@ export interface Runtime {
   feed: ChangeFeed;
   /** The serialized answers kept in memory (menus, store information, inventory). */
   snapshots: MenuSnapshots;
+  /** What the app's answers and snapshot reads are counted in (served at /metrics). */
+  metrics: Metrics;
   /**
    * Graceful stop: /readyz turns 503, the listeners stop accepting, requests in flight finish (cut
    * off after `timeoutMs`, default config.shutdownTimeoutMs), then the database is closed.
@@ -51,7 +55,7 @@ export interface RuntimeOptions {
 export async function createRuntime(config: ServerConfig, options: RuntimeOptions): Promise<Runtime> {
   const store = await openStore(config.database, { poolSize: config.databasePoolSize });
   const feed = new ChangeFeed(store, config.changePollMs);
-  const services = createServices(store, () => feed.poll(), options.scryptCost);
+  const services = createServices(store, MENU_FORMS, () => feed.poll(), options.scryptCost);
   const log = options.logger || undefined;
   const protection = createProtection(config, {
     warn: (message) => log?.warn(message),
@@ -77,16 +81,19 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       reachable: () => feed.reachable,
     };
     const separateOps = config.opsPort !== null && config.opsPort !== undefined;
+    const metrics = createMetrics();
+    // A `serve --workers N` worker: the primary's ops port serves the sum of every worker's metrics.
+    if (cluster.isWorker) metrics.shareWithClusterPrimary();
     const snapshots = new MenuSnapshots(
       {
         budgetBytes: config.snapshotBudgetBytes ?? DEFAULTS.snapshotBudgetBytes,
         loadItems: (dispensaryId) => store.menus.read(dispensaryId),
         onBuild: (event) => log?.debug(event, 'snapshot built'),
-        onRead: recordSnapshotRead,
+        onRead: (event) => metrics.recordSnapshotRead(event),
       },
       feed,
     );
-    trackSnapshotCacheBytes(() => snapshots.usedBytes);
+    metrics.trackSnapshotCacheBytes(() => snapshots.usedBytes);
     const app = await buildApp({
       access,
       menus: new MenuReader(store, feed),
@@ -106,10 +113,16 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       protection: protection.options,
       docs: { demo: config.demo ? DEMO : undefined },
       contractCheck: options.contractCheck,
+      metrics,
     });
     const ops =
       separateOps && !config.opsServedElsewhere
-        ? await buildOpsApp({ health, logger: options.logger })
+        ? await buildOpsApp({
+            health,
+            logger: options.logger,
+            metrics: () => metrics.text(),
+            counts: metrics,
+          })
         : undefined;
     let stopped: Promise<CloseReport> | undefined;
     const shutdown = (timeoutMs = config.shutdownTimeoutMs ?? DEFAULTS.shutdownTimeoutMs) => {
@@ -131,6 +144,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       services,
       feed,
       snapshots,
+      metrics,
       shutdown: (closeOptions) => shutdown(closeOptions?.timeoutMs),
       async close() {
         await shutdown();

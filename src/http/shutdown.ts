@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { httpInFlight } from './metrics.js';
+import type { Metrics } from './metrics.js';
 
 const draining = new WeakSet<FastifyInstance>();
 
@@ -62,6 +62,8 @@ export async function closeGracefully(app: FastifyInstance, timeoutMs: number): 
 /** What a running server offers the signal handler: its graceful stop. */
 export interface Stoppable {
   shutdown(options?: { timeoutMs?: number }): Promise<CloseReport>;
+  /** Its metrics, to say how many requests are still being answered. */
+  metrics: Pick<Metrics, 'requestsInFlight'>;
 }
 
 export interface ShutdownOptions {
@@ -91,7 +93,8 @@ export function shutdownOnSignals(server: Stoppable, options: ShutdownOptions): 
       return;
     }
     started = true;
-    void inFlight().then(async (count) => {
+    const count = server.metrics.requestsInFlight();
+    void (async () => {
       options.log.info(
         `${reason}: shutting down; finishing ${count} request(s) in flight (deadline ${options.timeoutMs} ms)`,
       );
@@ -106,13 +109,8 @@ export function shutdownOnSignals(server: Stoppable, options: ShutdownOptions): 
         options.log.error(`shutdown failed: ${(error as Error).message}`);
         exit(1);
       }
-    });
+    })();
   };
   for (const event of events) (process as NodeJS.EventEmitter).on(event, () => stop(event));
   return stop;
-}
-
-async function inFlight(): Promise<number> {
-  const metric = await httpInFlight.get();
-  return metric.values[0]?.value ?? 0;
 }

@@ -4,7 +4,7 @@ import { AdminKeyService } from './admin-keys.js';
 import { AuditService } from './audit.js';
 import { CredentialService } from './credentials.js';
 import { type AfterWrite, DispensaryService } from './dispensaries.js';
-import { MenuService } from './menus.js';
+import { type MenuForms, MenuService } from './menus.js';
 
 /** The write-side services, shared by the HTTP layer and the CLI so that each rule exists once. */
 export interface Services {
@@ -16,12 +16,18 @@ export interface Services {
   audit: AuditService;
 }
 
-export function createServices(store: Store, afterWrite?: AfterWrite, scryptCost?: ScryptCost): Services {
+/** `forms`: how the request forms spell items (src/forms/index.ts: MENU_FORMS), for imports and exports. */
+export function createServices(
+  store: Store,
+  forms: MenuForms,
+  afterWrite?: AfterWrite,
+  scryptCost?: ScryptCost,
+): Services {
   return {
     store,
     dispensaries: new DispensaryService(store, afterWrite),
     credentials: new CredentialService(store, afterWrite, scryptCost),
-    menus: new MenuService(store, afterWrite),
+    menus: new MenuService(store, forms, afterWrite),
     adminKeys: new AdminKeyService(store, afterWrite),
     audit: new AuditService(store),
   };

@@ -1,9 +1,8 @@
+import type { FormBNames } from '../config.js';
 import { type CanonicalRecord, toCanonicalRecord } from '../domain/canonical.js';
 import type { MenuItem, MenuItemInput } from '../domain/item.js';
-import { type FieldProblem, validateItem, validateMenu } from '../domain/validate-item.js';
+import { type FieldAliases, type FieldProblem, validateItem, validateMenu } from '../domain/validate-item.js';
 import { validateStockUpdates } from '../domain/validate-stock.js';
-import type { FormBNames } from '../forms/form.js';
-import { ALL_ITEM_FIELD_ALIASES, FORMS, findForm } from '../forms/index.js';
 import { type Actor, type Store, UnmatchedStockError, type UpsertResult } from '../store/store.js';
 import { type AfterWrite, notFound } from './dispensaries.js';
 import { describeProblems, ServiceError } from './errors.js';
@@ -24,10 +23,24 @@ export interface ImportReport {
 
 export type ProgressListener = (done: number, total: number) => void;
 
+/**
+ * What the menu rules need of the request forms. The forms sit above the services (they serve them
+ * over HTTP), so whoever builds the services hands this in (src/forms/index.ts: MENU_FORMS).
+ */
+export interface MenuForms {
+  /** Every form's item field spellings, so an import accepts any of them beside the canonical names. */
+  aliases: FieldAliases;
+  /** Every form's id, for the message that names them. */
+  ids: readonly string[];
+  /** The items in a form's wire shape, as its menu endpoint would send them; undefined for no such form. */
+  toWire(formId: string, items: readonly MenuItem[], formBNames: FormBNames): unknown[] | undefined;
+}
+
 /** Reads, validates and replaces menus: the rules behind `menu import`, `menu export` and the sync API. */
 export class MenuService {
   constructor(
     private readonly store: Store,
+    private readonly forms: MenuForms,
     private readonly afterWrite: AfterWrite = async () => {},
   ) {}
 
@@ -44,12 +57,13 @@ export class MenuService {
       onProgress?.(items.length, items.length);
       return items;
     }
-    const csv = readCsv(text, ALL_ITEM_FIELD_ALIASES);
+    const aliases = this.forms.aliases;
+    const csv = readCsv(text, aliases);
     const problems = [...csv.problems];
     const items: MenuItemInput[] = [];
     for (const [index, raw] of csv.items.entries()) {
       const line = csv.lines[index]!;
-      const result = validateItem(raw, ALL_ITEM_FIELD_ALIASES, `line ${line}, `);
+      const result = validateItem(raw, aliases, `line ${line}, `);
       onProgress?.(index + 1, csv.items.length);
       if (!result.ok) {
         problems.push(...result.problems.map((problem) => atPriceLine(problem, csv.priceLines[index]!)));
@@ -69,7 +83,7 @@ export class MenuService {
 
   /** Validates a menu already parsed from JSON: an array of items in any form's names. */
   validate(raw: unknown): MenuItemInput[] {
-    const result = validateMenu(raw, ALL_ITEM_FIELD_ALIASES, MAX_MENU_ITEMS);
+    const result = validateMenu(raw, this.forms.aliases, MAX_MENU_ITEMS);
     if (!result.ok) throw rejected(result.problems);
     return result.items;
   }
@@ -121,12 +135,12 @@ export class MenuService {
       return writeCsv(items);
     }
     if (form === 'canonical') return `${JSON.stringify(items.map(toCanonicalRecord), null, 2)}\n`;
-    const requestForm = findForm(form);
-    if (!requestForm) {
-      const known = ['canonical', ...FORMS.map((candidate) => candidate.id)].join(', ');
+    const wire = this.forms.toWire(form, items, formBNames);
+    if (!wire) {
+      const known = ['canonical', ...this.forms.ids].join(', ');
       throw new ServiceError('invalid_request', `There is no form "${form}". Use one of: ${known}.`);
     }
-    return `${JSON.stringify(requestForm.toWire(items, { formBNames }), null, 2)}\n`;
+    return `${JSON.stringify(wire, null, 2)}\n`;
   }
 
   async setActive(dispensaryId: number, itemId: number, active: boolean, actor?: Actor): Promise<void> {
@@ -172,8 +186,12 @@ export class MenuService {
     }
     const current = (await this.items(dispensaryId)).find((item) => item.id === itemId);
     if (!current) throw noItem(dispensaryId, itemId);
-    const merged = { ...toCanonicalRecord(current), ...canonicalNames(raw as Record<string, unknown>) };
-    const result = validateItem(merged, ALL_ITEM_FIELD_ALIASES);
+    const aliases = this.forms.aliases;
+    const merged = {
+      ...toCanonicalRecord(current),
+      ...canonicalNames(raw as Record<string, unknown>, aliases),
+    };
+    const result = validateItem(merged, aliases);
     if (!result.ok) throw rejected(result.problems);
     await this.store.menus.upsertItems(dispensaryId, [result.item], actor);
     await this.afterWrite();
@@ -215,10 +233,8 @@ function noItem(dispensaryId: number, itemId: number): ServiceError {
 }
 
 /** Rewrites any form's spelling of a field to the canonical one, so a patch overrides the right field. */
-function canonicalNames(raw: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(raw).map(([key, value]) => [ALL_ITEM_FIELD_ALIASES[key] ?? key, value]),
-  );
+function canonicalNames(raw: Record<string, unknown>, aliases: FieldAliases): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(raw).map(([key, value]) => [aliases[key] ?? key, value]));
 }
 
 /** A price entry's problem names the CSV line of that entry, not the line where its item began. */

@@ -1,13 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  recordRateLimited,
-  recordSnapshotBytesServed,
-  recordSnapshotHit,
-  recordSnapshotMiss,
-  recordUnparsedRequest,
-  setSnapshotCacheBytes,
-} from '../../src/http/metrics.js';
 import { adminKey, UNLIMITED } from '../helpers/admin.js';
 import { expectError, formABody, formBHeaders } from '../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
@@ -46,6 +38,19 @@ describe('health, readiness and metrics on the public port (no --ops-port)', () 
     expect(runtime.ops).toBeUndefined();
   });
 
+  it('each app counts into metrics of its own: two apps of one process count apart', async () => {
+    runtime = await testRuntime({ config: UNLIMITED });
+    const other = await testRuntime({ config: UNLIMITED });
+    try {
+      await other.app.inject({ method: 'GET', url: '/no/such/path' });
+      const labels = { method: 'GET', route: 'unmatched', status: '404' };
+      expect(sample(await scrape(other.app), 'menu_api_http_requests_total', labels)).toBe(1);
+      expect(sample(await scrape(runtime.app), 'menu_api_http_requests_total', labels)).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('/metrics counts requests by route pattern and status, with a latency histogram', async () => {
     runtime = await testRuntime({ menu: SAMPLE_MENU, config: UNLIMITED });
     const { app, seed } = runtime;
@@ -54,7 +59,7 @@ describe('health, readiness and metrics on the public port (no --ops-port)', () 
     await app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(seed) });
     await app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(seed) });
     await app.inject({ method: 'GET', url: '/no/such/path/123' });
-    recordUnparsedRequest(431);
+    runtime.metrics.recordUnparsedRequest(431);
     const after = await scrape(app);
     const unparsed = { method: 'unknown', route: 'unparsed', status: '431' };
     expect(sample(after, 'menu_api_http_requests_total', unparsed)).toBe(
@@ -125,12 +130,12 @@ describe('health, readiness and metrics on the public port (no --ops-port)', () 
   it('exports named metrics that the rate limiter and the snapshot cache record into', async () => {
     runtime = await testRuntime({ config: UNLIMITED });
     const before = await scrape(runtime.app);
-    recordRateLimited('credential');
-    recordRateLimited('credential');
-    recordSnapshotHit('test:view');
-    recordSnapshotMiss('test:view');
-    setSnapshotCacheBytes(12_345, 'test:view');
-    recordSnapshotBytesServed(500, 'test:view');
+    runtime.metrics.recordRateLimited('credential');
+    runtime.metrics.recordRateLimited('credential');
+    runtime.metrics.recordSnapshotHit('test:view');
+    runtime.metrics.recordSnapshotMiss('test:view');
+    runtime.metrics.setSnapshotCacheBytes(12_345, 'test:view');
+    runtime.metrics.recordSnapshotBytesServed(500, 'test:view');
     const after = await scrape(runtime.app);
     const delta = (name: string, labels: Record<string, string>) =>
       sample(after, name, labels) - sample(before, name, labels);

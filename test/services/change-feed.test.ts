@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MENU_FORMS } from '../../src/forms/index.js';
 import { createServices, type Services } from '../../src/services/index.js';
 import { openStore } from '../../src/store/open.js';
 import { SAMPLE_MENU, TEST_SCRYPT, type TestRuntime, testRuntime } from '../helpers/runtime.js';
@@ -30,7 +31,7 @@ describe('change feed: writes by another process reach a running server within o
 
   beforeEach(async () => {
     runtime = await testRuntime({ menu: SAMPLE_MENU });
-    other = createServices(await openStore(runtime.database), undefined, TEST_SCRYPT);
+    other = createServices(await openStore(runtime.database), MENU_FORMS, undefined, TEST_SCRYPT);
   });
   afterEach(async () => {
     await other.store.close();

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
+import { MENU_FORMS } from '../../src/forms/index.js';
 import { createRuntime } from '../../src/http/server.js';
 import { copyDatabase } from '../../src/services/db-copy.js';
 import { ServiceError } from '../../src/services/errors.js';
@@ -35,7 +36,7 @@ async function everything(address: string): Promise<Rows> {
 async function seeded(database: TestDatabase): Promise<Seed> {
   const store = await openStore(database.address);
   try {
-    const { dispensaries, credentials, menus } = createServices(store, undefined, TEST_SCRYPT);
+    const { dispensaries, credentials, menus } = createServices(store, MENU_FORMS, undefined, TEST_SCRYPT);
     const first = await dispensaries.create('First Collective');
     const second = await dispensaries.create('Second Collective');
     await dispensaries.rotateToken(second.id);
@@ -110,7 +111,7 @@ describe(`db copy between sqlite and ${DATABASE_KIND}`, () => {
   it('new rows on the target continue after the copied ids', async () => {
     const store = await openStore(middle.address);
     try {
-      const { dispensaries } = createServices(store, undefined, TEST_SCRYPT);
+      const { dispensaries } = createServices(store, MENU_FORMS, undefined, TEST_SCRYPT);
       const created = await dispensaries.create('Third Collective');
       expect(created.id).toBe(3);
       expect(await store.changes.lastSeq()).toBe(

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { MENU_FORMS } from '../../forms/index.js';
 import { ServiceError } from '../../services/errors.js';
 import { MenuService } from '../../services/menus.js';
 import type { Store } from '../../store/store.js';
@@ -6,7 +7,7 @@ import { parseId, withService } from '../context.js';
 import type { CommonOptions } from '../options.js';
 import { emit } from '../output.js';
 
-const menuService = (store: Store) => new MenuService(store);
+const menuService = (store: Store) => new MenuService(store, MENU_FORMS);
 
 export async function set(
   file: string | undefined,

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import type { FormBNames } from '../../config.js';
+import { MENU_FORMS } from '../../forms/index.js';
 import { ServiceError } from '../../services/errors.js';
 import { type MenuFileFormat, MenuService, type ProgressListener } from '../../services/menus.js';
 import { importReportRecord } from '../../services/records.js';
@@ -11,7 +12,7 @@ import { parseId, withService } from '../context.js';
 import type { CommonOptions } from '../options.js';
 import { emit } from '../output.js';
 
-const menuService = (store: Store) => new MenuService(store);
+const menuService = (store: Store) => new MenuService(store, MENU_FORMS);
 
 type OnItem = CommonOptions & { dispensary: string; item: string };
 

@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import type { SettingValues } from '../../config/settings.js';
 import { type ServerConfig, serverConfig } from '../../config.js';
 import { DEMO, ensureDemo } from '../../demo/seed.js';
+import { MENU_FORMS } from '../../forms/index.js';
 import { parseWorkers, runPrimary } from '../../http/cluster.js';
 import { clusterMetricsText } from '../../http/metrics.js';
 import { buildOpsApp } from '../../http/ops.js';
@@ -108,7 +109,7 @@ async function servePrimary(
   try {
     const store = await openStore(config.database, { poolSize: 1 });
     try {
-      if (config.demo) await ensureDemo(createServices(store));
+      if (config.demo) await ensureDemo(createServices(store, MENU_FORMS));
     } finally {
       await store.close();
     }

@@ -1,14 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type {} from '../../http/rate-limit.js';
 import type { AccessRequest, AccessService, Granted } from '../../services/access.js';
 import { andThen, type MaybePromise } from '../../util/maybe-promise.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The credential a public request was granted with, for the request log; null until then. */
-    credentialUsername: string | null;
-  }
-}
 
 /**
  * Every public route's access check: the client address goes along (the login guard counts failed

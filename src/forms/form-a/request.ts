@@ -1,45 +1,20 @@
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import { ServiceError } from '../../services/errors.js';
-import { SinceSchema } from '../common/inventory.js';
-import {
-  FORM_A_INVENTORY_REQUEST_EXAMPLE,
-  FORM_A_MENU_REQUEST_EXAMPLE,
-  FORM_A_STORE_REQUEST_EXAMPLE,
-} from '../examples.js';
 
 const Secret = (description: string) => Type.String({ maxLength: 256, description });
 
-const credentials = {
+/** Form A's credentials and dispensary token: required fields of every request body. */
+export const formACredentials = {
   username: Secret('API credential issued by the operator.'),
   password: Secret('API credential issued by the operator.'),
   collective_token: Secret('Token obtained from the dispensary.'),
 };
 
-export const FormARequestBody = Type.Object(
-  {
-    ...credentials,
-    active: Type.Optional(
-      Type.Boolean({
-        description:
-          'Default true: only active items. false: every item, active and inactive, each with its flag.',
-      }),
-    ),
-  },
-  { additionalProperties: true, examples: [FORM_A_MENU_REQUEST_EXAMPLE] },
-);
-export type FormARequestBody = Static<typeof FormARequestBody>;
-
-/** Store information needs only the credentials and the token. */
-export const FormAStoreRequestBody = Type.Object(credentials, {
-  additionalProperties: true,
-  examples: [FORM_A_STORE_REQUEST_EXAMPLE],
-});
-
-export const FormAInventoryRequestBody = Type.Object(
-  { ...credentials, since: Type.Optional(SinceSchema) },
-  { additionalProperties: true, examples: [FORM_A_INVENTORY_REQUEST_EXAMPLE] },
-);
-export type FormAInventoryRequestBody = Static<typeof FormAInventoryRequestBody>;
+export interface FormACredentials {
+  username: string;
+  password: string;
+  collective_token: string;
+}
 
 /** Content types Form A accepts besides JSON: what `curl -d` and HTML forms send, or nothing at all. */
 const LENIENT_TYPES = new Set(['', 'text/plain', 'application/x-www-form-urlencoded']);

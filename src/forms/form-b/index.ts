@@ -1,6 +1,7 @@
 import type { RequestForm } from '../form.js';
 import { formBItemFieldAliases, toFormBItem } from './item.js';
-import { formBRoutes } from './routes.js';
+import { formBMenu } from './menu.js';
+import { formBTransport } from './transport.js';
 
 export const formB: RequestForm = {
   id: 'b',
@@ -9,5 +10,6 @@ export const formB: RequestForm = {
   // Form B has no active flag on the wire, so its view of a menu is the active items.
   toWire: (items, { formBNames }) =>
     items.filter((item) => item.active).map((item) => toFormBItem(item, formBNames)),
-  routes: formBRoutes,
+  transport: formBTransport,
+  menu: formBMenu,
 };

@@ -5,13 +5,6 @@ import { RateLimitedError, ServiceError } from '../../services/errors.js';
 import type { LoginGuard } from '../../services/login-guard/login-guard.js';
 import type { AdminKey } from '../../store/store.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The admin key of a sync API request, set by the bearer check. */
-    adminKey: AdminKey | null;
-  }
-}
-
 /**
  * Checks `Authorization: Bearer <admin key>`; a missing, unknown or revoked key gets 401. A wrong key
  * counts as a failed login of the client address: an address that failed too often gets 429 first.

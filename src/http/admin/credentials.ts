@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses, noContent } from '../error-responses.js';
 import { actorOf, requireFullScope } from './auth.js';
-import type { AdminContext } from './index.js';
+import type { AdminContext } from './context.js';
 import { CredentialOut, IssueCredentialBody, IssuedCredentialOut, UsernameParams } from './schemas.js';
 
 const tags = ['Sync API: credentials'];

@@ -4,7 +4,7 @@ import { toStoreInfoRecord } from '../../domain/store-info.js';
 import { scopedDispensary } from '../../services/admin-keys.js';
 import { errorResponses, noContent } from '../error-responses.js';
 import { actorOf, adminKeyOf, requireDispensaryScope, requireFullScope } from './auth.js';
-import type { AdminContext } from './index.js';
+import type { AdminContext } from './context.js';
 import {
   CreateDispensaryBody,
   CreatedDispensaryOut,

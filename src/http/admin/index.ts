@@ -4,6 +4,7 @@ import type { IdempotencyService } from '../../services/idempotency.js';
 import type { Services } from '../../services/index.js';
 import type { LoginGuard } from '../../services/login-guard/login-guard.js';
 import { bearerCheck } from './auth.js';
+import type { AdminContext } from './context.js';
 import { credentialRoutes } from './credentials.js';
 import { dispensaryRoutes } from './dispensaries.js';
 import { idempotentWriter } from './idempotent.js';
@@ -19,14 +20,8 @@ export interface AdminOptions {
   guard?: LoginGuard;
 }
 
-export interface AdminContext {
-  services: Services;
-  write: ReturnType<typeof idempotentWriter>;
-}
-
 /** The sync API for a dispensary's point of sale and for automation: /admin/v1, bearer admin keys. */
 export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options) => {
-  app.decorateRequest('adminKey', null);
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= options.bodyLimit;
   });

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { toCanonicalRecord } from '../../domain/canonical.js';
 import { errorResponses, noContent } from '../error-responses.js';
 import { actorOf, requireDispensaryScope } from './auth.js';
-import type { AdminContext } from './index.js';
+import type { AdminContext } from './context.js';
 import {
   CanonicalItem,
   IdParams,

@@ -124,6 +124,9 @@ describe('POST /menu (Form A): snapshots and compression', () => {
 
     const { call } = await adminKey(runtime);
     const before = await post({}, { 'accept-encoding': 'identity' });
+    const reads = vi.spyOn(runtime.services.store.menus, 'read');
+    expect(await post({}, { 'accept-encoding': 'identity' })).toMatchObject({ statusCode: 200 });
+    expect(reads).not.toHaveBeenCalled(); // kept: a read that changed nothing rebuilds nothing
     expect(
       (
         await call('PATCH', `/dispensaries/${id}/inventory`, [
@@ -131,8 +134,11 @@ describe('POST /menu (Form A): snapshots and compression', () => {
         ])
       ).statusCode,
     ).toBe(200);
+    expect(runtime.snapshots.has('a:menu:active', id, 'identity')).toBe(false);
     const after = await post({}, { 'accept-encoding': 'identity' });
-    // Form A has no stock field: the bytes may stay the same, but they were rebuilt from the new menu.
+    // Form A has no stock field: the bytes stay the same, but they were rebuilt from the new menu.
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(reads).toHaveBeenCalledWith(id);
     expect(after.rawPayload.toString()).toBe(before.rawPayload.toString());
     expect(runtime.snapshots.has('a:menu:active', id, 'identity')).toBe(true);
 

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { FormContext, RequestForm } from '../form.js';
+import type { PublicEndpoint } from './endpoint.js';
+import { inventoryEndpoint } from './inventory.js';
+import { menuEndpoint } from './menu.js';
+import { storeEndpoint } from './store.js';
+
+/** Every public endpoint, each served in every form. A new endpoint is a new file and one line here. */
+export const PUBLIC_ENDPOINTS: readonly PublicEndpoint[] = [menuEndpoint, storeEndpoint, inventoryEndpoint];
+
+/**
+ * Registers every public endpoint in every form. Each form's routes share a scope of their own, so
+ * that what the form's transport prepares there (Form A's body parsers) reaches no other route.
+ */
+export async function registerPublicEndpoints(
+  app: FastifyInstance,
+  forms: readonly RequestForm[],
+  context: FormContext,
+): Promise<void> {
+  const routes = PUBLIC_ENDPOINTS.map((endpoint) => endpoint.build(context));
+  for (const form of forms) {
+    await app.register(async (scope) => {
+      form.transport.prepare?.(scope);
+      for (const route of routes) scope.route(route(form));
+    });
+  }
+}

@@ -1,0 +1,21 @@
+import { sendSnapshot } from '../common/snapshot-reply.js';
+import { formRoute, type PublicEndpoint } from './endpoint.js';
+
+/** The menu, in each form's item shape (the form decides which items and which spellings). */
+export const menuEndpoint: PublicEndpoint = {
+  build: (context) => (form) => {
+    const menu = form.menu(context);
+    const { transport } = form;
+    return formRoute(form, context, {
+      name: 'menu',
+      summary: 'List menu items',
+      description: [transport.credentialsTravel, menu.note].filter(Boolean).join(' '),
+      parameters: menu.parameters,
+      response: menu.schema,
+      handle: (request, reply, grant) => {
+        const view = menu.view(transport.parameters(request));
+        return sendSnapshot(request, reply, grant(), view, transport.validators);
+      },
+    });
+  },
+};

@@ -1,0 +1,25 @@
+import { toStoreInfoRecord } from '../../domain/store-info.js';
+import { sendSnapshot } from '../common/snapshot-reply.js';
+import { StoreInfoSchema } from '../common/store-info.js';
+import { formRoute, type PublicEndpoint } from './endpoint.js';
+
+/** Store information: the same object, and the same snapshot, in every form. */
+export const storeEndpoint: PublicEndpoint = {
+  build: (context) => {
+    const { menus, snapshots } = context;
+    const view = snapshots.view('store', StoreInfoSchema, async (id) =>
+      toStoreInfoRecord(await menus.storeInfo(id)),
+    );
+    return (form) =>
+      formRoute(form, context, {
+        name: 'store',
+        summary: 'Store information',
+        description:
+          'Address, hours, currency and other facts about the dispensary. Unknown values are null.',
+        parameters: {},
+        response: StoreInfoSchema,
+        handle: (request, reply, grant) =>
+          sendSnapshot(request, reply, grant(), view, form.transport.validators),
+      });
+  },
+};

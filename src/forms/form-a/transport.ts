@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { ServiceError } from '../../services/errors.js';
+import {
+  FORM_A_INVENTORY_REQUEST_EXAMPLE,
+  FORM_A_MENU_REQUEST_EXAMPLE,
+  FORM_A_STORE_REQUEST_EXAMPLE,
+} from '../examples.js';
+import type { FormTransport } from '../form.js';
+import {
+  type FormACredentials,
+  formACredentials,
+  isAcceptedContentType,
+  parseFormABody,
+  parseFormAJson,
+} from './request.js';
+
+/** The documented request body of each endpoint, by endpoint name. */
+const REQUEST_EXAMPLES: Readonly<Record<string, object>> = {
+  menu: FORM_A_MENU_REQUEST_EXAMPLE,
+  store: FORM_A_STORE_REQUEST_EXAMPLE,
+  inventory: FORM_A_INVENTORY_REQUEST_EXAMPLE,
+};
+
+/** Hands a parser's result, or its error, to Fastify. */
+function settle(done: (error: Error | null, body?: unknown) => void, parse: () => unknown): void {
+  let body: unknown;
+  try {
+    body = parse();
+  } catch (error) {
+    done(error as Error, undefined);
+    return;
+  }
+  done(null, body);
+}
+
+/**
+ * Form A owns its body parsing: these parsers replace the defaults in the scope of Form A's routes and
+ * reach no other route. JSON, nearly every Form A request, has its own entry: Fastify finds an exact
+ * media type at once (the catch-all only after trying the others), and its body needs no content type
+ * checks.
+ */
+function addBodyParsers(scope: FastifyInstance): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
+    settle(done, () => parseFormAJson(body as string)),
+  );
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+    const contentType = request.headers['content-type'];
+    if (!isAcceptedContentType(contentType)) {
+      done(
+        new ServiceError(
+          'unsupported_media_type',
+          `Content-Type ${contentType} is not accepted here. Send application/json (or a urlencoded form).`,
+        ),
+        undefined,
+      );
+      return;
+    }
+    settle(done, () => parseFormABody(contentType, body as string));
+  });
+}
+
+/** Form A: POST, credentials, token and parameters in one body; answers are never cached. */
+export const formATransport: FormTransport = {
+  method: 'POST',
+  tag: 'Form A',
+  // Body fields have no OpenAPI security scheme: they are required fields of each request body instead.
+  openApi: { tagDescription: 'POST, credentials and the dispensary token in the JSON body.' },
+  credentialsTravel: 'Credentials and the dispensary token travel in the JSON body.',
+  spell: (parameter) => parameter,
+  validators: false,
+  errorStatuses: [400, 401, 403, 413, 415, 429, 500, 503],
+  requestSchema: ({ name, parameters }) => {
+    const example = REQUEST_EXAMPLES[name];
+    return {
+      body: Type.Object(
+        { ...formACredentials, ...parameters },
+        { additionalProperties: true, ...(example ? { examples: [example] } : {}) },
+      ),
+    };
+  },
+  credentials: (request) => {
+    const body = request.body as FormACredentials;
+    return { username: body.username, password: body.password, token: body.collective_token };
+  },
+  parameters: (request) => request.body as Record<string, unknown>,
+  prepare: addBodyParsers,
+};
