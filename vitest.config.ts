@@ -50,7 +50,6 @@ export default defineConfig(async () => {
 
   return {
     test: {
-      include: ['test/**/*.test.ts'],
       // Two cores: forks keep native better-sqlite3 handles isolated per file.
       pool: 'forks',
       testTimeout: 20_000,
@@ -59,7 +58,11 @@ export default defineConfig(async () => {
       setupFiles: ['test/setup/contract.ts'],
       reporters: skipPostgres ? ['default', skipReporter] : ['default'],
       projects: [
-        { extends: true, test: { name: 'sqlite', env: { TEST_DATABASE: 'sqlite' } } },
+        // Each project names its own files: with `extends`, a root `include` would be added to these.
+        {
+          extends: true,
+          test: { name: 'sqlite', include: ['test/**/*.test.ts'], env: { TEST_DATABASE: 'sqlite' } },
+        },
         ...(skipPostgres
           ? []
           : [
