@@ -45,33 +45,45 @@ export function spelledSchemas<F extends Fields, const S extends Spelling<F>, E 
 /**
  * Writes an item in a spelling: the canonical value of each field (money as a number, not cents)
  * under its wire name, each price entry likewise.
+ *
+ * An answer maps a whole menu, so the writer is generated once per spelling as one function that
+ * returns one object literal, like a hand-written mapping: V8 then builds every answer in one fixed
+ * shape. On 5,000 items a loop over the fields cost about ten times the hand-written mapping, this no
+ * more than it (bench/item-mapping.ts). The generated source holds only the names of our own field
+ * declarations and spellings, each written as a JSON string literal, and never any data.
  */
 export function respeller(
   spelling: ItemSpelling,
   priceSpelling: PriceSpelling,
 ): (item: MenuItem) => Record<string, unknown> {
-  // Worked out once per spelling, and one pass over the model per item: an answer maps a whole menu.
-  const plan = (fields: readonly NamedField[], names: Readonly<Record<string, string>>) =>
-    Object.entries(names).map(([wire, canonical]) => ({
-      wire,
-      field: fields.find((field) => field.name === canonical)!,
-    }));
-  const write = (model: Record<string, unknown>, steps: ReturnType<typeof plan>) => {
-    const out: Record<string, unknown> = {};
-    for (const { wire, field } of steps) {
-      const value = model[field.key];
-      out[wire] =
-        field.kind === 'money'
-          ? fromCents(value as number)
-          : field.kind === 'entries'
-            ? (value as Record<string, unknown>[]).map((entry) => write(entry, priceSteps))
-            : value;
-    }
-    return out;
-  };
-  const itemSteps = plan(ITEM_FIELD_LIST, spelling);
-  const priceSteps = plan(PRICE_FIELD_LIST, priceSpelling);
-  return (item) => write(item, itemSteps);
+  const name = (text: string) => JSON.stringify(text);
+  const field = (fields: readonly NamedField[], canonical: string) =>
+    fields.find((candidate) => candidate.name === canonical)!;
+  const read = (from: string, { kind, key }: NamedField) =>
+    kind === 'money' ? `fromCents(${from}[${name(key)}])` : `${from}[${name(key)}]`;
+  const entry = Object.entries(priceSpelling)
+    .map(([wire, canonical]) => `${name(wire)}: ${read('entry', field(PRICE_FIELD_LIST, canonical))}`)
+    .join(', ');
+  // The price entries are written once per item, even when two wire names carry them.
+  const lists = [...new Set(Object.values(spelling))]
+    .map((canonical, index) => ({ field: field(ITEM_FIELD_LIST, canonical), local: `entries${index}` }))
+    .filter(({ field }) => field.kind === 'entries');
+  const item = Object.entries(spelling)
+    .map(([wire, canonical]) => {
+      const list = lists.find(({ field }) => field.name === canonical);
+      return `${name(wire)}: ${list ? list.local : read('item', field(ITEM_FIELD_LIST, canonical))}`;
+    })
+    .join(', ');
+  const source = `
+    const writeEntry = (entry) => ({ ${entry} });
+    return (item) => {
+      ${lists.map(({ field, local }) => `const ${local} = ${read('item', field)}.map(writeEntry);`).join('\n')}
+      return { ${item} };
+    };`;
+  const generate = new Function('fromCents', source) as (
+    money: typeof fromCents,
+  ) => (item: MenuItem) => Record<string, unknown>;
+  return generate(fromCents);
 }
 
 /**
