@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AdminCall, adminKey, syncTestRuntime, tick } from '../helpers/admin.js';
 import { formABody, formBHeaders } from '../helpers/http.js';
+import type { InventoryEntry as Entry } from '../helpers/inventory.js';
 import { type TestRuntime, testRuntime } from '../helpers/runtime.js';
 import { FORM_DRIVERS, type FormDriver } from './driver.js';
 
@@ -8,27 +9,45 @@ import { FORM_DRIVERS, type FormDriver } from './driver.js';
  * Tracked and untracked stock, an inactive item with prices, an item without prices (and, in Form A's
  * menu, an item with the same unit twice).
  */
+/** Tracked and untracked stock, an inactive item with prices, an item without prices. */
+const BASE_MENU = [
+  {
+    id: 1,
+    name: 'Tracked',
+    product_type: 'Flower',
+    prices: [
+      { unit: 'gram', amount: 1, price: 10, stock: 10 },
+      { unit: 'gram', amount: 3.5, price: 30, stock: 0 },
+      { unit: 'ounce', amount: 0.125, price: 35, stock: 0.5 },
+    ],
+  },
+  {
+    id: 2,
+    name: 'Untracked',
+    product_type: 'Edible',
+    prices: [{ unit: 'unit', amount: 1, price: 5, stock: null }],
+  },
+  {
+    id: 3,
+    name: 'Hidden',
+    product_type: 'Flower',
+    active: false,
+    prices: [{ unit: 'gram', amount: 1, price: 9, stock: 7 }],
+  },
+  { id: 4, name: 'No prices', product_type: 'Gear', prices: [] },
+];
+/** The base entries as /inventory lists them: key, stock, in_stock. */
+const BASE_ENTRIES = [
+  ['1 1 gram', 10, true],
+  ['1 3.5 gram', 0, false],
+  ['1 0.125 ounce', 0.5, true],
+  ['2 1 unit', null, true],
+];
+
+/** Each form's menu, and its entries: Form A's menu adds an item with the same unit twice. */
 const MENUS = {
   a: [
-    {
-      id: 1,
-      name: 'Tracked',
-      product_type: 'Flower',
-      prices: [
-        { unit: 'gram', amount: 1, price: 10, stock: 10 },
-        { unit: 'gram', amount: 3.5, price: 30, stock: 0 },
-        { unit: 'ounce', amount: 0.125, price: 35, stock: 0.5 },
-      ],
-    },
-    { id: 2, name: 'Untracked', product_type: 'Edible', prices: [{ unit: 'unit', amount: 1, price: 5 }] },
-    {
-      id: 3,
-      name: 'Hidden',
-      product_type: 'Flower',
-      active: false,
-      prices: [{ unit: 'gram', amount: 1, price: 9, stock: 7 }],
-    },
-    { id: 4, name: 'No prices', product_type: 'Gear', prices: [] },
+    ...BASE_MENU,
     {
       id: 5,
       name: 'Same unit twice',
@@ -39,32 +58,11 @@ const MENUS = {
       ],
     },
   ],
-  b: [
-    {
-      id: 1,
-      name: 'Tracked',
-      product_type: 'Flower',
-      prices: [
-        { unit: 'gram', amount: 1, price: 10, stock: 10 },
-        { unit: 'gram', amount: 3.5, price: 30, stock: 0 },
-        { unit: 'ounce', amount: 0.125, price: 35, stock: 0.5 },
-      ],
-    },
-    {
-      id: 2,
-      name: 'Untracked',
-      product_type: 'Edible',
-      prices: [{ unit: 'unit', amount: 1, price: 5, stock: null }],
-    },
-    {
-      id: 3,
-      name: 'Hidden',
-      product_type: 'Flower',
-      active: false,
-      prices: [{ unit: 'gram', amount: 1, price: 9, stock: 7 }],
-    },
-    { id: 4, name: 'No prices', product_type: 'Gear', prices: [] },
-  ],
+  b: BASE_MENU,
+};
+const ENTRIES = {
+  a: [...BASE_ENTRIES, ['5 1 gram', 3, true], ['5 2 gram', 0, false]],
+  b: BASE_ENTRIES,
 };
 
 /** An item that comes back after being inactive, and one that stays. */
@@ -84,14 +82,6 @@ const REACTIVATED_MENU = [
   },
 ];
 
-interface Entry {
-  item_id: number;
-  unit: string;
-  amount: number;
-  stock: number | null;
-  in_stock: boolean;
-  updated_at: string;
-}
 interface FormBItem {
   id: number;
   variants: { unit: string; amount: number; price: number; stock: number | null }[];
@@ -136,30 +126,41 @@ describe.each(FORM_DRIVERS)('$id: /inventory happy paths', (form) => {
       await runtime.services.menus.replace(runtime.seed.dispensaryId, runtime.services.menus.validate(MENU));
     });
 
-    if (form.id === 'a') {
-      it('one entry per price entry of every active item, with exactly these fields, in menu order', async () => {
+    it('one entry per price entry of every active item, with exactly these fields, in menu order', async () => {
+      const entries = await inventory();
+      expect(entries.map((entry) => [keyOf(entry), entry.stock, entry.in_stock])).toEqual(ENTRIES[form.id]);
+      for (const entry of entries) {
+        expect(Object.keys(entry)).toEqual(['item_id', 'unit', 'amount', 'stock', 'in_stock', 'updated_at']);
+        expect(entry.updated_at).toMatch(ISO);
+      }
+    });
+
+    describe('since', () => {
+      it('only entries changed strictly after it', async () => {
+        const count = ENTRIES[form.id].length;
         const entries = await inventory();
-        expect(entries.map(keyOf)).toEqual([
-          '1 1 gram',
-          '1 3.5 gram',
-          '1 0.125 ounce',
-          '2 1 unit',
-          '5 1 gram',
-          '5 2 gram',
-        ]);
-        for (const entry of entries) {
-          expect(Object.keys(entry)).toEqual([
-            'item_id',
-            'unit',
-            'amount',
-            'stock',
-            'in_stock',
-            'updated_at',
-          ]);
-          expect(entry.updated_at).toMatch(ISO);
-        }
+        const loaded = entries[0]!.updated_at;
+        expect(new Set(entries.map((entry) => entry.updated_at))).toEqual(new Set([loaded]));
+        const justBefore = new Date(Date.parse(loaded) - 1).toISOString();
+        expect((await inventory({ since: justBefore })).length).toBe(count);
+        expect(await inventory({ since: loaded })).toEqual([]);
+        expect(await inventory({ since: '2999-01-01T00:00:00Z' })).toEqual([]);
+        expect(await inventory({ since: '2999-12-31T23:59:59Z' })).toEqual([]);
+        expect((await inventory({ since: '2000-01-01T00:00:00Z' })).length).toBe(count);
       });
 
+      it('a full sync that changes nothing keeps every updated_at: a poll after it sees nothing', async () => {
+        const before = await inventory();
+        const since = new Date().toISOString();
+        await tick();
+        const sync = await admin('PUT', `${dispensary()}/menu`, MENU);
+        expect(sync.statusCode, sync.body).toBe(200);
+        expect(await inventory({ since })).toEqual([]);
+        expect(await inventory()).toEqual(before);
+      });
+    });
+
+    if (form.id === 'a') {
       it('in_stock is stock > 0, and true where stock is not tracked (null)', async () => {
         const entries = await inventory();
         expect(entries.map((entry) => [keyOf(entry), entry.stock, entry.in_stock])).toEqual([
@@ -196,17 +197,6 @@ describe.each(FORM_DRIVERS)('$id: /inventory happy paths', (form) => {
       });
 
       describe('since', () => {
-        it('only entries changed strictly after it', async () => {
-          const entries = await inventory();
-          const loaded = entries[0]!.updated_at;
-          expect(new Set(entries.map((entry) => entry.updated_at))).toEqual(new Set([loaded]));
-          const justBefore = new Date(Date.parse(loaded) - 1).toISOString();
-          expect((await inventory({ since: justBefore })).length).toBe(6);
-          expect(await inventory({ since: loaded })).toEqual([]);
-          expect(await inventory({ since: '2999-01-01T00:00:00Z' })).toEqual([]);
-          expect((await inventory({ since: '2000-01-01T00:00:00Z' })).length).toBe(6);
-        });
-
         it('a stock change through the sync API: the next poll sees exactly that entry, with its new stock', async () => {
           const before = await inventory();
           const since = before[0]!.updated_at;
@@ -242,16 +232,6 @@ describe.each(FORM_DRIVERS)('$id: /inventory happy paths', (form) => {
           expect((await inventory({ since: shifted })).length).toBe(6);
           const later = new Date(Date.parse(loaded) + 2 * 3600_000).toISOString().replace('Z', '+02:00');
           expect(await inventory({ since: later })).toEqual([]);
-        });
-
-        it('a full sync that changes nothing keeps every updated_at: a poll after it sees nothing', async () => {
-          const before = await inventory();
-          const since = new Date().toISOString();
-          await tick();
-          const sync = await admin('PUT', `${dispensary()}/menu`, MENU);
-          expect(sync.statusCode, sync.body).toBe(200);
-          expect(await inventory({ since })).toEqual([]);
-          expect(await inventory()).toEqual(before);
         });
 
         it('a full sync that changes one stock and one price: a poll sees exactly those two', async () => {
@@ -329,27 +309,6 @@ describe.each(FORM_DRIVERS)('$id: /inventory happy paths', (form) => {
         });
       const inventoryStock = async () => (await inventory()).map((entry) => [keyOf(entry), entry.stock]);
 
-      it('one entry per price entry of every active item, with in_stock from stock', async () => {
-        const entries = await inventory();
-        expect(entries.map((entry) => [keyOf(entry), entry.stock, entry.in_stock])).toEqual([
-          ['1 1 gram', 10, true],
-          ['1 3.5 gram', 0, false],
-          ['1 0.125 ounce', 0.5, true],
-          ['2 1 unit', null, true],
-        ]);
-        for (const entry of entries) {
-          expect(Object.keys(entry)).toEqual([
-            'item_id',
-            'unit',
-            'amount',
-            'stock',
-            'in_stock',
-            'updated_at',
-          ]);
-          expect(entry.updated_at).toMatch(ISO);
-        }
-      });
-
       it('Form A and Form B answer the same list', async () => {
         const formA = await runtime.app.inject({
           method: 'POST',
@@ -364,14 +323,6 @@ describe.each(FORM_DRIVERS)('$id: /inventory happy paths', (form) => {
       });
 
       describe('?since=', () => {
-        it('only entries changed strictly after it', async () => {
-          const loaded = (await inventory())[0]!.updated_at;
-          const justBefore = new Date(Date.parse(loaded) - 1).toISOString();
-          expect((await inventory({ since: justBefore })).length).toBe(4);
-          expect(await inventory({ since: loaded })).toEqual([]);
-          expect(await inventory({ since: '2999-12-31T23:59:59Z' })).toEqual([]);
-        });
-
         it('an offset must be percent-encoded in a URL (+ is a space): %2B works', async () => {
           const loaded = (await inventory())[0]!.updated_at;
           const earlier = new Date(Date.parse(loaded) - 1 + 3600_000).toISOString().replace('Z', '+01:00');
@@ -391,15 +342,6 @@ describe.each(FORM_DRIVERS)('$id: /inventory happy paths', (form) => {
             ['1 1 gram', 0, false],
             ['2 1 unit', 6, true],
           ]);
-        });
-
-        it('a full sync with the same menu changes no updated_at: the poll after it is empty', async () => {
-          const before = await inventory();
-          const since = new Date().toISOString();
-          await tick();
-          expect((await admin('PUT', `${dispensary()}/menu`, MENU)).statusCode).toBe(200);
-          expect(await inventory({ since: since })).toEqual([]);
-          expect(await inventory()).toEqual(before);
         });
 
         it('the same full sync in Form B field names changes nothing either', async () => {
