@@ -108,3 +108,25 @@ export function describeAdminKeyRefusals(suite: AdminRoutes): void {
     });
   });
 }
+
+/**
+ * What a security suite of the sync API starts from, beside the seed's dispensary: a second
+ * dispensary (created from `other`, given `otherMenu`), a key with scope all ("operator") and a key
+ * limited to the seed's dispensary. Every secret among them goes into `secrets`.
+ */
+export async function securityFixture(
+  runtime: TestRuntime,
+  options: { other: Record<string, unknown>; otherMenu?: unknown[]; scopedName: string },
+  secrets: string[],
+) {
+  const all = await adminKey(runtime, 'all', 'operator');
+  const created = (await all.call('POST', '/dispensaries', options.other)).json();
+  const other: { id: number; token: string } = { id: created.id, token: created.token };
+  if (options.otherMenu) {
+    const put = await all.call('PUT', `/dispensaries/${other.id}/menu`, options.otherMenu);
+    expect(put.statusCode, put.body).toBe(200);
+  }
+  const limited = await adminKey(runtime, `dispensary:${runtime.seed.dispensaryId}`, options.scopedName);
+  secrets.push(all.key, limited.key, runtime.seed.token, runtime.seed.password, other.token);
+  return { admin: all.call, adminSecret: all.key, other, scoped: limited.call };
+}

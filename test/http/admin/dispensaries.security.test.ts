@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AdminCall,
   adminCaller,
-  adminKey,
   auditLog,
   expectNoSecrets,
   syncTestRuntime,
 } from '../../helpers/admin.js';
-import { describeAdminKeyRefusals, secretWatch } from '../../helpers/admin-roles.js';
+import { describeAdminKeyRefusals, secretWatch, securityFixture } from '../../helpers/admin-roles.js';
 import { expectError, expectInvalid, formBHeaders, SQL_METACHARACTERS } from '../../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
 
@@ -19,7 +18,6 @@ describe('sync API: dispensaries, security', () => {
   let second: { id: number; token: string };
   /** A key limited to dispensary 1. */
   let scoped: AdminCall;
-  let scopedSecret: string;
   /** Every secret handed out in this file, none of which may appear in the audit log or an error body. */
   const watch = secretWatch();
   const { secrets, errorBodies, remember } = watch;
@@ -34,15 +32,16 @@ describe('sync API: dispensaries, security', () => {
 
   beforeAll(async () => {
     runtime = await syncTestRuntime({ menu: SAMPLE_MENU });
-    const all = await adminKey(runtime, 'all', 'operator');
-    admin = all.call;
-    adminSecret = all.key;
-    const created = (await admin('POST', '/dispensaries', { name: 'Second Shop', city: 'Salem' })).json();
-    second = { id: created.id, token: created.token };
-    const limited = await adminKey(runtime, `dispensary:${runtime.seed.dispensaryId}`, 'shop-one-pos');
-    scoped = limited.call;
-    scopedSecret = limited.key;
-    secrets.push(adminSecret, scopedSecret, runtime.seed.token, runtime.seed.password, second.token);
+    ({
+      admin,
+      adminSecret,
+      other: second,
+      scoped,
+    } = await securityFixture(
+      runtime,
+      { other: { name: 'Second Shop', city: 'Salem' }, scopedName: 'shop-one-pos' },
+      secrets,
+    ));
   });
   afterAll(() => runtime.close());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminCall, adminKey, auditLog, stockOf, syncTestRuntime } from '../../helpers/admin.js';
-import { describeAdminKeyRefusals, secretWatch } from '../../helpers/admin-roles.js';
+import { type AdminCall, auditLog, stockOf, syncTestRuntime } from '../../helpers/admin.js';
+import { describeAdminKeyRefusals, secretWatch, securityFixture } from '../../helpers/admin-roles.js';
 import { expectError, formBHeaders } from '../../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
 
@@ -8,12 +8,11 @@ const BATCH = [{ item_id: 3, unit: 'gram', amount: 1, stock: 0 }];
 
 describe('sync API: inventory, security', () => {
   let runtime: TestRuntime;
-  let admin: AdminCall;
   let scoped: AdminCall;
   let adminSecret: string;
   let other: { id: number; token: string };
   const watch = secretWatch();
-  const { secrets, errorBodies, remember } = watch;
+  const { secrets, remember } = watch;
   const state = async () => ({
     one: await stockOf(runtime, runtime.seed.dispensaryId, 3, 'gram', 1),
     two: await stockOf(runtime, other.id, 3, 'gram', 1),
@@ -22,15 +21,11 @@ describe('sync API: inventory, security', () => {
 
   beforeAll(async () => {
     runtime = await syncTestRuntime({ menu: SAMPLE_MENU });
-    const all = await adminKey(runtime, 'all', 'operator');
-    admin = all.call;
-    adminSecret = all.key;
-    const created = (await admin('POST', '/dispensaries', { name: 'Other' })).json();
-    other = { id: created.id, token: created.token };
-    await admin('PUT', `/dispensaries/${other.id}/menu`, SAMPLE_MENU);
-    const limited = await adminKey(runtime, `dispensary:${runtime.seed.dispensaryId}`, 'till-one');
-    scoped = limited.call;
-    secrets.push(all.key, limited.key, runtime.seed.token, runtime.seed.password, other.token);
+    ({ adminSecret, other, scoped } = await securityFixture(
+      runtime,
+      { other: { name: 'Other' }, otherMenu: SAMPLE_MENU, scopedName: 'till-one' },
+      secrets,
+    ));
   });
   afterAll(() => runtime.close());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminCall, adminKey, auditLog, expectNoSecrets, syncTestRuntime } from '../../helpers/admin.js';
-import { describeAdminKeyRefusals, secretWatch } from '../../helpers/admin-roles.js';
+import { type AdminCall, auditLog, expectNoSecrets, syncTestRuntime } from '../../helpers/admin.js';
+import { describeAdminKeyRefusals, secretWatch, securityFixture } from '../../helpers/admin-roles.js';
 import { expectError, formBHeaders, SQL_METACHARACTERS } from '../../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
 
@@ -22,16 +22,12 @@ describe('sync API: menu, security', () => {
 
   beforeAll(async () => {
     runtime = await syncTestRuntime({ menu: SAMPLE_MENU });
-    const all = await adminKey(runtime, 'all', 'operator');
-    admin = all.call;
-    adminSecret = all.key;
-    const created = (await admin('POST', '/dispensaries', { name: 'Other Shop' })).json();
-    other = { id: created.id, token: created.token };
     // The same item ids as dispensary 1, so that an id alone never crosses dispensaries.
-    expect((await admin('PUT', `/dispensaries/${other.id}/menu`, SAMPLE_MENU)).statusCode).toBe(200);
-    const limited = await adminKey(runtime, `dispensary:${runtime.seed.dispensaryId}`, 'shop-one');
-    scoped = limited.call;
-    secrets.push(all.key, limited.key, runtime.seed.token, runtime.seed.password, other.token);
+    ({ admin, adminSecret, other, scoped } = await securityFixture(
+      runtime,
+      { other: { name: 'Other Shop' }, otherMenu: SAMPLE_MENU, scopedName: 'shop-one' },
+      secrets,
+    ));
   });
   afterAll(() => runtime.close());
 
