@@ -5,6 +5,7 @@ import { DEFAULTS } from '../../src/config.js';
 import { createRuntime, type Runtime } from '../../src/http/server.js';
 import { adminCaller, expectNoSecrets, UNLIMITED } from '../helpers/admin.js';
 import { assertBuilt, type CliResult, cliJson, runCli } from '../helpers/cli.js';
+import { UNSET_STORE_INFO } from '../helpers/fixtures.js';
 import { formBHeaders } from '../helpers/http.js';
 import {
   SAMPLE_MENU,
@@ -261,19 +262,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
       expect(await cliJson(db, ['dispensary', 'show', String(other.id)])).toEqual({
         id: other.id,
         name: 'Other Shop',
-        address: null,
-        city: null,
-        state: null,
-        postal_code: null,
-        country: null,
-        phone: null,
-        email: null,
-        website: null,
-        timezone: null,
-        license_number: null,
-        currency: 'USD',
-        hours: null,
-        logo: null,
+        ...UNSET_STORE_INFO,
         updated_at: expect.any(String),
       });
     });

@@ -4,32 +4,23 @@ import { LIMITS } from '../../src/domain/item-schema.js';
 import { fromCents, MAX_PRICE_CENTS, toCents } from '../../src/domain/money.js';
 import { validateItem, validateMenu } from '../../src/domain/validate-item.js';
 import { ALL_ITEM_FIELD_ALIASES } from '../../src/forms/index.js';
+import { BLUE_DREAM } from '../helpers/fixtures.js';
 
 const ALIASES = ALL_ITEM_FIELD_ALIASES;
 
 /** A valid item in canonical names; tests spoil one field at a time. */
 function canonical(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  // A copy: tests change the item they get in place.
+  const item = structuredClone(BLUE_DREAM);
   return {
+    ...item,
     id: 5,
-    name: 'Blue Dream',
-    brand: 'Emerald Farms',
-    product_type: 'Flower',
-    product_subtype: 'Hybrid',
-    description: 'Berry aroma.',
-    image: 'https://img.example/blue.jpg',
-    cbd: 0.1,
     cbn: 0,
-    thc: 21.5,
     total_thc: 215,
     total_cbd: 1,
     flavors: ['Berry', 'Sweet'],
-    effects: ['Happy'],
-    conditions: ['Stress'],
     active: false,
-    prices: [
-      { unit: 'gram', amount: 1, price: 12, stock: 10 },
-      { unit: 'ounce', amount: 0.125, price: 38.5, stock: null },
-    ],
+    prices: [item.prices[0], { ...item.prices[1], stock: null }],
     ...overrides,
   };
 }

@@ -1,18 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateMenu } from '../helpers/admin.js';
 import { assertBuilt, cliJson, type ServerProcess, startServe } from '../helpers/cli.js';
+import type { InventoryEntry } from '../helpers/inventory.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 
 assertBuilt();
 
-interface InventoryEntry {
-  item_id: number;
-  unit: string;
-  amount: number;
-  stock: number | null;
-  in_stock: boolean;
-  updated_at: string;
-}
 interface FormBPrice {
   unit: string;
   amount: number;

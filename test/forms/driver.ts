@@ -7,6 +7,8 @@ export interface FormRequest {
   credentials: Record<string, unknown>;
   /** The endpoint's parameters (`since`), where this form carries them. */
   parameters?: Record<string, unknown>;
+  /** Headers beyond the ones the form itself sends (`accept-encoding`, `if-none-match`). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -45,11 +47,11 @@ export const FORM_A: FormDriver = {
   secretCarrier: 'field',
   parameterCarrier: 'field',
   credentials: (seed) => ({ username: seed.username, password: seed.password, collective_token: seed.token }),
-  send: (runtime, path, { credentials, parameters }) =>
+  send: (runtime, path, { credentials, parameters, headers }) =>
     runtime.app.inject({
       method: 'POST',
       url: path,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...headers },
       payload: JSON.stringify({ ...credentials, ...parameters }),
     }),
 };
@@ -63,12 +65,12 @@ export const FORM_B: FormDriver = {
   secretCarrier: 'header',
   parameterCarrier: 'query parameter',
   credentials: (seed) => ({ store: seed.token, username: seed.username, password: seed.password }),
-  send: (runtime, path, { credentials, parameters }) => {
+  send: (runtime, path, { credentials, parameters, headers }) => {
     const query = new URLSearchParams(parameters as Record<string, string> | undefined).toString();
     return runtime.app.inject({
       method: 'GET',
       url: query ? `${path}?${query}` : path,
-      headers: credentials as Record<string, string>,
+      headers: { ...(credentials as Record<string, string>), ...headers },
     });
   },
 };

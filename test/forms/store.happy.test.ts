@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminCall, adminKey, syncTestRuntime } from '../helpers/admin.js';
+import { UNSET_STORE_INFO } from '../helpers/fixtures.js';
 import { formABody } from '../helpers/http.js';
 import type { TestRuntime } from '../helpers/runtime.js';
 import { FORM_DRIVERS } from './driver.js';
@@ -72,19 +73,7 @@ describe.each(FORM_DRIVERS)('$id: /store happy paths', (form) => {
       expect(Object.keys(store)).toEqual(STORE_FIELDS);
       expect(store).toEqual({
         name: 'Test Collective',
-        address: null,
-        city: null,
-        state: null,
-        postal_code: null,
-        country: null,
-        phone: null,
-        email: null,
-        website: null,
-        timezone: null,
-        license_number: null,
-        currency: 'USD',
-        hours: null,
-        logo: null,
+        ...UNSET_STORE_INFO,
         updated_at: expect.stringMatching(ISO),
       });
     });

@@ -6,7 +6,7 @@ import { DEFAULTS } from '../../src/config.js';
 import { STATUS_BY_CODE } from '../../src/http/errors.js';
 import { createRuntime } from '../../src/http/server.js';
 import { adminKey, UNLIMITED } from '../helpers/admin.js';
-import { SAMPLE_MENU, type TestRuntime, testDatabase, testRuntime } from '../helpers/runtime.js';
+import { SAMPLE_MENU, seedRuntime, type TestRuntime, testDatabase, testRuntime } from '../helpers/runtime.js';
 
 /**
  * Fuzzing every public and admin endpoint through app.inject: random and malformed JSON, wrong types,
@@ -496,20 +496,11 @@ async function fuzzRuntime(): Promise<TestRuntime> {
     { ...DEFAULTS, ...UNLIMITED, database: fresh.address, databasePoolSize: 4 },
     { logger: false, scryptCost: { N: 16, r: 1, p: 1 } },
   );
-  const { dispensaries, credentials, menus } = runtime.services;
-  const dispensary = await dispensaries.create('Fuzz Collective');
-  const credential = await credentials.issue('integrator');
-  await menus.replace(dispensary.id, menus.validate(SAMPLE_MENU));
   return {
     ...runtime,
     database: fresh.address,
     databaseKind: fresh.kind,
-    seed: {
-      dispensaryId: dispensary.id,
-      token: dispensary.token,
-      username: credential.username,
-      password: credential.password,
-    },
+    seed: await seedRuntime(runtime, { dispensary: 'Fuzz Collective', username: 'integrator' }, SAMPLE_MENU),
     async close() {
       await runtime.close();
       await fresh.cleanup();

@@ -7,7 +7,7 @@ import { DEFAULTS, type ServerConfig } from '../../src/config.js';
 import { createRuntime, type Runtime } from '../../src/http/server.js';
 import { contractCheck } from './contract.js';
 import { testDatabase } from './database.js';
-import { GENEROUS_LIMITS, type Seed, TEST_SCRYPT } from './runtime.js';
+import { GENEROUS_LIMITS, type Seed, seedRuntime, TEST_SCRYPT } from './runtime.js';
 
 /** What every error body looks like: exactly these keys, `problems` only for field-level failures. */
 export interface ErrorPayload {
@@ -207,19 +207,14 @@ export async function loggedTestRuntime(
     { ...DEFAULTS, database: database.address, ...GENEROUS_LIMITS, ...options.config },
     { logger, scryptCost: TEST_SCRYPT, contractCheck },
   );
-  const { dispensaries, credentials, menus } = runtime.services;
-  const dispensary = await dispensaries.create('Logged Collective');
-  const credential = await credentials.issue('logged-integrator');
-  if (options.menu) await menus.replace(dispensary.id, menus.validate(options.menu));
   return {
     runtime,
     lines,
-    seed: {
-      dispensaryId: dispensary.id,
-      token: dispensary.token,
-      username: credential.username,
-      password: credential.password,
-    },
+    seed: await seedRuntime(
+      runtime,
+      { dispensary: 'Logged Collective', username: 'logged-integrator' },
+      options.menu,
+    ),
     async close() {
       await runtime.close();
       await database.cleanup();

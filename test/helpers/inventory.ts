@@ -1,3 +1,13 @@
+/** One entry of an /inventory answer, as both forms send it. */
+export interface InventoryEntry {
+  item_id: number;
+  unit: string;
+  amount: number;
+  stock: number | null;
+  in_stock: boolean;
+  updated_at: string;
+}
+
 /** Values of `since` that are not RFC 3339 date-times, or not real times at all: each must get 400. */
 export const NOT_RFC3339: readonly [string, string][] = [
   ['a word', 'yesterday'],

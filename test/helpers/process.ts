@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { expect } from 'vitest';
 import { cliJson } from './cli.js';
 
@@ -48,19 +48,24 @@ export function send(
     });
     request.on('timeout', () => request.destroy(new Error(`no answer from ${url} in time`)));
     request.on('error', reject);
-    request.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', reject);
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: response.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-        }),
-      );
-    });
+    request.on('response', (response) => readAnswer(response).then(resolve, reject));
     request.end(options.body);
+  });
+}
+
+/** Reads a whole response into an answer. */
+function readAnswer(response: IncomingMessage): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('error', reject);
+    response.on('end', () =>
+      resolve({
+        status: response.statusCode ?? 0,
+        headers: response.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      }),
+    );
   });
 }
 
@@ -99,18 +104,7 @@ export function slowUpload(
       agent: false,
     });
     request.on('error', reject);
-    request.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', reject);
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: response.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-        }),
-      );
-    });
+    request.on('response', (response) => readAnswer(response).then(resolve, reject));
     const size = Math.ceil(options.body.length / options.chunks);
     void (async () => {
       for (let index = 0; index < options.chunks; index++) {

@@ -6,6 +6,7 @@ import { DEFAULTS, type ServerConfig } from '../../src/config.js';
 import { createRuntime, type Runtime } from '../../src/http/server.js';
 import { contractCheck } from './contract.js';
 import { type DatabaseKind, testDatabase } from './database.js';
+import { BLUE_DREAM } from './fixtures.js';
 
 export { DATABASE_KIND, onPostgres, onSqlite, type TestDatabase, testDatabase } from './database.js';
 
@@ -64,20 +65,11 @@ export async function testRuntime(
     await fresh.cleanup();
     throw error;
   }
-  const { dispensaries, credentials, menus } = runtime.services;
-  const dispensary = await dispensaries.create('Test Collective');
-  const credential = await credentials.issue('integrator');
-  if (options.menu) await menus.replace(dispensary.id, menus.validate(options.menu));
   return {
     ...runtime,
     database,
     databaseKind: fresh.kind,
-    seed: {
-      dispensaryId: dispensary.id,
-      token: dispensary.token,
-      username: credential.username,
-      password: credential.password,
-    },
+    seed: await seedRuntime(runtime, { dispensary: 'Test Collective', username: 'integrator' }, options.menu),
     async close() {
       await runtime.close();
       await fresh.cleanup();
@@ -85,26 +77,27 @@ export async function testRuntime(
   };
 }
 
+/** Creates the one dispensary and credential a test runtime starts with, and gives the dispensary `menu`. */
+export async function seedRuntime(
+  runtime: Pick<Runtime, 'services'>,
+  names: { dispensary: string; username: string },
+  menu?: unknown[],
+): Promise<Seed> {
+  const { dispensaries, credentials, menus } = runtime.services;
+  const dispensary = await dispensaries.create(names.dispensary);
+  const credential = await credentials.issue(names.username);
+  if (menu) await menus.replace(dispensary.id, menus.validate(menu));
+  return {
+    dispensaryId: dispensary.id,
+    token: dispensary.token,
+    username: credential.username,
+    password: credential.password,
+  };
+}
+
 /** A small menu covering what the shape rules care about: inactive items, Form-B-only types, nulls. */
 export const SAMPLE_MENU = [
-  {
-    id: 3,
-    name: 'Blue Dream',
-    brand: 'Emerald Farms',
-    product_type: 'Flower',
-    product_subtype: 'Hybrid',
-    description: 'Berry aroma.',
-    image: 'https://img.example/blue.jpg',
-    thc: 21.5,
-    cbd: 0.1,
-    flavors: ['Berry'],
-    effects: ['Happy'],
-    conditions: ['Stress'],
-    prices: [
-      { unit: 'gram', amount: 1, price: 12, stock: 10 },
-      { unit: 'ounce', amount: 0.125, price: 38.5, stock: 0 },
-    ],
-  },
+  BLUE_DREAM,
   {
     id: 1,
     name: 'Fudge Brownie',

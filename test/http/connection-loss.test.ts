@@ -4,7 +4,7 @@ import { createRuntime, type Runtime } from '../../src/http/server.js';
 import { openStore } from '../../src/store/open.js';
 import { onPostgres, type TestDatabase, testDatabase, withPort } from '../helpers/database.js';
 import { expectError, formBHeaders } from '../helpers/http.js';
-import { SAMPLE_MENU, type Seed, TEST_SCRYPT } from '../helpers/runtime.js';
+import { SAMPLE_MENU, type Seed, seedRuntime, TEST_SCRYPT } from '../helpers/runtime.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 
 /** Asks until the answer satisfies the check, or fails after the timeout with the last answer. */
@@ -22,75 +22,80 @@ async function eventually<T>(
   }
 }
 
-/** A runtime whose PostgreSQL connections all go through a proxy that the test closes and reopens. */
-async function proxiedRuntime(
-  database: TestDatabase,
-  config: Partial<ServerConfig>,
-): Promise<{ runtime: Runtime; proxy: TcpProxy; seed: Seed }> {
-  const direct = new URL(database.address);
-  const proxy = await TcpProxy.start({ host: direct.hostname, port: Number(direct.port || 5432) });
-  const runtime = await createRuntime(
-    { ...DEFAULTS, database: withPort(database.address, proxy.port), databasePoolSize: 3, ...config },
-    { logger: false, scryptCost: TEST_SCRYPT },
-  );
-  const { dispensaries, credentials, menus } = runtime.services;
-  const dispensary = await dispensaries.create('Proxied Collective');
-  const credential = await credentials.issue('proxied');
-  await menus.replace(dispensary.id, menus.validate(SAMPLE_MENU));
-  return {
-    runtime,
-    proxy,
-    seed: { dispensaryId: dispensary.id, token: dispensary.token, ...credential },
-  };
+interface Proxied {
+  database: TestDatabase;
+  runtime: Runtime;
+  /** Every PostgreSQL connection of the runtime goes through it: the test closes and reopens it. */
+  proxy: TcpProxy;
+  seed: Seed;
+}
+
+/**
+ * For the enclosing describe: a runtime over a database of its own, whose PostgreSQL connections all
+ * go through a proxy, ready once its beforeAll has run; all of it is closed after.
+ */
+function useProxiedRuntime(config: Partial<ServerConfig>): Proxied {
+  // Filled in by beforeAll; the cases only run after it.
+  const proxied = {} as Proxied;
+  beforeAll(async () => {
+    const database = await testDatabase();
+    const direct = new URL(database.address);
+    const proxy = await TcpProxy.start({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const runtime = await createRuntime(
+      { ...DEFAULTS, database: withPort(database.address, proxy.port), databasePoolSize: 3, ...config },
+      { logger: false, scryptCost: TEST_SCRYPT },
+    );
+    const seed = await seedRuntime(
+      runtime,
+      { dispensary: 'Proxied Collective', username: 'proxied' },
+      SAMPLE_MENU,
+    );
+    Object.assign(proxied, { database, runtime, proxy, seed });
+  });
+  afterAll(async () => {
+    await proxied.proxy?.open();
+    await proxied.runtime?.close();
+    await proxied.proxy?.close();
+    await proxied.database?.cleanup();
+  });
+  return proxied;
 }
 
 describe.skipIf(!onPostgres)('PostgreSQL connection loss', () => {
-  let database: TestDatabase;
-  let runtime: Runtime;
-  let proxy: TcpProxy;
-  let seed: Seed;
-  beforeAll(async () => {
-    database = await testDatabase();
-    ({ runtime, proxy, seed } = await proxiedRuntime(database, { changePollMs: 100 }));
-  });
-  afterAll(async () => {
-    await proxy?.open();
-    await runtime?.close();
-    await proxy?.close();
-    await database?.cleanup();
-  });
+  const proxied = useProxiedRuntime({ changePollMs: 100 });
 
-  const menu = () => runtime.app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(seed) });
-  const ready = () => runtime.app.inject({ method: 'GET', url: '/readyz' });
+  const menu = () =>
+    proxied.runtime.app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(proxied.seed) });
+  const ready = () => proxied.runtime.app.inject({ method: 'GET', url: '/readyz' });
 
   it('answers 503 with Retry-After while the database is away, and recovers by itself when it returns', async () => {
     expect((await menu()).statusCode).toBe(200);
     expect((await ready()).json()).toEqual({ status: 'ready' });
 
-    await proxy.close();
+    await proxied.proxy.close();
     // Even the cached menu is not served: the change feed cannot tell whether it is still current.
     const down = await eventually(menu, (response) => response.statusCode === 503, 5_000);
     const error = expectError(down, 503, 'unavailable');
     expect(error.message).toBe('The database is unreachable right now. Retry in a few seconds.');
     expect(down.headers['retry-after']).toBe('2');
-    expect(down.body).not.toContain(seed.password);
+    expect(down.body).not.toContain(proxied.seed.password);
 
     const notReady = await ready();
     expectError(notReady, 503, 'unavailable');
     expect(notReady.headers['retry-after']).toBe('2');
     expect(notReady.json().error.message).toBe('Not ready: the database does not answer.');
-    const alive = await runtime.app.inject({ method: 'GET', url: '/healthz' });
+    const alive = await proxied.runtime.app.inject({ method: 'GET', url: '/healthz' });
     expect(alive.statusCode).toBe(200);
     expect(alive.json()).toEqual({ status: 'ok' });
     // Form A and unknown credentials get the same 503, never a 500 or a wrong 401.
-    const formA = await runtime.app.inject({
+    const formA = await proxied.runtime.app.inject({
       method: 'POST',
       url: '/menu',
       payload: { username: 'someone', password: 'x', collective_token: 'y' },
     });
     expectError(formA, 503, 'unavailable');
 
-    await proxy.open();
+    await proxied.proxy.open();
     const back = await eventually(ready, (response) => response.statusCode === 200, 10_000);
     expect(back.json()).toEqual({ status: 'ready' });
     const served = await eventually(menu, (response) => response.statusCode === 200, 5_000);
@@ -99,38 +104,29 @@ describe.skipIf(!onPostgres)('PostgreSQL connection loss', () => {
 
   it('a request that reaches a dead pooled connection gets 503, not 500', async () => {
     expect((await menu()).statusCode).toBe(200);
-    await proxy.close();
+    await proxied.proxy.close();
     // A cold path: an unknown token is not cached, so this goes to the database at once.
-    const response = await runtime.app.inject({
+    const response = await proxied.runtime.app.inject({
       method: 'GET',
       url: '/menu',
-      headers: { ...formBHeaders(seed), store: 'not-a-known-token' },
+      headers: { ...formBHeaders(proxied.seed), store: 'not-a-known-token' },
     });
     expectError(response, 503, 'unavailable');
-    await proxy.open();
+    await proxied.proxy.open();
     await eventually(menu, (answer) => answer.statusCode === 200, 10_000);
   });
 });
 
 describe.skipIf(!onPostgres)('PostgreSQL change notices (LISTEN/NOTIFY)', () => {
-  let database: TestDatabase;
-  let runtime: Runtime;
-  let proxy: TcpProxy;
-  let seed: Seed;
-  beforeAll(async () => {
-    database = await testDatabase();
-    // Polling every minute: whatever arrives within a second arrived by NOTIFY.
-    ({ runtime, proxy, seed } = await proxiedRuntime(database, { changePollMs: 60_000 }));
-  });
-  afterAll(async () => {
-    await proxy?.open();
-    await runtime?.close();
-    await proxy?.close();
-    await database?.cleanup();
-  });
+  // Polling every minute: whatever arrives within a second arrived by NOTIFY.
+  const proxied = useProxiedRuntime({ changePollMs: 60_000 });
 
   const activeIds = async () => {
-    const response = await runtime.app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(seed) });
+    const response = await proxied.runtime.app.inject({
+      method: 'GET',
+      url: '/menu',
+      headers: formBHeaders(proxied.seed),
+    });
     return response.statusCode === 200
       ? response
           .json()
@@ -141,9 +137,9 @@ describe.skipIf(!onPostgres)('PostgreSQL change notices (LISTEN/NOTIFY)', () => 
 
   it('drops a cached menu within a second of another process writing, without polling', async () => {
     expect(await activeIds()).toBe('1,3,7');
-    const other = await openStore(database.address);
+    const other = await openStore(proxied.database.address);
     try {
-      await other.menus.setItemActive(seed.dispensaryId, 3, false);
+      await other.menus.setItemActive(proxied.seed.dispensaryId, 3, false);
       const started = Date.now();
       expect(await eventually(activeIds, (ids) => ids === '1,7', 1_000)).toBe('1,7');
       expect(Date.now() - started).toBeLessThan(1_000);
@@ -154,16 +150,16 @@ describe.skipIf(!onPostgres)('PostgreSQL change notices (LISTEN/NOTIFY)', () => 
 
   it('reconnects LISTEN after losing it and catches up on what was written meanwhile', async () => {
     expect(await activeIds()).toBe('1,7');
-    await proxy.close();
-    const other = await openStore(database.address);
+    await proxied.proxy.close();
+    const other = await openStore(proxied.database.address);
     try {
       // Written while this process cannot hear: its notice is lost, the catch-up read finds it.
-      await other.menus.setItemActive(seed.dispensaryId, 3, true);
+      await other.menus.setItemActive(proxied.seed.dispensaryId, 3, true);
     } finally {
       await other.close();
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await proxy.open();
+    await proxied.proxy.open();
     expect(await eventually(activeIds, (ids) => ids === '1,3,7', 10_000)).toBe('1,3,7');
   });
 });

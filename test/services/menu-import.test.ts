@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MenuItemInput } from '../../src/domain/item.js';
 import { ServiceError } from '../../src/services/errors.js';
+import { BLUE_DREAM } from '../helpers/fixtures.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 
 /** The problems a parse or validation rejected the menu with; fails when it did not reject. */
@@ -90,25 +91,6 @@ async function stopFailing(runtime: TestRuntime): Promise<void> {
   await query(runtime, 'DROP FUNCTION fail_late()');
 }
 
-const BLUE_CANONICAL = {
-  id: 3,
-  name: 'Blue Dream',
-  brand: 'Emerald Farms',
-  product_type: 'Flower',
-  product_subtype: 'Hybrid',
-  description: 'Berry aroma.',
-  image: 'https://img.example/blue.jpg',
-  thc: 21.5,
-  cbd: 0.1,
-  flavors: ['Berry'],
-  effects: ['Happy'],
-  conditions: ['Stress'],
-  prices: [
-    { unit: 'gram', amount: 1, price: 12, stock: 10 },
-    { unit: 'ounce', amount: 0.125, price: 38.5, stock: 0 },
-  ],
-};
-
 describe('MenuService.parse: JSON in every naming', () => {
   let runtime: TestRuntime;
   beforeAll(async () => {
@@ -118,7 +100,7 @@ describe('MenuService.parse: JSON in every naming', () => {
 
   it('reads canonical, Form A and both Form B spellings into the same items', () => {
     const { menus } = runtime.services;
-    const { brand, prices, product_type, product_subtype, ...common } = BLUE_CANONICAL;
+    const { brand, prices, product_type, product_subtype, ...common } = BLUE_DREAM;
     const formA = { ...common, brand_name: brand, product_type, product_subtype, product_prices: prices };
     const formBTable = { ...common, type: product_type, subtype: product_subtype, brand, variants: prices };
     const formBSample = {
@@ -130,7 +112,7 @@ describe('MenuService.parse: JSON in every naming', () => {
     };
     const formBBoth = { ...formBTable, brand_name: brand, prices };
 
-    const expected = menus.parse(JSON.stringify([BLUE_CANONICAL]), 'json');
+    const expected = menus.parse(JSON.stringify([BLUE_DREAM]), 'json');
     expect(expected).toEqual([
       expect.objectContaining({
         id: 3,

@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AdminCall,
-  adminCaller,
-  adminKey,
-  auditLog,
-  expectNoSecrets,
-  syncTestRuntime,
-} from '../../helpers/admin.js';
+import { type AdminCall, adminKey, auditLog, expectNoSecrets, syncTestRuntime } from '../../helpers/admin.js';
+import { describeAdminKeyRefusals, secretWatch } from '../../helpers/admin-roles.js';
 import { expectError, formBHeaders, SQL_METACHARACTERS } from '../../helpers/http.js';
 import type { TestRuntime } from '../../helpers/runtime.js';
 
@@ -14,12 +8,9 @@ describe('sync API: credentials, security', () => {
   let runtime: TestRuntime;
   let admin: AdminCall;
   let scoped: AdminCall;
-  const secrets: string[] = [];
-  const errorBodies: string[] = [];
-  const remember = <T extends { body: string; statusCode: number }>(response: T): T => {
-    if (response.statusCode >= 400) errorBodies.push(response.body);
-    return response;
-  };
+  let adminSecret: string;
+  const watch = secretWatch();
+  const { secrets, errorBodies, remember } = watch;
   const usernames = async () =>
     (await admin('GET', '/credentials')).json().map((entry: { username: string }) => entry.username);
   const seedWorks = async () =>
@@ -30,56 +21,26 @@ describe('sync API: credentials, security', () => {
     runtime = await syncTestRuntime();
     const all = await adminKey(runtime, 'all', 'operator');
     admin = all.call;
+    adminSecret = all.key;
     const limited = await adminKey(runtime, `dispensary:${runtime.seed.dispensaryId}`, 'shop-pos');
     scoped = limited.call;
     secrets.push(all.key, limited.key, runtime.seed.password, runtime.seed.token);
   });
   afterAll(() => runtime.close());
 
-  describe('401 without a usable admin key', () => {
-    it.each([
-      ['no header', {}],
-      ['a garbage key', { authorization: 'Bearer mak_garbage' }],
-      ['the integrator password', { authorization: 'Bearer <password>' }],
-    ])('%s: issue, list and revoke all refused; nothing changes', async (_label, headers) => {
-      const before = await usernames();
-      const call = adminCaller(runtime.app, null);
-      const withSecret = Object.fromEntries(
-        Object.entries(headers).map(([name, value]) => [
-          name,
-          value.replace('<password>', runtime.seed.password),
-        ]),
-      );
-      expectError(
-        remember(await call('POST', '/credentials', { username: 'intruder' }, withSecret)),
-        401,
-        'invalid_credentials',
-      );
-      expectError(
-        remember(await call('GET', '/credentials', undefined, withSecret)),
-        401,
-        'invalid_credentials',
-      );
-      expectError(
-        remember(await call('DELETE', '/credentials/integrator', undefined, withSecret)),
-        401,
-        'invalid_credentials',
-      );
-      expect(await usernames()).toEqual(before);
+  describeAdminKeyRefusals({
+    watch,
+    context: () => ({ runtime, key: adminSecret, token: runtime.seed.token }),
+    routes: () => [
+      ['POST', '/credentials', { username: 'intruder' }],
+      ['GET', '/credentials', undefined],
+      ['DELETE', '/credentials/integrator', undefined],
+    ],
+    proof: () => ['GET', '/credentials', undefined],
+    state: async () => {
       expect(await seedWorks()).toBe(200);
-    });
-
-    it('a revoked admin key', async () => {
-      const doomed = await adminKey(runtime, 'all', 'revoked-operator');
-      secrets.push(doomed.key);
-      await runtime.services.adminKeys.revoke('revoked-operator');
-      expectError(
-        remember(await doomed.call('DELETE', '/credentials/integrator')),
-        401,
-        'invalid_credentials',
-      );
-      expect(await seedWorks()).toBe(200);
-    });
+      return usernames();
+    },
   });
 
   describe('403: credentials belong to the operator; a dispensary-scoped key touches none', () => {

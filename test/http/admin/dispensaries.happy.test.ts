@@ -1,24 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminCall, adminKey, auditLog, syncTestRuntime, tick } from '../../helpers/admin.js';
+import { UNSET_STORE_INFO } from '../../helpers/fixtures.js';
 import { formABody, formBHeaders } from '../../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const DEFAULT_STORE = {
-  address: null,
-  city: null,
-  state: null,
-  postal_code: null,
-  country: null,
-  phone: null,
-  email: null,
-  website: null,
-  timezone: null,
-  license_number: null,
-  currency: 'USD',
-  hours: null,
-  logo: null,
-};
 
 describe('sync API: dispensaries, happy paths', () => {
   let runtime: TestRuntime;
@@ -48,7 +34,7 @@ describe('sync API: dispensaries, happy paths', () => {
         id: expect.any(Number),
         name: 'Green Leaf',
         token: expect.any(String),
-        store: { name: 'Green Leaf', ...DEFAULT_STORE, updated_at: expect.stringMatching(ISO) },
+        store: { name: 'Green Leaf', ...UNSET_STORE_INFO, updated_at: expect.stringMatching(ISO) },
       });
       expect(created.token.length).toBeGreaterThanOrEqual(20);
       // The token works at once for an integrator; the new menu is empty.
@@ -101,7 +87,7 @@ describe('sync API: dispensaries, happy paths', () => {
         name: 'Test Collective',
         created_at: expect.stringMatching(ISO),
         updated_at: expect.stringMatching(ISO),
-        store: { name: 'Test Collective', ...DEFAULT_STORE, updated_at: expect.stringMatching(ISO) },
+        store: { name: 'Test Collective', ...UNSET_STORE_INFO, updated_at: expect.stringMatching(ISO) },
       });
     });
 

@@ -2,16 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AdminCall,
   adminCaller,
-  adminKey,
   auditLog,
   expectNoSecrets,
   syncTestRuntime,
 } from '../../helpers/admin.js';
+import { describeAdminKeyRefusals, secretWatch, securityFixture } from '../../helpers/admin-roles.js';
 import { expectError, expectInvalid, formBHeaders, SQL_METACHARACTERS } from '../../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
-
-const BEARER_MESSAGE =
-  'The sync API needs Authorization: Bearer <admin key>. Create one with: menu-api admin-key create --scope all';
 
 describe('sync API: dispensaries, security', () => {
   let runtime: TestRuntime;
@@ -21,14 +18,9 @@ describe('sync API: dispensaries, security', () => {
   let second: { id: number; token: string };
   /** A key limited to dispensary 1. */
   let scoped: AdminCall;
-  let scopedSecret: string;
   /** Every secret handed out in this file, none of which may appear in the audit log or an error body. */
-  const secrets: string[] = [];
-  const errorBodies: string[] = [];
-  const remember = <T extends { body: string; statusCode: number }>(response: T): T => {
-    if (response.statusCode >= 400) errorBodies.push(response.body);
-    return response;
-  };
+  const watch = secretWatch();
+  const { secrets, errorBodies, remember } = watch;
   const menuOf = (token: string) =>
     runtime.app.inject({ method: 'GET', url: '/menu', headers: formBHeaders({ ...runtime.seed, token }) });
   const snapshot = async () => ({
@@ -40,74 +32,36 @@ describe('sync API: dispensaries, security', () => {
 
   beforeAll(async () => {
     runtime = await syncTestRuntime({ menu: SAMPLE_MENU });
-    const all = await adminKey(runtime, 'all', 'operator');
-    admin = all.call;
-    adminSecret = all.key;
-    const created = (await admin('POST', '/dispensaries', { name: 'Second Shop', city: 'Salem' })).json();
-    second = { id: created.id, token: created.token };
-    const limited = await adminKey(runtime, `dispensary:${runtime.seed.dispensaryId}`, 'shop-one-pos');
-    scoped = limited.call;
-    scopedSecret = limited.key;
-    secrets.push(adminSecret, scopedSecret, runtime.seed.token, runtime.seed.password, second.token);
+    ({
+      admin,
+      adminSecret,
+      other: second,
+      scoped,
+    } = await securityFixture(
+      runtime,
+      { other: { name: 'Second Shop', city: 'Salem' }, scopedName: 'shop-one-pos' },
+      secrets,
+    ));
   });
   afterAll(() => runtime.close());
 
-  describe('401: no usable bearer admin key, and nothing changes', () => {
-    const routes = () =>
-      [
-        ['GET', '/dispensaries', undefined],
-        ['POST', '/dispensaries', { name: 'Intruder' }],
-        ['GET', `/dispensaries/${second.id}`, undefined],
-        ['PATCH', `/dispensaries/${second.id}`, { city: 'Hacked' }],
-        ['POST', `/dispensaries/${second.id}/rotate-token`, undefined],
-        ['DELETE', `/dispensaries/${second.id}`, undefined],
-      ] as const;
+  describeAdminKeyRefusals({
+    watch,
+    context: () => ({ runtime, key: adminSecret, token: runtime.seed.token }),
+    routes: () => [
+      ['GET', '/dispensaries', undefined],
+      ['POST', '/dispensaries', { name: 'Intruder' }],
+      ['GET', `/dispensaries/${second.id}`, undefined],
+      ['PATCH', `/dispensaries/${second.id}`, { city: 'Hacked' }],
+      ['POST', `/dispensaries/${second.id}/rotate-token`, undefined],
+      ['DELETE', `/dispensaries/${second.id}`, undefined],
+    ],
+    state: snapshot,
+    afterRevoked: (before) =>
+      expect((before as { two: { store: { city: string } } }).two.store.city).toBe('Salem'),
+  });
 
-    it.each([
-      ['no Authorization header', null],
-      ['an empty header', ''],
-      ['Bearer and nothing', 'Bearer '],
-      ['a garbage key', 'Bearer mak_this-is-not-a-key'],
-      ['the right key with Basic', 'Basic <key>'],
-      ['the right key without the scheme', '<key>'],
-      ['the right key with a space after it', 'Bearer <key> x'],
-      ['the right key in another case', 'Bearer <KEY>'],
-      ['the dispensary token as the key', 'Bearer <token>'],
-      ['an integrator password as the key', 'Bearer <password>'],
-      ['SQL as the key', "Bearer ' OR 1=1 --"],
-      ['a very long key', `Bearer ${'k'.repeat(5000)}`],
-    ])('%s', async (_label, header) => {
-      const before = await snapshot();
-      for (const [method, path, body] of routes()) {
-        const value = header
-          ?.replace('<key>', adminSecret)
-          .replace('<KEY>', adminSecret.toUpperCase())
-          .replace('<token>', runtime.seed.token)
-          .replace('<password>', runtime.seed.password);
-        const call = adminCaller(runtime.app, null);
-        const response = remember(
-          await call(method, path, body, value === undefined ? {} : { authorization: value }),
-        );
-        const error = expectError(response, 401, 'invalid_credentials');
-        expect(error.message).toBe(BEARER_MESSAGE);
-      }
-      expect(await snapshot()).toEqual(before);
-    });
-
-    it('a revoked key: 401 at once, even right after it worked', async () => {
-      const doomed = await adminKey(runtime, 'all', 'soon-revoked');
-      secrets.push(doomed.key);
-      expect((await doomed.call('GET', '/dispensaries')).statusCode).toBe(200);
-      await runtime.services.adminKeys.revoke('soon-revoked');
-      expectError(remember(await doomed.call('GET', '/dispensaries')), 401, 'invalid_credentials');
-      expectError(
-        remember(await doomed.call('PATCH', `/dispensaries/${second.id}`, { city: 'Revoked' })),
-        401,
-        'invalid_credentials',
-      );
-      expect((await admin('GET', `/dispensaries/${second.id}`)).json().store.city).toBe('Salem');
-    });
-
+  describe('401: the Authorization header as RFC 7235 reads it', () => {
     it('the scheme name is case-insensitive (RFC 7235)', async () => {
       const response = await adminCaller(runtime.app, null)('GET', '/dispensaries', undefined, {
         authorization: `bearer ${adminSecret}`,

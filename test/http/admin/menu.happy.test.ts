@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AdminCall, adminKey, auditLog, generateMenu, syncTestRuntime } from '../../helpers/admin.js';
+import { BLUE_DREAM } from '../../helpers/fixtures.js';
 import { formABody, formBHeaders } from '../../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
 
@@ -44,28 +45,8 @@ describe('sync API: menu, happy paths', () => {
       expect(response.statusCode).toBe(200);
       const items = response.json();
       expect(ids(items)).toEqual([1, 2, 3, 7]);
-      expect(items[2]).toEqual({
-        id: 3,
-        name: 'Blue Dream',
-        brand: 'Emerald Farms',
-        product_type: 'Flower',
-        product_subtype: 'Hybrid',
-        description: 'Berry aroma.',
-        image: 'https://img.example/blue.jpg',
-        cbd: 0.1,
-        cbn: null,
-        thc: 21.5,
-        total_thc: null,
-        total_cbd: null,
-        flavors: ['Berry'],
-        effects: ['Happy'],
-        conditions: ['Stress'],
-        active: true,
-        prices: [
-          { unit: 'gram', amount: 1, price: 12, stock: 10 },
-          { unit: 'ounce', amount: 0.125, price: 38.5, stock: 0 },
-        ],
-      });
+      // Every canonical field: the ones the sample sets, the others null.
+      expect(items[2]).toEqual({ ...BLUE_DREAM, cbn: null, total_thc: null, total_cbd: null, active: true });
       expect(items[1]).toMatchObject({ id: 2, active: false });
     });
 

@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AdminCall,
-  adminCaller,
-  adminKey,
-  auditLog,
-  expectNoSecrets,
-  syncTestRuntime,
-} from '../../helpers/admin.js';
+import { type AdminCall, auditLog, expectNoSecrets, syncTestRuntime } from '../../helpers/admin.js';
+import { describeAdminKeyRefusals, secretWatch, securityFixture } from '../../helpers/admin-roles.js';
 import { expectError, formBHeaders, SQL_METACHARACTERS } from '../../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
 
@@ -14,13 +8,10 @@ describe('sync API: menu, security', () => {
   let runtime: TestRuntime;
   let admin: AdminCall;
   let scoped: AdminCall;
+  let adminSecret: string;
   let other: { id: number; token: string };
-  const secrets: string[] = [];
-  const errorBodies: string[] = [];
-  const remember = <T extends { body: string; statusCode: number }>(response: T): T => {
-    if (response.statusCode >= 400) errorBodies.push(response.body);
-    return response;
-  };
+  const watch = secretWatch();
+  const { secrets, errorBodies, remember } = watch;
   const menuOf = async (id: number) => (await admin('GET', `/dispensaries/${id}/menu`)).json();
   /** Each dispensary's menu and the audit log length: what a refused request must leave alone. */
   const state = async () => ({
@@ -31,15 +22,12 @@ describe('sync API: menu, security', () => {
 
   beforeAll(async () => {
     runtime = await syncTestRuntime({ menu: SAMPLE_MENU });
-    const all = await adminKey(runtime, 'all', 'operator');
-    admin = all.call;
-    const created = (await admin('POST', '/dispensaries', { name: 'Other Shop' })).json();
-    other = { id: created.id, token: created.token };
     // The same item ids as dispensary 1, so that an id alone never crosses dispensaries.
-    expect((await admin('PUT', `/dispensaries/${other.id}/menu`, SAMPLE_MENU)).statusCode).toBe(200);
-    const limited = await adminKey(runtime, `dispensary:${runtime.seed.dispensaryId}`, 'shop-one');
-    scoped = limited.call;
-    secrets.push(all.key, limited.key, runtime.seed.token, runtime.seed.password, other.token);
+    ({ admin, adminSecret, other, scoped } = await securityFixture(
+      runtime,
+      { other: { name: 'Other Shop' }, otherMenu: SAMPLE_MENU, scopedName: 'shop-one' },
+      secrets,
+    ));
   });
   afterAll(() => runtime.close());
 
@@ -56,33 +44,11 @@ describe('sync API: menu, security', () => {
       ['DELETE', `/dispensaries/${id}/menu/items/3`, undefined],
     ] as const;
 
-  describe('401 without a usable admin key, and nothing changes', () => {
-    it.each([
-      ['no header', undefined],
-      ['a garbage key', 'Bearer mak_nope'],
-      ['the dispensary token', 'Bearer <token>'],
-    ])('%s', async (_label, header) => {
-      const before = await state();
-      const call = adminCaller(runtime.app, null);
-      for (const [method, path, body] of writes(other.id)) {
-        const authorization = header?.replace('<token>', other.token);
-        const response = remember(await call(method, path, body, authorization ? { authorization } : {}));
-        expectError(response, 401, 'invalid_credentials');
-      }
-      expect(await state()).toEqual(before);
-    });
-
-    it('a revoked key', async () => {
-      const doomed = await adminKey(runtime, 'all', 'revoked-pos');
-      secrets.push(doomed.key);
-      expect((await doomed.call('GET', `/dispensaries/${other.id}/menu`)).statusCode).toBe(200);
-      await runtime.services.adminKeys.revoke('revoked-pos');
-      const before = await state();
-      for (const [method, path, body] of writes(other.id)) {
-        expectError(remember(await doomed.call(method, path, body)), 401, 'invalid_credentials');
-      }
-      expect(await state()).toEqual(before);
-    });
+  describeAdminKeyRefusals({
+    watch,
+    context: () => ({ runtime, key: adminSecret, token: other.token }),
+    routes: () => writes(other.id),
+    state,
   });
 
   describe('403: a key scoped to dispensary 1 reaching for dispensary 2', () => {

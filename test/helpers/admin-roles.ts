@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { type AdminMethod, adminCaller, adminKey, auditLog, expectNoSecrets } from './admin.js';
+import { expectError } from './http.js';
+import type { TestRuntime } from './runtime.js';
+
+/** One sync API request: method, path below /admin/v1, body. */
+export type AdminRequest = readonly [AdminMethod, string, unknown];
+
+const BEARER_MESSAGE =
+  'The sync API needs Authorization: Bearer <admin key>. Create one with: menu-api admin-key create --scope all';
+
+/**
+ * Authorization headers that carry no usable admin key. `<key>` and `<KEY>` stand for a real key,
+ * `<token>` for a dispensary token and `<password>` for an integrator password.
+ */
+const UNUSABLE_KEYS: readonly [string, string | null][] = [
+  ['no Authorization header', null],
+  ['an empty header', ''],
+  ['Bearer and nothing', 'Bearer '],
+  ['a garbage key', 'Bearer mak_this-is-not-a-key'],
+  ['the right key with Basic', 'Basic <key>'],
+  ['the right key without the scheme', '<key>'],
+  ['the right key with a space after it', 'Bearer <key> x'],
+  ['the right key in another case', 'Bearer <KEY>'],
+  ['a dispensary token as the key', 'Bearer <token>'],
+  ['an integrator password as the key', 'Bearer <password>'],
+  ['SQL as the key', "Bearer ' OR 1=1 --"],
+  ['a very long key', `Bearer ${'k'.repeat(5000)}`],
+];
+
+/**
+ * What a security suite of the sync API collects as it goes: the secrets it hands out, and the body
+ * of every refusal, so that its last case can check no secret was written down or echoed.
+ */
+export function secretWatch() {
+  const secrets: string[] = [];
+  const errorBodies: string[] = [];
+  /** Passes `response` through, keeping its body when it is a refusal. */
+  const remember = <T extends { body: string; statusCode: number }>(response: T): T => {
+    if (response.statusCode >= 400) errorBodies.push(response.body);
+    return response;
+  };
+  /** Asserts that no secret is in the audit log or in a refusal (and that there were refusals). */
+  const expectNoneLeaked = async (runtime: TestRuntime, refusals: number) => {
+    expectNoSecrets(JSON.stringify(await auditLog(runtime)), secrets);
+    expect(errorBodies.length).toBeGreaterThan(refusals);
+    expectNoSecrets(errorBodies.join('\n'), secrets);
+  };
+  return { secrets, errorBodies, remember, expectNoneLeaked };
+}
+
+export interface AdminRoutes {
+  /** The runtime under test, a key with scope all, and a dispensary token: ready when a case runs. */
+  context(): { runtime: TestRuntime; key: string; token: string };
+  /** The requests of this part of the sync API; every one must refuse a request without a usable key. */
+  routes(): readonly AdminRequest[];
+  /** What a refused request must leave alone (compared before and after). */
+  state(): Promise<unknown>;
+  /** A request a key with scope all may make; by default the first route. */
+  proof?(): AdminRequest;
+  /** More to check once the revoked key is refused, given the state then. */
+  afterRevoked?(state: unknown): void;
+  watch: ReturnType<typeof secretWatch>;
+}
+
+/**
+ * The 401 suite every part of the sync API runs (as Unkey's shared route role tests): each unusable
+ * Authorization header, and a key revoked right after it worked, is refused on every route with the
+ * same answer, and changes nothing.
+ */
+export function describeAdminKeyRefusals(suite: AdminRoutes): void {
+  const { remember, secrets } = suite.watch;
+
+  describe('401 without a usable admin key, and nothing changes', () => {
+    it.each(UNUSABLE_KEYS)('%s', async (_label, header) => {
+      const { runtime, key, token } = suite.context();
+      const before = await suite.state();
+      const call = adminCaller(runtime.app, null);
+      for (const [method, path, body] of suite.routes()) {
+        const value = header
+          ?.replace('<key>', key)
+          .replace('<KEY>', key.toUpperCase())
+          .replace('<token>', token)
+          .replace('<password>', runtime.seed.password);
+        const response = remember(
+          await call(method, path, body, value === undefined ? {} : { authorization: value }),
+        );
+        const error = expectError(response, 401, 'invalid_credentials');
+        expect(error.message).toBe(BEARER_MESSAGE);
+      }
+      expect(await suite.state()).toEqual(before);
+    });
+
+    it('a revoked key: 401 at once, even right after it worked', async () => {
+      const { runtime } = suite.context();
+      const doomed = await adminKey(runtime, 'all');
+      secrets.push(doomed.key);
+      const [method, path, body] = suite.proof?.() ?? suite.routes()[0]!;
+      const worked = await doomed.call(method, path, body);
+      expect(worked.statusCode, worked.body).toBeLessThan(300);
+      await runtime.services.adminKeys.revoke(doomed.name);
+      const before = await suite.state();
+      for (const [method, path, body] of suite.routes()) {
+        expectError(remember(await doomed.call(method, path, body)), 401, 'invalid_credentials');
+      }
+      expect(await suite.state()).toEqual(before);
+      suite.afterRevoked?.(before);
+    });
+  });
+}
+
+/**
+ * What a security suite of the sync API starts from, beside the seed's dispensary: a second
+ * dispensary (created from `other`, given `otherMenu`), a key with scope all ("operator") and a key
+ * limited to the seed's dispensary. Every secret among them goes into `secrets`.
+ */
+export async function securityFixture(
+  runtime: TestRuntime,
+  options: { other: Record<string, unknown>; otherMenu?: unknown[]; scopedName: string },
+  secrets: string[],
+) {
+  const all = await adminKey(runtime, 'all', 'operator');
+  const created = (await all.call('POST', '/dispensaries', options.other)).json();
+  const other: { id: number; token: string } = { id: created.id, token: created.token };
+  if (options.otherMenu) {
+    const put = await all.call('PUT', `/dispensaries/${other.id}/menu`, options.otherMenu);
+    expect(put.statusCode, put.body).toBe(200);
+  }
+  const limited = await adminKey(runtime, `dispensary:${runtime.seed.dispensaryId}`, options.scopedName);
+  secrets.push(all.key, limited.key, runtime.seed.token, runtime.seed.password, other.token);
+  return { admin: all.call, adminSecret: all.key, other, scoped: limited.call };
+}
