@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { STORE_FIELD_HELP, STORE_FIELDS } from '../option-values.js';
 import { commonOptions, jsonOption } from '../options.js';
 
 const actions = () => import('../actions/dispensary.js');
@@ -59,22 +60,3 @@ export function dispensaryCommand(): Command {
 
   return command;
 }
-
-const STORE_FIELD_HELP = {
-  name: 'the dispensary name',
-  address: 'street address',
-  city: 'city',
-  state: 'state or province',
-  postal_code: 'postal code',
-  country: 'country',
-  phone: 'phone number',
-  email: 'contact e-mail',
-  website: 'website URL',
-  timezone: 'IANA time zone, for example America/Los_Angeles',
-  license_number: 'state license number',
-  currency: 'ISO 4217 currency of every price (default USD)',
-  hours: 'JSON: {"monday": {"open": "09:00", "close": "21:00"}, "sunday": {"closed": true}, ...}',
-  logo: 'logo URL',
-} as const;
-/** The store fields `dispensary update` sets, each from its own option. */
-export const STORE_FIELDS = Object.keys(STORE_FIELD_HELP) as (keyof typeof STORE_FIELD_HELP)[];

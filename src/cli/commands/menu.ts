@@ -1,9 +1,8 @@
 import { Command, Option } from 'commander';
 import { FORM_B_NAMES, type FormBNames } from '../../config.js';
 import type { MenuFileFormat } from '../../services/menus.js';
+import { MENU_FILE_FORMATS } from '../option-values.js';
 import { commonOptions, jsonOption } from '../options.js';
-
-export const MENU_FILE_FORMATS: readonly MenuFileFormat[] = ['json', 'csv'];
 
 const actions = () => import('../actions/menu.js');
 
