@@ -17,17 +17,14 @@ export const credentialRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
   const writeRoute = writeRoutes(app, write, tags);
   app.addHook('preHandler', async (request) => requireFullScope(request));
 
-  writeRoute({
-    method: 'POST',
-    url: '/credentials',
+  writeRoute('POST', '/credentials', {
     summary: 'Issue a credential (the password is shown once)',
-    body: IssueCredentialBody,
-    success: { 201: IssuedCredentialOut },
     secretField: 'password',
+    schemas: { body: IssueCredentialBody, success: { 201: IssuedCredentialOut } },
     run: async (request) => {
       const body = request.body as IssueBody;
       const options = { expiresAt: body.expires_at, dispensaryIds: body.dispensaries };
-      return { status: 201, body: await credentials.issue(body.username, actorOf(request), options) };
+      return credentials.issue(body.username, actorOf(request), options);
     },
   });
 
@@ -43,15 +40,11 @@ export const credentialRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
     async () => (await credentials.list()).map(credentialRecord),
   );
 
-  writeRoute({
-    method: 'DELETE',
-    url: '/credentials/:username',
+  writeRoute('DELETE', '/credentials/:username', {
     summary: 'Revoke a credential',
-    params: UsernameParams,
-    success: noContent('Revoked.'),
+    schemas: { params: UsernameParams, success: noContent('Revoked.') },
     run: async (request) => {
       await credentials.revoke((request.params as { username: string }).username, actorOf(request));
-      return { status: 204, body: null };
     },
   });
 };

@@ -33,21 +33,15 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
     };
   };
 
-  writeRoute({
-    method: 'POST',
-    url: '/dispensaries',
+  writeRoute('POST', '/dispensaries', {
     summary: 'Create a dispensary',
-    body: CreateDispensaryBody,
-    success: { 201: CreatedDispensaryOut },
     secretField: 'token',
+    schemas: { body: CreateDispensaryBody, success: { 201: CreatedDispensaryOut } },
     run: async (request) => {
       requireFullScope(request);
       const { name, ...store } = request.body as { name: string } & Record<string, unknown>;
       const created = await dispensaries.createWithStore(name, store, actorOf(request));
-      return {
-        status: 201,
-        body: { id: created.id, name: created.name, token: created.token, store: created.store },
-      };
+      return { id: created.id, name: created.name, token: created.token, store: created.store };
     },
   });
 
@@ -84,46 +78,35 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
     },
   );
 
-  writeRoute({
-    method: 'PATCH',
-    url: '/dispensaries/:id',
+  writeRoute('PATCH', '/dispensaries/:id', {
     summary: 'Update store information',
-    params: IdParams,
-    body: StoreInfoBody,
-    success: { 200: DispensaryOut },
+    schemas: { params: IdParams, body: StoreInfoBody, success: { 200: DispensaryOut } },
     run: async (request) => {
       const id = dispensaryOf(request);
       await dispensaries.updateStoreInfo(id, request.body, actorOf(request));
-      return { status: 200, body: await describe(id) };
+      return describe(id);
     },
   });
 
-  writeRoute({
-    method: 'POST',
-    url: '/dispensaries/:id/rotate-token',
+  writeRoute('POST', '/dispensaries/:id/rotate-token', {
     summary: 'Replace the dispensary token',
     description:
       'The old token keeps working for grace_seconds (JSON body, optional; default 86400 = 24 h; 0 ends it at once).',
-    params: IdParams,
-    success: { 200: TokenOut },
     secretField: 'token',
+    schemas: { params: IdParams, success: { 200: TokenOut } },
     run: async (request) => {
       const id = dispensaryOf(request);
       const grace = (request.body as { grace_seconds?: number } | undefined)?.grace_seconds;
-      return { status: 200, body: await dispensaries.rotateToken(id, actorOf(request), grace) };
+      return dispensaries.rotateToken(id, actorOf(request), grace);
     },
   });
 
-  writeRoute({
-    method: 'DELETE',
-    url: '/dispensaries/:id',
+  writeRoute('DELETE', '/dispensaries/:id', {
     summary: 'Delete a dispensary and its menu',
-    params: IdParams,
-    success: noContent('Deleted, with its menu.'),
+    schemas: { params: IdParams, success: noContent('Deleted, with its menu.') },
     run: async (request) => {
       requireFullScope(request);
       await dispensaries.remove(pathId(request), actorOf(request));
-      return { status: 204, body: null };
     },
   });
 };

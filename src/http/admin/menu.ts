@@ -39,68 +39,39 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
     async (request) => (await menus.items(dispensaryOf(request))).map(toCanonicalRecord),
   );
 
-  writeRoute({
-    method: 'PUT',
-    url: '/dispensaries/:id/menu',
+  writeRoute('PUT', '/dispensaries/:id/menu', {
     summary: 'Full sync: replace the whole menu atomically',
-    params: IdParams,
-    body: ItemsBody,
-    success: { 200: ImportReportOut },
+    schemas: { params: IdParams, body: ItemsBody, success: { 200: ImportReportOut } },
     run: async (request) => {
       const id = dispensaryOf(request);
       const report = await menus.replace(id, menus.validate(request.body), false, actorOf(request));
-      return { status: 200, body: importReportRecord(report) };
+      return importReportRecord(report);
     },
   });
 
-  writeRoute({
-    method: 'PATCH',
-    url: '/dispensaries/:id/menu/items',
+  writeRoute('PATCH', '/dispensaries/:id/menu/items', {
     summary: 'Partial sync: create or replace items by id',
-    params: IdParams,
-    body: ItemsBody,
-    success: { 200: UpsertOut },
-    run: async (request) => ({
-      status: 200,
-      body: await menus.upsert(dispensaryOf(request), request.body, actorOf(request)),
-    }),
+    schemas: { params: IdParams, body: ItemsBody, success: { 200: UpsertOut } },
+    run: (request) => menus.upsert(dispensaryOf(request), request.body, actorOf(request)),
   });
 
-  writeRoute({
-    method: 'PATCH',
-    url: '/dispensaries/:id/menu/items/:item_id',
+  writeRoute('PATCH', '/dispensaries/:id/menu/items/:item_id', {
     summary: 'Change some fields of one item, such as active',
-    params: ItemParams,
-    body: ItemPatchBody,
-    success: { 200: CanonicalItem },
-    run: async (request) => ({
-      status: 200,
-      body: await menus.patchItem(dispensaryOf(request), itemOf(request), request.body, actorOf(request)),
-    }),
+    schemas: { params: ItemParams, body: ItemPatchBody, success: { 200: CanonicalItem } },
+    run: (request) => menus.patchItem(dispensaryOf(request), itemOf(request), request.body, actorOf(request)),
   });
 
-  writeRoute({
-    method: 'DELETE',
-    url: '/dispensaries/:id/menu/items/:item_id',
+  writeRoute('DELETE', '/dispensaries/:id/menu/items/:item_id', {
     summary: 'Delete one item',
-    params: ItemParams,
-    success: noContent('Deleted.'),
+    schemas: { params: ItemParams, success: noContent('Deleted.') },
     run: async (request) => {
       await menus.deleteItem(dispensaryOf(request), itemOf(request), actorOf(request));
-      return { status: 204, body: null };
     },
   });
 
-  writeRoute({
-    method: 'PATCH',
-    url: '/dispensaries/:id/inventory',
+  writeRoute('PATCH', '/dispensaries/:id/inventory', {
     summary: 'Set many stock levels in one transaction',
-    params: IdParams,
-    body: StockBody,
-    success: { 200: StockOut },
-    run: async (request) => ({
-      status: 200,
-      body: await menus.setStock(dispensaryOf(request), request.body, actorOf(request)),
-    }),
+    schemas: { params: IdParams, body: StockBody, success: { 200: StockOut } },
+    run: (request) => menus.setStock(dispensaryOf(request), request.body, actorOf(request)),
   });
 };

@@ -2,21 +2,17 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { errorResponses } from '../error-responses.js';
 import type { AdminContext } from './context.js';
-import type { Write } from './idempotent.js';
 
 /** One write of the sync API: what its schema documents and what it does. */
 export interface WriteRoute {
-  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  url: string;
   summary: string;
   description?: string;
-  params?: TSchema;
-  body?: TSchema;
-  /** The success responses, for example `{ 200: Thing }` or `noContent('Deleted.')`. */
-  success: object;
+  /** The one success response (`{ 200: Thing }`, `noContent('Deleted.')`) gives the answer's status. */
+  schemas: { params?: TSchema; body?: TSchema; success: Record<number, unknown> };
   /** The field of the answer that holds a secret, which an Idempotency-Key replay must not repeat. */
   secretField?: string;
-  run: (request: FastifyRequest) => ReturnType<Write>;
+  /** Does the write and gives the answer's body (nothing for a 204). */
+  run: (request: FastifyRequest) => Promise<unknown>;
 }
 
 /**
@@ -24,8 +20,14 @@ export interface WriteRoute {
  * Idempotency-Key check (`write`), so each route says only what is its own.
  */
 export function writeRoutes(app: FastifyInstance, write: AdminContext['write'], tags: string[]) {
-  return ({ method, url, summary, description, params, body, success, secretField, run }: WriteRoute) =>
-    app.route({
+  return (
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    { summary, description, schemas, secretField, run }: WriteRoute,
+  ) => {
+    const { params, body, success } = schemas;
+    const status = Number(Object.keys(success)[0]);
+    return app.route({
       method,
       url,
       schema: {
@@ -36,6 +38,8 @@ export function writeRoutes(app: FastifyInstance, write: AdminContext['write'], 
         ...(body === undefined ? {} : { body }),
         response: { ...success, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503) },
       },
-      handler: (request, reply) => write(request, reply, () => run(request), secretField),
+      handler: (request, reply) =>
+        write(request, reply, async () => ({ status, body: (await run(request)) ?? null }), secretField),
     });
+  };
 }
