@@ -19,3 +19,16 @@ export type CommonOptions = OutputOptions & { db: string; dbPoolSize?: number };
 export function commonOptions<Own extends object = object>(command: Command): CommonOptions & Own {
   return command.optsWithGlobals() as CommonOptions & Own;
 }
+
+/**
+ * Ends a command's definition the way every command ends: with --json, and an action that gets the
+ * command's arguments and its options merged with its parents'.
+ */
+export function jsonAction<Own extends object = object>(
+  command: Command,
+  work: (args: string[], options: CommonOptions & Own) => Promise<void>,
+): Command {
+  return command
+    .addOption(jsonOption())
+    .action(() => work(command.processedArgs as string[], commonOptions<Own>(command)));
+}

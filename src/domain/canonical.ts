@@ -20,39 +20,35 @@ export const CANONICAL_ITEM_FIELDS = ITEM_FIELD_LIST.filter((field) => field.kin
 /** The fields of a canonical price entry. */
 export const CANONICAL_PRICE_FIELDS = PRICE_FIELD_LIST.map((field) => field.name) as PriceFieldName[];
 
-/** One record in the canonical spelling from the model's: names in snake_case, money from cents. */
-function canonicalFields(model: Record<string, unknown>, fields: readonly NamedField[]) {
+/**
+ * Maps a record between the model's spelling (camelCase keys, money in cents) and the canonical one
+ * (snake_case names, money as numbers), price entries included: both directions walk the same fields.
+ */
+function mapFields(
+  values: Record<string, unknown>,
+  fields: readonly NamedField[],
+  direction: 'toCanonical' | 'toModel',
+): Record<string, unknown> {
+  const [from, to, money] =
+    direction === 'toCanonical' ? (['key', 'name', fromCents] as const) : (['name', 'key', toCents] as const);
   const record: Record<string, unknown> = {};
-  for (const { name, kind, key } of fields) {
-    const value = model[key];
-    record[name] =
-      kind === 'money'
-        ? fromCents(value as number)
-        : kind === 'entries'
-          ? (value as Record<string, unknown>[]).map((entry) => canonicalFields(entry, PRICE_FIELD_LIST))
+  for (const field of fields) {
+    const value = values[field[from]];
+    record[field[to]] =
+      field.kind === 'money'
+        ? money(value as number)
+        : field.kind === 'entries'
+          ? (value as Record<string, unknown>[]).map((entry) => mapFields(entry, PRICE_FIELD_LIST, direction))
           : value;
   }
   return record;
 }
 
 export function toCanonicalRecord(item: MenuItem): CanonicalRecord {
-  return canonicalFields(item, ITEM_FIELD_LIST) as CanonicalRecord;
+  return mapFields(item, ITEM_FIELD_LIST, 'toCanonical') as CanonicalRecord;
 }
 
 /** The model of a canonical record known to be valid (such as the documented example): money in cents. */
 export function fromCanonicalRecord(record: CanonicalRecord): MenuItem {
-  const modelFields = (values: Record<string, unknown>, fields: readonly NamedField[]) => {
-    const model: Record<string, unknown> = {};
-    for (const { name, kind, key } of fields) {
-      const value = values[name];
-      model[key] =
-        kind === 'money'
-          ? toCents(value as number)
-          : kind === 'entries'
-            ? (value as Record<string, unknown>[]).map((entry) => modelFields(entry, PRICE_FIELD_LIST))
-            : value;
-    }
-    return model;
-  };
-  return modelFields(record, ITEM_FIELD_LIST) as MenuItem;
+  return mapFields(record, ITEM_FIELD_LIST, 'toModel') as MenuItem;
 }

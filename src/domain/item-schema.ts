@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { MAX_ITEM_ID, PRODUCT_TYPES, type ProductType, UNITS, type Unit } from './item.js';
+import { MAX_ITEM_ID, PRODUCT_TYPES, type ProductType, UNITS, type Unit } from './item-vocabulary.js';
 import { MAX_PRICE_CENTS } from './money.js';
 import { Nullable } from './nullable.js';
 

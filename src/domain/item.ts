@@ -4,27 +4,10 @@
  * item-schema.ts; the model types here follow from them.
  */
 import type { MenuItem } from './item-schema.js';
+import type { Unit } from './item-vocabulary.js';
 
 export type { MenuItem, PriceEntry } from './item-schema.js';
-
-/** Union of both forms' product type lists (Form B's list is a superset of Form A's). */
-export const PRODUCT_TYPES = [
-  'Flower',
-  'Edible',
-  'Concentrate',
-  'Tincture',
-  'Vape',
-  'Drink',
-  'Wax',
-  'Preroll',
-  'Gear',
-  'Topical',
-  'Other',
-] as const;
-export type ProductType = (typeof PRODUCT_TYPES)[number];
-
-export const UNITS = ['gram', 'ounce', 'unit'] as const;
-export type Unit = (typeof UNITS)[number];
+export { MAX_ITEM_ID, PRODUCT_TYPES, type ProductType, UNITS, type Unit } from './item-vocabulary.js';
 
 /** One stock level to set, matched to a price entry by item, unit and amount. */
 export interface StockUpdate {
@@ -36,5 +19,3 @@ export interface StockUpdate {
 
 /** An item as an import or sync supplies it: the id is optional and assigned when missing. */
 export type MenuItemInput = Omit<MenuItem, 'id'> & { id: number | null };
-
-export const MAX_ITEM_ID = 2_147_483_647;

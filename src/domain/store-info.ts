@@ -41,8 +41,8 @@ export interface StoreInfo {
 
 export type StoreInfoPatch = Partial<Omit<StoreInfo, 'updatedAt'>>;
 
-/** Wire name (snake_case) to model name, for the fields a client may set. */
-const FIELDS = {
+/** Wire name (snake_case, also the column name) to model name, for the fields a client may set. */
+export const STORE_INFO_FIELDS = {
   name: 'name',
   address: 'address',
   city: 'city',
@@ -128,9 +128,12 @@ export function validateStoreInfoPatch(
   const problems: FieldProblem[] = [];
   const patch: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(raw)) {
-    const key = FIELDS[field as keyof typeof FIELDS];
+    const key = STORE_INFO_FIELDS[field as keyof typeof STORE_INFO_FIELDS];
     if (!key) {
-      problems.push({ field, message: `is not a store field (known: ${Object.keys(FIELDS).join(', ')})` });
+      problems.push({
+        field,
+        message: `is not a store field (known: ${Object.keys(STORE_INFO_FIELDS).join(', ')})`,
+      });
       continue;
     }
     if (field === 'hours') {

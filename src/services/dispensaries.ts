@@ -58,10 +58,8 @@ export class DispensaryService {
   }
 
   /** Store information as integrators read it. */
-  async storeInfo(id: number): Promise<StoreInfo> {
-    const info = await this.store.dispensaries.getStoreInfo(id);
-    if (!info) throw notFound(id);
-    return info;
+  storeInfo(id: number): Promise<StoreInfo> {
+    return found(id, this.store.dispensaries.getStoreInfo(id));
   }
 
   /** Sets the store fields present in `raw` (snake_case, as on the wire); null clears a field. */
@@ -78,8 +76,7 @@ export class DispensaryService {
     patch: StoreInfoPatch,
     actor?: Actor,
   ): Promise<ReturnType<typeof toStoreInfoRecord>> {
-    const info = await this.store.dispensaries.updateStoreInfo(id, patch, actor);
-    if (!info) throw notFound(id);
+    const info = await found(id, this.store.dispensaries.updateStoreInfo(id, patch, actor));
     await this.afterWrite();
     return toStoreInfoRecord(info);
   }
@@ -99,10 +96,8 @@ export class DispensaryService {
     return this.store.dispensaries.list();
   }
 
-  async get(id: number): Promise<Dispensary> {
-    const dispensary = await this.store.dispensaries.get(id);
-    if (!dispensary) throw notFound(id);
-    return dispensary;
+  get(id: number): Promise<Dispensary> {
+    return found(id, this.store.dispensaries.get(id));
   }
 
   /** Replaces the token at once: the old one stops working on the next request. */
@@ -134,6 +129,13 @@ export class DispensaryService {
     if (!(await this.store.dispensaries.remove(id, actor))) throw notFound(id);
     await this.afterWrite();
   }
+}
+
+/** What a lookup of dispensary `id` found; a missing dispensary is the caller's not_found. */
+async function found<T>(id: number, lookup: Promise<T | undefined>): Promise<T> {
+  const value = await lookup;
+  if (!value) throw notFound(id);
+  return value;
 }
 
 export function notFound(id: number): ServiceError {

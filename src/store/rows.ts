@@ -9,7 +9,7 @@ import {
   PRICE_FIELD_LIST,
   type PRICE_FIELDS,
 } from '../domain/item-schema.js';
-import type { StoreInfo, WeeklyHours } from '../domain/store-info.js';
+import { STORE_INFO_FIELDS, type StoreInfo, type WeeklyHours } from '../domain/store-info.js';
 import type { Database, ItemColumns, PriceColumns } from './schema.js';
 import type { AdminKey, AuditEntry, Credential, Dispensary } from './store.js';
 
@@ -67,67 +67,32 @@ export function toAuditEntry(row: Selectable<Database['audit_log']>): AuditEntry
   };
 }
 
-export const STORE_INFO_COLUMNS = [
-  'name',
-  'address',
-  'city',
-  'state',
-  'postal_code',
-  'country',
-  'phone',
-  'email',
-  'website',
-  'timezone',
-  'license_number',
-  'currency',
-  'hours',
-  'logo',
+/** The store fields' columns are their wire names (STORE_INFO_FIELDS), then the time of the last change. */
+type StoreFieldColumn = keyof typeof STORE_INFO_FIELDS;
+export const STORE_INFO_COLUMNS: readonly (StoreFieldColumn | 'updated_at')[] = [
+  ...(Object.keys(STORE_INFO_FIELDS) as StoreFieldColumn[]),
   'updated_at',
-] as const;
+];
 
-type StoreInfoRow = Pick<Database['dispensaries'], (typeof STORE_INFO_COLUMNS)[number]>;
+type StoreInfoRow = Pick<Database['dispensaries'], StoreFieldColumn | 'updated_at'>;
 
 export function toStoreInfo(row: StoreInfoRow): StoreInfo {
-  return {
-    name: row.name,
-    address: row.address,
-    city: row.city,
-    state: row.state,
-    postalCode: row.postal_code,
-    country: row.country,
-    phone: row.phone,
-    email: row.email,
-    website: row.website,
-    timezone: row.timezone,
-    licenseNumber: row.license_number,
-    currency: row.currency,
-    hours: row.hours === null ? null : (JSON.parse(row.hours) as WeeklyHours),
-    logo: row.logo,
-    updatedAt: row.updated_at,
-  };
+  const info: Record<string, unknown> = {};
+  for (const [column, key] of Object.entries(STORE_INFO_FIELDS)) info[key] = row[column as StoreFieldColumn];
+  info.hours = row.hours === null ? null : (JSON.parse(row.hours) as WeeklyHours);
+  info.updatedAt = row.updated_at;
+  return info as unknown as StoreInfo;
 }
 
 /** Column values for the store fields a patch sets. */
 export function storeInfoColumns(patch: Partial<StoreInfo>): Partial<StoreInfoRow> {
-  const columns: Partial<StoreInfoRow> = {};
-  const set = <K extends keyof StoreInfoRow>(column: K, value: StoreInfoRow[K] | undefined) => {
-    if (value !== undefined) columns[column] = value;
-  };
-  set('name', patch.name);
-  set('address', patch.address);
-  set('city', patch.city);
-  set('state', patch.state);
-  set('postal_code', patch.postalCode);
-  set('country', patch.country);
-  set('phone', patch.phone);
-  set('email', patch.email);
-  set('website', patch.website);
-  set('timezone', patch.timezone);
-  set('license_number', patch.licenseNumber);
-  set('currency', patch.currency);
-  if (patch.hours !== undefined) columns.hours = patch.hours === null ? null : JSON.stringify(patch.hours);
-  set('logo', patch.logo);
-  return columns;
+  const columns: Record<string, unknown> = {};
+  for (const [column, key] of Object.entries(STORE_INFO_FIELDS)) {
+    const value = patch[key];
+    if (value !== undefined)
+      columns[column] = column === 'hours' && value !== null ? JSON.stringify(value) : value;
+  }
+  return columns as Partial<StoreInfoRow>;
 }
 
 /** A record's column values: lists as JSON text, flags as 0/1, everything else as it is. */

@@ -4,8 +4,8 @@ import { DispensaryService } from '../../services/dispensaries.js';
 import { ServiceError } from '../../services/errors.js';
 import { dispensarySummaryRecord } from '../../services/records.js';
 import type { Store } from '../../store/store.js';
-import { STORE_FIELDS } from '../commands/dispensary.js';
 import { parseId, withService } from '../context.js';
+import { STORE_FIELDS } from '../option-values.js';
 import type { CommonOptions } from '../options.js';
 import { emit, table } from '../output.js';
 

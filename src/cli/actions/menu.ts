@@ -7,8 +7,8 @@ import { ServiceError } from '../../services/errors.js';
 import { type MenuFileFormat, MenuService, type ProgressListener } from '../../services/menus.js';
 import { importReportRecord } from '../../services/records.js';
 import type { Store } from '../../store/store.js';
-import { MENU_FILE_FORMATS } from '../commands/menu.js';
 import { parseId, withService } from '../context.js';
+import { MENU_FILE_FORMATS } from '../option-values.js';
 import type { CommonOptions } from '../options.js';
 import { emit } from '../output.js';
 

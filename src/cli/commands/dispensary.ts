@@ -1,80 +1,54 @@
 import { Command } from 'commander';
-import { commonOptions, jsonOption } from '../options.js';
+import { STORE_FIELD_HELP, STORE_FIELDS } from '../option-values.js';
+import { jsonAction } from '../options.js';
 
 const actions = () => import('../actions/dispensary.js');
 
 export function dispensaryCommand(): Command {
   const command = new Command('dispensary').description('onboard dispensaries and manage their tokens');
+  /** A command on one dispensary, named by its id. */
+  const onOne = (name: string, description: string) =>
+    command.command(name).description(description).argument('<id>', 'dispensary id');
 
-  command
-    .command('create')
-    .description('create a dispensary and print its token (shown once: hand it to the dispensary)')
-    .requiredOption('--name <name>', 'the dispensary name')
-    .addOption(jsonOption())
-    .action(async (_options, self: Command) =>
-      (await actions()).create(commonOptions<{ name: string }>(self)),
-    );
+  jsonAction<{ name: string }>(
+    command
+      .command('create')
+      .description('create a dispensary and print its token (shown once: hand it to the dispensary)')
+      .requiredOption('--name <name>', 'the dispensary name'),
+    async (_args, options) => (await actions()).create(options),
+  );
+  jsonAction(
+    command.command('list').description('list dispensaries with their item counts'),
+    async (_args, options) => (await actions()).list(options),
+  );
+  jsonAction<{ graceSeconds: string }>(
+    onOne(
+      'rotate-token',
+      'replace a dispensary token; the old one keeps working for the grace period',
+    ).option(
+      '--grace-seconds <seconds>',
+      'how long the old token keeps working (0: stop it at once)',
+      '86400',
+    ),
+    async ([id], options) => (await actions()).rotateToken(id!, options),
+  );
+  jsonAction(onOne('remove', 'delete a dispensary and its whole menu'), async ([id], options) =>
+    (await actions()).remove(id!, options),
+  );
+  jsonAction(onOne('show', 'show a dispensary and its store information'), async ([id], options) =>
+    (await actions()).show(id!, options),
+  );
 
-  command
-    .command('list')
-    .description('list dispensaries with their item counts')
-    .addOption(jsonOption())
-    .action(async (_options, self: Command) => (await actions()).list(commonOptions(self)));
-
-  command
-    .command('rotate-token')
-    .description('replace a dispensary token; the old one keeps working for the grace period')
-    .argument('<id>', 'dispensary id')
-    .option('--grace-seconds <seconds>', 'how long the old token keeps working (0: stop it at once)', '86400')
-    .addOption(jsonOption())
-    .action(async (id: string, _options, self: Command) =>
-      (await actions()).rotateToken(id, commonOptions<{ graceSeconds: string }>(self)),
-    );
-
-  command
-    .command('remove')
-    .description('delete a dispensary and its whole menu')
-    .argument('<id>', 'dispensary id')
-    .addOption(jsonOption())
-    .action(async (id: string, _options, self: Command) => (await actions()).remove(id, commonOptions(self)));
-
-  command
-    .command('show')
-    .description('show a dispensary and its store information')
-    .argument('<id>', 'dispensary id')
-    .addOption(jsonOption())
-    .action(async (id: string, _options, self: Command) => (await actions()).show(id, commonOptions(self)));
-
-  const update = command
-    .command('update')
-    .description('set store information (what GET /store answers); "null" clears a field')
-    .argument('<id>', 'dispensary id')
-    .option('--from-file <file>', 'a JSON object of store fields (hours included)')
-    .addOption(jsonOption());
+  const update = onOne(
+    'update',
+    'set store information (what GET /store answers); "null" clears a field',
+  ).option('--from-file <file>', 'a JSON object of store fields (hours included)');
+  // --json comes before the field options here, as the help has always listed it.
+  jsonAction<Record<string, string | undefined>>(update, async ([id], options) =>
+    (await actions()).update(id!, options),
+  );
   for (const field of STORE_FIELDS)
     update.option(`--${field.replaceAll('_', '-')} <value>`, STORE_FIELD_HELP[field]);
-  update.action(async (id: string, _options, self: Command) =>
-    (await actions()).update(id, commonOptions<Record<string, string | undefined>>(self)),
-  );
 
   return command;
 }
-
-const STORE_FIELD_HELP = {
-  name: 'the dispensary name',
-  address: 'street address',
-  city: 'city',
-  state: 'state or province',
-  postal_code: 'postal code',
-  country: 'country',
-  phone: 'phone number',
-  email: 'contact e-mail',
-  website: 'website URL',
-  timezone: 'IANA time zone, for example America/Los_Angeles',
-  license_number: 'state license number',
-  currency: 'ISO 4217 currency of every price (default USD)',
-  hours: 'JSON: {"monday": {"open": "09:00", "close": "21:00"}, "sunday": {"closed": true}, ...}',
-  logo: 'logo URL',
-} as const;
-/** The store fields `dispensary update` sets, each from its own option. */
-export const STORE_FIELDS = Object.keys(STORE_FIELD_HELP) as (keyof typeof STORE_FIELD_HELP)[];

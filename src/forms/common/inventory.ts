@@ -1,13 +1,13 @@
 import { Type } from 'typebox';
-import type { MenuItem } from '../../domain/item.js';
+import { type MenuItem, UNITS } from '../../domain/item.js';
+import { Nullable } from '../../domain/nullable.js';
 import { ServiceError } from '../../services/errors.js';
 import { INVENTORY_EXAMPLE } from '../examples.js';
-import { Nullable } from '../nullable.js';
 
 export const InventoryEntrySchema = Type.Object(
   {
     item_id: Type.Integer(),
-    unit: Type.String({ enum: ['gram', 'ounce', 'unit'] }),
+    unit: Type.String({ enum: [...UNITS] }),
     amount: Type.Number(),
     stock: Nullable(
       Type.Number({ description: 'null when the dispensary does not track stock of this entry' }),

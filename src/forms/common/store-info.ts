@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
+import { Nullable } from '../../domain/nullable.js';
 import { WEEKDAYS } from '../../domain/store-info.js';
 import { STORE_INFO_EXAMPLE } from '../examples.js';
-import { Nullable } from '../nullable.js';
 
 const text = (description: string) => Nullable(Type.String({ description }));
 

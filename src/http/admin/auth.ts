@@ -53,6 +53,18 @@ export function requireDispensaryScope(request: FastifyRequest, dispensaryId: nu
   }
 }
 
+/** The dispensary id of the path (`:id`; the route schema has checked it is a number). */
+export function pathId(request: FastifyRequest): number {
+  return Number((request.params as { id: string }).id);
+}
+
+/** The dispensary of the path, after checking the key may touch it. */
+export function dispensaryOf(request: FastifyRequest): number {
+  const id = pathId(request);
+  requireDispensaryScope(request, id);
+  return id;
+}
+
 /** Creating dispensaries and credentials needs a key with scope all. */
 export function requireFullScope(request: FastifyRequest): void {
   if (adminKeyOf(request).scope !== 'all') {

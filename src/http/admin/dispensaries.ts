@@ -2,8 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { toStoreInfoRecord } from '../../domain/store-info.js';
 import { scopedDispensary } from '../../services/admin-keys.js';
+import { dispensarySummaryRecord } from '../../services/records.js';
 import { errorResponses, noContent } from '../error-responses.js';
-import { actorOf, adminKeyOf, requireDispensaryScope, requireFullScope } from './auth.js';
+import { actorOf, adminKeyOf, dispensaryOf, pathId, requireFullScope } from './auth.js';
 import type { AdminContext } from './context.js';
 import {
   CreateDispensaryBody,
@@ -14,11 +15,13 @@ import {
   StoreInfoBody,
   TokenOut,
 } from './schemas.js';
+import { writeRoutes } from './write-route.js';
 
 const tags = ['Sync API: dispensaries'];
 
 export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { services, write }) => {
   const { dispensaries } = services;
+  const writeRoute = writeRoutes(app, write, tags);
   const describe = async (id: number) => {
     const dispensary = await dispensaries.get(id);
     return {
@@ -30,35 +33,17 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
     };
   };
 
-  app.post(
-    '/dispensaries',
-    {
-      schema: {
-        summary: 'Create a dispensary',
-        tags,
-        body: CreateDispensaryBody,
-        response: {
-          201: CreatedDispensaryOut,
-          ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503),
-        },
-      },
+  writeRoute('POST', '/dispensaries', {
+    summary: 'Create a dispensary',
+    secretField: 'token',
+    schemas: { body: CreateDispensaryBody, success: { 201: CreatedDispensaryOut } },
+    run: async (request) => {
+      requireFullScope(request);
+      const { name, ...store } = request.body as { name: string } & Record<string, unknown>;
+      const created = await dispensaries.createWithStore(name, store, actorOf(request));
+      return { id: created.id, name: created.name, token: created.token, store: created.store };
     },
-    (request, reply) =>
-      write(
-        request,
-        reply,
-        async () => {
-          requireFullScope(request);
-          const { name, ...store } = request.body as { name: string } & Record<string, unknown>;
-          const created = await dispensaries.createWithStore(name, store, actorOf(request));
-          return {
-            status: 201,
-            body: { id: created.id, name: created.name, token: created.token, store: created.store },
-          };
-        },
-        'token',
-      ),
-  );
+  });
 
   app.get(
     '/dispensaries',
@@ -74,14 +59,7 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
       const all = await dispensaries.list();
       return all
         .filter((dispensary) => limit === undefined || dispensary.id === limit)
-        .map((d) => ({
-          id: d.id,
-          name: d.name,
-          items: d.itemCount,
-          active_items: d.activeItemCount,
-          created_at: d.createdAt,
-          updated_at: d.updatedAt,
-        }));
+        .map(dispensarySummaryRecord);
     },
   );
 
@@ -96,80 +74,39 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
       },
     },
     async (request) => {
-      const id = Number((request.params as { id: string }).id);
-      requireDispensaryScope(request, id);
+      return describe(dispensaryOf(request));
+    },
+  );
+
+  writeRoute('PATCH', '/dispensaries/:id', {
+    summary: 'Update store information',
+    schemas: { params: IdParams, body: StoreInfoBody, success: { 200: DispensaryOut } },
+    run: async (request) => {
+      const id = dispensaryOf(request);
+      await dispensaries.updateStoreInfo(id, request.body, actorOf(request));
       return describe(id);
     },
-  );
+  });
 
-  app.patch(
-    '/dispensaries/:id',
-    {
-      schema: {
-        summary: 'Update store information',
-        tags,
-        params: IdParams,
-        body: StoreInfoBody,
-        response: {
-          200: DispensaryOut,
-          ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503),
-        },
-      },
+  writeRoute('POST', '/dispensaries/:id/rotate-token', {
+    summary: 'Replace the dispensary token',
+    description:
+      'The old token keeps working for grace_seconds (JSON body, optional; default 86400 = 24 h; 0 ends it at once).',
+    secretField: 'token',
+    schemas: { params: IdParams, success: { 200: TokenOut } },
+    run: async (request) => {
+      const id = dispensaryOf(request);
+      const grace = (request.body as { grace_seconds?: number } | undefined)?.grace_seconds;
+      return dispensaries.rotateToken(id, actorOf(request), grace);
     },
-    (request, reply) =>
-      write(request, reply, async () => {
-        const id = Number((request.params as { id: string }).id);
-        requireDispensaryScope(request, id);
-        await dispensaries.updateStoreInfo(id, request.body, actorOf(request));
-        return { status: 200, body: await describe(id) };
-      }),
-  );
+  });
 
-  app.post(
-    '/dispensaries/:id/rotate-token',
-    {
-      schema: {
-        summary: 'Replace the dispensary token',
-        description:
-          'The old token keeps working for grace_seconds (JSON body, optional; default 86400 = 24 h; 0 ends it at once).',
-        tags,
-        params: IdParams,
-        response: { 200: TokenOut, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503) },
-      },
+  writeRoute('DELETE', '/dispensaries/:id', {
+    summary: 'Delete a dispensary and its menu',
+    schemas: { params: IdParams, success: noContent('Deleted, with its menu.') },
+    run: async (request) => {
+      requireFullScope(request);
+      await dispensaries.remove(pathId(request), actorOf(request));
     },
-    (request, reply) =>
-      write(
-        request,
-        reply,
-        async () => {
-          const id = Number((request.params as { id: string }).id);
-          requireDispensaryScope(request, id);
-          const grace = (request.body as { grace_seconds?: number } | undefined)?.grace_seconds;
-          return { status: 200, body: await dispensaries.rotateToken(id, actorOf(request), grace) };
-        },
-        'token',
-      ),
-  );
-
-  app.delete(
-    '/dispensaries/:id',
-    {
-      schema: {
-        summary: 'Delete a dispensary and its menu',
-        tags,
-        params: IdParams,
-        response: {
-          ...noContent('Deleted, with its menu.'),
-          ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503),
-        },
-      },
-    },
-    (request, reply) =>
-      write(request, reply, async () => {
-        const id = Number((request.params as { id: string }).id);
-        requireFullScope(request);
-        await dispensaries.remove(id, actorOf(request));
-        return { status: 204, body: null };
-      }),
-  );
+  });
 };
