@@ -14,6 +14,8 @@ export interface CredentialVerifierOptions {
   /** How long a verified username and password pair is remembered. */
   rememberMs: number;
   scryptCost?: ScryptCost;
+  /** The password check (scrypt); the tests pass a counting wrapper of the real one. */
+  checkPassword?: typeof verifyPassword;
 }
 
 interface Remembered {
@@ -63,7 +65,8 @@ export class CredentialVerifier {
     const credential = await this.lookup(username, generation);
     const expiry = credential?.expiresAt ? Date.parse(credential.expiresAt) : Number.POSITIVE_INFINITY;
     const usable = credential && credential.revokedAt === null && expiry > Date.now();
-    const matches = await verifyPassword(password, usable ? credential.passwordHash : await this.decoyHash);
+    const check = this.options.checkPassword ?? verifyPassword;
+    const matches = await check(password, usable ? credential.passwordHash : await this.decoyHash);
     if (!usable || !matches) return undefined;
 
     const verified: VerifiedCredential = Object.freeze({

@@ -1,21 +1,15 @@
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CredentialVerifier } from '../../src/auth/credential-verifier.js';
-import { hashPassword } from '../../src/auth/password.js';
+import { hashPassword, verifyPassword } from '../../src/auth/password.js';
 import type { Credential } from '../../src/store/store.js';
 import { TEST_SCRYPT } from '../helpers/runtime.js';
 
 // Counts the scrypt checks; the real function still runs.
-const scryptChecks = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../src/auth/password.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/auth/password.js')>();
-  return {
-    ...actual,
-    verifyPassword: (password: string, stored: string) => {
-      scryptChecks.count += 1;
-      return actual.verifyPassword(password, stored);
-    },
-  };
-});
+const scryptChecks = { count: 0 };
+const countingCheck: typeof verifyPassword = (password, stored) => {
+  scryptChecks.count += 1;
+  return verifyPassword(password, stored);
+};
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -49,7 +43,11 @@ describe('CredentialVerifier: lookups and scrypt', () => {
         return rows.get(username);
       },
     };
-    verifier = new CredentialVerifier(credentials, { rememberMs: 60_000, scryptCost: TEST_SCRYPT });
+    verifier = new CredentialVerifier(credentials, {
+      rememberMs: 60_000,
+      scryptCost: TEST_SCRYPT,
+      checkPassword: countingCheck,
+    });
     scryptChecks.count = 0;
   });
 
