@@ -37,6 +37,8 @@ export class AccessService {
   private readonly verifier: CredentialVerifier;
   /** Token digest to dispensary, only for tokens that matched: misses are never stored. */
   private readonly dispensaries = new Map<string, Dispensary>();
+  /** Renewed by every forget: a token lookup that began before a change is not remembered after it. */
+  private dispensaryGeneration = 0;
   private readonly lastNoted = new Map<string, number>();
   private readonly guard: LoginGuard | undefined;
 
@@ -140,8 +142,9 @@ export class AccessService {
     const digest = secretDigest(token);
     const known = this.rememberedDispensary(digest);
     if (known) return known;
+    const generation = this.dispensaryGeneration;
     const found = await this.store.dispensaries.findByTokenDigest(digest);
-    if (found) this.dispensaries.set(digest, found);
+    if (found && generation === this.dispensaryGeneration) this.dispensaries.set(digest, found);
     return found;
   }
 
@@ -157,6 +160,7 @@ export class AccessService {
   }
 
   private forgetDispensary(id: number | null): void {
+    this.dispensaryGeneration += 1;
     for (const [digest, dispensary] of this.dispensaries) {
       if (id === null || dispensary.id === id) this.dispensaries.delete(digest);
     }

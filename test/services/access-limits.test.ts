@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 
 /** Token rotation grace periods, credential expiry, last use and per-credential dispensary allowlists. */
@@ -37,6 +37,27 @@ describe('access limits', () => {
     const { username, password } = runtime.seed;
     expect((await menuWith(username, password, created.token)).statusCode).toBe(403);
     expect((await menuWith(username, password, first.token)).statusCode).toBe(200);
+  });
+
+  it('a token lookup that began before a rotation is not remembered after it', async () => {
+    const { dispensaries, store } = runtime.services;
+    const created = await dispensaries.create('Race Collective');
+    const { username, password } = runtime.seed;
+    const find = store.dispensaries.findByTokenDigest.bind(store.dispensaries);
+    // The rotation, and the change notice it sends, land while the first request's lookup is under way.
+    const lookup = vi
+      .spyOn(store.dispensaries, 'findByTokenDigest')
+      .mockImplementationOnce(async (digest) => {
+        const found = await find(digest);
+        await dispensaries.rotateToken(created.id, undefined, 0);
+        return found;
+      });
+    try {
+      expect((await menuWith(username, password, created.token)).statusCode).toBe(200);
+    } finally {
+      lookup.mockRestore();
+    }
+    expect((await menuWith(username, password, created.token)).statusCode).toBe(403);
   });
 
   it('the default grace is 24 hours', async () => {
