@@ -1,4 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
+import { it } from 'vitest';
+import { expectInvalid } from '../helpers/http.js';
 import type { Seed, TestRuntime } from '../helpers/runtime.js';
 
 /** The parts of a public request a shared suite varies: credentials and token, and parameters. */
@@ -77,3 +79,32 @@ export const FORM_B: FormDriver = {
 
 /** Every form, for `describe.each(FORM_DRIVERS)`. */
 export const FORM_DRIVERS: readonly FormDriver[] = [FORM_A, FORM_B];
+
+/**
+ * The 400 cases every public endpoint asks alike of its credentials and token: each one missing, all
+ * missing at once, and one of 257 characters, each named in the problems. `good` is read when a case
+ * runs, since suites make their credentials in beforeAll.
+ */
+export function itNamesMissingOrLongCredentials(
+  form: FormDriver,
+  send: (credentials: Record<string, unknown>) => Promise<LightMyRequestResponse>,
+  good: () => Record<string, unknown>,
+): void {
+  it.each(form.secrets)('%s missing', async (name) => {
+    const { [name]: _dropped, ...rest } = good();
+    expectInvalid(await send(rest), [{ field: name, message: `${form.secretCarrier} is required` }]);
+  });
+
+  it('every credential missing at once, each named', async () => {
+    expectInvalid(
+      await send({}),
+      form.secrets.map((field) => ({ field, message: `${form.secretCarrier} is required` })),
+    );
+  });
+
+  it.each(form.secrets)('%s of 257 characters', async (name) => {
+    expectInvalid(await send({ ...good(), [name]: 'x'.repeat(257) }), [
+      { field: name, message: `${form.secretCarrier} must NOT have more than 256 characters` },
+    ]);
+  });
+}

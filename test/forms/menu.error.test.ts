@@ -10,7 +10,7 @@ import {
   rawRequest,
 } from '../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
-import { FORM_DRIVERS } from './driver.js';
+import { FORM_DRIVERS, itNamesMissingOrLongCredentials } from './driver.js';
 
 const NOT_JSON =
   'The request body is not valid JSON. Send a JSON object such as {"username": "...", "password": "...", "collective_token": "..."}.';
@@ -46,23 +46,7 @@ describe.each(FORM_DRIVERS)('$id: /menu errors', (form) => {
   afterAll(() => runtime.close());
 
   describe(`${form.title('/menu')}: 400, a missing or over-long credential, named`, () => {
-    it.each(form.secrets)('%s missing', async (name) => {
-      const { [name]: _dropped, ...rest } = good;
-      expectInvalid(await send(rest), [{ field: name, message: `${form.secretCarrier} is required` }]);
-    });
-
-    it('every credential missing at once, each named', async () => {
-      expectInvalid(
-        await send({}),
-        form.secrets.map((field) => ({ field, message: `${form.secretCarrier} is required` })),
-      );
-    });
-
-    it.each(form.secrets)('%s of 257 characters', async (name) => {
-      expectInvalid(await send({ ...good, [name]: 'x'.repeat(257) }), [
-        { field: name, message: `${form.secretCarrier} must NOT have more than 256 characters` },
-      ]);
-    });
+    itNamesMissingOrLongCredentials(form, send, () => good);
 
     it.each(form.secrets)('%s of 256 characters is not too long (and simply wrong)', async (name) => {
       const response = await send({ ...good, [name]: 'x'.repeat(256) });

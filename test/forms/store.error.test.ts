@@ -8,7 +8,7 @@ import {
   rawRequest,
 } from '../helpers/http.js';
 import type { TestRuntime } from '../helpers/runtime.js';
-import { FORM_DRIVERS } from './driver.js';
+import { FORM_DRIVERS, itNamesMissingOrLongCredentials } from './driver.js';
 
 describe.each(FORM_DRIVERS)('$id: /store errors, the same model as /menu', (form) => {
   let runtime: TestRuntime;
@@ -30,23 +30,7 @@ describe.each(FORM_DRIVERS)('$id: /store errors, the same model as /menu', (form
   afterAll(() => runtime.close());
 
   describe(`${form.title('/store')}: 400`, () => {
-    it.each(form.secrets)('a missing %s, named', async (name) => {
-      const { [name]: _dropped, ...rest } = good;
-      expectInvalid(await send(rest), [{ field: name, message: `${form.secretCarrier} is required` }]);
-    });
-
-    it('every credential missing at once, each named', async () => {
-      expectInvalid(
-        await send({}),
-        form.secrets.map((field) => ({ field, message: `${form.secretCarrier} is required` })),
-      );
-    });
-
-    it.each(form.secrets)('%s of 257 characters', async (name) => {
-      expectInvalid(await send({ ...good, [name]: 'x'.repeat(257) }), [
-        { field: name, message: `${form.secretCarrier} must NOT have more than 256 characters` },
-      ]);
-    });
+    itNamesMissingOrLongCredentials(form, send, () => good);
 
     if (form.id === 'a') {
       it.each(form.secrets)('%s as a number is not coerced', async (field) => {
