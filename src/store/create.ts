@@ -8,6 +8,7 @@ import { Credentials } from './repositories/credentials.js';
 import { Dispensaries } from './repositories/dispensaries.js';
 import { IdempotencyKeys } from './repositories/idempotency.js';
 import { Menus } from './repositories/menus.js';
+import { Webhooks } from './repositories/webhooks.js';
 import type { Database } from './schema.js';
 import type { Store } from './store.js';
 import { Writer } from './write.js';
@@ -32,6 +33,7 @@ export function createStore(dialect: Dialect): KyselyStore {
     audit: new AuditLog(db),
     changes: new Changes(db),
     idempotency: new IdempotencyKeys(db),
+    webhooks: new Webhooks(dialect, writer),
     ...(listen && { listen }),
     async migrate() {
       const migrate = () => migrateToLatest(db);
