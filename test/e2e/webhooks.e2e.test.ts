@@ -50,7 +50,7 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
     await server?.stop();
     await receiver?.close();
     await database?.cleanup();
-  });
+  }, 60_000);
 
   it('every change type arrives in order, in Form B’s shape, signed (standardwebhooks and by hand)', async () => {
     const id = seed.dispensaryId;
@@ -98,7 +98,7 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
     expect(listed[0].attempt_log).toEqual([
       { at: expect.any(String), status_code: 204, latency_ms: expect.any(Number), error: null },
     ]);
-  });
+  }, 60_000);
 
   it('a receiver that is down for a while gets everything once it is back, in order', async () => {
     const before = receiver.received.length;
@@ -137,7 +137,7 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
     expect(
       head.attempt_log.slice(0, -1).every((attempt: { status_code: number }) => attempt.status_code === 503),
     ).toBe(true);
-  });
+  }, 60_000);
 
   it('a delivery held back (webhook disabled) is sent again at once by the retry endpoint', async () => {
     const failing = await startReceiver({ status: 500 });
@@ -167,7 +167,7 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
     } finally {
       await failing.close();
     }
-  });
+  }, 60_000);
 
   it('the CLI shows webhooks and deliveries (--json, snake_case)', async () => {
     const listed = await cliJson<{ id: number; enabled: boolean }[]>(database.address, [
@@ -190,7 +190,7 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
     expect(human.code).toBe(0);
     expect(human.stdout).toContain(receiver.url);
     expect(human.stdout).not.toContain(hook.secret);
-  });
+  }, 60_000);
 });
 
 describe(`webhooks that fail, and targets that are refused, over ${DATABASE_KIND}`, () => {
@@ -223,7 +223,7 @@ describe(`webhooks that fail, and targets that are refused, over ${DATABASE_KIND
     await failing?.close();
     await refused?.close();
     await database?.cleanup();
-  });
+  }, 60_000);
 
   it('after the schedule a delivery is failed; an endpoint failing for the set time is disabled, audited, counted', async () => {
     // Subscribed with --webhook-allow-private (http://); the server was not started with it, so this
@@ -254,7 +254,7 @@ describe(`webhooks that fail, and targets that are refused, over ${DATABASE_KIND
     const metrics = await (await fetch(`${ops}/metrics`)).text();
     expect(metrics).toMatch(/^menu_api_webhooks_disabled_total 1$/m);
     expect(metrics).toMatch(/^menu_api_webhook_attempts_total\{outcome="failed"\} [1-9]/m);
-  });
+  }, 60_000);
 
   it('a name that resolves to loopback is refused when connecting: the receiver gets nothing', async () => {
     const port = new URL(refused.url).port;
@@ -280,5 +280,5 @@ describe(`webhooks that fail, and targets that are refused, over ${DATABASE_KIND
       /^localhost resolves to (127\.0\.0\.1|::1), which webhooks may not reach$/,
     );
     expect(refused.received).toEqual([]);
-  });
+  }, 60_000);
 });

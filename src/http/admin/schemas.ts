@@ -235,7 +235,12 @@ export const DeliveryParams = Type.Object({
   }),
 });
 export const DeliveriesQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'Newest first.' })),
+  limit: Type.Optional(
+    Type.String({
+      pattern: '^[1-9][0-9]{0,2}$',
+      description: 'How many, 1 to 500 (default 50), newest first.',
+    }),
+  ),
 });
 export const CreateWebhookBody = Type.Object(
   {

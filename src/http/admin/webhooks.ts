@@ -115,8 +115,9 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
       },
     },
     async (request) => {
-      const { limit } = request.query as { limit?: number };
-      return (await webhooks.deliveries(webhookOf(request), scopeOf(request), limit)).map(deliveryRecord);
+      const { limit } = request.query as { limit?: string };
+      const count = limit === undefined ? undefined : Number(limit);
+      return (await webhooks.deliveries(webhookOf(request), scopeOf(request), count)).map(deliveryRecord);
     },
   );
 
