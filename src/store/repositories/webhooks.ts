@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { chunks, type Dialect } from '../dialect.js';
 import type { Database } from '../schema.js';
 import type {
@@ -7,6 +7,7 @@ import type {
   AttemptResult,
   ClaimedDelivery,
   DeliveryStatus,
+  MenuChange,
   NewWebhook,
   StoredChange,
   Webhook,
@@ -17,13 +18,6 @@ import type {
   WebhookRepository,
 } from '../store.js';
 import { type ChangeRecord, now, OPERATOR, type Writer } from '../write.js';
-
-/** A change just written to the feed, as the outbox needs it (a row of menu_changes). */
-export interface FeedRow {
-  seq: number | bigint | string;
-  dispensary_id: number;
-  type: string;
-}
 
 /** The webhook-id of a delivery: unique per change and endpoint, the same on every attempt. */
 export function deliveryId(): string {
@@ -101,10 +95,10 @@ function toDelivery(
 export async function enqueueDeliveries(
   dialect: Dialect,
   trx: Transaction<Database>,
-  rows: readonly FeedRow[],
+  rows: readonly MenuChange[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  const dispensaries = [...new Set(rows.map((row) => Number(row.dispensary_id)))];
+  const dispensaries = [...new Set(rows.map((row) => row.dispensaryId))];
   const at = now();
   const hooks = await trx
     .selectFrom('webhooks as w')
@@ -124,13 +118,13 @@ export async function enqueueDeliveries(
     if (allowed && !allowed.includes(dispensaryId)) continue;
     const events = hook.events === null ? null : (JSON.parse(hook.events) as string[]);
     for (const row of rows) {
-      if (Number(row.dispensary_id) !== dispensaryId) continue;
+      if (row.dispensaryId !== dispensaryId) continue;
       if (events && !events.includes(row.type)) continue;
       deliveries.push({
         id: deliveryId(),
         webhook_id: Number(hook.id),
         dispensary_id: dispensaryId,
-        seq: Number(row.seq),
+        seq: row.seq,
         type: row.type,
         status: 'pending',
         attempts: 0,
@@ -438,21 +432,15 @@ export class Webhooks implements WebhookRepository {
     }));
   }
 
-  /** The stored changes with these cursors (menu_changes belongs to the change feed). */
+  /** The stored changes with these cursors (menu_changes is the live feed's). */
   private async changesAt(seqs: number[]): Promise<Map<number, StoredChange>> {
     const found = new Map<number, StoredChange>();
     const unique = [...new Set(seqs)];
-    const { rows } = await sql<{
-      seq: number | string;
-      dispensary_id: number | string;
-      at: string;
-      type: string;
-      item_id: number | string | null;
-      reason: string | null;
-      item: string | null;
-    }>`select seq, dispensary_id, at, type, item_id, reason, item from menu_changes where seq in (${sql.join(unique)})`.execute(
-      this.dialect.db,
-    );
+    const rows = await this.dialect.db
+      .selectFrom('menu_changes')
+      .select(['seq', 'dispensary_id', 'at', 'type', 'item_id', 'reason', 'item'])
+      .where('seq', 'in', unique)
+      .execute();
     for (const row of rows) {
       found.set(Number(row.seq), {
         seq: Number(row.seq),
