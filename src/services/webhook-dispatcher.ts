@@ -60,6 +60,8 @@ export class WebhookDispatcher {
   private running = false;
   private pumping: Promise<void> | undefined;
   private again = false;
+  /** Set while rounds fail (the database unreachable, say): the failure is reported once, not every round. */
+  private failing = false;
   private fallback: NodeJS.Timeout | undefined;
   private dueTimer: NodeJS.Timeout | undefined;
   private readonly concurrency: number;
@@ -101,7 +103,13 @@ export class WebhookDispatcher {
       return;
     }
     this.pumping = this.pump()
-      .catch((error) => this.options.onError?.(error))
+      .then(() => {
+        this.failing = false;
+      })
+      .catch((error) => {
+        if (!this.failing) this.options.onError?.(error);
+        this.failing = true;
+      })
       .finally(() => {
         this.pumping = undefined;
         if (this.again) {
