@@ -9,7 +9,9 @@ import { AdminKeyVerifier } from '../services/admin-keys.js';
 import { ChangeFeed } from '../services/change-feed.js';
 import { IdempotencyService } from '../services/idempotency.js';
 import { createServices, type Services } from '../services/index.js';
-import { MenuReader } from '../services/menu-reader.js';
+import { LiveHub } from '../services/live-hub.js';
+import { MenuFeed } from '../services/menu-feed.js';
+import { loadItems, MenuReader } from '../services/menu-reader.js';
 import { MenuSnapshots } from '../services/menu-snapshots.js';
 import { openStore } from '../store/open.js';
 import { buildApp, type ContractCheck } from './app.js';
@@ -25,6 +27,10 @@ export interface Runtime {
   ops?: FastifyInstance;
   services: Services;
   feed: ChangeFeed;
+  /** The live menu feed (/changes) and its pruning. */
+  menuFeed: MenuFeed;
+  /** The one reader of new live changes, fanning them out to every /events stream of this process. */
+  hub: LiveHub;
   /** The serialized answers kept in memory (menus, store information, inventory). */
   snapshots: MenuSnapshots;
   /** What the app's answers and snapshot reads are counted in (served at /metrics). */
@@ -55,6 +61,14 @@ export interface RuntimeOptions {
 export async function createRuntime(config: ServerConfig, options: RuntimeOptions): Promise<Runtime> {
   const store = await openStore(config.database, { poolSize: config.databasePoolSize });
   const feed = new ChangeFeed(store, config.changePollMs);
+  const menuFeed = new MenuFeed(store, {
+    retentionDays: config.changeRetentionDays ?? DEFAULTS.changeRetentionDays,
+  });
+  const hub = new LiveHub(store, feed, {
+    maxStreams: config.maxStreams ?? DEFAULTS.maxStreams,
+    maxStreamsPerCredential: config.maxStreamsPerCredential ?? DEFAULTS.maxStreamsPerCredential,
+    heartbeatMs: config.streamHeartbeatMs ?? DEFAULTS.streamHeartbeatMs,
+  });
   const services = createServices(store, MENU_FORMS, () => feed.poll(), options.scryptCost);
   const log = options.logger || undefined;
   const protection = createProtection(config, {
@@ -64,6 +78,10 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   try {
     await protection.start();
     await feed.start();
+    await hub.start();
+    hub.onError = (error) =>
+      log?.warn({ err: error }, 'reading the live feed failed; retried at the next change');
+    menuFeed.start((error) => log?.warn({ err: error }, 'pruning the live feed failed; retried later'));
     if (config.demo) await ensureDemo(services);
     const access = new AccessService(store, feed, {
       rememberCredentialsMs: config.rememberCredentialsMs,
@@ -87,18 +105,20 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     const snapshots = new MenuSnapshots(
       {
         budgetBytes: config.snapshotBudgetBytes ?? DEFAULTS.snapshotBudgetBytes,
-        loadItems: (dispensaryId) => store.menus.read(dispensaryId),
+        loadItems: (dispensaryId) => loadItems(store, dispensaryId),
         onBuild: (event) => log?.debug(event, 'snapshot built'),
         onRead: (event) => metrics.recordSnapshotRead(event),
       },
       feed,
     );
     metrics.trackSnapshotCacheBytes(() => snapshots.usedBytes);
+    metrics.trackLiveStreams(() => hub.stats);
     const app = await buildApp({
       access,
       menus: new MenuReader(store, feed),
       snapshots,
       formBNames: config.formBNames,
+      live: { feed: menuFeed, hub, maxBacklog: config.streamMaxBacklog ?? DEFAULTS.streamMaxBacklog },
       bodyLimit: config.bodyLimit,
       logger: options.logger,
       health,
@@ -131,6 +151,8 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
         // The ops listener keeps answering (/readyz: 503) until the public one has drained.
         const report = await closeGracefully(app, timeoutMs);
         if (ops) await closeGracefully(ops, 1_000);
+        hub.stop();
+        await menuFeed.stop();
         feed.stop();
         await store.close();
         await protection.close();
@@ -143,6 +165,8 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       ops,
       services,
       feed,
+      menuFeed,
+      hub,
       snapshots,
       metrics,
       shutdown: (closeOptions) => shutdown(closeOptions?.timeoutMs),
@@ -151,6 +175,8 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       },
     };
   } catch (error) {
+    hub.stop();
+    await menuFeed.stop();
     feed.stop();
     await store.close();
     await protection.close();
