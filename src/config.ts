@@ -66,6 +66,11 @@ export interface ServerConfig
     | 'rateLimitAdminKey'
     | 'redisPrefix'
     | 'trustProxy'
+    | 'webhookKey'
+    | 'webhookAllowPrivate'
+    | 'webhookTimeoutMs'
+    | 'webhookRetrySchedule'
+    | 'webhookDisableAfter'
   > {
   /** Most bytes of serialized answers kept in memory per process (README: "Menu snapshots"). */
   snapshotBudgetBytes: number;
@@ -128,6 +133,11 @@ export function serverConfig(values: SettingValues): ServerConfig {
     },
     corsOrigins: values.corsOrigins ?? [],
     trustProxy: values.trustProxy,
+    webhookKey: values.webhookKey,
+    webhookAllowPrivate: values.webhookAllowPrivate,
+    webhookTimeoutMs: values.webhookTimeoutMs,
+    webhookRetrySchedule: values.webhookRetrySchedule,
+    webhookDisableAfter: values.webhookDisableAfter,
     opsPort: values.opsPort ?? null,
     opsHost: values.opsHost ?? null,
   };

@@ -1,10 +1,13 @@
 import {
   formatBucket,
+  formatDuration,
   limitNumber,
   parseBoolean,
   parseBucket,
+  parseDuration,
   parseLoginFailures,
   parseOrigins,
+  parseSchedule,
   parseTrustProxy,
   poolSize,
   type RateBucket,
@@ -51,6 +54,9 @@ const DEFAULT_BUCKETS = {
   address: { ratePerSecond: 50, burst: 200 },
   adminKey: { ratePerSecond: 20, burst: 100 },
 } satisfies Record<string, RateBucket>;
+
+/** Retries of a webhook delivery: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (each with jitter). */
+const DEFAULT_WEBHOOK_RETRIES = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 export const SETTINGS = {
   database: setting({
@@ -346,6 +352,47 @@ export const SETTINGS = {
     parse: parseTrustProxy,
     default: false,
     shown: 'false',
+  }),
+  webhookKey: setting<string | undefined>({
+    flag: '--webhook-key <base64>',
+    env: 'WEBHOOK_KEY',
+    doc: 'key encrypting webhook signing secrets: 32 random bytes, base64 (prefer the variable); see Webhooks',
+    scope: 'global',
+    default: undefined,
+  }),
+  webhookAllowPrivate: setting({
+    flag: '--webhook-allow-private',
+    env: 'WEBHOOK_ALLOW_PRIVATE',
+    doc: 'development only: allow http:// webhook URLs and private, loopback and link-local targets',
+    scope: 'global',
+    parse: parseBoolean,
+    default: false,
+  }),
+  webhookTimeoutMs: setting({
+    flag: '--webhook-timeout-ms <ms>',
+    env: 'WEBHOOK_TIMEOUT_MS',
+    doc: 'a webhook delivery not answered 2xx within this time is retried',
+    scope: 'serve',
+    parse: wholeNumber('--webhook-timeout-ms'),
+    default: 10_000,
+  }),
+  webhookRetrySchedule: setting<number[]>({
+    flag: '--webhook-retry-schedule <delays>',
+    env: 'WEBHOOK_RETRY_SCHEDULE',
+    doc: 'delays before each retry of a webhook delivery (±20% jitter); after the last: failed',
+    scope: 'serve',
+    parse: parseSchedule,
+    default: DEFAULT_WEBHOOK_RETRIES,
+    shown: DEFAULT_WEBHOOK_RETRIES.map(formatDuration).join(','),
+  }),
+  webhookDisableAfter: setting({
+    flag: '--webhook-disable-after <duration>',
+    env: 'WEBHOOK_DISABLE_AFTER',
+    doc: 'a webhook whose deliveries all failed for this long is disabled',
+    scope: 'serve',
+    parse: parseDuration,
+    default: 5 * 86_400_000,
+    shown: '5d',
   }),
 };
 

@@ -91,6 +91,11 @@ export class Metrics {
   readonly liveStreams: Gauge;
   readonly liveStreamsRefused: Gauge<'limit'>;
   readonly liveStreamsEnded: Gauge<'reason'>;
+  /** Webhook delivery attempts, by outcome: delivered, retry (to be tried again) or failed (for good). */
+  readonly webhookAttempts: Counter<'outcome'>;
+  readonly webhookAttemptDuration: Histogram<'outcome'>;
+  /** Webhooks turned off because every delivery failed for the configured time. */
+  readonly webhooksDisabled: Counter;
 
   constructor() {
     const registers = [this.registry];
@@ -160,6 +165,23 @@ export class Metrics {
       'Bytes of answers served from snapshots (kept or just built), by view.',
       ['view'],
     );
+    this.webhookAttempts = counter(
+      'menu_api_webhook_attempts_total',
+      'Webhook delivery attempts, by outcome: delivered, retry (tried again later) or failed (schedule exhausted).',
+      ['outcome'],
+    );
+    this.webhookAttemptDuration = new Histogram({
+      name: 'menu_api_webhook_attempt_duration_seconds',
+      help: 'Time from sending a webhook delivery to its answer (or failure), by outcome.',
+      labelNames: ['outcome'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.webhooksDisabled = counter(
+      'menu_api_webhooks_disabled_total',
+      'Webhooks disabled because every delivery failed for --webhook-disable-after.',
+      [],
+    );
     this.databaseUp = new Gauge({
       name: 'menu_api_database_up',
       help: '1 while the database answers, 0 while it is unreachable.',
@@ -213,6 +235,16 @@ export class Metrics {
   /** A 401 or 403 answer. Called by sendError for every such answer; others need not call it. */
   recordAuthFailure(status: number, reason: string, surface: 'public' | 'admin'): void {
     this.authFailures.inc({ status: String(status), reason, surface });
+  }
+
+  /** One webhook delivery attempt and how long it took. */
+  recordWebhookAttempt(outcome: 'delivered' | 'retry' | 'failed', latencyMs: number): void {
+    this.webhookAttempts.inc({ outcome });
+    this.webhookAttemptDuration.observe({ outcome }, latencyMs / 1000);
+  }
+
+  recordWebhookDisabled(): void {
+    this.webhooksDisabled.inc();
   }
 
   recordSnapshotHit(view = 'all'): void {

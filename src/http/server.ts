@@ -3,7 +3,10 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ScryptCost } from '../auth/password.js';
 import { DEFAULTS, type ServerConfig } from '../config.js';
 import { DEMO, ensureDemo } from '../demo/seed.js';
+import { fromCanonicalRecord } from '../domain/canonical.js';
+import { toFormBItem } from '../forms/form-b/item.js';
 import { MENU_FORMS } from '../forms/index.js';
+import { WebhookClient } from '../infra/webhook-http.js';
 import { AccessService } from '../services/access.js';
 import { AdminKeyVerifier } from '../services/admin-keys.js';
 import { ChangeFeed } from '../services/change-feed.js';
@@ -13,6 +16,8 @@ import { LiveHub } from '../services/live-hub.js';
 import { MenuFeed } from '../services/menu-feed.js';
 import { loadItems, MenuReader } from '../services/menu-reader.js';
 import { MenuSnapshots } from '../services/menu-snapshots.js';
+import { type RenderChange, WebhookDispatcher } from '../services/webhook-dispatcher.js';
+import { webhookKeySource } from '../services/webhook-key.js';
 import { openStore } from '../store/open.js';
 import { buildApp, type ContractCheck } from './app.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -31,6 +36,8 @@ export interface Runtime {
   menuFeed: MenuFeed;
   /** The one reader of new live changes, fanning them out to every /events stream of this process. */
   hub: LiveHub;
+  /** Delivers the webhook outbox. */
+  dispatcher: WebhookDispatcher;
   /** The serialized answers kept in memory (menus, store information, inventory). */
   snapshots: MenuSnapshots;
   /** What the app's answers and snapshot reads are counted in (served at /metrics). */
@@ -69,8 +76,28 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     maxStreamsPerCredential: config.maxStreamsPerCredential ?? DEFAULTS.maxStreamsPerCredential,
     heartbeatMs: config.streamHeartbeatMs ?? DEFAULTS.streamHeartbeatMs,
   });
-  const services = createServices(store, MENU_FORMS, () => feed.poll(), options.scryptCost);
   const log = options.logger || undefined;
+  const webhookKeys = webhookKeySource(config.webhookKey, config.database, (message) => log?.warn(message));
+  const services = createServices(store, MENU_FORMS, () => feed.poll(), options.scryptCost, {
+    keys: webhookKeys,
+    allowPrivate: config.webhookAllowPrivate,
+  });
+  const webhookClient = new WebhookClient({ allowPrivate: config.webhookAllowPrivate });
+  const metrics = createMetrics();
+  const dispatcher = new WebhookDispatcher(store, feed, {
+    send: (request) => webhookClient.send(request),
+    render: formBChange(config.formBNames),
+    keys: webhookKeys,
+    timeoutMs: config.webhookTimeoutMs,
+    retrySchedule: config.webhookRetrySchedule,
+    disableAfterMs: config.webhookDisableAfter,
+    onAttempt: (outcome, latencyMs) => metrics.recordWebhookAttempt(outcome, latencyMs),
+    onDisabled: (id, reason) => {
+      metrics.recordWebhookDisabled();
+      log?.warn({ webhook: id, reason }, 'webhook disabled');
+    },
+    onError: (error) => log?.error({ err: error }, 'webhook dispatcher'),
+  });
   const protection = createProtection(config, {
     warn: (message) => log?.warn(message),
     info: (message) => log?.info(message),
@@ -83,6 +110,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       log?.warn({ err: error }, 'reading the live feed failed; retried at the next change');
     menuFeed.start((error) => log?.warn({ err: error }, 'pruning the live feed failed; retried later'));
     if (config.demo) await ensureDemo(services);
+    dispatcher.start();
     const access = new AccessService(store, feed, {
       rememberCredentialsMs: config.rememberCredentialsMs,
       scryptCost: options.scryptCost,
@@ -99,7 +127,6 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       reachable: () => feed.reachable,
     };
     const separateOps = config.opsPort !== null && config.opsPort !== undefined;
-    const metrics = createMetrics();
     // A `serve --workers N` worker: the primary's ops port serves the sum of every worker's metrics.
     if (cluster.isWorker) metrics.shareWithClusterPrimary();
     const snapshots = new MenuSnapshots(
@@ -153,6 +180,10 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
         if (ops) await closeGracefully(ops, 1_000);
         hub.stop();
         await menuFeed.stop();
+        // Deliveries in flight may finish (each is bounded by the webhook timeout) for a few seconds;
+        // the rest are cut off and, their lease running out, sent again by the next process.
+        await Promise.race([dispatcher.stop(), delay(Math.min(timeoutMs, 5_000))]);
+        webhookClient.close();
         feed.stop();
         await store.close();
         await protection.close();
@@ -167,6 +198,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       feed,
       menuFeed,
       hub,
+      dispatcher,
       snapshots,
       metrics,
       shutdown: (closeOptions) => shutdown(closeOptions?.timeoutMs),
@@ -177,11 +209,33 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   } catch (error) {
     hub.stop();
     await menuFeed.stop();
+    await dispatcher.stop();
+    webhookClient.close();
     feed.stop();
     await store.close();
     await protection.close();
     throw error;
   }
+}
+
+const delay = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
+
+/** A stored change as `/changes` answers it in Form B's shape (the webhook body's `data`). */
+function formBChange(names: ServerConfig['formBNames']): RenderChange {
+  return (change) => ({
+    cursor: String(change.seq),
+    at: change.at,
+    type: change.type,
+    item_id: change.itemId,
+    item:
+      change.item === null || change.item === undefined
+        ? null
+        : toFormBItem(fromCanonicalRecord(change.item as Parameters<typeof fromCanonicalRecord>[0]), names),
+    reason: change.reason,
+  });
 }
 
 export async function startServer(config: ServerConfig, options: RuntimeOptions): Promise<RunningServer> {

@@ -20,6 +20,9 @@ export const TABLES = [
   { name: 'menu_changes', key: ['seq'] },
   { name: 'audit_log', key: ['id'] },
   { name: 'idempotency_keys', key: ['admin_key_id', 'idempotency_key'] },
+  { name: 'webhooks', key: ['id'] },
+  { name: 'webhook_deliveries', key: ['id'] },
+  { name: 'webhook_attempts', key: ['id'] },
 ] as const satisfies readonly TableSpec[];
 
 type Unlisted = Exclude<keyof Database, (typeof TABLES)[number]['name']>;
