@@ -54,6 +54,11 @@ export interface ServerConfig
     | 'bodyLimit'
     | 'adminBodyLimit'
     | 'changePollMs'
+    | 'changeRetentionDays'
+    | 'maxStreams'
+    | 'maxStreamsPerCredential'
+    | 'streamHeartbeatMs'
+    | 'streamMaxBacklog'
     | 'rememberCredentialsMs'
     | 'shutdownTimeoutMs'
     | 'rateLimitCredential'
@@ -102,6 +107,11 @@ export function serverConfig(values: SettingValues): ServerConfig {
     bodyLimit: values.bodyLimit,
     adminBodyLimit: values.adminBodyLimit,
     changePollMs: values.changePollMs,
+    changeRetentionDays: values.changeRetentionDays,
+    maxStreams: values.maxStreams,
+    maxStreamsPerCredential: values.maxStreamsPerCredential,
+    streamHeartbeatMs: values.streamHeartbeatMs,
+    streamMaxBacklog: values.streamMaxBacklog,
     rememberCredentialsMs: values.rememberCredentialsMs,
     shutdownTimeoutMs: values.shutdownTimeoutMs,
     snapshotBudgetBytes: values.snapshotBudgetMb * 1024 * 1024,

@@ -12,7 +12,9 @@ import { AdminKeyVerifier } from '../services/admin-keys.js';
 import { ChangeFeed } from '../services/change-feed.js';
 import { IdempotencyService } from '../services/idempotency.js';
 import { createServices, type Services } from '../services/index.js';
-import { MenuReader } from '../services/menu-reader.js';
+import { LiveHub } from '../services/live-hub.js';
+import { MenuFeed } from '../services/menu-feed.js';
+import { loadItems, MenuReader } from '../services/menu-reader.js';
 import { MenuSnapshots } from '../services/menu-snapshots.js';
 import { type RenderChange, WebhookDispatcher } from '../services/webhook-dispatcher.js';
 import { webhookKeySource } from '../services/webhook-key.js';
@@ -30,6 +32,10 @@ export interface Runtime {
   ops?: FastifyInstance;
   services: Services;
   feed: ChangeFeed;
+  /** The live menu feed (/changes) and its pruning. */
+  menuFeed: MenuFeed;
+  /** The one reader of new live changes, fanning them out to every /events stream of this process. */
+  hub: LiveHub;
   /** Delivers the webhook outbox. */
   dispatcher: WebhookDispatcher;
   /** The serialized answers kept in memory (menus, store information, inventory). */
@@ -62,6 +68,14 @@ export interface RuntimeOptions {
 export async function createRuntime(config: ServerConfig, options: RuntimeOptions): Promise<Runtime> {
   const store = await openStore(config.database, { poolSize: config.databasePoolSize });
   const feed = new ChangeFeed(store, config.changePollMs);
+  const menuFeed = new MenuFeed(store, {
+    retentionDays: config.changeRetentionDays ?? DEFAULTS.changeRetentionDays,
+  });
+  const hub = new LiveHub(store, feed, {
+    maxStreams: config.maxStreams ?? DEFAULTS.maxStreams,
+    maxStreamsPerCredential: config.maxStreamsPerCredential ?? DEFAULTS.maxStreamsPerCredential,
+    heartbeatMs: config.streamHeartbeatMs ?? DEFAULTS.streamHeartbeatMs,
+  });
   const log = options.logger || undefined;
   const webhookKeys = webhookKeySource(config.webhookKey, config.database, (message) => log?.warn(message));
   const services = createServices(store, MENU_FORMS, () => feed.poll(), options.scryptCost, {
@@ -91,6 +105,10 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   try {
     await protection.start();
     await feed.start();
+    await hub.start();
+    hub.onError = (error) =>
+      log?.warn({ err: error }, 'reading the live feed failed; retried at the next change');
+    menuFeed.start((error) => log?.warn({ err: error }, 'pruning the live feed failed; retried later'));
     if (config.demo) await ensureDemo(services);
     dispatcher.start();
     const access = new AccessService(store, feed, {
@@ -114,18 +132,20 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     const snapshots = new MenuSnapshots(
       {
         budgetBytes: config.snapshotBudgetBytes ?? DEFAULTS.snapshotBudgetBytes,
-        loadItems: (dispensaryId) => store.menus.read(dispensaryId),
+        loadItems: (dispensaryId) => loadItems(store, dispensaryId),
         onBuild: (event) => log?.debug(event, 'snapshot built'),
         onRead: (event) => metrics.recordSnapshotRead(event),
       },
       feed,
     );
     metrics.trackSnapshotCacheBytes(() => snapshots.usedBytes);
+    metrics.trackLiveStreams(() => hub.stats);
     const app = await buildApp({
       access,
       menus: new MenuReader(store, feed),
       snapshots,
       formBNames: config.formBNames,
+      live: { feed: menuFeed, hub, maxBacklog: config.streamMaxBacklog ?? DEFAULTS.streamMaxBacklog },
       bodyLimit: config.bodyLimit,
       logger: options.logger,
       health,
@@ -158,6 +178,8 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
         // The ops listener keeps answering (/readyz: 503) until the public one has drained.
         const report = await closeGracefully(app, timeoutMs);
         if (ops) await closeGracefully(ops, 1_000);
+        hub.stop();
+        await menuFeed.stop();
         // Deliveries in flight may finish (each is bounded by the webhook timeout) for a few seconds;
         // the rest are cut off and, their lease running out, sent again by the next process.
         await Promise.race([dispatcher.stop(), delay(Math.min(timeoutMs, 5_000))]);
@@ -174,6 +196,8 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       ops,
       services,
       feed,
+      menuFeed,
+      hub,
       dispatcher,
       snapshots,
       metrics,
@@ -183,6 +207,8 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       },
     };
   } catch (error) {
+    hub.stop();
+    await menuFeed.stop();
     await dispatcher.stop();
     webhookClient.close();
     feed.stop();

@@ -165,6 +165,8 @@ export interface DispensaryRepository {
   /** Removes the dispensary with its menu. */
   remove(id: number, actor?: Actor): Promise<boolean>;
   getStoreInfo(dispensaryId: number): Promise<StoreInfo | undefined>;
+  /** Like `getStoreInfo`, with the live feed's head taken in the same snapshot. */
+  getStoreInfoAt(dispensaryId: number): Promise<{ info: StoreInfo; cursor: number } | undefined>;
   updateStoreInfo(dispensaryId: number, patch: StoreInfoPatch, actor?: Actor): Promise<StoreInfo | undefined>;
 }
 
@@ -193,6 +195,8 @@ export interface MenuRepository {
   deleteItem(dispensaryId: number, itemId: number, actor?: Actor): Promise<boolean>;
   /** Every item, active or not, ordered by id, read as one consistent snapshot. */
   read(dispensaryId: number): Promise<MenuItem[]>;
+  /** Like `read`, with the live feed's head taken in the same snapshot: the cursor the menu is at. */
+  readAt(dispensaryId: number): Promise<{ items: MenuItem[]; cursor: number }>;
   setItemActive(dispensaryId: number, itemId: number, active: boolean, actor?: Actor): Promise<boolean>;
   /** Sets every stock level in one transaction, or none: throws UnmatchedStockError naming the misses. */
   setStock(dispensaryId: number, updates: StockUpdate[], actor?: Actor): Promise<number>;

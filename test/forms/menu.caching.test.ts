@@ -87,7 +87,7 @@ describe.each(FORM_DRIVERS)('$id: /menu snapshots and compression', (form: FormD
       const changed = menus.validate(MENU);
       changed[0]!.name = `${changed[0]!.name} (${form.id})`;
       await menus.replace(runtime.seed.dispensaryId, changed);
-      const reads = vi.spyOn(store.menus, 'read');
+      const reads = vi.spyOn(store.menus, 'readAt');
       const responses = await Promise.all(
         Array.from({ length: 40 }, (_, index) =>
           send({ 'accept-encoding': ['gzip', 'br', 'identity', 'gzip;q=0.5'][index % 4]! }),
@@ -163,7 +163,7 @@ describe.each(FORM_DRIVERS)('$id: /menu snapshots and compression', (form: FormD
 
         const { call } = await adminKey(runtime);
         const before = await post({}, { 'accept-encoding': 'identity' });
-        const reads = vi.spyOn(runtime.services.store.menus, 'read');
+        const reads = vi.spyOn(runtime.services.store.menus, 'readAt');
         expect(await post({}, { 'accept-encoding': 'identity' })).toMatchObject({ statusCode: 200 });
         expect(reads).not.toHaveBeenCalled(); // kept: a read that changed nothing rebuilds nothing
         expect(

@@ -3,7 +3,7 @@ import type { Dialect } from '../dialect.js';
 import { STORE_INFO_COLUMNS, storeInfoColumns, toDispensary, toStoreInfo } from '../rows.js';
 import type { Actor, Dispensary, DispensaryRepository, DispensarySummary } from '../store.js';
 import { foundIf, now, OPERATOR, type Writer } from '../write.js';
-import { deleteItems } from './menus.js';
+import { deleteItems, feedHead } from './menus.js';
 
 const DISPENSARY_COLUMNS = ['id', 'name', 'created_at', 'updated_at'] as const;
 
@@ -128,6 +128,21 @@ export class Dispensaries implements DispensaryRepository {
       .where('id', '=', dispensaryId)
       .executeTakeFirst();
     return row && toStoreInfo(row);
+  }
+
+  async getStoreInfoAt(dispensaryId: number): Promise<{ info: StoreInfo; cursor: number } | undefined> {
+    const query = this.dialect.db
+      .selectFrom('dispensaries')
+      .select(STORE_INFO_COLUMNS)
+      .where('id', '=', dispensaryId)
+      .compile();
+    return this.dialect.readTransaction(async (readArrays) => {
+      const [row] = await readArrays(query);
+      if (!row) return undefined;
+      const cursor = await feedHead(this.dialect, readArrays);
+      const columns = Object.fromEntries(STORE_INFO_COLUMNS.map((column, index) => [column, row[index]]));
+      return { info: toStoreInfo(columns as Parameters<typeof toStoreInfo>[0]), cursor };
+    });
   }
 
   async updateStoreInfo(

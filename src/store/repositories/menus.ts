@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import { toCanonicalRecord } from '../../domain/canonical.js';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../../domain/item.js';
-import { chunks, type Dialect } from '../dialect.js';
+import { chunks, type Dialect, type ReadArrays } from '../dialect.js';
 import {
   assignIds,
   foldMenu,
@@ -118,8 +118,16 @@ export class Menus implements MenuRepository {
   }
 
   async read(dispensaryId: number): Promise<MenuItem[]> {
+    return (await this.readMenu(dispensaryId, false)).items;
+  }
+
+  async readAt(dispensaryId: number): Promise<{ items: MenuItem[]; cursor: number }> {
+    return this.readMenu(dispensaryId, true);
+  }
+
+  private async readMenu(dispensaryId: number, withCursor: boolean) {
     // Two queries rather than a join, which would repeat every item column (long descriptions) on
-    // each of its price rows; one read transaction, so that both see the same snapshot.
+    // each of its price rows; one read transaction, so that both (and the feed's head) see the same snapshot.
     const itemsQuery = this.dialect.db
       .selectFrom('items')
       .select(MENU_ITEM_COLUMNS)
@@ -133,12 +141,13 @@ export class Menus implements MenuRepository {
       .orderBy('item_id')
       .orderBy('position')
       .compile();
-    const [items, prices] = await this.dialect.readTransaction(async (readArrays) => {
+    const [items, prices, cursor] = await this.dialect.readTransaction(async (readArrays) => {
       const items = await readArrays(itemsQuery);
       const prices = await readArrays(pricesQuery);
-      return [items, prices] as const;
+      const cursor = withCursor ? await feedHead(this.dialect, readArrays) : 0;
+      return [items, prices, cursor] as const;
     });
-    return foldMenu(items, prices);
+    return { items: foldMenu(items, prices), cursor };
   }
 
   async setItemActive(
@@ -414,4 +423,14 @@ async function previousPrices(
     }
   }
   return previous;
+}
+
+/** The live feed's head (its newest cursor; 0 before any change), read inside a read transaction. */
+export async function feedHead(dialect: Dialect, readArrays: ReadArrays): Promise<number> {
+  const query = dialect.db
+    .selectFrom('menu_changes')
+    .select(({ fn }) => fn.max<number>('seq').as('head'))
+    .compile();
+  const [row] = await readArrays(query);
+  return Number(row?.[0] ?? 0);
 }
