@@ -107,6 +107,15 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
       expect(Object.keys(payload.data).sort()).toEqual(['at', 'cursor', 'item', 'item_id', 'reason', 'type']);
     }
     expect(deliveries[0]!.data.item).toEqual(formBItem3);
+    // `data` is the change exactly as Form B's /changes gives it.
+    const changes = (await (
+      await fetch(`${server.url}/changes`, { headers: formBHeaders(seed) })
+    ).json()) as {
+      changes: { cursor: string }[];
+    };
+    for (const payload of deliveries) {
+      expect(changes.changes.find((change) => change.cursor === payload.cursor)).toEqual(payload.data);
+    }
     expect(deliveries[1]!.data.item).toMatchObject({ id: 7 });
     expect(deliveries.slice(2).map((payload) => payload.data.item)).toEqual([null, null, null]);
     const ids = receiver.received.map((entry) => entry.id);
