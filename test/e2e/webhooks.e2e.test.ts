@@ -238,6 +238,12 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
         15_000,
         'the example to print the change',
       );
+      // The example prints before it answers: the server records the delivery right after.
+      await until(
+        async () => (await api('GET', `/webhooks/${subscribed.id}/deliveries`))[0]?.status === 'delivered',
+        15_000,
+        'the delivery to be recorded',
+      );
       const [delivery] = await api('GET', `/webhooks/${subscribed.id}/deliveries`);
       expect(delivery).toMatchObject({ status: 'delivered', last_status_code: 204 });
       const forged = await fetch(url, {
