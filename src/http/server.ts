@@ -49,11 +49,16 @@ export interface RuntimeOptions {
   scryptCost?: ScryptCost;
   /** Tests: checks every answer against the OpenAPI document (see AppOptions.contractCheck). */
   contractCheck?: ContractCheck;
+  /** Called when the database was a SQLite file that did not exist and was created. */
+  onDatabaseCreated?: (path: string) => void;
 }
 
 /** Opens the database and wires the caches to its change feed; the app is ready but not listening. */
 export async function createRuntime(config: ServerConfig, options: RuntimeOptions): Promise<Runtime> {
-  const store = await openStore(config.database, { poolSize: config.databasePoolSize });
+  const store = await openStore(config.database, {
+    poolSize: config.databasePoolSize,
+    onCreate: options.onDatabaseCreated,
+  });
   const feed = new ChangeFeed(store, config.changePollMs);
   const services = createServices(store, MENU_FORMS, () => feed.poll(), options.scryptCost);
   const log = options.logger || undefined;

@@ -13,6 +13,7 @@ import { startServer } from '../../http/server.js';
 import { shutdownOnSignals } from '../../http/shutdown.js';
 import { createServices } from '../../services/index.js';
 import { describeAddress, openStore } from '../../store/open.js';
+import { sayCreated } from '../context.js';
 import type { OutputOptions } from '../options.js';
 import { emit, fail } from '../output.js';
 import { startFailure } from '../start-failure.js';
@@ -58,7 +59,11 @@ export async function serve(settings: SettingValues, options: OutputOptions): Pr
   let server: Awaited<ReturnType<typeof startServer>>;
   const logger = serverLogger(settings.logLevel);
   try {
-    server = await startServer(config, { logger });
+    server = await startServer(config, {
+      logger,
+      // Under --workers the primary created it (and said so) before forking.
+      onDatabaseCreated: cluster.isWorker ? undefined : sayCreated,
+    });
   } catch (error) {
     fail(options, new Error(`The server could not start: ${startFailure(error, config)}`));
     if (cluster.isWorker) process.exit(1);
@@ -107,7 +112,7 @@ async function servePrimary(
 ): Promise<void> {
   const log = serverLogger(options.logLevel);
   try {
-    const store = await openStore(config.database, { poolSize: 1 });
+    const store = await openStore(config.database, { poolSize: 1, onCreate: sayCreated });
     try {
       if (config.demo) await ensureDemo(createServices(store, MENU_FORMS));
     } finally {
