@@ -56,6 +56,7 @@ export interface ServerConfig
     | 'changePollMs'
     | 'rememberCredentialsMs'
     | 'shutdownTimeoutMs'
+    | 'drainDelayMs'
     | 'rateLimitCredential'
     | 'rateLimitAddress'
     | 'rateLimitAdminKey'
@@ -99,6 +100,7 @@ export function serverConfig(values: SettingValues): ServerConfig {
     changePollMs: values.changePollMs,
     rememberCredentialsMs: values.rememberCredentialsMs,
     shutdownTimeoutMs: values.shutdownTimeoutMs,
+    drainDelayMs: values.drainDelayMs,
     snapshotBudgetBytes: values.snapshotBudgetMb * 1024 * 1024,
     rateLimitCredential: values.rateLimitCredential,
     rateLimitAddress: values.rateLimitAddress,

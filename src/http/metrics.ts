@@ -66,6 +66,7 @@ export class Metrics {
   private inFlight = 0;
   private databaseProbe: (() => boolean) | undefined;
   private snapshotBytesProbe: (() => number) | undefined;
+  private droppedLogLinesProbe: (() => number) | undefined;
 
   /** Every answer, by method, route pattern (`/admin/v1/dispensaries/:id`, never the raw path) and status. */
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
@@ -85,6 +86,8 @@ export class Metrics {
   readonly snapshotBytesServed: Counter<'view'>;
   /** 1 while the database answers, 0 while it is unreachable (read when scraped). */
   readonly databaseUp: Gauge;
+  /** Log lines dropped because stdout was not read fast enough (read from the destination when scraped). */
+  readonly droppedLogLines: Counter;
 
   constructor() {
     const registers = [this.registry];
@@ -164,6 +167,17 @@ export class Metrics {
         if (metrics.databaseProbe) this.set(metrics.databaseProbe() ? 1 : 0);
       },
     });
+    let droppedReported = 0;
+    this.droppedLogLines = new Counter({
+      name: 'menu_api_log_lines_dropped_total',
+      help: 'Log lines dropped because stdout was not read fast enough (see --log-buffer-kb).',
+      registers,
+      collect() {
+        const dropped = metrics.droppedLogLinesProbe?.() ?? 0;
+        if (dropped > droppedReported) this.inc(dropped - droppedReported);
+        droppedReported = dropped;
+      },
+    });
   }
 
   // Each method records one event. Labels are short fixed words, never user input.
@@ -203,6 +217,11 @@ export class Metrics {
   /** The snapshot cache's size, read at every scrape (`menu_api_snapshot_cache_bytes{view="all"}`). */
   trackSnapshotCacheBytes(probe: () => number): void {
     this.snapshotBytesProbe = probe;
+  }
+
+  /** The log destination's count of dropped lines, read at every scrape (`menu_api_log_lines_dropped_total`). */
+  trackDroppedLogLines(probe: () => number): void {
+    this.droppedLogLinesProbe = probe;
   }
 
   /** Whether the database answers, read at every scrape (`menu_api_database_up`). */

@@ -33,7 +33,7 @@ export interface Runtime {
    * Graceful stop: /readyz turns 503, the listeners stop accepting, requests in flight finish (cut
    * off after `timeoutMs`, default config.shutdownTimeoutMs), then the database is closed.
    */
-  shutdown(options?: { timeoutMs?: number }): Promise<CloseReport>;
+  shutdown(options?: { timeoutMs?: number; drainDelayMs?: number }): Promise<CloseReport>;
   /** shutdown() with the configured deadline. */
   close(): Promise<void>;
 }
@@ -51,6 +51,8 @@ export interface RuntimeOptions {
   contractCheck?: ContractCheck;
   /** Called when the database was a SQLite file that did not exist and was created. */
   onDatabaseCreated?: (path: string) => void;
+  /** Log lines the log destination dropped so far (menu_api_log_lines_dropped_total). */
+  droppedLogLines?: () => number;
 }
 
 /** Opens the database and wires the caches to its change feed; the app is ready but not listening. */
@@ -99,6 +101,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       feed,
     );
     metrics.trackSnapshotCacheBytes(() => snapshots.usedBytes);
+    if (options.droppedLogLines) metrics.trackDroppedLogLines(options.droppedLogLines);
     const app = await buildApp({
       access,
       menus: new MenuReader(store, feed),
@@ -130,11 +133,14 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
           })
         : undefined;
     let stopped: Promise<CloseReport> | undefined;
-    const shutdown = (timeoutMs = config.shutdownTimeoutMs ?? DEFAULTS.shutdownTimeoutMs) => {
+    const shutdown = (
+      timeoutMs = config.shutdownTimeoutMs ?? DEFAULTS.shutdownTimeoutMs,
+      drainDelayMs = 0,
+    ) => {
       stopped ??= (async () => {
         stopping = true;
         // The ops listener keeps answering (/readyz: 503) until the public one has drained.
-        const report = await closeGracefully(app, timeoutMs);
+        const report = await closeGracefully(app, timeoutMs, drainDelayMs);
         if (ops) await closeGracefully(ops, 1_000);
         feed.stop();
         await store.close();
@@ -150,7 +156,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       feed,
       snapshots,
       metrics,
-      shutdown: (closeOptions) => shutdown(closeOptions?.timeoutMs),
+      shutdown: (closeOptions) => shutdown(closeOptions?.timeoutMs, closeOptions?.drainDelayMs),
       async close() {
         await shutdown();
       },
