@@ -251,8 +251,16 @@ export interface MenuChangeRepository {
 /** Answers kept for retried admin requests that carry an Idempotency-Key. */
 export interface IdempotencyRepository {
   find(adminKeyId: number, key: string, notBefore: string): Promise<IdempotentAnswer | undefined>;
-  /** Saves the answer, replacing an expired one under the same key. */
+  /** Saves the answer, replacing an expired one under the same key; a live one already there is kept. */
   save(adminKeyId: number, key: string, answer: IdempotentAnswer): Promise<void>;
+  /** Records the answer of a write that claimed the key in its own transaction (idempotency-claim.ts). */
+  complete(
+    adminKeyId: number,
+    key: string,
+    answer: Pick<IdempotentAnswer, 'status' | 'response'>,
+  ): Promise<void>;
+  /** Drops a claim whose write answered with an error: the key may be used again. */
+  release(adminKeyId: number, key: string): Promise<void>;
   deleteBefore(before: string): Promise<void>;
 }
 
