@@ -122,7 +122,12 @@ describe(`kill -9 during a stream of changes (${DATABASE_KIND})`, () => {
         'feed',
         JSON.stringify(feed.map((entry) => [entry.cursor, entry.stocks])),
         'db',
-        JSON.stringify((JSON.parse(rows.body).changes as { cursor: string }[]).map((change) => [change.cursor, stocksIn(JSON.stringify(change))])),
+        JSON.stringify(
+          (JSON.parse(rows.body).changes as { cursor: string }[]).map((change) => [
+            change.cursor,
+            stocksIn(JSON.stringify(change)),
+          ]),
+        ),
       );
     }
     expect(missing).toEqual([]);
