@@ -18,6 +18,8 @@ export interface PublicEndpoint {
 export interface EndpointRoute {
   /** The path without its slash, which also names the endpoint's request examples. */
   name: string;
+  /** The stable start of each form's operationId (`readMenu`: `readMenuFormA`, `readMenuFormB`). */
+  operationId: string;
   summary: string;
   description: string;
   /** The endpoint's own parameters beside the credentials (`since`). */
@@ -44,6 +46,7 @@ export function formRoute(form: RequestForm, context: FormContext, endpoint: End
     method: transport.method,
     url: `/${endpoint.name}`,
     schema: {
+      operationId: `${endpoint.operationId}${transport.tag.replaceAll(' ', '')}`,
       summary: `${endpoint.summary} (${transport.tag})`,
       description: endpoint.description,
       tags: [transport.tag],
