@@ -12,7 +12,8 @@ import { ErrorBody, STATUS_BY_CODE } from './errors.js';
  * Served at GET /openapi.json; `npm run openapi` writes it to ./openapi.json.
  */
 
-const VERSION = (
+/** The package's version: the document's `info.version`, the landing page's and the CLI's `--version`. */
+export const VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
