@@ -62,6 +62,8 @@ export interface FormTransport {
   requestSchema(endpoint: EndpointRequest): Pick<FastifySchema, 'body' | 'headers' | 'querystring'>;
   /** The credentials and token of a request its schema has already validated. */
   credentials(request: FastifyRequest): RequestCredentials;
+  /** The query parameters an endpoint with these parameters takes (others are refused with 400). */
+  queryParameters(parameters: TProperties): readonly string[];
   /** The endpoint parameters of a request its schema has already validated. */
   parameters(request: FastifyRequest): Readonly<Record<string, unknown>>;
   /** Runs before anything else reads the request (Form B refuses repeated credential headers). */

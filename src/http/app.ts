@@ -126,7 +126,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       reply,
       request,
       'not_found',
-      `There is no ${path}. The menu is at POST /menu (Form A) or GET /menu (Form B).`,
+      path.startsWith('/admin/')
+        ? `There is no ${path} in the sync API. Its paths are under /admin/v1 (see /docs or /openapi.json), for example GET /admin/v1/dispensaries.`
+        : `There is no ${path}. The menu is at POST /menu (Form A) or GET /menu (Form B).`,
     );
   });
 

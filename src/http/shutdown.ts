@@ -96,7 +96,7 @@ export function shutdownOnSignals(server: Stoppable, options: ShutdownOptions): 
     const count = server.metrics.requestsInFlight();
     void (async () => {
       options.log.info(
-        `${reason}: shutting down; finishing ${count} request(s) in flight (deadline ${options.timeoutMs} ms)`,
+        `${reason}: shutting down; finishing ${count} ${count === 1 ? 'request' : 'requests'} in flight (deadline ${options.timeoutMs} ms)`,
       );
       try {
         const report = await server.shutdown({ timeoutMs: options.timeoutMs });

@@ -49,7 +49,9 @@ export class ConflictError extends Error {}
 /** Raised when stock updates name price entries that do not exist; nothing was written. */
 export class UnmatchedStockError extends Error {
   constructor(readonly unmatched: number[]) {
-    super(`${unmatched.length} stock update(s) match no price entry`);
+    super(
+      `${unmatched.length} ${unmatched.length === 1 ? 'stock update matches' : 'stock updates match'} no price entry`,
+    );
   }
 }
 

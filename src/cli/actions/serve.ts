@@ -15,7 +15,7 @@ import { createServices } from '../../services/index.js';
 import { describeAddress, openStore } from '../../store/open.js';
 import type { OutputOptions } from '../options.js';
 import { emit, fail } from '../output.js';
-import { startFailure } from '../start-failure.js';
+import { startError } from '../start-failure.js';
 
 function banner(url: string, config: ServerConfig): string {
   const lines = [`Dispensary Menu API listening on ${url} (database ${describeAddress(config.database)})`];
@@ -60,7 +60,7 @@ export async function serve(settings: SettingValues, options: OutputOptions): Pr
   try {
     server = await startServer(config, { logger });
   } catch (error) {
-    fail(options, new Error(`The server could not start: ${startFailure(error, config)}`));
+    fail(options, startError(error, config));
     if (cluster.isWorker) process.exit(1);
     return;
   }
@@ -114,7 +114,7 @@ async function servePrimary(
       await store.close();
     }
   } catch (error) {
-    fail(options, new Error(`The server could not start: ${startFailure(error, config)}`));
+    fail(options, startError(error, config));
     return;
   }
   let ops: Awaited<ReturnType<typeof startPrimaryOps>> | undefined;
@@ -122,7 +122,7 @@ async function servePrimary(
     try {
       ops = await startPrimaryOps(config, log);
     } catch (error) {
-      fail(options, new Error(`The server could not start: ${startFailure(error, config)}`));
+      fail(options, startError(error, config));
       return;
     }
   }

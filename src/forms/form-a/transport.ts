@@ -94,6 +94,8 @@ export const formATransport: FormTransport = {
     const body = request.body as FormACredentials;
     return { username: body.username, password: body.password, token: body.collective_token };
   },
+  // Every parameter travels in the body: a query string has nothing to say.
+  queryParameters: () => [],
   parameters: (request) => request.body as Record<string, unknown>,
   prepare: addBodyParsers,
 };
