@@ -62,6 +62,8 @@ export interface AdminKey {
   scope: string;
   createdAt: string;
   revokedAt: string | null;
+  /** The last request it authorized, to the minute; null when never used. */
+  lastUsedAt: string | null;
 }
 
 export interface AuditEntry {
@@ -172,6 +174,8 @@ export interface AdminKeyRepository {
   find(keyDigest: string): Promise<AdminKey | undefined>;
   list(): Promise<AdminKey[]>;
   revoke(name: string, actor?: Actor): Promise<boolean>;
+  /** Records that the key was used at `at` (not a recorded write: no change notice, no audit entry). */
+  touch(id: number, at: string): Promise<void>;
 }
 
 /** Who changed what: written by every recorded write, read here. */
