@@ -7,33 +7,54 @@ import { DEMO, ensureDemo } from '../../demo/seed.js';
 import { MENU_FORMS } from '../../forms/index.js';
 import { parseWorkers, runPrimary } from '../../http/cluster.js';
 import { clusterMetricsText } from '../../http/metrics.js';
+import { VERSION } from '../../http/openapi.js';
 import { buildOpsApp } from '../../http/ops.js';
 import { SHUTTING_DOWN, WORKERS_NOT_LISTENING } from '../../http/routes/health.js';
 import { startServer } from '../../http/server.js';
 import { shutdownOnSignals } from '../../http/shutdown.js';
 import { createServices } from '../../services/index.js';
 import { describeAddress, openStore } from '../../store/open.js';
+import { readableDestination } from '../log-format.js';
 import type { OutputOptions } from '../options.js';
 import { emit, fail } from '../output.js';
 import { startError } from '../start-failure.js';
 
-function banner(url: string, config: ServerConfig): string {
-  const lines = [`Dispensary Menu API listening on ${url} (database ${describeAddress(config.database)})`];
+/**
+ * What `serve` prints once it listens, as one block, before any request is logged: where it is, the
+ * docs, the health endpoints, the CLI, and on a demo server the requests to try.
+ */
+function banner(url: string, config: ServerConfig, opsUrl?: string): string {
+  const rule = '-'.repeat(78);
+  const health = opsUrl ?? url;
+  const lines = [
+    rule,
+    `Dispensary Menu API ${VERSION} listening on ${url}`,
+    `  database   ${describeAddress(config.database)}`,
+    `  docs       ${url}/docs (OpenAPI document: ${url}/openapi.json)`,
+    `  health     ${health}/healthz, ${health}/readyz, metrics ${health}/metrics`,
+    '  CLI        npx menu-api --help (dispensaries, credentials, menus, admin keys)',
+  ];
   if (config.demo) {
+    const formB = `-H 'store: ${DEMO.token}' -H 'username: ${DEMO.username}' -H 'password: ${DEMO.password}'`;
     lines.push(
       '',
-      `Demo data is loaded: dispensary "${DEMO.dispensaryName}", credential ${DEMO.username}. Try:`,
+      `Demo data is loaded: dispensary "${DEMO.dispensaryName}", credential ${DEMO.username} / ${DEMO.password}, token ${DEMO.token}. Try:`,
       '',
-      '  # Form A: credentials in a JSON body',
+      '  # The menu, Form A: credentials in a JSON body',
       `  curl -s ${url}/menu -H 'content-type: application/json' \\`,
       `    -d '{"username":"${DEMO.username}","password":"${DEMO.password}","collective_token":"${DEMO.token}"}'`,
       '',
-      '  # Form B: credentials in headers',
-      `  curl -s ${url}/menu -H 'store: ${DEMO.token}' -H 'username: ${DEMO.username}' -H 'password: ${DEMO.password}'`,
+      '  # The menu, Form B: credentials in headers',
+      `  curl -s ${url}/menu ${formB}`,
+      '',
+      '  # Store information and live inventory (Form B; Form A posts the same fields)',
+      `  curl -s ${url}/store ${formB}`,
+      `  curl -s ${url}/inventory ${formB}`,
       '',
       'The demo secrets are public: never use --demo with real dispensaries.',
     );
   }
+  lines.push(rule);
   return lines.join('\n');
 }
 
@@ -80,9 +101,7 @@ export async function serve(settings: SettingValues, options: OutputOptions): Pr
       database: describeAddress(config.database),
       demo: config.demo ? DEMO : null,
     },
-    server.opsUrl
-      ? `${banner(server.url, config)}\nHealth, readiness and metrics: ${server.opsUrl}/healthz, /readyz, /metrics`
-      : banner(server.url, config),
+    banner(server.url, config, server.opsUrl),
   );
 }
 
@@ -93,6 +112,8 @@ export async function serve(settings: SettingValues, options: OutputOptions): Pr
  * a crash can lose the last lines.
  */
 function serverLogger(level: string) {
+  // On a terminal, readable lines (src/cli/log-format.ts); anywhere else, JSON lines.
+  if (process.stdout.isTTY) return pino({ level }, readableDestination());
   return pino({ level }, pino.destination({ dest: 1, sync: false }));
 }
 
@@ -148,9 +169,7 @@ async function servePrimary(
           demo: config.demo ? DEMO : null,
           workers,
         },
-        `${banner(url, config)}\n(${workers} worker processes; SIGTERM stops them all)${
-          ops ? `\nHealth, readiness and metrics: ${ops.url}/healthz, /readyz, /metrics` : ''
-        }`,
+        `${banner(url, config, ops?.url)}\n(${workers} worker processes; SIGTERM stops them all)`,
       );
     },
   });
