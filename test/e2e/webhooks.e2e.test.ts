@@ -69,7 +69,7 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
       '2000',
     ]);
     api = syncApi(server, await adminKeyOf(database.address));
-  });
+  }, 120_000);
   afterAll(async () => {
     await server?.stop();
     await receiver?.close();
@@ -311,7 +311,7 @@ describe(`webhooks that fail, and targets that are refused, over ${DATABASE_KIND
       '0',
     ]);
     api = syncApi(server, await adminKeyOf(database.address));
-  });
+  }, 120_000);
   afterAll(async () => {
     await server?.stop();
     await failing?.close();
