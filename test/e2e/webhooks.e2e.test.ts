@@ -66,7 +66,7 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
       '--webhook-retry-schedule',
       '100ms,200ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms',
       '--webhook-timeout-ms',
-      '2000',
+      '5000',
     ]);
     api = syncApi(server, await adminKeyOf(database.address));
   }, 120_000);
@@ -179,6 +179,12 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
       await api('PATCH', `/dispensaries/${seed.dispensaryId}`, { city: 'Boulder' });
       await until(() => failing.received.length >= 2, 15_000, 'two failed attempts');
       await api('PATCH', `/webhooks/${second.id}`, { enabled: false });
+      // An attempt in flight when it was disabled is recorded after it answers.
+      await until(
+        async () => (await api('GET', `/webhooks/${second.id}/deliveries`))[0]?.last_status_code === 500,
+        15_000,
+        'a recorded 500',
+      );
       const [delivery] = await api('GET', `/webhooks/${second.id}/deliveries`);
       expect(delivery).toMatchObject({
         status: 'pending',
