@@ -161,12 +161,17 @@ async function openStreams(
 
 /** The Menu-Cursor of a Form B /menu read: where a client that has read the menu starts its stream. */
 async function menuCursor(url: string, headers: Record<string, string>): Promise<string> {
-  const response = await fetch(`${url}/menu`, { headers });
-  await response.arrayBuffer();
-  const cursor = response.headers.get('menu-cursor');
-  if (response.status !== 200 || !cursor)
-    throw new Error(`/menu answered ${response.status} without Menu-Cursor`);
-  return `?after=${cursor}`;
+  // A server that just started on a busy machine may answer 503 for a moment: retry as a client would.
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(`${url}/menu`, { headers });
+    await response.arrayBuffer();
+    const cursor = response.headers.get('menu-cursor');
+    if (response.status === 200 && cursor) return `?after=${cursor}`;
+    if (response.status !== 503 || attempt >= 20) {
+      throw new Error(`/menu answered ${response.status} without Menu-Cursor`);
+    }
+    await sleep(Number(response.headers.get('retry-after') ?? 1) * 1000);
+  }
 }
 
 /** Sends one request on a kept-alive connection (fetch); resolves when the answer is in. */
