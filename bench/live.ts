@@ -453,9 +453,10 @@ const table = [
   }),
 ];
 const find = (name: string) => rows.find((row) => row.name.startsWith(name));
-const p99Of = (name: string) => {
+/** The p99 of one path: from the write's answer (the issue's measure), or from sending it. */
+const p99Of = (name: string, from: keyof Latencies = 'acceptedToEvent') => {
   const row = find(name);
-  return row ? quantile(row.latencies.sendToEvent, 0.99) : Number.NaN;
+  return row ? quantile(row.latencies[from], 0.99) : Number.NaN;
 };
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
 const fanOutLines = fanOut
@@ -491,8 +492,8 @@ ${fanOutLines.join('\n')}
 
 | Target | Measured | |
 |---|---|---|
-| p99 under 50 ms, one process (SQLite) | ${ms(p99Of('SQLite'))} ms | ${verdict(p99Of('SQLite') < 50)} |
-| p99 under 250 ms across processes (PostgreSQL) | ${find('PostgreSQL') ? `${ms(p99Of('PostgreSQL'))} ms` : 'not run'} | ${find('PostgreSQL') ? verdict(p99Of('PostgreSQL') < 250) : '–'} |
+| p99 under 50 ms, one process (SQLite), from the change accepted | ${ms(p99Of('SQLite'))} ms (from sending the write: ${ms(p99Of('SQLite', 'sendToEvent'))} ms; the ceiling's: ${ms(p99Of('Ceiling', 'sendToEvent'))} ms) | ${verdict(p99Of('SQLite') < 50)} |
+| p99 under 250 ms across processes (PostgreSQL), from the change accepted | ${find('PostgreSQL') ? `${ms(p99Of('PostgreSQL'))} ms (from sending the write: ${ms(p99Of('PostgreSQL', 'sendToEvent'))} ms)` : 'not run'} | ${find('PostgreSQL') ? verdict(p99Of('PostgreSQL') < 250) : '–'} |
 | ${STREAMS} streams all reached within 1 s | ${fanOut ? `worst ${ms(Math.max(...fanOut.server))} ms` : 'not run'} | ${fanOut ? verdict(Math.max(...fanOut.server) < 1000) : '–'} |
 <!-- live:end -->
 `.replace('| | |\n|---|---|\n', '');
