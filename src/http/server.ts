@@ -3,8 +3,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ScryptCost } from '../auth/password.js';
 import { DEFAULTS, type ServerConfig } from '../config.js';
 import { DEMO, ensureDemo } from '../demo/seed.js';
-import { fromCanonicalRecord } from '../domain/canonical.js';
-import { toFormBItem } from '../forms/form-b/item.js';
+import { changeMapper } from '../forms/common/changes.js';
+import { formB } from '../forms/form-b/index.js';
 import { MENU_FORMS } from '../forms/index.js';
 import { WebhookClient } from '../infra/webhook-http.js';
 import { AccessService } from '../services/access.js';
@@ -16,7 +16,7 @@ import { LiveHub } from '../services/live-hub.js';
 import { MenuFeed } from '../services/menu-feed.js';
 import { loadItems, MenuReader } from '../services/menu-reader.js';
 import { MenuSnapshots } from '../services/menu-snapshots.js';
-import { type RenderChange, WebhookDispatcher } from '../services/webhook-dispatcher.js';
+import { WebhookDispatcher } from '../services/webhook-dispatcher.js';
 import { webhookKeySource } from '../services/webhook-key.js';
 import { openStore } from '../store/open.js';
 import { buildApp, type ContractCheck } from './app.js';
@@ -93,7 +93,8 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   const metrics = createMetrics();
   const dispatcher = new WebhookDispatcher(store, feed, {
     send: (request) => webhookClient.send(request),
-    render: formBChange(config.formBNames),
+    // The change exactly as Form B's /changes gives it.
+    render: changeMapper(formB, { formBNames: config.formBNames }).toWire,
     keys: webhookKeys,
     timeoutMs: config.webhookTimeoutMs,
     retrySchedule: config.webhookRetrySchedule,
@@ -233,21 +234,6 @@ const delay = (ms: number) =>
   new Promise<void>((resolve) => {
     setTimeout(resolve, ms).unref();
   });
-
-/** A stored change as `/changes` answers it in Form B's shape (the webhook body's `data`). */
-function formBChange(names: ServerConfig['formBNames']): RenderChange {
-  return (change) => ({
-    cursor: String(change.seq),
-    at: change.at,
-    type: change.type,
-    item_id: change.itemId,
-    item:
-      change.item === null || change.item === undefined
-        ? null
-        : toFormBItem(fromCanonicalRecord(change.item as Parameters<typeof fromCanonicalRecord>[0]), names),
-    reason: change.reason,
-  });
-}
 
 export async function startServer(config: ServerConfig, options: RuntimeOptions): Promise<RunningServer> {
   const runtime = await createRuntime(config, options);

@@ -331,18 +331,6 @@ export interface WebhookDelivery {
   attemptLog: WebhookAttempt[];
 }
 
-/** A stored change as the dispatcher renders it (a row of menu_changes). */
-export interface StoredChange {
-  seq: number;
-  dispensaryId: number;
-  at: string;
-  type: string;
-  itemId: number | null;
-  reason: string | null;
-  /** The canonical item JSON, for upserts. */
-  item: unknown;
-}
-
 /** A delivery claimed by this process until `leaseUntil`. */
 export interface ClaimedDelivery {
   id: string;
@@ -354,8 +342,8 @@ export interface ClaimedDelivery {
   claim: string;
   url: string;
   secretCiphertext: string;
-  /** undefined when the change is no longer kept (past the feed's retention). */
-  change: StoredChange | undefined;
+  /** The change it carries; undefined when it is no longer kept (past the feed's retention). */
+  change: MenuChange | undefined;
 }
 
 /** What one attempt found out, and what follows. */
