@@ -61,6 +61,8 @@ export interface ServerConfig
     | 'rateLimitAdminKey'
     | 'redisPrefix'
     | 'trustProxy'
+    | 'consoleIdleTimeout'
+    | 'consoleSessionLifetime'
   > {
   /** Most bytes of serialized answers kept in memory per process (README: "Menu snapshots"). */
   snapshotBudgetBytes: number;
@@ -118,6 +120,8 @@ export function serverConfig(values: SettingValues): ServerConfig {
     },
     corsOrigins: values.corsOrigins ?? [],
     trustProxy: values.trustProxy,
+    consoleIdleTimeout: values.consoleIdleTimeout,
+    consoleSessionLifetime: values.consoleSessionLifetime,
     opsPort: values.opsPort ?? null,
     opsHost: values.opsHost ?? null,
   };

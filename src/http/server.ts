@@ -7,10 +7,12 @@ import { MENU_FORMS } from '../forms/index.js';
 import { AccessService } from '../services/access.js';
 import { AdminKeyVerifier } from '../services/admin-keys.js';
 import { ChangeFeed } from '../services/change-feed.js';
+import { ConsoleSessionService } from '../services/console-sessions.js';
 import { IdempotencyService } from '../services/idempotency.js';
 import { createServices, type Services } from '../services/index.js';
 import { MenuReader } from '../services/menu-reader.js';
 import { MenuSnapshots } from '../services/menu-snapshots.js';
+import { UsageCounter } from '../services/usage.js';
 import { openStore } from '../store/open.js';
 import { buildApp, type ContractCheck } from './app.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -57,6 +59,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   const feed = new ChangeFeed(store, config.changePollMs);
   const services = createServices(store, MENU_FORMS, () => feed.poll(), options.scryptCost);
   const log = options.logger || undefined;
+  const usage = new UsageCounter(store);
   const protection = createProtection(config, {
     warn: (message) => log?.warn(message),
     info: (message) => log?.info(message),
@@ -65,9 +68,17 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     await protection.start();
     await feed.start();
     if (config.demo) await ensureDemo(services);
+    usage.start();
     const access = new AccessService(store, feed, {
       rememberCredentialsMs: config.rememberCredentialsMs,
       scryptCost: options.scryptCost,
+      guard: protection.guard,
+      usage,
+    });
+    const verifier = new AdminKeyVerifier(store, feed);
+    const sessions = new ConsoleSessionService(store, verifier, {
+      idleTimeoutMs: (config.consoleIdleTimeout ?? DEFAULTS.consoleIdleTimeout) * 1000,
+      lifetimeMs: (config.consoleSessionLifetime ?? DEFAULTS.consoleSessionLifetime) * 1000,
       guard: protection.guard,
     });
     let stopping = false;
@@ -105,10 +116,12 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       opsRoutes: !separateOps,
       admin: {
         services,
-        verifier: new AdminKeyVerifier(store, feed),
+        verifier,
         idempotency: new IdempotencyService(store),
         bodyLimit: config.adminBodyLimit,
         guard: protection.guard,
+        sessions,
+        usage,
       },
       protection: protection.options,
       docs: { demo: config.demo ? DEMO : undefined },
@@ -131,6 +144,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
         // The ops listener keeps answering (/readyz: 503) until the public one has drained.
         const report = await closeGracefully(app, timeoutMs);
         if (ops) await closeGracefully(ops, 1_000);
+        await usage.stop();
         feed.stop();
         await store.close();
         await protection.close();
@@ -151,6 +165,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       },
     };
   } catch (error) {
+    await usage.stop();
     feed.stop();
     await store.close();
     await protection.close();

@@ -76,13 +76,21 @@ export function scopedDispensary(scope: string): number | undefined {
 /** Resolves bearer keys to admin keys, remembering hits until an admin key changes anywhere. */
 export class AdminKeyVerifier {
   private readonly keys = new Map<string, AdminKey>();
+  /** Keys by id, for console sessions: dropped with the rest on any admin key change. */
+  private readonly byId = new Map<number, AdminKey | null>();
+  /** Renewed by every change: a lookup that began before a change is not remembered after it. */
+  private generation = 0;
 
   constructor(
     private readonly store: Store,
     feed: ChangeFeed,
   ) {
     feed.subscribe((change) => {
-      if (change.kind === 'admin_key') this.keys.clear();
+      if (change.kind === 'admin_key') {
+        this.generation += 1;
+        this.keys.clear();
+        this.byId.clear();
+      }
     });
   }
 
@@ -92,6 +100,16 @@ export class AdminKeyVerifier {
     if (known) return known;
     const found = await this.store.adminKeys.find(digest);
     if (found) this.keys.set(digest, found);
+    return found;
+  }
+
+  /** The unrevoked key with that id (a console session's key), remembered until an admin key changes. */
+  async verifyId(id: number): Promise<AdminKey | undefined> {
+    const known = this.byId.get(id);
+    if (known !== undefined) return known ?? undefined;
+    const generation = this.generation;
+    const found = await this.store.adminKeys.get(id);
+    if (generation === this.generation) this.byId.set(id, found ?? null);
     return found;
   }
 }

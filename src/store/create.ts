@@ -4,10 +4,12 @@ import { migrateToLatest, pendingMigrations } from './migrations/index.js';
 import { AdminKeys } from './repositories/admin-keys.js';
 import { AuditLog } from './repositories/audit.js';
 import { Changes } from './repositories/changes.js';
+import { ConsoleSessions } from './repositories/console-sessions.js';
 import { Credentials } from './repositories/credentials.js';
 import { Dispensaries } from './repositories/dispensaries.js';
 import { IdempotencyKeys } from './repositories/idempotency.js';
 import { Menus } from './repositories/menus.js';
+import { Usage } from './repositories/usage.js';
 import type { Database } from './schema.js';
 import type { Store } from './store.js';
 import { Writer } from './write.js';
@@ -32,6 +34,8 @@ export function createStore(dialect: Dialect): KyselyStore {
     audit: new AuditLog(db),
     changes: new Changes(db),
     idempotency: new IdempotencyKeys(db),
+    consoleSessions: new ConsoleSessions(db),
+    usage: new Usage(db),
     ...(listen && { listen }),
     async migrate() {
       const migrate = () => migrateToLatest(db);

@@ -19,6 +19,8 @@ export const TABLES = [
   { name: 'changes', key: ['seq'] },
   { name: 'audit_log', key: ['id'] },
   { name: 'idempotency_keys', key: ['admin_key_id', 'idempotency_key'] },
+  { name: 'console_sessions', key: ['id_digest'] },
+  { name: 'usage_counts', key: ['username', 'hour'] },
 ] as const satisfies readonly TableSpec[];
 
 type Unlisted = Exclude<keyof Database, (typeof TABLES)[number]['name']>;

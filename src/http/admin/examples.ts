@@ -46,4 +46,38 @@ export const ADMIN_EXAMPLES = {
   importReport: { dispensary_id: 1, items: 12, active_items: 11, price_entries: 40 },
   upsert: { created: [13], updated: [1, 2] },
   stockReport: { updated: 2 },
+  session: {
+    admin_key: { name: 'operator', scope: 'all' },
+    csrf_token: 'q8Zb2kX1vN4mR7tY0wC3fH6jD9gA5sL2pE8uK1iO4nQ',
+    expires_at: '2026-11-26T00:00:00.000Z',
+    idle_timeout_seconds: 1800,
+  },
+  adminKey: {
+    name: 'store-3-staff',
+    scope: 'dispensary:3',
+    created_at: '2026-11-25T12:00:00.000Z',
+    revoked_at: null,
+  },
+  createdAdminKey: {
+    name: 'store-3-staff',
+    scope: 'dispensary:3',
+    key: 'mak_X1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0U1v',
+  },
+  auditEntry: {
+    id: 41,
+    at: '2026-11-25T12:00:00.000Z',
+    actor: 'key:operator',
+    dispensary_id: 1,
+    action: 'menu.stock',
+    detail: { updated: 2 },
+  },
+  usage: { username: 'menu-board', hour: '2026-11-25T12:00:00.000Z', requests: 314 },
+  importResult: {
+    dry_run: true,
+    applied: false,
+    items: 11,
+    active_items: 10,
+    price_entries: 37,
+    rejected: [{ line: 7, field: 'line 7, price', message: 'must be a number' }],
+  },
 };
