@@ -21,6 +21,16 @@ export class AdminKeyService {
     scope: string,
     actor?: Actor,
   ): Promise<{ name: string; scope: string; key: string }> {
+    return this.createWithKey(name, scope, `${KEY_PREFIX}${generateSecret(32)}`, actor);
+  }
+
+  /** A key chosen by the caller: the demo's well-known console key. */
+  async createWithKey(
+    name: string,
+    scope: string,
+    key: string,
+    actor?: Actor,
+  ): Promise<{ name: string; scope: string; key: string }> {
     if (typeof name !== 'string' || !NAME.test(name)) {
       throw new ServiceError(
         'invalid_request',
@@ -40,7 +50,6 @@ export class AdminKeyService {
         `There is no dispensary ${dispensaryId}. List them with: menu-api dispensary list`,
       );
     }
-    const key = `${KEY_PREFIX}${generateSecret(32)}`;
     try {
       await this.store.adminKeys.create(name, scope, secretDigest(key), actor);
     } catch (error) {

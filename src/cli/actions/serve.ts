@@ -31,6 +31,9 @@ function banner(url: string, config: ServerConfig): string {
       '  # Form B: credentials in headers',
       `  curl -s ${url}/menu -H 'store: ${DEMO.token}' -H 'username: ${DEMO.username}' -H 'password: ${DEMO.password}'`,
       '',
+      // The console (issue 16): the demo admin key signs in there.
+      `  # The console: open ${url}/console and sign in with the admin key ${DEMO.adminKey}`,
+      '',
       'The demo secrets are public: never use --demo with real dispensaries.',
     );
   }
