@@ -7,7 +7,7 @@ import { CredentialsPage } from './pages/credentials.js';
 import { DispensariesPage } from './pages/dispensaries.js';
 import { DispensaryPage } from './pages/dispensary.js';
 import { UsagePage } from './pages/usage.js';
-import { Link, navigate, usePath } from './router.js';
+import { Link, usePath } from './router.js';
 
 export function App() {
   const [session, setSession] = useState<AdminSession | null | undefined>(undefined);
@@ -86,10 +86,6 @@ function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => 
 function Shell(props: { session: AdminSession; onSignOut: () => void }) {
   const path = usePath();
   const operator = props.session.admin_key.scope === 'all';
-  const scoped = operator ? undefined : Number(props.session.admin_key.scope.split(':')[1]);
-  useEffect(() => {
-    if (scoped !== undefined && (path === '/' || path === '')) navigate(`/dispensaries/${scoped}/menu`);
-  }, [path, scoped]);
   const links: [string, string][] = [
     ['/', 'Dispensaries'],
     ...(operator
