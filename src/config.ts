@@ -54,6 +54,11 @@ export interface ServerConfig
     | 'bodyLimit'
     | 'adminBodyLimit'
     | 'changePollMs'
+    | 'changeRetentionDays'
+    | 'maxStreams'
+    | 'maxStreamsPerCredential'
+    | 'streamHeartbeatMs'
+    | 'streamMaxBacklog'
     | 'rememberCredentialsMs'
     | 'shutdownTimeoutMs'
     | 'rateLimitCredential'
@@ -63,6 +68,11 @@ export interface ServerConfig
     | 'trustProxy'
     | 'consoleIdleTimeout'
     | 'consoleSessionLifetime'
+    | 'webhookKey'
+    | 'webhookAllowPrivate'
+    | 'webhookTimeoutMs'
+    | 'webhookRetrySchedule'
+    | 'webhookDisableAfter'
   > {
   /** Most bytes of serialized answers kept in memory per process (README: "Menu snapshots"). */
   snapshotBudgetBytes: number;
@@ -99,6 +109,11 @@ export function serverConfig(values: SettingValues): ServerConfig {
     bodyLimit: values.bodyLimit,
     adminBodyLimit: values.adminBodyLimit,
     changePollMs: values.changePollMs,
+    changeRetentionDays: values.changeRetentionDays,
+    maxStreams: values.maxStreams,
+    maxStreamsPerCredential: values.maxStreamsPerCredential,
+    streamHeartbeatMs: values.streamHeartbeatMs,
+    streamMaxBacklog: values.streamMaxBacklog,
     rememberCredentialsMs: values.rememberCredentialsMs,
     shutdownTimeoutMs: values.shutdownTimeoutMs,
     snapshotBudgetBytes: values.snapshotBudgetMb * 1024 * 1024,
@@ -122,6 +137,11 @@ export function serverConfig(values: SettingValues): ServerConfig {
     trustProxy: values.trustProxy,
     consoleIdleTimeout: values.consoleIdleTimeout,
     consoleSessionLifetime: values.consoleSessionLifetime,
+    webhookKey: values.webhookKey,
+    webhookAllowPrivate: values.webhookAllowPrivate,
+    webhookTimeoutMs: values.webhookTimeoutMs,
+    webhookRetrySchedule: values.webhookRetrySchedule,
+    webhookDisableAfter: values.webhookDisableAfter,
     opsPort: values.opsPort ?? null,
     opsHost: values.opsHost ?? null,
   };

@@ -17,8 +17,12 @@ export const TABLES = [
   { name: 'items', key: ['dispensary_id', 'id'] },
   { name: 'price_entries', key: ['dispensary_id', 'item_id', 'position'] },
   { name: 'changes', key: ['seq'] },
+  { name: 'menu_changes', key: ['seq'] },
   { name: 'audit_log', key: ['id'] },
   { name: 'idempotency_keys', key: ['admin_key_id', 'idempotency_key'] },
+  { name: 'webhooks', key: ['id'] },
+  { name: 'webhook_deliveries', key: ['id'] },
+  { name: 'webhook_attempts', key: ['id'] },
   { name: 'console_sessions', key: ['id_digest'] },
   { name: 'usage_counts', key: ['username', 'hour'] },
 ] as const satisfies readonly TableSpec[];

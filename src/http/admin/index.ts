@@ -14,6 +14,7 @@ import { dispensaryRoutes } from './dispensaries.js';
 import { idempotentWriter } from './idempotent.js';
 import { menuRoutes } from './menu.js';
 import { sessionRoutes } from './session.js';
+import { webhookRoutes } from './webhooks.js';
 
 export interface AdminOptions {
   services: Services;
@@ -45,6 +46,7 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
     await keyed.register(credentialRoutes, context);
     await keyed.register(adminKeyRoutes, context);
     await keyed.register(menuRoutes, context);
+    await keyed.register(webhookRoutes, context);
     await keyed.register(activityRoutes, { ...context, usage: options.usage });
   });
 };
