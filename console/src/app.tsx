@@ -7,6 +7,7 @@ import { CredentialsPage } from './pages/credentials.js';
 import { DispensariesPage } from './pages/dispensaries.js';
 import { DispensaryPage } from './pages/dispensary.js';
 import { UsagePage } from './pages/usage.js';
+import { WebhooksPage } from './pages/webhooks.js';
 import { Link, usePath } from './router.js';
 
 export function App() {
@@ -94,6 +95,7 @@ function Shell(props: { session: AdminSession; onSignOut: () => void }) {
           ['/admin-keys', 'Admin keys'],
         ] as [string, string][])
       : []),
+    ['/webhooks', 'Webhooks'],
     ['/audit', 'Audit log'],
     ...(operator ? ([['/usage', 'Usage']] as [string, string][]) : []),
   ];
@@ -113,6 +115,7 @@ function Shell(props: { session: AdminSession; onSignOut: () => void }) {
   else if (section === 'credentials') page = <CredentialsPage />;
   else if (section === 'admin-keys') page = <AdminKeysPage />;
   else if (section === 'audit') page = <AuditPage />;
+  else if (section === 'webhooks') page = <WebhooksPage />;
   else if (section === 'usage') page = <UsagePage />;
   return (
     <>

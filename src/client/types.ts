@@ -67,6 +67,7 @@ import type {
   CreatedAdminKeyOut,
   CreatedDispensaryOut,
   CredentialOut,
+  DeliveryOut,
   DispensaryOut,
   DispensarySummaryOut,
   ImportResultOut,
@@ -75,6 +76,8 @@ import type {
   TokenOut,
   UpsertOut,
   UsageOut,
+  WebhookOut,
+  WebhookWithSecretOut,
 } from '../http/admin/schemas.js';
 
 export type AdminSession = Static<typeof SessionOut>;
@@ -95,3 +98,6 @@ export type CanonicalItem = WithUnitPrices<Static<typeof CanonicalItemSchema>>;
 type WithUnitPrices<T> = T extends { prices: (infer P)[] }
   ? Omit<T, 'prices'> & { prices: WithUnit<P>[] }
   : T;
+export type WebhookSummary = Static<typeof WebhookOut>;
+export type CreatedWebhook = Static<typeof WebhookWithSecretOut>;
+export type WebhookDelivery = Static<typeof DeliveryOut>;

@@ -243,6 +243,7 @@ describe('the console in Chromium', () => {
     for (const [link, heading] of [
       ['Credentials', 'Credentials'],
       ['Admin keys', 'Admin keys'],
+      ['Webhooks', 'Webhooks'],
       ['Audit log', 'Audit log'],
       ['Usage', 'Usage'],
     ] as const) {
@@ -407,6 +408,29 @@ describe('the console in Chromium', () => {
       headers: { store: DEMO.token, username: 'menu-board-1', password },
     });
     expect(refused.status).toBe(401);
+  }, 60_000);
+
+  it('subscribes a credential to a dispensary with a webhook (secret shown once), lists its deliveries, removes it', async () => {
+    await page.goto(`${server.url}/console/webhooks`);
+    await page.getByLabel('Credential (username)').fill(DEMO.username);
+    await page.getByLabel('URL').fill('https://hooks.example.invalid/menu');
+    await page.getByRole('checkbox', { name: 'item.upserted' }).check();
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    const secret = await page.getByRole('textbox', { name: /^Signing secret of webhook/ }).inputValue();
+    expect(secret).toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Done' }).click();
+    const listed = await admin('GET', '/webhooks');
+    expect(listed.body).toHaveLength(1);
+    const id = listed.body[0].id as number;
+    await page.getByRole('button', { name: `Deliveries of webhook ${id}` }).click();
+    await page.getByRole('heading', { name: `Deliveries of webhook ${id}` }).waitFor();
+    await shot('webhooks');
+    await page.getByRole('button', { name: `Remove webhook ${id}` }).click();
+    await page
+      .getByRole('dialog', { name: `Remove webhook ${id}?` })
+      .getByRole('button', { name: 'Remove webhook' })
+      .click();
+    await expect.poll(async () => (await admin('GET', '/webhooks')).body).toEqual([]);
   }, 60_000);
 
   it('renders and filters a 5,000-item menu (long tasks measured)', async () => {
