@@ -3,8 +3,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ScryptCost } from '../auth/password.js';
 import { DEFAULTS, type ServerConfig } from '../config.js';
 import { DEMO, ensureDemo } from '../demo/seed.js';
-import { fromCanonicalRecord } from '../domain/canonical.js';
-import { toFormBItem } from '../forms/form-b/item.js';
+import { changeMapper } from '../forms/common/changes.js';
+import { formB } from '../forms/form-b/index.js';
 import { MENU_FORMS } from '../forms/index.js';
 import { WebhookClient } from '../infra/webhook-http.js';
 import { AccessService } from '../services/access.js';
@@ -18,7 +18,7 @@ import { MenuFeed } from '../services/menu-feed.js';
 import { loadItems, MenuReader } from '../services/menu-reader.js';
 import { MenuSnapshots } from '../services/menu-snapshots.js';
 import { UsageCounter } from '../services/usage.js';
-import { type RenderChange, WebhookDispatcher } from '../services/webhook-dispatcher.js';
+import { WebhookDispatcher } from '../services/webhook-dispatcher.js';
 import { webhookKeySource } from '../services/webhook-key.js';
 import { openStore } from '../store/open.js';
 import { buildApp, type ContractCheck } from './app.js';
@@ -48,7 +48,7 @@ export interface Runtime {
    * Graceful stop: /readyz turns 503, the listeners stop accepting, requests in flight finish (cut
    * off after `timeoutMs`, default config.shutdownTimeoutMs), then the database is closed.
    */
-  shutdown(options?: { timeoutMs?: number }): Promise<CloseReport>;
+  shutdown(options?: { timeoutMs?: number; drainDelayMs?: number }): Promise<CloseReport>;
   /** shutdown() with the configured deadline. */
   close(): Promise<void>;
 }
@@ -64,11 +64,18 @@ export interface RuntimeOptions {
   scryptCost?: ScryptCost;
   /** Tests: checks every answer against the OpenAPI document (see AppOptions.contractCheck). */
   contractCheck?: ContractCheck;
+  /** Called when the database was a SQLite file that did not exist and was created. */
+  onDatabaseCreated?: (path: string) => void;
+  /** Log lines the log destination dropped so far (menu_api_log_lines_dropped_total). */
+  droppedLogLines?: () => number;
 }
 
 /** Opens the database and wires the caches to its change feed; the app is ready but not listening. */
 export async function createRuntime(config: ServerConfig, options: RuntimeOptions): Promise<Runtime> {
-  const store = await openStore(config.database, { poolSize: config.databasePoolSize });
+  const store = await openStore(config.database, {
+    poolSize: config.databasePoolSize,
+    onCreate: options.onDatabaseCreated,
+  });
   const feed = new ChangeFeed(store, config.changePollMs);
   const menuFeed = new MenuFeed(store, {
     retentionDays: config.changeRetentionDays ?? DEFAULTS.changeRetentionDays,
@@ -89,7 +96,8 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   const metrics = createMetrics();
   const dispatcher = new WebhookDispatcher(store, feed, {
     send: (request) => webhookClient.send(request),
-    render: formBChange(config.formBNames),
+    // The change exactly as Form B's /changes gives it.
+    render: changeMapper(formB, { formBNames: config.formBNames }).toWire,
     keys: webhookKeys,
     timeoutMs: config.webhookTimeoutMs,
     retrySchedule: config.webhookRetrySchedule,
@@ -150,6 +158,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       feed,
     );
     metrics.trackSnapshotCacheBytes(() => snapshots.usedBytes);
+    if (options.droppedLogLines) metrics.trackDroppedLogLines(options.droppedLogLines);
     metrics.trackLiveStreams(() => hub.stats);
     const app = await buildApp({
       access,
@@ -185,11 +194,14 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
           })
         : undefined;
     let stopped: Promise<CloseReport> | undefined;
-    const shutdown = (timeoutMs = config.shutdownTimeoutMs ?? DEFAULTS.shutdownTimeoutMs) => {
+    const shutdown = (
+      timeoutMs = config.shutdownTimeoutMs ?? DEFAULTS.shutdownTimeoutMs,
+      drainDelayMs = 0,
+    ) => {
       stopped ??= (async () => {
         stopping = true;
         // The ops listener keeps answering (/readyz: 503) until the public one has drained.
-        const report = await closeGracefully(app, timeoutMs);
+        const report = await closeGracefully(app, timeoutMs, drainDelayMs);
         if (ops) await closeGracefully(ops, 1_000);
         await usage.stop();
         hub.stop();
@@ -215,7 +227,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       dispatcher,
       snapshots,
       metrics,
-      shutdown: (closeOptions) => shutdown(closeOptions?.timeoutMs),
+      shutdown: (closeOptions) => shutdown(closeOptions?.timeoutMs, closeOptions?.drainDelayMs),
       async close() {
         await shutdown();
       },
@@ -237,21 +249,6 @@ const delay = (ms: number) =>
   new Promise<void>((resolve) => {
     setTimeout(resolve, ms).unref();
   });
-
-/** A stored change as `/changes` answers it in Form B's shape (the webhook body's `data`). */
-function formBChange(names: ServerConfig['formBNames']): RenderChange {
-  return (change) => ({
-    cursor: String(change.seq),
-    at: change.at,
-    type: change.type,
-    item_id: change.itemId,
-    item:
-      change.item === null || change.item === undefined
-        ? null
-        : toFormBItem(fromCanonicalRecord(change.item as Parameters<typeof fromCanonicalRecord>[0]), names),
-    reason: change.reason,
-  });
-}
 
 export async function startServer(config: ServerConfig, options: RuntimeOptions): Promise<RunningServer> {
   const runtime = await createRuntime(config, options);

@@ -1,5 +1,6 @@
 import type { AdminKey, AuditEntry, DispensarySummary, Webhook, WebhookDelivery } from '../store/store.js';
 import type { CredentialSummary } from './credentials.js';
+import { encodeCursor } from './menu-feed.js';
 import type { ImportReport } from './menus.js';
 
 /*
@@ -83,7 +84,7 @@ export function webhookWithSecretRecord({ webhook, secret }: { webhook: Webhook;
 export function deliveryRecord(delivery: WebhookDelivery) {
   return {
     id: delivery.id,
-    cursor: String(delivery.seq),
+    cursor: encodeCursor(delivery.seq),
     type: delivery.type,
     status: delivery.status,
     attempts: delivery.attempts,

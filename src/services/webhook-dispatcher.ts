@@ -1,6 +1,6 @@
 import { Webhook as Signer } from 'standardwebhooks';
 import { decryptWebhookSecret } from '../auth/webhook-secrets.js';
-import type { AttemptResult, ClaimedDelivery, Store, StoredChange } from '../store/store.js';
+import type { AttemptResult, ClaimedDelivery, MenuChange, Store } from '../store/store.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { WebhookKeySource } from './webhook-key.js';
 
@@ -23,7 +23,7 @@ export type SendWebhook = (request: {
  * A stored change as `/changes` gives it in Form B's shape (`cursor`, `at`, `type`, `item_id`,
  * `item`, `reason`): injected, since services do not import the request forms.
  */
-export type RenderChange = (change: StoredChange) => { cursor: string } & Record<string, unknown>;
+export type RenderChange = (change: MenuChange) => { cursor: string };
 
 export interface DispatcherOptions {
   send: SendWebhook;
@@ -60,6 +60,8 @@ export class WebhookDispatcher {
   private running = false;
   private pumping: Promise<void> | undefined;
   private again = false;
+  /** Set while rounds fail (the database unreachable, say): the failure is reported once, not every round. */
+  private failing = false;
   private fallback: NodeJS.Timeout | undefined;
   private dueTimer: NodeJS.Timeout | undefined;
   private readonly concurrency: number;
@@ -101,7 +103,13 @@ export class WebhookDispatcher {
       return;
     }
     this.pumping = this.pump()
-      .catch((error) => this.options.onError?.(error))
+      .then(() => {
+        this.failing = false;
+      })
+      .catch((error) => {
+        if (!this.failing) this.options.onError?.(error);
+        this.failing = true;
+      })
       .finally(() => {
         this.pumping = undefined;
         if (this.again) {
@@ -139,7 +147,7 @@ export class WebhookDispatcher {
   }
 
   /** The body and headers of one delivery, signed with the endpoint's secret. */
-  sign(delivery: ClaimedDelivery, change: StoredChange, secret: string, at = new Date()) {
+  sign(delivery: ClaimedDelivery, change: MenuChange, secret: string, at = new Date()) {
     const data = this.options.render(change);
     const body = JSON.stringify({
       type: change.type,

@@ -259,8 +259,16 @@ export interface MenuChangeRepository {
 /** Answers kept for retried admin requests that carry an Idempotency-Key. */
 export interface IdempotencyRepository {
   find(adminKeyId: number, key: string, notBefore: string): Promise<IdempotentAnswer | undefined>;
-  /** Saves the answer, replacing an expired one under the same key. */
+  /** Saves the answer, replacing an expired one under the same key; a live one already there is kept. */
   save(adminKeyId: number, key: string, answer: IdempotentAnswer): Promise<void>;
+  /** Records the answer of a write that claimed the key in its own transaction (idempotency-claim.ts). */
+  complete(
+    adminKeyId: number,
+    key: string,
+    answer: Pick<IdempotentAnswer, 'status' | 'response'>,
+  ): Promise<void>;
+  /** Drops a claim whose write answered with an error: the key may be used again. */
+  release(adminKeyId: number, key: string): Promise<void>;
   deleteBefore(before: string): Promise<void>;
 }
 
@@ -367,18 +375,6 @@ export interface WebhookDelivery {
   attemptLog: WebhookAttempt[];
 }
 
-/** A stored change as the dispatcher renders it (a row of menu_changes). */
-export interface StoredChange {
-  seq: number;
-  dispensaryId: number;
-  at: string;
-  type: string;
-  itemId: number | null;
-  reason: string | null;
-  /** The canonical item JSON, for upserts. */
-  item: unknown;
-}
-
 /** A delivery claimed by this process until `leaseUntil`. */
 export interface ClaimedDelivery {
   id: string;
@@ -390,8 +386,8 @@ export interface ClaimedDelivery {
   claim: string;
   url: string;
   secretCiphertext: string;
-  /** undefined when the change is no longer kept (past the feed's retention). */
-  change: StoredChange | undefined;
+  /** The change it carries; undefined when it is no longer kept (past the feed's retention). */
+  change: MenuChange | undefined;
 }
 
 /** What one attempt found out, and what follows. */

@@ -1,8 +1,21 @@
+import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cliJson, runCli, type ServerProcess, startServe } from '../helpers/cli.js';
+import {
+  assertBuilt,
+  cleanEnvironment,
+  cliJson,
+  REPOSITORY,
+  runCli,
+  type ServerProcess,
+  startServe,
+} from '../helpers/cli.js';
 import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
 import { formBHeaders } from '../helpers/http.js';
+import { waitForExit } from '../helpers/process.js';
 import type { Seed } from '../helpers/runtime.js';
 import { seedThroughCli, until } from '../helpers/seed-cli.js';
 import {
@@ -16,6 +29,17 @@ import {
 } from '../helpers/webhook-receiver.js';
 
 assertBuilt();
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 /** The Standard Webhooks signature computed by hand from the specification, without the library. */
 function signedByHand(secret: string, id: string, timestamp: string, body: string): string {
@@ -83,6 +107,15 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
       expect(Object.keys(payload.data).sort()).toEqual(['at', 'cursor', 'item', 'item_id', 'reason', 'type']);
     }
     expect(deliveries[0]!.data.item).toEqual(formBItem3);
+    // `data` is the change exactly as Form B's /changes gives it.
+    const changes = (await (
+      await fetch(`${server.url}/changes`, { headers: formBHeaders(seed) })
+    ).json()) as {
+      changes: { cursor: string }[];
+    };
+    for (const payload of deliveries) {
+      expect(changes.changes.find((change) => change.cursor === payload.cursor)).toEqual(payload.data);
+    }
     expect(deliveries[1]!.data.item).toMatchObject({ id: 7 });
     expect(deliveries.slice(2).map((payload) => payload.data.item)).toEqual([null, null, null]);
     const ids = receiver.received.map((entry) => entry.id);
@@ -168,6 +201,61 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
       await failing.close();
     }
   }, 60_000);
+
+  it('the README’s receiver (examples/webhook-receiver.ts) takes a real delivery and refuses a forged one', async () => {
+    const example = readFileSync(join(REPOSITORY, 'examples/webhook-receiver.ts'), 'utf8');
+    expect(readFileSync(join(REPOSITORY, 'README.md'), 'utf8')).toContain(example.trim());
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/`;
+    const subscribed = await addWebhook(database.address, seed, url, ['--events', 'item.upserted']);
+    // Started with the secret of its subscription, as the integrator would.
+    const receiving = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(REPOSITORY, 'examples/webhook-receiver.ts')],
+      {
+        cwd: REPOSITORY,
+        env: cleanEnvironment({ PORT: String(port), WEBHOOK_SECRET: subscribed.secret }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+    };
+    receiving.stdout!.on('data', collect);
+    receiving.stderr!.on('data', collect);
+    try {
+      await until(
+        async () => (await fetch(url, { method: 'POST', body: '{}' }).catch(() => undefined))?.status === 400,
+        30_000,
+        'the example to listen (and refuse an unsigned POST)',
+      );
+      await api('PATCH', `/dispensaries/${seed.dispensaryId}/menu/items/3`, {
+        name: 'Blue Dream for the example',
+      });
+      await until(
+        () => /^item\.upserted item 3 cursor \S+$/m.test(output),
+        15_000,
+        'the example to print the change',
+      );
+      const [delivery] = await api('GET', `/webhooks/${subscribed.id}/deliveries`);
+      expect(delivery).toMatchObject({ status: 'delivered', last_status_code: 204 });
+      const forged = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'webhook-id': delivery.id,
+          'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+          'webhook-signature': 'v1,Zm9yZ2Vk',
+        },
+        body: '{"type":"item.removed"}',
+      });
+      expect(forged.status).toBe(400);
+      await api('DELETE', `/webhooks/${subscribed.id}`);
+    } finally {
+      receiving.kill();
+      await waitForExit(receiving);
+    }
+  }, 90_000);
 
   it('the CLI shows webhooks and deliveries (--json, snake_case)', async () => {
     const listed = await cliJson<{ id: number; enabled: boolean }[]>(database.address, [

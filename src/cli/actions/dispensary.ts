@@ -23,17 +23,22 @@ export async function create(options: CommonOptions & { name: string }): Promise
 }
 
 export async function list(options: CommonOptions): Promise<void> {
-  await withService(options, dispensaryService, async (dispensaries) => {
-    const all = await dispensaries.list();
-    const rows = all.map((d) => [d.id, d.name, d.itemCount, d.activeItemCount, d.updatedAt]);
-    emit(
-      options,
-      all.map(dispensarySummaryRecord),
-      all.length === 0
-        ? 'No dispensaries yet. Create one with: menu-api dispensary create --name NAME'
-        : table(['ID', 'NAME', 'ITEMS', 'ACTIVE', 'UPDATED'], rows),
-    );
-  });
+  await withService(
+    options,
+    dispensaryService,
+    async (dispensaries) => {
+      const all = await dispensaries.list();
+      const rows = all.map((d) => [d.id, d.name, d.itemCount, d.activeItemCount, d.updatedAt]);
+      emit(
+        options,
+        all.map(dispensarySummaryRecord),
+        all.length === 0
+          ? 'No dispensaries yet. Create one with: menu-api dispensary create --name NAME'
+          : table(['ID', 'NAME', 'ITEMS', 'ACTIVE', 'UPDATED'], rows),
+      );
+    },
+    'read',
+  );
 }
 
 export async function rotateToken(
@@ -56,15 +61,20 @@ export async function remove(id: string, options: CommonOptions): Promise<void> 
 }
 
 export async function show(id: string, options: CommonOptions): Promise<void> {
-  await withService(options, dispensaryService, async (dispensaries) => {
-    const dispensaryId = parseId(id, 'The dispensary id');
-    const info = toStoreInfoRecord(await dispensaries.storeInfo(dispensaryId));
-    const rows = Object.entries(info).map(([field, value]) => [
-      field,
-      value === null ? '-' : typeof value === 'object' ? JSON.stringify(value) : String(value),
-    ]);
-    emit(options, { id: dispensaryId, ...info }, table(['FIELD', 'VALUE'], rows));
-  });
+  await withService(
+    options,
+    dispensaryService,
+    async (dispensaries) => {
+      const dispensaryId = parseId(id, 'The dispensary id');
+      const info = toStoreInfoRecord(await dispensaries.storeInfo(dispensaryId));
+      const rows = Object.entries(info).map(([field, value]) => [
+        field,
+        value === null ? '-' : typeof value === 'object' ? JSON.stringify(value) : String(value),
+      ]);
+      emit(options, { id: dispensaryId, ...info }, table(['FIELD', 'VALUE'], rows));
+    },
+    'read',
+  );
 }
 
 export async function update(

@@ -11,8 +11,10 @@ import { buildOpsApp } from '../../http/ops.js';
 import { SHUTTING_DOWN, WORKERS_NOT_LISTENING } from '../../http/routes/health.js';
 import { startServer } from '../../http/server.js';
 import { shutdownOnSignals } from '../../http/shutdown.js';
+import { boundedStdout } from '../../infra/log-destination.js';
 import { createServices } from '../../services/index.js';
 import { describeAddress, openStore } from '../../store/open.js';
+import { sayCreated } from '../context.js';
 import type { OutputOptions } from '../options.js';
 import { emit, fail } from '../output.js';
 import { startFailure } from '../start-failure.js';
@@ -55,13 +57,23 @@ export async function serve(settings: SettingValues, options: OutputOptions): Pr
     return;
   }
   if (workers > 1 && cluster.isPrimary) {
-    await servePrimary(config, workers, { ...options, logLevel: settings.logLevel });
+    await servePrimary(config, workers, {
+      ...options,
+      logLevel: settings.logLevel,
+      logBufferKb: settings.logBufferKb,
+    });
     return;
   }
   let server: Awaited<ReturnType<typeof startServer>>;
-  const logger = serverLogger(settings.logLevel);
+  const logs = boundedStdout(settings.logBufferKb * 1024);
+  const logger = pino({ level: settings.logLevel }, logs.stream);
   try {
-    server = await startServer(config, { logger });
+    server = await startServer(config, {
+      logger,
+      droppedLogLines: logs.dropped,
+      // Under --workers the primary created it (and said so) before forking.
+      onDatabaseCreated: cluster.isWorker ? undefined : sayCreated,
+    });
   } catch (error) {
     fail(options, new Error(`The server could not start: ${startFailure(error, config)}`));
     if (cluster.isWorker) process.exit(1);
@@ -71,6 +83,7 @@ export async function serve(settings: SettingValues, options: OutputOptions): Pr
   // whose primary is gone has no one to hand it connections: it stops too.
   shutdownOnSignals(server, {
     timeoutMs: config.shutdownTimeoutMs,
+    drainDelayMs: config.drainDelayMs,
     log: logger,
     events: cluster.isWorker ? ['SIGTERM', 'SIGINT', 'disconnect'] : ['SIGTERM', 'SIGINT'],
   });
@@ -92,11 +105,12 @@ export async function serve(settings: SettingValues, options: OutputOptions): Pr
 /**
  * The server's log: JSON lines on stdout, written asynchronously: lines that arrive while a write is in
  * flight go out together in the next one, and a slow reader of stdout (a full pipe to a log shipper)
- * delays lines instead of every request. pino flushes what is still buffered when the process exits;
- * a crash can lose the last lines.
+ * delays lines instead of every request; past --log-buffer-kb of backlog lines are dropped and counted
+ * (src/infra/log-destination.ts). pino flushes what is still buffered when the process exits, without
+ * waiting for a reader that is stuck; a crash can lose the last lines.
  */
-function serverLogger(level: string) {
-  return pino({ level }, pino.destination({ dest: 1, sync: false }));
+function serverLogger(level: string, bufferKb: number) {
+  return pino({ level }, boundedStdout(bufferKb * 1024).stream);
 }
 
 /**
@@ -106,11 +120,11 @@ function serverLogger(level: string) {
 async function servePrimary(
   config: ServerConfig,
   workers: number,
-  options: { json?: boolean; logLevel: string },
+  options: { json?: boolean; logLevel: string; logBufferKb: number },
 ): Promise<void> {
-  const log = serverLogger(options.logLevel);
+  const log = serverLogger(options.logLevel, options.logBufferKb);
   try {
-    const store = await openStore(config.database, { poolSize: 1 });
+    const store = await openStore(config.database, { poolSize: 1, onCreate: sayCreated });
     try {
       if (config.demo) await ensureDemo(createServices(store, MENU_FORMS));
     } finally {

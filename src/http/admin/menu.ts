@@ -53,35 +53,40 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
     },
   });
 
-  // A menu file as it is (CSV text, or JSON sent as text or parsed), for the console's import.
-  app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-
-  writeRoute('POST', '/dispensaries/:id/menu/import', {
-    summary: 'Import a menu file (CSV or JSON): check it (dry_run=true), or replace the whole menu with it',
-    description:
-      'The body is the file: text/csv, text/plain or application/json. A dry run answers every problem with its CSV line (or JSON index) and the counts of what passed; an apply with any problem is refused with 400 and changes nothing, else it replaces the menu in one transaction, as PUT /menu does. The same rules as `menu-api menu import [--dry-run]`.',
-    schemas: { params: IdParams, querystring: MenuFileQuerystring, success: { 200: ImportResultOut } },
-    run: async (request) => {
-      const id = dispensaryOf(request);
-      const query = request.query as { format: MenuFileFormat; dry_run?: string };
-      const body = request.body;
-      const text = typeof body === 'string' ? body : JSON.stringify(body ?? null);
-      const format = typeof body === 'string' ? query.format : 'json';
-      const dryRun = query.dry_run === 'true';
-      const { report, problems } = await menus.importFile(id, text, format, dryRun, actorOf(request));
-      return {
-        dry_run: dryRun,
-        applied: !dryRun,
-        items: report.items,
-        active_items: report.activeItems,
-        price_entries: report.priceEntries,
-        rejected: problems.map((problem) => ({
-          line: lineOf(problem.field) ?? indexLine(problem.field),
-          field: problem.field,
-          message: problem.message,
-        })),
-      };
-    },
+  // A menu file as it is, whatever its type says (CSV, or JSON as text or as JSON): ?format decides,
+  // so that a file that is not valid JSON still gets its dry run. Only this route reads bodies so.
+  await app.register(async (files) => {
+    files.removeAllContentTypeParsers();
+    files.addContentTypeParser(
+      ['text/csv', 'text/plain', 'application/json'],
+      { parseAs: 'string' },
+      (_request, body, done) => done(null, body),
+    );
+    writeRoutes(files, write, tags)('POST', '/dispensaries/:id/menu/import', {
+      summary: 'Import a menu file (CSV or JSON): check it (dry_run=true), or replace the whole menu with it',
+      description:
+        'The body is the file: text/csv, text/plain or application/json. A dry run answers every problem with its CSV line (or JSON index) and the counts of what passed; an apply with any problem is refused with 400 and changes nothing, else it replaces the menu in one transaction, as PUT /menu does. The same rules as `menu-api menu import [--dry-run]`.',
+      schemas: { params: IdParams, querystring: MenuFileQuerystring, success: { 200: ImportResultOut } },
+      run: async (request) => {
+        const id = dispensaryOf(request);
+        const query = request.query as { format: MenuFileFormat; dry_run?: string };
+        const text = typeof request.body === 'string' ? request.body : '';
+        const dryRun = query.dry_run === 'true';
+        const { report, problems } = await menus.importFile(id, text, query.format, dryRun, actorOf(request));
+        return {
+          dry_run: dryRun,
+          applied: !dryRun,
+          items: report.items,
+          active_items: report.activeItems,
+          price_entries: report.priceEntries,
+          rejected: problems.map((problem) => ({
+            line: lineOf(problem.field) ?? indexLine(problem.field),
+            field: problem.field,
+            message: problem.message,
+          })),
+        };
+      },
+    });
   });
 
   app.get(

@@ -396,7 +396,7 @@ export const WebhookWithSecretOut = Type.Object(
 export const DeliveryOut = Type.Object(
   {
     id: Type.String({ description: 'Sent as the webhook-id header, the same on every attempt.' }),
-    cursor: Type.String({ description: "The change's cursor." }),
+    cursor: Type.String({ description: "The change's cursor, as /changes gives it." }),
     type: Type.String(),
     status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
     attempts: Type.Integer(),
@@ -420,7 +420,7 @@ export const DeliveryOut = Type.Object(
     examples: [
       {
         id: 'msg_2mVbMw3bS0tWm4dFz8g1Rg',
-        cursor: '42',
+        cursor: '0000000000000042',
         type: 'item.upserted',
         status: 'delivered',
         attempts: 1,

@@ -9,7 +9,6 @@ import type {
   DeliveryStatus,
   MenuChange,
   NewWebhook,
-  StoredChange,
   Webhook,
   WebhookAttempt,
   WebhookDelivery,
@@ -433,26 +432,26 @@ export class Webhooks implements WebhookRepository {
   }
 
   /** The stored changes with these cursors (menu_changes is the live feed's). */
-  private async changesAt(seqs: number[]): Promise<Map<number, StoredChange>> {
-    const found = new Map<number, StoredChange>();
-    const unique = [...new Set(seqs)];
+  private async changesAt(seqs: number[]): Promise<Map<number, MenuChange>> {
     const rows = await this.dialect.db
       .selectFrom('menu_changes')
       .select(['seq', 'dispensary_id', 'at', 'type', 'item_id', 'reason', 'item'])
-      .where('seq', 'in', unique)
+      .where('seq', 'in', [...new Set(seqs)])
       .execute();
-    for (const row of rows) {
-      found.set(Number(row.seq), {
-        seq: Number(row.seq),
-        dispensaryId: Number(row.dispensary_id),
-        at: row.at,
-        type: row.type,
-        itemId: row.item_id === null ? null : Number(row.item_id),
-        reason: row.reason,
-        item: row.item === null ? null : JSON.parse(row.item),
-      });
-    }
-    return found;
+    return new Map(
+      rows.map((row) => [
+        Number(row.seq),
+        {
+          seq: Number(row.seq),
+          dispensaryId: Number(row.dispensary_id),
+          at: row.at,
+          type: row.type as MenuChange['type'],
+          itemId: row.item_id === null ? null : Number(row.item_id),
+          reason: row.reason as MenuChange['reason'],
+          item: row.item,
+        },
+      ]),
+    );
   }
 
   async record(delivery: ClaimedDelivery, result: AttemptResult): Promise<boolean> {
