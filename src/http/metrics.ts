@@ -403,6 +403,7 @@ export const metricsRoute: FastifyPluginAsync<MetricsRouteOptions> = async (app,
     '/metrics',
     {
       schema: {
+        operationId: 'metrics',
         summary: 'Prometheus metrics of this process',
         description: 'Prometheus text exposition format (text/plain; version=0.0.4).',
         tags: ['Operations'],

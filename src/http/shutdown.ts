@@ -211,7 +211,7 @@ export function shutdownOnSignals(server: Stoppable, options: ShutdownOptions): 
     const count = server.metrics.requestsInFlight();
     void (async () => {
       options.log.info(
-        `${reason}: shutting down; ${drainDelayMs > 0 ? `serving ${drainDelayMs} ms more with /readyz at 503, then ` : ''}finishing ${count} request(s) in flight (deadline ${options.timeoutMs} ms)`,
+        `${reason}: shutting down; ${drainDelayMs > 0 ? `serving ${drainDelayMs} ms more with /readyz at 503, then ` : ''}finishing ${count} ${count === 1 ? 'request' : 'requests'} in flight (deadline ${options.timeoutMs} ms)`,
       );
       try {
         const report = await server.shutdown({ timeoutMs: options.timeoutMs, drainDelayMs });

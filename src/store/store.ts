@@ -77,7 +77,9 @@ export class ConflictError extends Error {}
 /** Raised when stock updates name price entries that do not exist; nothing was written. */
 export class UnmatchedStockError extends Error {
   constructor(readonly unmatched: number[]) {
-    super(`${unmatched.length} stock update(s) match no price entry`);
+    super(
+      `${unmatched.length} ${unmatched.length === 1 ? 'stock update matches' : 'stock updates match'} no price entry`,
+    );
   }
 }
 
@@ -88,6 +90,8 @@ export interface AdminKey {
   scope: string;
   createdAt: string;
   revokedAt: string | null;
+  /** The last request it authorized, to the minute; null when never used. */
+  lastUsedAt: string | null;
 }
 
 export interface AuditEntry {
@@ -217,6 +221,8 @@ export interface AdminKeyRepository {
   get(id: number): Promise<AdminKey | undefined>;
   list(): Promise<AdminKey[]>;
   revoke(name: string, actor?: Actor): Promise<boolean>;
+  /** Records that the key was used at `at` (not a recorded write: no change notice, no audit entry). */
+  touch(id: number, at: string): Promise<void>;
 }
 
 /** Who changed what: written by every recorded write, read here. */

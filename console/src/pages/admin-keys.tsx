@@ -77,6 +77,7 @@ export function AdminKeysPage() {
             <th scope="col">Name</th>
             <th scope="col">Scope</th>
             <th scope="col">Created</th>
+            <th scope="col">Last use</th>
             <th scope="col">Status</th>
             <th scope="col">
               <span class="visually-hidden">Actions</span>
@@ -89,6 +90,7 @@ export function AdminKeysPage() {
               <td>{key.name}</td>
               <td>{scopeName(key.scope)}</td>
               <td>{when(key.created_at)}</td>
+              <td>{when(key.last_used_at)}</td>
               <td>{key.revoked_at ? `Revoked ${when(key.revoked_at)}` : 'Active'}</td>
               <td>
                 {!key.revoked_at && (

@@ -30,8 +30,14 @@ export async function list(options: CommonOptions): Promise<void> {
         keys.length === 0
           ? 'No admin keys yet. Create one with: menu-api admin-key create --scope all --name NAME'
           : table(
-              ['NAME', 'SCOPE', 'CREATED', 'REVOKED'],
-              keys.map((key) => [key.name, key.scope, key.createdAt, key.revokedAt ?? 'active']),
+              ['NAME', 'SCOPE', 'CREATED', 'LAST USED', 'REVOKED'],
+              keys.map((key) => [
+                key.name,
+                key.scope,
+                key.createdAt,
+                key.lastUsedAt ?? 'never',
+                key.revokedAt ? `yes, ${key.revokedAt}` : 'no',
+              ]),
             ),
       );
     },

@@ -59,7 +59,16 @@ export function parseFormABody(contentType: string | undefined, text: string): u
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) return parseFormAJson(text);
   if (type === 'application/x-www-form-urlencoded') return parseUrlEncoded(trimmed);
   if (trimmed === '') return undefined;
-  throw new ServiceError('invalid_request', 'The request body must be a JSON object or a urlencoded form.');
+  if (type === 'text/plain' && /^[^\s=&]+=[^\s&]*(&[^\s=&]+=[^\s&]*)*$/.test(trimmed)) {
+    throw new ServiceError(
+      'invalid_request',
+      'This text/plain body is a urlencoded form. Send it with Content-Type: application/x-www-form-urlencoded, or send the fields as a JSON object.',
+    );
+  }
+  throw new ServiceError(
+    'invalid_request',
+    'The request body is neither a JSON object nor a urlencoded form. Send a JSON object such as {"username": "...", "password": "...", "collective_token": "..."}.',
+  );
 }
 
 function parseUrlEncoded(text: string): Record<string, unknown> {

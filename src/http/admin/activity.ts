@@ -17,6 +17,7 @@ export const activityRoutes: FastifyPluginAsync<AdminContext & { usage?: UsageCo
     '/audit',
     {
       schema: {
+        operationId: 'listAuditEntries',
         summary: 'Read the audit log, newest last',
         tags: ['Sync API: audit log'],
         querystring: AuditQuerystring,
@@ -49,6 +50,7 @@ export const activityRoutes: FastifyPluginAsync<AdminContext & { usage?: UsageCo
     '/usage',
     {
       schema: {
+        operationId: 'getUsage',
         summary: 'Requests per credential per hour',
         description:
           'Counted in memory by each server process and added to the database at most once a minute; this process adds what it has not written yet.',

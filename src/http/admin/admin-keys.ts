@@ -16,6 +16,7 @@ export const adminKeyRoutes: FastifyPluginAsync<AdminContext> = async (app, { se
   app.addHook('preHandler', async (request) => requireFullScope(request));
 
   writeRoute('POST', '/admin-keys', {
+    operationId: 'createAdminKey',
     summary: 'Create an admin key (the key is shown once)',
     secretField: 'key',
     schemas: { body: CreateAdminKeyBody, success: { 201: CreatedAdminKeyOut } },
@@ -29,6 +30,7 @@ export const adminKeyRoutes: FastifyPluginAsync<AdminContext> = async (app, { se
     '/admin-keys',
     {
       schema: {
+        operationId: 'listAdminKeys',
         summary: 'List admin keys (never the keys themselves)',
         tags,
         response: { 200: Type.Array(AdminKeyOut), ...errorResponses(401, 403, 429, 500, 503) },
@@ -38,6 +40,7 @@ export const adminKeyRoutes: FastifyPluginAsync<AdminContext> = async (app, { se
   );
 
   writeRoute('DELETE', '/admin-keys/:name', {
+    operationId: 'revokeAdminKey',
     summary: 'Revoke an admin key (its console sessions end too)',
     schemas: { params: NameParams, success: noContent('Revoked.') },
     run: async (request) => {

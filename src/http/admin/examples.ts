@@ -57,6 +57,7 @@ export const ADMIN_EXAMPLES = {
     scope: 'dispensary:3',
     created_at: '2026-11-25T12:00:00.000Z',
     revoked_at: null,
+    last_used_at: '2026-11-25T12:05:00.000Z',
   },
   createdAdminKey: {
     name: 'store-3-staff',

@@ -34,6 +34,7 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
     '/dispensaries/:id/menu',
     {
       schema: {
+        operationId: 'getMenu',
         summary: 'Read the whole menu (canonical items, active and inactive)',
         tags,
         params: IdParams,
@@ -44,6 +45,7 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
   );
 
   writeRoute('PUT', '/dispensaries/:id/menu', {
+    operationId: 'replaceMenu',
     summary: 'Full sync: replace the whole menu atomically',
     schemas: { params: IdParams, body: ItemsBody, success: { 200: ImportReportOut } },
     run: async (request) => {
@@ -63,6 +65,7 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
       (_request, body, done) => done(null, body),
     );
     writeRoutes(files, write, tags)('POST', '/dispensaries/:id/menu/import', {
+      operationId: 'importMenuFile',
       summary: 'Import a menu file (CSV or JSON): check it (dry_run=true), or replace the whole menu with it',
       description:
         'The body is the file: text/csv, text/plain or application/json. A dry run answers every problem with its CSV line (or JSON index) and the counts of what passed; an apply with any problem is refused with 400 and changes nothing, else it replaces the menu in one transaction, as PUT /menu does. The same rules as `menu-api menu import [--dry-run]`.',
@@ -93,6 +96,7 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
     '/dispensaries/:id/menu/export',
     {
       schema: {
+        operationId: 'exportMenuFile',
         summary: 'Export the menu as a file: canonical CSV or JSON (what import reads back)',
         tags,
         params: IdParams,
@@ -122,18 +126,21 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
   );
 
   writeRoute('PATCH', '/dispensaries/:id/menu/items', {
+    operationId: 'upsertMenuItems',
     summary: 'Partial sync: create or replace items by id',
     schemas: { params: IdParams, body: ItemsBody, success: { 200: UpsertOut } },
     run: (request) => menus.upsert(dispensaryOf(request), request.body, actorOf(request)),
   });
 
   writeRoute('PATCH', '/dispensaries/:id/menu/items/:item_id', {
+    operationId: 'patchMenuItem',
     summary: 'Change some fields of one item, such as active',
     schemas: { params: ItemParams, body: ItemPatchBody, success: { 200: CanonicalItem } },
     run: (request) => menus.patchItem(dispensaryOf(request), itemOf(request), request.body, actorOf(request)),
   });
 
   writeRoute('DELETE', '/dispensaries/:id/menu/items/:item_id', {
+    operationId: 'deleteMenuItem',
     summary: 'Delete one item',
     schemas: { params: ItemParams, success: noContent('Deleted.') },
     run: async (request) => {
@@ -142,6 +149,7 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
   });
 
   writeRoute('PATCH', '/dispensaries/:id/inventory', {
+    operationId: 'setStockLevels',
     summary: 'Set many stock levels in one transaction',
     schemas: { params: IdParams, body: StockBody, success: { 200: StockOut } },
     run: (request) => menus.setStock(dispensaryOf(request), request.body, actorOf(request)),

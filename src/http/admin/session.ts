@@ -39,6 +39,7 @@ export const sessionRoutes: FastifyPluginAsync<{ sessions: ConsoleSessionService
     '/session',
     {
       schema: {
+        operationId: 'signIn',
         summary: 'Sign in to the console: exchange an admin key for a session cookie',
         description:
           'Sets the HttpOnly session cookie. A wrong key counts as a failed login of your address (429 after too many).',
@@ -60,6 +61,7 @@ export const sessionRoutes: FastifyPluginAsync<{ sessions: ConsoleSessionService
     '/session',
     {
       schema: {
+        operationId: 'getSession',
         summary: 'The console session of the cookie, with its CSRF token',
         tags,
         response: { 200: SessionOut, ...errorResponses(401, 429, 500, 503) },
@@ -83,6 +85,7 @@ export const sessionRoutes: FastifyPluginAsync<{ sessions: ConsoleSessionService
     '/session',
     {
       schema: {
+        operationId: 'signOut',
         summary: 'Sign out: end the console session on the server',
         description: `Needs the session's CSRF token in ${CSRF_HEADER} and this server's Origin, as every write with the cookie.`,
         tags,
