@@ -67,6 +67,8 @@ export interface ServerConfig
     | 'rateLimitAdminKey'
     | 'redisPrefix'
     | 'trustProxy'
+    | 'consoleIdleTimeout'
+    | 'consoleSessionLifetime'
     | 'webhookKey'
     | 'webhookAllowPrivate'
     | 'webhookTimeoutMs'
@@ -135,6 +137,8 @@ export function serverConfig(values: SettingValues): ServerConfig {
     },
     corsOrigins: values.corsOrigins ?? [],
     trustProxy: values.trustProxy,
+    consoleIdleTimeout: values.consoleIdleTimeout,
+    consoleSessionLifetime: values.consoleSessionLifetime,
     webhookKey: values.webhookKey,
     webhookAllowPrivate: values.webhookAllowPrivate,
     webhookTimeoutMs: values.webhookTimeoutMs,

@@ -55,3 +55,49 @@ export interface Problem {
 /** The codes the server answers with, and those the client adds for failures without an answer. */
 export type ApiErrorCode = ErrorCode;
 export type ClientErrorCode = 'timeout' | 'network_error' | 'invalid_response' | 'aborted';
+
+import type { CanonicalItemSchema } from '../domain/item-schema.js';
+/*
+ * The sync API's answers (/admin/v1), typed from the route schemas the server serializes with and the
+ * OpenAPI document is made of. The console (console/) uses these; so may any other admin client.
+ */
+import type {
+  AdminKeyOut,
+  AuditEntryOut,
+  CreatedAdminKeyOut,
+  CreatedDispensaryOut,
+  CredentialOut,
+  DeliveryOut,
+  DispensaryOut,
+  DispensarySummaryOut,
+  ImportResultOut,
+  IssuedCredentialOut,
+  SessionOut,
+  TokenOut,
+  UpsertOut,
+  UsageOut,
+  WebhookOut,
+  WebhookWithSecretOut,
+} from '../http/admin/schemas.js';
+
+export type AdminSession = Static<typeof SessionOut>;
+export type DispensarySummary = Static<typeof DispensarySummaryOut>;
+export type DispensaryDetail = Omit<Static<typeof DispensaryOut>, 'store'> & { store: StoreInfo };
+export type CreatedDispensary = Static<typeof CreatedDispensaryOut>;
+export type RotatedToken = Static<typeof TokenOut>;
+export type CredentialSummary = Static<typeof CredentialOut>;
+export type IssuedCredential = Static<typeof IssuedCredentialOut>;
+export type AdminKeySummary = Static<typeof AdminKeyOut>;
+export type CreatedAdminKey = Static<typeof CreatedAdminKeyOut>;
+export type AuditEntry = Static<typeof AuditEntryOut>;
+export type UsageCount = Static<typeof UsageOut>;
+export type ImportResult = Static<typeof ImportResultOut>;
+export type UpsertResult = Static<typeof UpsertOut>;
+/** An item as the sync API reads and writes it: every field of both forms, with its price entries. */
+export type CanonicalItem = WithUnitPrices<Static<typeof CanonicalItemSchema>>;
+type WithUnitPrices<T> = T extends { prices: (infer P)[] }
+  ? Omit<T, 'prices'> & { prices: WithUnit<P>[] }
+  : T;
+export type WebhookSummary = Static<typeof WebhookOut>;
+export type CreatedWebhook = Static<typeof WebhookWithSecretOut>;
+export type WebhookDelivery = Static<typeof DeliveryOut>;

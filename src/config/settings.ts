@@ -360,6 +360,22 @@ export const SETTINGS = {
     parse: parseOrigins,
     default: undefined,
   }),
+  consoleIdleTimeout: setting({
+    flag: '--console-idle-timeout <seconds>',
+    env: 'CONSOLE_IDLE_TIMEOUT_SECONDS',
+    doc: 'a console session unused this long ends (it is renewed at most once a minute)',
+    scope: 'serve',
+    parse: wholeNumber('--console-idle-timeout'),
+    default: 30 * 60,
+  }),
+  consoleSessionLifetime: setting({
+    flag: '--console-session-lifetime <seconds>',
+    env: 'CONSOLE_SESSION_LIFETIME_SECONDS',
+    doc: 'a console session ends this long after sign-in, however much it is used',
+    scope: 'serve',
+    parse: wholeNumber('--console-session-lifetime'),
+    default: 12 * 60 * 60,
+  }),
   trustProxy: setting<TrustProxy>({
     flag: '--trust-proxy <value>',
     env: 'TRUST_PROXY',

@@ -1,3 +1,4 @@
+import type { AdminKeyService } from '../services/admin-keys.js';
 import type { CredentialService } from '../services/credentials.js';
 import type { DispensaryService } from '../services/dispensaries.js';
 import type { MenuService } from '../services/menus.js';
@@ -12,6 +13,9 @@ export const DEMO = {
   token: 'demo-collective-token',
   username: 'demo',
   password: 'demo-password',
+  /** The console's demo sign-in: an admin key with scope all, as public as the rest. */
+  adminKeyName: 'demo-console',
+  adminKey: 'mak_demo-console-key',
 } as const;
 
 const day = (open: string, close: string) => ({ open, close, closed: false as const });
@@ -50,10 +54,16 @@ export interface DemoServices {
   dispensaries: DispensaryService;
   credentials: CredentialService;
   menus: MenuService;
+  adminKeys: AdminKeyService;
 }
 
 /** Creates the demo dispensary, credential and menu unless they exist; a second start changes nothing. */
-export async function ensureDemo({ dispensaries, credentials, menus }: DemoServices): Promise<void> {
+export async function ensureDemo({
+  dispensaries,
+  credentials,
+  menus,
+  adminKeys,
+}: DemoServices): Promise<void> {
   let dispensary = await dispensaries.findByToken(DEMO.token);
   if (!dispensary) {
     dispensary = await dispensaries.createWithToken(DEMO.dispensaryName, DEMO.token);
@@ -65,5 +75,8 @@ export async function ensureDemo({ dispensaries, credentials, menus }: DemoServi
   }
   if (!(await credentials.exists(DEMO.username))) {
     await credentials.issueWithPassword(DEMO.username, DEMO.password);
+  }
+  if (!(await adminKeys.list()).some((key) => key.name === DEMO.adminKeyName)) {
+    await adminKeys.createWithKey(DEMO.adminKeyName, 'all', DEMO.adminKey);
   }
 }

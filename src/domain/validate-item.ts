@@ -313,15 +313,19 @@ export function validateItem(raw: unknown, aliases: FieldAliases, prefix = ''): 
   return { ok: true, item: item as MenuItemInput };
 }
 
-export type MenuResult = { ok: true; items: MenuItemInput[] } | { ok: false; problems: FieldProblem[] };
+/** On failure, `items` holds the items that passed (for a dry run's counts). */
+export type MenuResult =
+  | { ok: true; items: MenuItemInput[] }
+  | { ok: false; problems: FieldProblem[]; items: MenuItemInput[] };
 
 /** Validates a whole menu: every item, and ids unique across it. Collects every problem, not just the first. */
 export function validateMenu(raw: unknown, aliases: FieldAliases, maxItems: number): MenuResult {
   if (!Array.isArray(raw))
-    return { ok: false, problems: [{ field: 'menu', message: 'must be a JSON array of items' }] };
+    return { ok: false, problems: [{ field: 'menu', message: 'must be a JSON array of items' }], items: [] };
   if (raw.length > maxItems) {
     return {
       ok: false,
+      items: [],
       problems: [{ field: 'menu', message: `has ${raw.length} items; at most ${maxItems} allowed` }],
     };
   }
@@ -345,5 +349,5 @@ export function validateMenu(raw: unknown, aliases: FieldAliases, maxItems: numb
     }
     items.push(result.item);
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, items };
+  return problems.length > 0 ? { ok: false, problems, items } : { ok: true, items };
 }

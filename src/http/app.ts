@@ -14,6 +14,7 @@ import type { MenuReader } from '../services/menu-reader.js';
 import type { MenuSnapshots } from '../services/menu-snapshots.js';
 import { type AdminOptions, adminRoutes } from './admin/index.js';
 import { clientErrorHandler } from './client-errors.js';
+import { consoleRoutes } from './console.js';
 import { type DocsOptions, docsRoutes } from './docs.js';
 import { handleError, sendError } from './errors.js';
 import { limitJsonDepth } from './json-depth.js';
@@ -109,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before every route: the OpenAPI document is built from the routes registered after it.
   await registerOpenApi(app);
   await app.register(docsRoutes, options.docs ?? {});
+  if (options.admin) await app.register(consoleRoutes);
   await app.register(landingRoutes, { opsRoutes: Boolean(options.health) && options.opsRoutes !== false });
   await addProtection(app, options.protection);
   app.setNotFoundHandler((request, reply) => {

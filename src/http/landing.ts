@@ -78,6 +78,7 @@ function page(options: LandingOptions): string {
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>${NAME} ${escapeHtml(VERSION)}</title>
+  <link rel="icon" type="image/png" href="docs/favicon-32x32.png">
   <style>${STYLE}</style>
 </head>
 <body>

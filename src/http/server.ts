@@ -10,12 +10,14 @@ import { WebhookClient } from '../infra/webhook-http.js';
 import { AccessService } from '../services/access.js';
 import { AdminKeyVerifier } from '../services/admin-keys.js';
 import { ChangeFeed } from '../services/change-feed.js';
+import { ConsoleSessionService } from '../services/console-sessions.js';
 import { IdempotencyService } from '../services/idempotency.js';
 import { createServices, type Services } from '../services/index.js';
 import { LiveHub } from '../services/live-hub.js';
 import { MenuFeed } from '../services/menu-feed.js';
 import { loadItems, MenuReader } from '../services/menu-reader.js';
 import { MenuSnapshots } from '../services/menu-snapshots.js';
+import { UsageCounter } from '../services/usage.js';
 import { WebhookDispatcher } from '../services/webhook-dispatcher.js';
 import { webhookKeySource } from '../services/webhook-key.js';
 import { openStore } from '../store/open.js';
@@ -84,6 +86,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     heartbeatMs: config.streamHeartbeatMs ?? DEFAULTS.streamHeartbeatMs,
   });
   const log = options.logger || undefined;
+  const usage = new UsageCounter(store);
   const webhookKeys = webhookKeySource(config.webhookKey, config.database, (message) => log?.warn(message));
   const services = createServices(store, MENU_FORMS, () => feed.poll(), options.scryptCost, {
     keys: webhookKeys,
@@ -119,9 +122,17 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     menuFeed.start((error) => log?.warn({ err: error }, 'pruning the live feed failed; retried later'));
     if (config.demo) await ensureDemo(services);
     dispatcher.start();
+    usage.start();
     const access = new AccessService(store, feed, {
       rememberCredentialsMs: config.rememberCredentialsMs,
       scryptCost: options.scryptCost,
+      guard: protection.guard,
+      usage,
+    });
+    const verifier = new AdminKeyVerifier(store, feed);
+    const sessions = new ConsoleSessionService(store, verifier, {
+      idleTimeoutMs: (config.consoleIdleTimeout ?? DEFAULTS.consoleIdleTimeout) * 1000,
+      lifetimeMs: (config.consoleSessionLifetime ?? DEFAULTS.consoleSessionLifetime) * 1000,
       guard: protection.guard,
     });
     let stopping = false;
@@ -161,10 +172,12 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       opsRoutes: !separateOps,
       admin: {
         services,
-        verifier: new AdminKeyVerifier(store, feed),
+        verifier,
         idempotency: new IdempotencyService(store),
         bodyLimit: config.adminBodyLimit,
         guard: protection.guard,
+        sessions,
+        usage,
       },
       protection: protection.options,
       docs: { demo: config.demo ? DEMO : undefined },
@@ -190,6 +203,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
         // The ops listener keeps answering (/readyz: 503) until the public one has drained.
         const report = await closeGracefully(app, timeoutMs, drainDelayMs);
         if (ops) await closeGracefully(ops, 1_000);
+        await usage.stop();
         hub.stop();
         await menuFeed.stop();
         // Deliveries in flight may finish (each is bounded by the webhook timeout) for a few seconds;
@@ -219,6 +233,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       },
     };
   } catch (error) {
+    await usage.stop();
     hub.stop();
     await menuFeed.stop();
     await dispatcher.stop();

@@ -27,6 +27,8 @@ export interface AccessOptions {
   scryptCost?: ScryptCost;
   /** Refuses guessing before any scrypt work; left out, failed logins are not counted. */
   guard?: LoginGuard;
+  /** Counts each granted request per credential (the console's Usage page). */
+  usage?: { count(username: string): void };
 }
 
 /**
@@ -41,6 +43,7 @@ export class AccessService {
   private dispensaryGeneration = 0;
   private readonly lastNoted = new Map<string, number>();
   private readonly guard: LoginGuard | undefined;
+  private readonly usage: AccessOptions['usage'];
 
   constructor(
     private readonly store: Store,
@@ -48,6 +51,7 @@ export class AccessService {
     options: AccessOptions,
   ) {
     this.guard = options.guard;
+    this.usage = options.usage;
     this.verifier = new CredentialVerifier(store.credentials, {
       rememberMs: options.rememberCredentialsMs,
       scryptCost: options.scryptCost,
@@ -126,6 +130,7 @@ export class AccessService {
       );
     }
     this.noteUse(credential.username);
+    this.usage?.count(credential.username);
     return { credential, dispensary };
   }
 

@@ -21,6 +21,16 @@ export class AdminKeyService {
     scope: string,
     actor?: Actor,
   ): Promise<{ name: string; scope: string; key: string }> {
+    return this.createWithKey(name, scope, `${KEY_PREFIX}${generateSecret(32)}`, actor);
+  }
+
+  /** A key chosen by the caller: the demo's well-known console key. */
+  async createWithKey(
+    name: string,
+    scope: string,
+    key: string,
+    actor?: Actor,
+  ): Promise<{ name: string; scope: string; key: string }> {
     if (typeof name !== 'string' || !NAME.test(name)) {
       throw new ServiceError(
         'invalid_request',
@@ -40,7 +50,6 @@ export class AdminKeyService {
         `There is no dispensary ${dispensaryId}. List them with: npx menu-api dispensary list`,
       );
     }
-    const key = `${KEY_PREFIX}${generateSecret(32)}`;
     try {
       await this.store.adminKeys.create(name, scope, secretDigest(key), actor);
     } catch (error) {
@@ -82,13 +91,21 @@ export function scopedDispensary(scope: string): number | undefined {
 /** Resolves bearer keys to admin keys, remembering hits until an admin key changes anywhere. */
 export class AdminKeyVerifier {
   private readonly keys = new Map<string, AdminKey>();
+  /** Keys by id, for console sessions: dropped with the rest on any admin key change. */
+  private readonly byId = new Map<number, AdminKey | null>();
+  /** Renewed by every change: a lookup that began before a change is not remembered after it. */
+  private generation = 0;
 
   constructor(
     private readonly store: Store,
     feed: ChangeFeed,
   ) {
     feed.subscribe((change) => {
-      if (change.kind === 'admin_key') this.keys.clear();
+      if (change.kind === 'admin_key') {
+        this.generation += 1;
+        this.keys.clear();
+        this.byId.clear();
+      }
     });
   }
 
@@ -104,6 +121,20 @@ export class AdminKeyVerifier {
       this.keys.set(digest, found);
       this.noteUse(found.id);
     }
+    return found;
+  }
+
+  /** The unrevoked key with that id (a console session's key), remembered until an admin key changes. */
+  async verifyId(id: number): Promise<AdminKey | undefined> {
+    const known = this.byId.get(id);
+    if (known !== undefined) {
+      if (known) this.noteUse(known.id);
+      return known ?? undefined;
+    }
+    const generation = this.generation;
+    const found = await this.store.adminKeys.get(id);
+    if (generation === this.generation) this.byId.set(id, found ?? null);
+    if (found) this.noteUse(found.id);
     return found;
   }
 

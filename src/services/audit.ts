@@ -3,8 +3,11 @@ import { ServiceError } from './errors.js';
 
 export interface AuditListOptions {
   dispensaryId?: number;
+  actor?: string;
   /** An ISO 8601 / RFC 3339 time. */
   since?: string;
+  /** An ISO 8601 / RFC 3339 time: entries before it only. */
+  until?: string;
   limit?: number;
 }
 
@@ -13,17 +16,24 @@ export class AuditService {
   constructor(private readonly store: Store) {}
 
   async list(options: AuditListOptions = {}): Promise<AuditEntry[]> {
-    let since: string | undefined;
-    if (options.since !== undefined) {
-      const time = Date.parse(options.since);
-      if (Number.isNaN(time)) {
-        throw new ServiceError(
-          'invalid_request',
-          `--since must be a time such as 2026-11-25T12:00:00Z, not "${options.since}".`,
-        );
-      }
-      since = new Date(time).toISOString();
-    }
-    return this.store.audit.list({ dispensaryId: options.dispensaryId, since, limit: options.limit ?? 1000 });
+    return this.store.audit.list({
+      dispensaryId: options.dispensaryId,
+      actor: options.actor,
+      since: timeOf('since', options.since),
+      until: timeOf('until', options.until),
+      limit: options.limit ?? 1000,
+    });
   }
+}
+
+function timeOf(name: string, text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const time = Date.parse(text);
+  if (Number.isNaN(time)) {
+    throw new ServiceError(
+      'invalid_request',
+      `--${name} must be a time such as 2026-11-25T12:00:00Z, not "${text}".`,
+    );
+  }
+  return new Date(time).toISOString();
 }

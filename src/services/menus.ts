@@ -21,6 +21,12 @@ export interface ImportReport {
   priceEntries: number;
 }
 
+/** A menu file read without throwing: the items that passed, and every problem. */
+export interface CheckedMenu {
+  items: MenuItemInput[];
+  problems: FieldProblem[];
+}
+
 export type ProgressListener = (done: number, total: number) => void;
 
 /**
@@ -46,21 +52,33 @@ export class MenuService {
 
   /** Parses and validates a menu file; every problem is collected, with its line (CSV) or index (JSON). */
   parse(text: string, format: MenuFileFormat, onProgress?: ProgressListener): MenuItemInput[] {
+    const checked = this.check(text, format, onProgress);
+    if (checked.problems.length > 0) throw rejected(checked.problems);
+    return checked.items;
+  }
+
+  /**
+   * Parses and validates a menu file without throwing: the items that passed and every problem (a
+   * dry run's preview). CSV problems name their line (`line 3, price`), JSON ones their index.
+   */
+  check(text: string, format: MenuFileFormat, onProgress?: ProgressListener): CheckedMenu {
     if (format === 'json') {
       let raw: unknown;
       try {
         raw = JSON.parse(text);
       } catch (error) {
-        throw new ServiceError('invalid_request', `The file is not valid JSON: ${(error as Error).message}`);
+        const problem = { field: 'file', message: `is not valid JSON: ${(error as Error).message}` };
+        return { items: [], problems: [problem] };
       }
-      const items = this.validate(raw);
-      onProgress?.(items.length, items.length);
-      return items;
+      const result = validateMenu(raw, this.forms.aliases, MAX_MENU_ITEMS);
+      onProgress?.(result.items.length, result.items.length);
+      return { items: result.items, problems: result.ok ? [] : result.problems };
     }
     const aliases = this.forms.aliases;
     const csv = readCsv(text, aliases);
     const problems = [...csv.problems];
     const items: MenuItemInput[] = [];
+    const badLines = new Set(csv.problems.map((problem) => lineOf(problem.field)));
     for (const [index, raw] of csv.items.entries()) {
       const line = csv.lines[index]!;
       const result = validateItem(raw, aliases, `line ${line}, `);
@@ -69,6 +87,8 @@ export class MenuService {
         problems.push(...result.problems.map((problem) => atPriceLine(problem, csv.priceLines[index]!)));
         continue;
       }
+      // A cell the reader refused (a number that is not one) rejects its item too.
+      if ([line, ...csv.priceLines[index]!].some((at) => badLines.has(at))) continue;
       items.push(result.item);
     }
     if (items.length > MAX_MENU_ITEMS) {
@@ -77,8 +97,7 @@ export class MenuService {
         message: `has ${items.length} items; at most ${MAX_MENU_ITEMS} allowed`,
       });
     }
-    if (problems.length > 0) throw rejected(unique(problems));
-    return items;
+    return { items, problems: unique(problems) };
   }
 
   /** Validates a menu already parsed from JSON: an array of items in any form's names. */
@@ -107,6 +126,23 @@ export class MenuService {
       activeItems: items.filter((item) => item.active).length,
       priceEntries: items.reduce((sum, item) => sum + item.prices.length, 0),
     };
+  }
+
+  /**
+   * Imports a menu file: a dry run reports what passed and every problem; otherwise any problem
+   * rejects the file (nothing changes) and a clean one replaces the menu in one transaction.
+   */
+  async importFile(
+    dispensaryId: number,
+    text: string,
+    format: MenuFileFormat,
+    dryRun: boolean,
+    actor?: Actor,
+  ): Promise<{ report: ImportReport; problems: FieldProblem[] }> {
+    const checked = this.check(text, format);
+    if (!dryRun && checked.problems.length > 0) throw rejected(checked.problems);
+    const report = await this.replace(dispensaryId, checked.items, dryRun, actor);
+    return { report, problems: checked.problems };
   }
 
   async items(dispensaryId: number): Promise<MenuItem[]> {
@@ -251,6 +287,12 @@ function atPriceLine(problem: FieldProblem, priceLines: readonly number[]): Fiel
   return line === undefined
     ? problem
     : { ...problem, field: problem.field.replace(/^line \d+/, `line ${line}`) };
+}
+
+/** The CSV line a problem names (`line 7, price`), or undefined. */
+export function lineOf(field: string): number | undefined {
+  const match = /^line (\d+)/.exec(field);
+  return match ? Number(match[1]) : undefined;
 }
 
 /** A bad cell is found both while reading the CSV and while validating the item: report it once. */

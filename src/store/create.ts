@@ -4,11 +4,13 @@ import { migrateToLatest, pendingMigrations } from './migrations/index.js';
 import { AdminKeys } from './repositories/admin-keys.js';
 import { AuditLog } from './repositories/audit.js';
 import { Changes } from './repositories/changes.js';
+import { ConsoleSessions } from './repositories/console-sessions.js';
 import { Credentials } from './repositories/credentials.js';
 import { Dispensaries } from './repositories/dispensaries.js';
 import { IdempotencyKeys } from './repositories/idempotency.js';
 import { MenuChanges } from './repositories/menu-changes.js';
 import { Menus } from './repositories/menus.js';
+import { Usage } from './repositories/usage.js';
 import { enqueueDeliveries, Webhooks } from './repositories/webhooks.js';
 import type { Database } from './schema.js';
 import type { Store } from './store.js';
@@ -39,6 +41,8 @@ export function createStore(dialect: Dialect): KyselyStore {
     menuChanges: new MenuChanges(dialect),
     afterFeed: (hook) => writer.afterFeed(hook),
     idempotency: new IdempotencyKeys(db),
+    consoleSessions: new ConsoleSessions(db),
+    usage: new Usage(db),
     webhooks: new Webhooks(dialect, writer),
     ...(listen && { listen }),
     async migrate() {

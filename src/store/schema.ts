@@ -15,6 +15,8 @@ export interface Database {
   admin_keys: AdminKeyTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeyTable;
+  console_sessions: ConsoleSessionTable;
+  usage_counts: UsageCountTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
@@ -127,6 +129,25 @@ export interface IdempotencyKeyTable {
   /** The first answer's JSON body; answers that carried a secret are stored without it. */
   response: string;
   created_at: string;
+}
+
+/** A console sign-in: the SHA-256 digest of the session id in the cookie, never the id itself. */
+export interface ConsoleSessionTable {
+  id_digest: string;
+  admin_key_id: number;
+  created_at: string;
+  /** Renewed at most once a minute while the session is used; the idle timeout counts from it. */
+  last_seen_at: string;
+  /** The absolute end of the session, whatever its use. */
+  expires_at: string;
+}
+
+/** Requests per credential per hour, flushed from memory at most once a minute. */
+export interface UsageCountTable {
+  username: string;
+  /** The hour's start, ISO 8601 (2026-11-26T10:00:00.000Z). */
+  hour: string;
+  requests: number;
 }
 
 /** A subscription of an integrator's credential to one dispensary's changes. */

@@ -105,7 +105,11 @@ export interface AuditEntry {
 
 export interface AuditQuery {
   dispensaryId?: number;
+  /** Exactly this actor (`cli`, `key:NAME`). */
+  actor?: string;
   since?: string;
+  /** Entries before this time only. */
+  until?: string;
   limit: number;
 }
 
@@ -140,6 +144,8 @@ export interface Store {
   readonly changes: ChangeRepository;
   readonly menuChanges: MenuChangeRepository;
   readonly idempotency: IdempotencyRepository;
+  readonly consoleSessions: ConsoleSessionRepository;
+  readonly usage: UsageRepository;
   readonly webhooks: WebhookRepository;
   /**
    * Registers a hook every write that records live feed changes runs in its transaction, after
@@ -211,6 +217,8 @@ export interface AdminKeyRepository {
   create(name: string, scope: string, keyDigest: string, actor?: Actor): Promise<AdminKey>;
   /** An unrevoked admin key with that digest. */
   find(keyDigest: string): Promise<AdminKey | undefined>;
+  /** An unrevoked admin key with that id. */
+  get(id: number): Promise<AdminKey | undefined>;
   list(): Promise<AdminKey[]>;
   revoke(name: string, actor?: Actor): Promise<boolean>;
   /** Records that the key was used at `at` (not a recorded write: no change notice, no audit entry). */
@@ -268,6 +276,42 @@ export interface IdempotencyRepository {
   /** Drops a claim whose write answered with an error: the key may be used again. */
   release(adminKeyId: number, key: string): Promise<void>;
   deleteBefore(before: string): Promise<void>;
+}
+
+/** A console sign-in, found by the digest of the id its cookie carries. */
+export interface ConsoleSession {
+  idDigest: string;
+  adminKeyId: number;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+}
+
+/** Console sessions: bookkeeping (no change notice, no audit entry). */
+export interface ConsoleSessionRepository {
+  create(session: ConsoleSession): Promise<void>;
+  find(idDigest: string): Promise<ConsoleSession | undefined>;
+  /** Records use, for the idle timeout. */
+  touch(idDigest: string, at: string): Promise<void>;
+  remove(idDigest: string): Promise<boolean>;
+  /** Deletes the sessions past their absolute end or idle since before `idleBefore`. */
+  removeEnded(expiredBefore: string, idleBefore: string): Promise<void>;
+}
+
+/** Requests of one credential in one hour. */
+export interface UsageCount {
+  username: string;
+  /** The hour's start, ISO 8601. */
+  hour: string;
+  requests: number;
+}
+
+/** Request counters per credential and hour, added to in batches. */
+export interface UsageRepository {
+  /** Adds each count to its row (created at 0), in one transaction. */
+  add(counts: readonly UsageCount[]): Promise<void>;
+  /** Every row from that hour on, oldest first. */
+  since(hour: string): Promise<UsageCount[]>;
 }
 
 /** The change types a webhook may subscribe to (those of the change feed). */

@@ -53,6 +53,9 @@ function banner(url: string, config: ServerConfig, opsUrl?: string): string {
       `  curl -s ${url}/store ${formB}`,
       `  curl -s ${url}/inventory ${formB}`,
       '',
+      // The console (issue 16): the demo admin key signs in there.
+      `  # The console: open ${url}/console and sign in with the admin key ${DEMO.adminKey}`,
+      '',
       'The demo secrets are public: never use --demo with real dispensaries.',
     );
   }

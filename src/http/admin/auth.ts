@@ -1,17 +1,79 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AdminKeyVerifier } from '../../services/admin-keys.js';
 import { scopedDispensary } from '../../services/admin-keys.js';
+import type { ConsoleSessionService } from '../../services/console-sessions.js';
 import { RateLimitedError, ServiceError } from '../../services/errors.js';
 import type { LoginGuard } from '../../services/login-guard/login-guard.js';
 import type { AdminKey } from '../../store/store.js';
 
+/** The console's session cookie: HttpOnly, so no script of the page can read it. */
+export const SESSION_COOKIE = 'menu_console_session';
+/** The header a console write carries the session's CSRF token in. */
+export const CSRF_HEADER = 'x-csrf-token';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The value of one cookie of the request, if sent. */
+export function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (typeof header !== 'string') return undefined;
+  for (const part of header.split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+/** This server's own origin as the browser sees it (behind a trusted proxy, the proxy's). */
+export function ownOrigin(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
 /**
- * Checks `Authorization: Bearer <admin key>`; a missing, unknown or revoked key gets 401. A wrong key
- * counts as a failed login of the client address: an address that failed too often gets 429 first.
+ * A cookie-authenticated write must come from the console itself: the Origin header names this server
+ * (browsers always send it on writes), and the session's CSRF token is in its header.
  */
-export function bearerCheck(verifier: AdminKeyVerifier, guard?: LoginGuard) {
+function checkCsrf(request: FastifyRequest, sessions: ConsoleSessionService, id: string): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  if (request.headers.origin !== ownOrigin(request)) {
+    throw new ServiceError(
+      'forbidden',
+      'A write with the console session must come from the console page itself (the Origin header does not match this server).',
+    );
+  }
+  if (!sessions.csrfMatches(id, request.headers[CSRF_HEADER])) {
+    throw new ServiceError(
+      'forbidden',
+      `A write with the console session needs the session's CSRF token in the ${CSRF_HEADER} header (GET /admin/v1/session gives it).`,
+    );
+  }
+}
+
+/**
+ * Checks `Authorization: Bearer <admin key>`, or else the console's session cookie (with CSRF checks on
+ * writes); a missing, unknown or revoked key or session gets 401. A wrong key counts as a failed login
+ * of the client address: an address that failed too often gets 429 first.
+ */
+export function bearerCheck(
+  verifier: AdminKeyVerifier,
+  guard?: LoginGuard,
+  sessions?: ConsoleSessionService,
+) {
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
+    const sessionId = sessions && header === undefined ? cookieOf(request, SESSION_COOKIE) : undefined;
+    if (sessions && sessionId !== undefined) {
+      const session = await sessions.resolve(sessionId);
+      if (!session) {
+        throw new ServiceError(
+          'invalid_credentials',
+          'The console session has ended (signed out, timed out, or its admin key was revoked). Sign in again.',
+        );
+      }
+      checkCsrf(request, sessions, sessionId);
+      request.adminKey = session.adminKey;
+      return;
+    }
     const attempt = { address: request.ip };
     if (guard && header !== undefined) {
       const verdict = await guard.check(attempt);
@@ -30,6 +92,20 @@ export function bearerCheck(verifier: AdminKeyVerifier, guard?: LoginGuard) {
     }
     request.adminKey = key;
   };
+}
+
+/** Sets or clears the session cookie; `Secure` when the request came over HTTPS (directly or via a trusted proxy). */
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  value: string,
+  maxAgeSeconds: number,
+): void {
+  const secure = request.protocol === 'https' ? '; Secure' : '';
+  reply.header(
+    'set-cookie',
+    `${SESSION_COOKIE}=${value}; Max-Age=${maxAgeSeconds}; Path=/; HttpOnly; SameSite=Strict${secure}`,
+  );
 }
 
 /** Why a bearer check failed: no header, a header of the wrong shape, or a key that is not (or no longer) valid. */

@@ -1,17 +1,21 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { toCanonicalRecord } from '../../domain/canonical.js';
+import { lineOf, type MenuFileFormat } from '../../services/menus.js';
 import { importReportRecord } from '../../services/records.js';
 import { errorResponses, noContent } from '../error-responses.js';
 import { actorOf, dispensaryOf } from './auth.js';
 import type { AdminContext } from './context.js';
 import {
   CanonicalItem,
+  ExportQuerystring,
   IdParams,
   ImportReportOut,
+  ImportResultOut,
   ItemParams,
   ItemPatchBody,
   ItemsBody,
+  MenuFileQuerystring,
   StockBody,
   StockOut,
   UpsertOut,
@@ -51,6 +55,76 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
     },
   });
 
+  // A menu file as it is, whatever its type says (CSV, or JSON as text or as JSON): ?format decides,
+  // so that a file that is not valid JSON still gets its dry run. Only this route reads bodies so.
+  await app.register(async (files) => {
+    files.removeAllContentTypeParsers();
+    files.addContentTypeParser(
+      ['text/csv', 'text/plain', 'application/json'],
+      { parseAs: 'string' },
+      (_request, body, done) => done(null, body),
+    );
+    writeRoutes(files, write, tags)('POST', '/dispensaries/:id/menu/import', {
+      operationId: 'importMenuFile',
+      summary: 'Import a menu file (CSV or JSON): check it (dry_run=true), or replace the whole menu with it',
+      description:
+        'The body is the file: text/csv, text/plain or application/json. A dry run answers every problem with its CSV line (or JSON index) and the counts of what passed; an apply with any problem is refused with 400 and changes nothing, else it replaces the menu in one transaction, as PUT /menu does. The same rules as `menu-api menu import [--dry-run]`.',
+      schemas: { params: IdParams, querystring: MenuFileQuerystring, success: { 200: ImportResultOut } },
+      run: async (request) => {
+        const id = dispensaryOf(request);
+        const query = request.query as { format: MenuFileFormat; dry_run?: string };
+        const text = typeof request.body === 'string' ? request.body : '';
+        const dryRun = query.dry_run === 'true';
+        const { report, problems } = await menus.importFile(id, text, query.format, dryRun, actorOf(request));
+        return {
+          dry_run: dryRun,
+          applied: !dryRun,
+          items: report.items,
+          active_items: report.activeItems,
+          price_entries: report.priceEntries,
+          rejected: problems.map((problem) => ({
+            line: lineOf(problem.field) ?? indexLine(problem.field),
+            field: problem.field,
+            message: problem.message,
+          })),
+        };
+      },
+    });
+  });
+
+  app.get(
+    '/dispensaries/:id/menu/export',
+    {
+      schema: {
+        operationId: 'exportMenuFile',
+        summary: 'Export the menu as a file: canonical CSV or JSON (what import reads back)',
+        tags,
+        params: IdParams,
+        querystring: ExportQuerystring,
+        produces: ['text/csv', 'application/json'],
+        response: {
+          200: {
+            description: 'The file (Content-Disposition: attachment).',
+            content: {
+              'text/csv': { schema: { type: 'string' } },
+              'application/json': { schema: Type.Array(CanonicalItem) },
+            },
+          },
+          ...errorResponses(400, 401, 403, 404, 429, 500, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const id = dispensaryOf(request);
+      const format = (request.query as { format: MenuFileFormat }).format;
+      const text = await menus.export(id, 'canonical', format);
+      return reply
+        .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="menu-${id}.${format}"`)
+        .send(text);
+    },
+  );
+
   writeRoute('PATCH', '/dispensaries/:id/menu/items', {
     operationId: 'upsertMenuItems',
     summary: 'Partial sync: create or replace items by id',
@@ -81,3 +155,9 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
     run: (request) => menus.setStock(dispensaryOf(request), request.body, actorOf(request)),
   });
 };
+
+/** A JSON problem's item (`[4].price`) as a 1-based position, like a line. */
+function indexLine(field: string): number | null {
+  const match = /^\[(\d+)\]/.exec(field);
+  return match ? Number(match[1]) + 1 : null;
+}

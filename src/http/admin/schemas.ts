@@ -211,6 +211,115 @@ export const UpsertOut = Type.Object(
 );
 export const StockOut = Type.Object({ updated: Type.Integer() }, { examples: [ADMIN_EXAMPLES.stockReport] });
 
+export const SignInBody = Type.Object(
+  { key: Type.String({ minLength: 1, maxLength: 200, description: 'An admin key (mak_…).' }) },
+  { additionalProperties: false, examples: [{ key: 'mak_…' }] },
+);
+export const SessionOut = Type.Object(
+  {
+    admin_key: Type.Object({ name: Type.String(), scope: Type.String() }),
+    csrf_token: Type.String({
+      description: 'Send it as X-CSRF-Token on every write made with the session cookie.',
+    }),
+    expires_at: Type.String({ description: 'The absolute end of the session.' }),
+    idle_timeout_seconds: Type.Integer({ description: 'The session ends after this long unused.' }),
+  },
+  { examples: [ADMIN_EXAMPLES.session] },
+);
+export const AdminKeyOut = Type.Object(
+  {
+    name: Type.String(),
+    scope: Type.String({ description: '"all", or "dispensary:ID" for a key limited to one dispensary.' }),
+    created_at: Type.String(),
+    revoked_at: Nullable(Type.String()),
+    last_used_at: Nullable(Type.String({ description: 'Last use, to the minute; null if never used.' })),
+  },
+  { examples: [ADMIN_EXAMPLES.adminKey] },
+);
+export const CreateAdminKeyBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 64 }),
+    scope: Type.String({ description: '"all" or "dispensary:ID".' }),
+  },
+  { additionalProperties: false, examples: [{ name: 'store-3-staff', scope: 'dispensary:3' }] },
+);
+export const CreatedAdminKeyOut = Type.Object(
+  {
+    name: Type.String(),
+    scope: Type.String(),
+    key: Type.String({ description: 'Shown once.' }),
+  },
+  { examples: [ADMIN_EXAMPLES.createdAdminKey] },
+);
+export const NameParams = Type.Object({ name: Type.String({ maxLength: 64, examples: ['store-3-staff'] }) });
+export const AuditQuerystring = Type.Object({
+  dispensary_id: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,9}$', description: 'Dispensary id' })),
+  actor: Type.Optional(Type.String({ maxLength: 100, description: 'cli, or key:NAME' })),
+  since: Type.Optional(Type.String({ description: 'RFC 3339 time: entries after it.' })),
+  until: Type.Optional(Type.String({ description: 'RFC 3339 time: entries before it.' })),
+  limit: Type.Optional(
+    Type.String({
+      pattern: '^[1-9][0-9]{0,3}$',
+      description: 'At most this many entries, the newest (default 500).',
+    }),
+  ),
+});
+export const AuditEntryOut = Type.Object(
+  {
+    id: Type.Integer(),
+    at: Type.String(),
+    actor: Type.String(),
+    dispensary_id: Nullable(Type.Integer()),
+    action: Type.String(),
+    detail: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { examples: [ADMIN_EXAMPLES.auditEntry] },
+);
+export const UsageQuerystring = Type.Object({
+  days: Type.Optional(
+    Type.String({ pattern: '^([1-9]|[12][0-9]|3[01])$', description: '1 to 31 days back (default 7).' }),
+  ),
+});
+export const UsageOut = Type.Object(
+  {
+    username: Type.String(),
+    hour: Type.String({ description: "The hour's start (UTC)." }),
+    requests: Type.Integer(),
+  },
+  { examples: [ADMIN_EXAMPLES.usage] },
+);
+export const MenuFileQuerystring = Type.Object({
+  format: Type.Union([Type.Literal('csv'), Type.Literal('json')], {
+    description: 'csv (the canonical columns, a row per price entry) or json (an array of items).',
+  }),
+  dry_run: Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false')], {
+      description: 'true: check only, nothing is written.',
+    }),
+  ),
+});
+export const ExportQuerystring = Type.Object({
+  format: Type.Union([Type.Literal('csv'), Type.Literal('json')]),
+});
+export const ImportResultOut = Type.Object(
+  {
+    dry_run: Type.Boolean(),
+    applied: Type.Boolean({ description: 'Whether the menu was replaced.' }),
+    items: Type.Integer({ description: 'Items that passed validation.' }),
+    active_items: Type.Integer(),
+    price_entries: Type.Integer(),
+    rejected: Type.Array(
+      Type.Object({
+        line: Nullable(Type.Integer({ description: 'The CSV line, or the JSON item index + 1.' })),
+        field: Type.String(),
+        message: Type.String(),
+      }),
+      { description: 'Every problem found; an apply with any is refused with 400 instead.' },
+    ),
+  },
+  { examples: [ADMIN_EXAMPLES.importResult] },
+);
+
 const WEBHOOK_EVENT = Type.Union(
   [Type.Literal('item.upserted'), Type.Literal('item.removed'), Type.Literal('store.updated')],
   { description: 'A change type of the change feed.' },

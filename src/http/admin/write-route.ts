@@ -10,7 +10,7 @@ export interface WriteRoute {
   summary: string;
   description?: string;
   /** The one success response (`{ 200: Thing }`, `noContent('Deleted.')`) gives the answer's status. */
-  schemas: { params?: TSchema; body?: TSchema; success: Record<number, unknown> };
+  schemas: { params?: TSchema; querystring?: TSchema; body?: TSchema; success: Record<number, unknown> };
   /** The field of the answer that holds a secret, which an Idempotency-Key replay must not repeat. */
   secretField?: string;
   /** Does the write and gives the answer's body (nothing for a 204). */
@@ -27,7 +27,7 @@ export function writeRoutes(app: FastifyInstance, write: AdminContext['write'], 
     url: string,
     { operationId, summary, description, schemas, secretField, run }: WriteRoute,
   ) => {
-    const { params, body, success } = schemas;
+    const { params, querystring, body, success } = schemas;
     const status = Number(Object.keys(success)[0]);
     return app.route({
       method,
@@ -38,6 +38,7 @@ export function writeRoutes(app: FastifyInstance, write: AdminContext['write'], 
         ...(description === undefined ? {} : { description }),
         tags,
         ...(params === undefined ? {} : { params }),
+        ...(querystring === undefined ? {} : { querystring }),
         ...(body === undefined ? {} : { body }),
         response: { ...success, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503) },
       },

@@ -49,6 +49,16 @@ export class AdminKeys implements AdminKeyRepository {
     return row && toAdminKey(row);
   }
 
+  async get(id: number): Promise<AdminKey | undefined> {
+    const row = await this.dialect.db
+      .selectFrom('admin_keys')
+      .select(ADMIN_KEY_COLUMNS)
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return row && toAdminKey(row);
+  }
+
   async list(): Promise<AdminKey[]> {
     const rows = await this.dialect.db
       .selectFrom('admin_keys')

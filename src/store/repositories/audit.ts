@@ -10,7 +10,9 @@ export class AuditLog implements AuditRepository {
   async list(query: AuditQuery): Promise<AuditEntry[]> {
     let select = this.db.selectFrom('audit_log').selectAll();
     if (query.dispensaryId !== undefined) select = select.where('dispensary_id', '=', query.dispensaryId);
+    if (query.actor !== undefined) select = select.where('actor', '=', query.actor);
     if (query.since !== undefined) select = select.where('at', '>', query.since);
+    if (query.until !== undefined) select = select.where('at', '<', query.until);
     const rows = await select.orderBy('id', 'desc').limit(query.limit).execute();
     return rows.reverse().map(toAuditEntry);
   }

@@ -1,0 +1,42 @@
+import type { DispensaryDetail } from '../../../src/client/types.js';
+import { api } from '../api.js';
+import { useLoad } from '../components.js';
+import { Link } from '../router.js';
+import { ImportTab } from './import.js';
+import { MenuTab } from './menu.js';
+import { StoreTab } from './store.js';
+
+export type Tab = 'menu' | 'store' | 'import';
+
+export function DispensaryPage(props: { id: number; tab: Tab }) {
+  const detail = useLoad(() => api<DispensaryDetail>('GET', `/dispensaries/${props.id}`), [props.id]);
+  const tabs: [Tab, string][] = [
+    ['menu', 'Menu'],
+    ['store', 'Store'],
+    ['import', 'Import'],
+  ];
+  return (
+    <>
+      <h1>{detail.data?.name ?? `Dispensary ${props.id}`}</h1>
+      {detail.error && (
+        <p role="alert" class="error">
+          {detail.error}
+        </p>
+      )}
+      <nav aria-label="Dispensary" class="tabs">
+        <ul>
+          {tabs.map(([tab, label]) => (
+            <li key={tab}>
+              <Link to={`/dispensaries/${props.id}/${tab}`} current={props.tab === tab}>
+                {label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {props.tab === 'menu' && <MenuTab id={props.id} />}
+      {props.tab === 'store' && detail.data && <StoreTab detail={detail.data} onSaved={detail.reload} />}
+      {props.tab === 'import' && <ImportTab id={props.id} />}
+    </>
+  );
+}

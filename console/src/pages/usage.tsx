@@ -1,0 +1,70 @@
+import type { UsageCount } from '../../../src/client/types.js';
+import { api } from '../api.js';
+import { useLoad } from '../components.js';
+
+const HOURS = 7 * 24;
+const HOUR_MS = 3_600_000;
+
+/** Requests per credential per hour over the last 7 days: one bar chart per credential. */
+export function UsagePage() {
+  const usage = useLoad(() => api<UsageCount[]>('GET', '/usage?days=7'), []);
+  const end = Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
+  const start = end - (HOURS - 1) * HOUR_MS;
+  const byUser = new Map<string, number[]>();
+  for (const row of usage.data ?? []) {
+    const slot = Math.round((Date.parse(row.hour) - start) / HOUR_MS);
+    if (slot < 0 || slot >= HOURS) continue;
+    const counts = byUser.get(row.username) ?? new Array<number>(HOURS).fill(0);
+    counts[slot] = (counts[slot] ?? 0) + row.requests;
+    byUser.set(row.username, counts);
+  }
+  return (
+    <>
+      <h1>Usage</h1>
+      <p>
+        Requests per credential per hour, last 7 days (UTC hours; counted in memory, saved at most once a
+        minute).
+      </p>
+      {usage.error && (
+        <p role="alert" class="error">
+          {usage.error}
+        </p>
+      )}
+      {usage.data && byUser.size === 0 && <p role="status">No requests in the last 7 days.</p>}
+      {[...byUser].map(([username, counts]) => {
+        const total = counts.reduce((sum, count) => sum + count, 0);
+        const peak = Math.max(...counts, 1);
+        return (
+          <figure key={username} class="usage">
+            <figcaption>
+              <strong>{username}</strong>: {total} requests, at most {peak} in an hour
+            </figcaption>
+            <svg
+              role="img"
+              aria-label={`Requests per hour for ${username} over 7 days: ${total} in total, peak ${peak}`}
+              viewBox={`0 0 ${HOURS * 4} 60`}
+              preserveAspectRatio="none"
+              class="chart"
+            >
+              {counts.map((count, slot) =>
+                count > 0 ? (
+                  <rect
+                    key={slot}
+                    x={slot * 4}
+                    y={60 - (count / peak) * 58}
+                    width={3}
+                    height={(count / peak) * 58}
+                  >
+                    <title>
+                      {new Date(start + slot * HOUR_MS).toISOString().slice(0, 13)}h: {count}
+                    </title>
+                  </rect>
+                ) : null,
+              )}
+            </svg>
+          </figure>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,82 @@
+import type { Store, UsageCount } from '../store/store.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+/** Counters reach the database at most this often: never a row, nor a write, per request. */
+export const USAGE_FLUSH_MS = 60_000;
+
+/**
+ * Requests per credential per hour, counted in memory (one Map increment per granted request) and added
+ * to the database's counters at most once a minute, and when the server stops. Reads add what this
+ * process has not flushed yet.
+ */
+export class UsageCounter {
+  /** `hour\nusername` to requests not yet in the database. */
+  private pending = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly flushMs = USAGE_FLUSH_MS,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      this.flush().catch(() => {
+        // Kept in memory (flush puts them back) and tried again on the next tick.
+      });
+    }, this.flushMs);
+    this.timer.unref();
+  }
+
+  count(username: string, at = Date.now()): void {
+    const key = `${hourOf(at)}\n${username}`;
+    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+  }
+
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    this.flushing = this.store.usage.add(toCounts(batch)).catch((error: unknown) => {
+      for (const [key, requests] of batch) this.pending.set(key, (this.pending.get(key) ?? 0) + requests);
+      throw error;
+    });
+    try {
+      await this.flushing;
+    } finally {
+      this.flushing = undefined;
+    }
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush().catch(() => {});
+  }
+
+  /** Requests per credential per hour for the last `days` days, oldest first, unflushed ones included. */
+  async list(days: number, now = Date.now()): Promise<UsageCount[]> {
+    const since = hourOf(now - days * 24 * HOUR_MS);
+    const totals = new Map<string, number>();
+    for (const row of await this.store.usage.since(since))
+      totals.set(`${row.hour}\n${row.username}`, row.requests);
+    for (const [key, requests] of this.pending) {
+      if (key >= since) totals.set(key, (totals.get(key) ?? 0) + requests);
+    }
+    return toCounts(totals).sort(
+      (a, b) => a.hour.localeCompare(b.hour) || a.username.localeCompare(b.username),
+    );
+  }
+}
+
+function hourOf(at: number): string {
+  return new Date(Math.floor(at / HOUR_MS) * HOUR_MS).toISOString();
+}
+
+function toCounts(counts: Map<string, number>): UsageCount[] {
+  return [...counts].map(([key, requests]) => {
+    const [hour, username] = key.split('\n') as [string, string];
+    return { username, hour, requests };
+  });
+}
