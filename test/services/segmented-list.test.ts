@@ -71,6 +71,8 @@ describe('SegmentedList', () => {
               if (value === undefined) items.delete(id);
               else items.set(id, value);
             }
+            // Sometimes without its identity bytes: the patch inflates them again.
+            if (version % 3 === 0) list.dropIdentity();
             list = await list.patch(changes, 6);
             const scratch = await SegmentedList.build(listed(items), 6);
             const want = expected(items);
