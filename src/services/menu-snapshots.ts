@@ -2,8 +2,15 @@ import { createHash } from 'node:crypto';
 import type { TSchema } from 'typebox';
 import type { MenuItem } from '../domain/item.js';
 import type { ChangeFeed } from './change-feed.js';
-import { type CompressionOptions, compress, type Encoding, negotiateEncoding } from './snapshots/encoding.js';
-import { compileSerializer, type Serializer } from './snapshots/serializer.js';
+import {
+  type CompressionOptions,
+  compress,
+  type Encoding,
+  negotiateEncoding,
+  negotiateWithout,
+} from './snapshots/encoding.js';
+import { type ListedItem, SegmentedList } from './snapshots/segmented.js';
+import { compileItemSerializer, compileSerializer, type Serializer } from './snapshots/serializer.js';
 
 export type { Encoding } from './snapshots/encoding.js';
 
@@ -37,8 +44,11 @@ export interface BuildEvent {
 export interface SnapshotOptions {
   /** The most bytes kept, all snapshots and codings together; the least recently used go first. */
   budgetBytes: number;
-  /** Reads a dispensary's items, uncached (the snapshots are the cache). */
-  loadItems: (dispensaryId: number) => Promise<MenuItem[]>;
+  /**
+   * Reads a dispensary's items, uncached (the snapshots are the cache); with `itemIds`, only those
+   * (the ones that exist), for a list snapshot patched after a change that named its items.
+   */
+  loadItems: (dispensaryId: number, itemIds?: readonly number[]) => Promise<MenuItem[]>;
   /** Bodies smaller than this are sent uncompressed. */
   compressMinBytes?: number;
   gzipLevel?: number;
@@ -76,6 +86,8 @@ interface Entry {
   key: string;
   dispensaryId: number;
   representation: Representation;
+  /** A list view's gzip entry: the segmented answer it is assembled from, patched after item changes. */
+  list?: ListState;
   size: number;
   /** In the cold tier: identity bytes built only to be compressed, which no client has read yet. */
   cold: boolean;
@@ -93,7 +105,31 @@ interface Pending {
 interface ViewDefinition {
   serialize: Serializer;
   build: (dispensaryId: number) => Promise<unknown>;
+  /** A list view: what each canonical item contributes to the array, serialized per item. */
+  list?: {
+    select: (item: MenuItem) => readonly unknown[];
+    serializeItem: (value: unknown) => string;
+  };
 }
+
+/** A list view's answer for one dispensary, in segments, and the generation it is current for. */
+interface ListState {
+  list: SegmentedList;
+  /** The dispensary's stamp when its items were read: notices after it are not in this list. */
+  stamp: number;
+  /** A notice named items of the dispensary since `stamp`: the next read patches the list. */
+  stale: boolean;
+  gzip: Representation;
+}
+
+/** The items that change notices named, per dispensary, since `floor` (older notices are forgotten). */
+interface Named {
+  ids: Map<number, number>;
+  floor: number;
+}
+
+/** Beyond this many named items, a dispensary's lists are rebuilt instead of patched. */
+const NAMED_LIMIT = 50_000;
 
 /**
  * Serialized answers per (dispensary, view, coding), built once after a change and reused by every
@@ -124,6 +160,13 @@ export class MenuSnapshots {
   private readonly loadingItems = new Map<number, { stamp: number; promise: Promise<MenuItem[]> }>();
   private readonly views = new Map<string, ViewDefinition>();
   private readonly stamps = new Map<number, number>();
+  /** The stamp of each dispensary's last change that named no items (everything may have changed). */
+  private readonly fullStamps = new Map<number, number>();
+  private readonly named = new Map<number, Named>();
+  /** List refreshes in flight, one per (view, dispensary), each after the one before it. */
+  private readonly listBuilds = new Map<string, { stamp: number; promise: Promise<ListState> }>();
+  /** Lists that keep their identity bytes (for patching), oldest first: counted in the cold tier. */
+  private readonly rawHeld = new Map<string, { list: SegmentedList; bytes: number }>();
   private allStamp = 0;
   private clock = 0;
   private used = 0;
@@ -146,7 +189,9 @@ export class MenuSnapshots {
     };
     feed?.subscribe((change) => {
       // Credentials and admin keys change who may read, never what a dispensary's answers say.
-      if (change.kind === 'menu' || change.kind === 'dispensary' || change.kind === 'store') {
+      if (change.kind === 'menu' && change.dispensaryId !== null && change.itemIds) {
+        this.itemsChanged(change.dispensaryId, change.itemIds);
+      } else if (change.kind === 'menu' || change.kind === 'dispensary' || change.kind === 'store') {
         this.forget(change.dispensaryId);
       }
     });
@@ -159,6 +204,22 @@ export class MenuSnapshots {
    */
   view(name: string, schema: TSchema, build: (dispensaryId: number) => Promise<unknown>): SnapshotView {
     this.views.set(name, { serialize: compileSerializer(schema), build });
+    return { name, read: (dispensaryId, acceptEncoding) => this.read(name, dispensaryId, acceptEncoding) };
+  }
+
+  /**
+   * Declares a list view: an array answer (`schema`, the route's array schema) of what `select` makes
+   * of each canonical item, in id order. It is kept in segments (see SegmentedList), so that after a
+   * change notice that names items only those items are read and serialized again, and only their
+   * segments compressed again.
+   */
+  listView(name: string, schema: TSchema, select: (item: MenuItem) => readonly unknown[]): SnapshotView {
+    const serializeItem = compileItemSerializer(schema);
+    this.views.set(name, {
+      serialize: compileSerializer(schema),
+      build: async (dispensaryId) => (await this.items(dispensaryId)).flatMap(select),
+      list: { select, serializeItem },
+    });
     return { name, read: (dispensaryId, acceptEncoding) => this.read(name, dispensaryId, acceptEncoding) };
   }
 
@@ -185,7 +246,7 @@ export class MenuSnapshots {
     const encoding = negotiateEncoding(acceptEncoding);
     const onRead = this.options.onRead;
     const hit = this.touch(keyOf(view, dispensaryId, encoding));
-    if (hit) {
+    if (hit && !hit.list?.stale) {
       onRead?.({ view, hit: true, bytes: hit.representation.body.length });
       return hit.representation;
     }
@@ -198,6 +259,7 @@ export class MenuSnapshots {
         return this.touch(key)!.representation;
       }
     }
+    if (this.views.get(view)?.list) return this.readList(view, dispensaryId, encoding, acceptEncoding);
     const built = this.miss(view, dispensaryId, encoding);
     if (onRead) {
       built.then(
@@ -215,6 +277,8 @@ export class MenuSnapshots {
       this.allStamp = stamp;
       this.entries.clear();
       this.cold.clear();
+      this.rawHeld.clear();
+      this.named.clear();
       this.coldUsed = 0;
       this.keysByDispensary.clear();
       this.pending.clear();
@@ -223,11 +287,42 @@ export class MenuSnapshots {
       return;
     }
     this.stamps.set(dispensaryId, stamp);
+    this.fullStamps.set(dispensaryId, stamp);
+    this.named.delete(dispensaryId);
     for (const key of this.keysByDispensary.get(dispensaryId) ?? []) {
       const entry = this.entries.get(key) ?? this.cold.get(key);
       if (entry) this.remove(entry);
     }
     this.keysByDispensary.delete(dispensaryId);
+    for (const [key, pending] of this.pending) {
+      if (pending.dispensaryId === dispensaryId) this.pending.delete(key);
+    }
+    this.loadingItems.delete(dispensaryId);
+  }
+
+  /**
+   * A change to these items of the dispensary's menu (and nothing else): list views keep their
+   * answer and patch it on their next read (re-reading only these items); other answers are dropped.
+   */
+  itemsChanged(dispensaryId: number, itemIds: readonly number[]): void {
+    const stamp = ++this.clock;
+    this.stamps.set(dispensaryId, stamp);
+    let named = this.named.get(dispensaryId);
+    if (!named) {
+      named = { ids: new Map(), floor: 0 };
+      this.named.set(dispensaryId, named);
+    }
+    for (const id of itemIds) named.ids.set(id, stamp);
+    if (named.ids.size > NAMED_LIMIT) {
+      named.ids.clear();
+      named.floor = stamp;
+    }
+    for (const key of [...(this.keysByDispensary.get(dispensaryId) ?? [])]) {
+      const entry = this.entries.get(key) ?? this.cold.get(key);
+      if (!entry) continue;
+      if (entry.list) entry.list.stale = true;
+      else this.remove(entry);
+    }
     for (const [key, pending] of this.pending) {
       if (pending.dispensaryId === dispensaryId) this.pending.delete(key);
     }
@@ -251,6 +346,231 @@ export class MenuSnapshots {
   has(view: string, dispensaryId: number, encoding: Encoding): boolean {
     const key = keyOf(view, dispensaryId, encoding);
     return this.entries.has(key) || this.cold.has(key);
+  }
+
+  /**
+   * A list view's answer that is not kept (or is stale). Brotli is built in the background from the
+   * current list while a client that also accepts gzip is served gzip: a change never waits for it.
+   */
+  private readList(
+    view: string,
+    dispensaryId: number,
+    encoding: Encoding,
+    acceptEncoding: string | string[] | undefined,
+  ): Promise<Representation> {
+    let answer: Promise<Representation>;
+    if (encoding === 'br' && negotiateWithout('br', acceptEncoding) === 'gzip') {
+      this.listMiss(view, dispensaryId, 'br').catch(() => {
+        // A failed background build is tried again by the next read.
+      });
+      const gzip = this.touch(keyOf(view, dispensaryId, 'gzip'));
+      if (gzip && !gzip.list?.stale) answer = Promise.resolve(gzip.representation);
+      else answer = this.listMiss(view, dispensaryId, 'gzip');
+    } else {
+      answer = this.listMiss(view, dispensaryId, encoding);
+    }
+    const onRead = this.options.onRead;
+    if (onRead) {
+      answer.then(
+        (representation) => onRead({ view, hit: false, bytes: representation.body.length }),
+        () => {},
+      );
+    }
+    return answer;
+  }
+
+  private async listMiss(view: string, dispensaryId: number, encoding: Encoding): Promise<Representation> {
+    const state = await this.currentList(view, dispensaryId);
+    const { list, stamp } = state;
+    if (encoding === 'gzip' && list.length >= this.minBytes) return state.gzip;
+    const served = encoding === 'identity' || list.length < this.minBytes;
+    const identity = () =>
+      this.obtain(view, dispensaryId, 'identity', stamp, served, async () => ({
+        body: await list.identity(),
+        encoding: 'identity',
+        etag: `"${list.tag}"`,
+        tag: list.tag,
+      }));
+    if (served) return identity();
+    return this.obtain(view, dispensaryId, encoding, stamp, true, async () =>
+      this.buildEncoded(
+        { body: await list.identity(), encoding: 'identity', etag: `"${list.tag}"`, tag: list.tag },
+        'br',
+      ),
+    );
+  }
+
+  /** The list view's current answer: kept, patched with the items notices named, or built. */
+  private currentList(view: string, dispensaryId: number): Promise<ListState> {
+    const key = keyOf(view, dispensaryId, 'gzip');
+    const stamp = this.stampOf(dispensaryId);
+    const kept = this.entries.get(key)?.list;
+    if (kept && kept.stamp === stamp) return Promise.resolve(kept);
+    const building = this.listBuilds.get(key);
+    if (building && building.stamp === stamp) return building.promise;
+    // One refresh at a time per list: the next starts from what the one before it kept.
+    const before = building?.promise.then(
+      () => undefined,
+      () => undefined,
+    );
+    const promise = (async () => {
+      await before;
+      return this.refreshList(view, dispensaryId, key);
+    })();
+    const record = { stamp, promise };
+    this.listBuilds.set(key, record);
+    const done = () => {
+      if (this.listBuilds.get(key) === record) this.listBuilds.delete(key);
+    };
+    promise.then(done, done);
+    return promise;
+  }
+
+  private async refreshList(view: string, dispensaryId: number, key: string): Promise<ListState> {
+    const definition = this.views.get(view)?.list;
+    if (!definition) throw new Error(`no list snapshot view named ${view}`);
+    const started = performance.now();
+    const stamp = this.stampOf(dispensaryId);
+    const base = this.entries.get(key)?.list;
+    if (base && base.stamp === stamp) return base;
+    const level = this.compression.gzipLevel;
+    const text = (item: MenuItem | undefined): string | undefined => {
+      if (!item) return undefined;
+      const values = definition.select(item);
+      return values.length === 0 ? undefined : values.map(definition.serializeItem).join(',');
+    };
+    const ids = base ? this.namedSince(dispensaryId, base.stamp) : undefined;
+    let list: SegmentedList;
+    if (base && ids) {
+      const items = ids.length > 0 ? await this.options.loadItems(dispensaryId, ids) : [];
+      const byId = new Map(items.map((item) => [item.id, item]));
+      list = await base.list.patch(new Map(ids.map((id) => [id, text(byId.get(id))])), level);
+    } else {
+      const listed: ListedItem[] = [];
+      for (const item of await this.items(dispensaryId)) {
+        const value = text(item);
+        if (value !== undefined) listed.push({ id: item.id, text: value });
+      }
+      list = await SegmentedList.build(listed, level);
+    }
+    const state: ListState = {
+      list,
+      stamp,
+      stale: false,
+      gzip: { body: list.gzip, encoding: 'gzip', etag: `"${list.tag}-gzip"`, tag: list.tag },
+    };
+    // A change that named no items (or dropped everything) since the read began: answered, not kept.
+    const stored = this.fullStampOf(dispensaryId) <= stamp && this.keepList(key, dispensaryId, state);
+    this.options.onBuild?.({
+      dispensaryId,
+      view,
+      encoding: 'gzip',
+      bytes: list.gzip.length,
+      ms: performance.now() - started,
+      stored,
+    });
+    return state;
+  }
+
+  /** Items named by notices after `stamp`, or undefined when they are not all known (rebuild). */
+  private namedSince(dispensaryId: number, stamp: number): number[] | undefined {
+    if (this.fullStampOf(dispensaryId) > stamp) return undefined;
+    const named = this.named.get(dispensaryId);
+    if (!named) return [];
+    if (stamp < named.floor) return undefined;
+    const ids: number[] = [];
+    for (const [id, at] of named.ids) if (at > stamp) ids.push(id);
+    return ids;
+  }
+
+  private keepList(key: string, dispensaryId: number, state: ListState): boolean {
+    state.stale = this.stampOf(dispensaryId) !== state.stamp;
+    const representation = state.list.length < this.minBytes ? undefined : state.gzip;
+    const previous = this.entries.get(key);
+    if (previous) this.remove(previous);
+    if (representation === undefined) {
+      // Too small to compress: the identity entry is the answer; nothing to patch from.
+      return false;
+    }
+    const size = state.list.size + ENTRY_OVERHEAD;
+    if (size > this.budget) return false;
+    this.makeRoom(size);
+    this.entries.set(key, {
+      key,
+      dispensaryId,
+      representation,
+      list: state,
+      size,
+      cold: false,
+      used: false,
+    });
+    this.used += size;
+    this.track(key, dispensaryId);
+    this.holdRaw(key, state.list);
+    this.pruneNamed(dispensaryId);
+    return true;
+  }
+
+  /** Forgets the named items every kept list of the dispensary already has. */
+  private pruneNamed(dispensaryId: number): void {
+    const named = this.named.get(dispensaryId);
+    if (!named) return;
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const key of this.keysByDispensary.get(dispensaryId) ?? []) {
+      const list = this.entries.get(key)?.list;
+      if (list) oldest = Math.min(oldest, list.stamp);
+    }
+    if (oldest === Number.POSITIVE_INFINITY) oldest = this.stampOf(dispensaryId);
+    for (const [id, at] of named.ids) if (at <= oldest) named.ids.delete(id);
+    named.floor = Math.max(named.floor, oldest);
+  }
+
+  /** Keeps a list's identity bytes (for patching) in the cold tier, letting older ones go first. */
+  private holdRaw(key: string, list: SegmentedList): void {
+    this.releaseRaw(key);
+    const bytes = list.identityBytes;
+    if (bytes === 0) return;
+    for (const [oldest] of this.rawHeld) {
+      if (this.coldUsed + bytes <= this.coldLimit && this.used + bytes <= this.budget) break;
+      this.shedRaw(oldest);
+    }
+    for (const oldest of this.cold.values()) {
+      if (this.coldUsed + bytes <= this.coldLimit && this.used + bytes <= this.budget) break;
+      this.remove(oldest);
+    }
+    if (this.coldUsed + bytes > this.coldLimit || this.used + bytes > this.budget) {
+      list.dropIdentity();
+      return;
+    }
+    this.rawHeld.set(key, { list, bytes });
+    this.coldUsed += bytes;
+    this.used += bytes;
+  }
+
+  private releaseRaw(key: string): void {
+    const held = this.rawHeld.get(key);
+    if (!held) return;
+    this.rawHeld.delete(key);
+    this.coldUsed -= held.bytes;
+    this.used -= held.bytes;
+  }
+
+  private shedRaw(key: string): void {
+    this.rawHeld.get(key)?.list.dropIdentity();
+    this.releaseRaw(key);
+  }
+
+  private fullStampOf(dispensaryId: number): number {
+    return Math.max(this.fullStamps.get(dispensaryId) ?? 0, this.allStamp);
+  }
+
+  private track(key: string, dispensaryId: number): void {
+    let keys = this.keysByDispensary.get(dispensaryId);
+    if (!keys) {
+      keys = new Set();
+      this.keysByDispensary.set(dispensaryId, keys);
+    }
+    keys.add(key);
   }
 
   private async miss(view: string, dispensaryId: number, encoding: Encoding): Promise<Representation> {
@@ -348,6 +668,10 @@ export class MenuSnapshots {
 
   /** Evicts until `size` more bytes fit: cold entries first, then the least recently used. */
   private makeRoom(size: number): void {
+    for (const [oldest] of this.rawHeld) {
+      if (this.used + size <= this.budget) return;
+      this.shedRaw(oldest);
+    }
     for (const oldest of this.cold.values()) {
       if (this.used + size <= this.budget) return;
       this.remove(oldest);
@@ -390,16 +714,12 @@ export class MenuSnapshots {
       used: false,
     });
     this.used += size;
-    let keys = this.keysByDispensary.get(dispensaryId);
-    if (!keys) {
-      keys = new Set();
-      this.keysByDispensary.set(dispensaryId, keys);
-    }
-    keys.add(key);
+    this.track(key, dispensaryId);
     return true;
   }
 
   private remove(entry: Entry): void {
+    if (entry.list) this.releaseRaw(entry.key);
     (entry.cold ? this.cold : this.entries).delete(entry.key);
     this.used -= entry.size;
     if (entry.cold) this.coldUsed -= entry.size;

@@ -10,8 +10,8 @@ import { formRoute, type PublicEndpoint } from './endpoint.js';
 export const inventoryEndpoint: PublicEndpoint = {
   build: (context) => {
     const { menus, snapshots } = context;
-    const view = snapshots.view('inventory', InventorySchema, async (id) =>
-      inventoryEntries(await snapshots.items(id), undefined),
+    const view = snapshots.listView('inventory', InventorySchema, (item) =>
+      inventoryEntries([item], undefined),
     );
     return (form) => {
       const { transport } = form;

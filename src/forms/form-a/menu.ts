@@ -8,10 +8,9 @@ import { FormAMenu, toFormAItem } from './item.js';
  */
 export function formAMenu({ snapshots }: FormContext): FormMenu {
   const menu = (onlyActive: boolean) =>
-    snapshots.view(`a:menu:${onlyActive ? 'active' : 'all'}`, FormAMenu, async (id) => {
-      const items = await snapshots.items(id);
-      return (onlyActive ? items.filter((item) => item.active) : items).map(toFormAItem);
-    });
+    snapshots.listView(`a:menu:${onlyActive ? 'active' : 'all'}`, FormAMenu, (item) =>
+      onlyActive && !item.active ? [] : [toFormAItem(item)],
+    );
   const active = menu(true);
   const all = menu(false);
   return {

@@ -7,8 +7,8 @@ import { formBMenuSchema, toFormBItem } from './item.js';
  */
 export function formBMenu({ snapshots, formBNames: names }: FormContext): FormMenu {
   const schema = formBMenuSchema(names);
-  const view = snapshots.view(`b:menu:${names}`, schema, async (id) =>
-    (await snapshots.items(id)).filter((item) => item.active).map((item) => toFormBItem(item, names)),
+  const view = snapshots.listView(`b:menu:${names}`, schema, (item) =>
+    item.active ? [toFormBItem(item, names)] : [],
   );
   return { parameters: {}, note: 'Only active items are listed.', schema, view: () => view };
 }
