@@ -44,11 +44,17 @@ export interface BuildEvent {
 export interface SnapshotOptions {
   /** The most bytes kept, all snapshots and codings together; the least recently used go first. */
   budgetBytes: number;
+  /** Reads a dispensary's items, uncached (the snapshots are the cache). */
+  loadItems: (dispensaryId: number) => Promise<MenuItem[]>;
   /**
-   * Reads a dispensary's items, uncached (the snapshots are the cache); with `itemIds`, only those
-   * (the ones that exist), for a list snapshot patched after a change that named its items.
+   * The menu with the live feed cursor it is at (one read), and the items changes named after a
+   * cursor: with both, list views are patched after a menu change instead of being built again.
    */
-  loadItems: (dispensaryId: number, itemIds?: readonly number[]) => Promise<MenuItem[]>;
+  feed?: {
+    loadMenu: (dispensaryId: number) => Promise<{ items: MenuItem[]; cursor: number }>;
+    /** Undefined when the changes after `after` are no longer all kept: the list is built again. */
+    loadChanges: (dispensaryId: number, after: number) => Promise<ChangedItems | undefined>;
+  };
   /** Bodies smaller than this are sent uncompressed. */
   compressMinBytes?: number;
   gzipLevel?: number;
@@ -57,6 +63,16 @@ export interface SnapshotOptions {
   onBuild?: (event: BuildEvent) => void;
   /** Told of every read: served from a kept snapshot (hit) or built for it (miss), and the bytes served. */
   onRead?: (event: ReadEvent) => void;
+}
+
+/** The items the feed's changes after a cursor named, read in one snapshot with the cursor they reach. */
+export interface ChangedItems {
+  /** Every item id named (items removed or deleted included). */
+  itemIds: number[];
+  /** Those items as they are now: the ones that still exist. */
+  items: MenuItem[];
+  /** The feed cursor the answer is at: every change up to it is in it, none after it. */
+  cursor: number;
 }
 
 export interface ReadEvent {
@@ -117,19 +133,12 @@ interface ListState {
   list: SegmentedList;
   /** The dispensary's stamp when its items were read: notices after it are not in this list. */
   stamp: number;
-  /** A notice named items of the dispensary since `stamp`: the next read patches the list. */
+  /** The feed cursor the list is at (undefined without a feed: it cannot be patched). */
+  cursor: number | undefined;
+  /** A menu change arrived since `stamp`: the next read patches the list. */
   stale: boolean;
   gzip: Representation;
 }
-
-/** The items that change notices named, per dispensary, since `floor` (older notices are forgotten). */
-interface Named {
-  ids: Map<number, number>;
-  floor: number;
-}
-
-/** Beyond this many named items, a dispensary's lists are rebuilt instead of patched. */
-const NAMED_LIMIT = 50_000;
 
 /**
  * Serialized answers per (dispensary, view, coding), built once after a change and reused by every
@@ -160,9 +169,8 @@ export class MenuSnapshots {
   private readonly loadingItems = new Map<number, { stamp: number; promise: Promise<MenuItem[]> }>();
   private readonly views = new Map<string, ViewDefinition>();
   private readonly stamps = new Map<number, number>();
-  /** The stamp of each dispensary's last change that named no items (everything may have changed). */
+  /** The stamp of each dispensary's last change that list views cannot patch (everything may have changed). */
   private readonly fullStamps = new Map<number, number>();
-  private readonly named = new Map<number, Named>();
   /** List refreshes in flight, one per (view, dispensary), each after the one before it. */
   private readonly listBuilds = new Map<string, { stamp: number; promise: Promise<ListState> }>();
   /** Lists that keep their identity bytes (for patching), oldest first: counted in the cold tier. */
@@ -189,8 +197,8 @@ export class MenuSnapshots {
     };
     feed?.subscribe((change) => {
       // Credentials and admin keys change who may read, never what a dispensary's answers say.
-      if (change.kind === 'menu' && change.dispensaryId !== null && change.itemIds) {
-        this.itemsChanged(change.dispensaryId, change.itemIds);
+      if (change.kind === 'menu' && change.dispensaryId !== null && this.options.feed) {
+        this.menuChanged(change.dispensaryId);
       } else if (change.kind === 'menu' || change.kind === 'dispensary' || change.kind === 'store') {
         this.forget(change.dispensaryId);
       }
@@ -278,7 +286,6 @@ export class MenuSnapshots {
       this.entries.clear();
       this.cold.clear();
       this.rawHeld.clear();
-      this.named.clear();
       this.coldUsed = 0;
       this.keysByDispensary.clear();
       this.pending.clear();
@@ -288,7 +295,6 @@ export class MenuSnapshots {
     }
     this.stamps.set(dispensaryId, stamp);
     this.fullStamps.set(dispensaryId, stamp);
-    this.named.delete(dispensaryId);
     for (const key of this.keysByDispensary.get(dispensaryId) ?? []) {
       const entry = this.entries.get(key) ?? this.cold.get(key);
       if (entry) this.remove(entry);
@@ -301,22 +307,12 @@ export class MenuSnapshots {
   }
 
   /**
-   * A change to these items of the dispensary's menu (and nothing else): list views keep their
-   * answer and patch it on their next read (re-reading only these items); other answers are dropped.
+   * A change to the dispensary's menu that the live feed records item by item: list views keep their
+   * answer and patch it on their next read (reading only the items the feed's changes name); other
+   * answers are dropped.
    */
-  itemsChanged(dispensaryId: number, itemIds: readonly number[]): void {
-    const stamp = ++this.clock;
-    this.stamps.set(dispensaryId, stamp);
-    let named = this.named.get(dispensaryId);
-    if (!named) {
-      named = { ids: new Map(), floor: 0 };
-      this.named.set(dispensaryId, named);
-    }
-    for (const id of itemIds) named.ids.set(id, stamp);
-    if (named.ids.size > NAMED_LIMIT) {
-      named.ids.clear();
-      named.floor = stamp;
-    }
+  menuChanged(dispensaryId: number): void {
+    this.stamps.set(dispensaryId, ++this.clock);
     for (const key of [...(this.keysByDispensary.get(dispensaryId) ?? [])]) {
       const entry = this.entries.get(key) ?? this.cold.get(key);
       if (!entry) continue;
@@ -400,7 +396,7 @@ export class MenuSnapshots {
     );
   }
 
-  /** The list view's current answer: kept, patched with the items notices named, or built. */
+  /** The list view's current answer: kept, patched with the items the feed's changes name, or built. */
   private currentList(view: string, dispensaryId: number): Promise<ListState> {
     const key = keyOf(view, dispensaryId, 'gzip');
     const stamp = this.stampOf(dispensaryId);
@@ -439,15 +435,23 @@ export class MenuSnapshots {
       const values = definition.select(item);
       return values.length === 0 ? undefined : values.map(definition.serializeItem).join(',');
     };
-    const ids = base ? this.namedSince(dispensaryId, base.stamp) : undefined;
+    const feed = this.options.feed;
+    const changed =
+      base?.cursor !== undefined && feed && this.fullStampOf(dispensaryId) <= base.stamp
+        ? await feed.loadChanges(dispensaryId, base.cursor)
+        : undefined;
     let list: SegmentedList;
-    if (base && ids) {
-      const items = ids.length > 0 ? await this.options.loadItems(dispensaryId, ids) : [];
-      const byId = new Map(items.map((item) => [item.id, item]));
-      list = await base.list.patch(new Map(ids.map((id) => [id, text(byId.get(id))])), level);
+    let cursor: number | undefined;
+    if (base && changed) {
+      const byId = new Map(changed.items.map((item) => [item.id, item]));
+      list = await base.list.patch(new Map(changed.itemIds.map((id) => [id, text(byId.get(id))])), level);
+      cursor = changed.cursor;
     } else {
+      let items: MenuItem[];
+      if (feed) ({ items, cursor } = await feed.loadMenu(dispensaryId));
+      else items = await this.items(dispensaryId);
       const listed: ListedItem[] = [];
-      for (const item of await this.items(dispensaryId)) {
+      for (const item of items) {
         const value = text(item);
         if (value !== undefined) listed.push({ id: item.id, text: value });
       }
@@ -456,10 +460,11 @@ export class MenuSnapshots {
     const state: ListState = {
       list,
       stamp,
+      cursor,
       stale: false,
       gzip: { body: list.gzip, encoding: 'gzip', etag: `"${list.tag}-gzip"`, tag: list.tag },
     };
-    // A change that named no items (or dropped everything) since the read began: answered, not kept.
+    // A change lists cannot patch (or one that dropped everything) since the read began: answered, not kept.
     const stored = this.fullStampOf(dispensaryId) <= stamp && this.keepList(key, dispensaryId, state);
     this.options.onBuild?.({
       dispensaryId,
@@ -470,17 +475,6 @@ export class MenuSnapshots {
       stored,
     });
     return state;
-  }
-
-  /** Items named by notices after `stamp`, or undefined when they are not all known (rebuild). */
-  private namedSince(dispensaryId: number, stamp: number): number[] | undefined {
-    if (this.fullStampOf(dispensaryId) > stamp) return undefined;
-    const named = this.named.get(dispensaryId);
-    if (!named) return [];
-    if (stamp < named.floor) return undefined;
-    const ids: number[] = [];
-    for (const [id, at] of named.ids) if (at > stamp) ids.push(id);
-    return ids;
   }
 
   private keepList(key: string, dispensaryId: number, state: ListState): boolean {
@@ -507,22 +501,7 @@ export class MenuSnapshots {
     this.used += size;
     this.track(key, dispensaryId);
     this.holdRaw(key, state.list);
-    this.pruneNamed(dispensaryId);
     return true;
-  }
-
-  /** Forgets the named items every kept list of the dispensary already has. */
-  private pruneNamed(dispensaryId: number): void {
-    const named = this.named.get(dispensaryId);
-    if (!named) return;
-    let oldest = Number.POSITIVE_INFINITY;
-    for (const key of this.keysByDispensary.get(dispensaryId) ?? []) {
-      const list = this.entries.get(key)?.list;
-      if (list) oldest = Math.min(oldest, list.stamp);
-    }
-    if (oldest === Number.POSITIVE_INFINITY) oldest = this.stampOf(dispensaryId);
-    for (const [id, at] of named.ids) if (at <= oldest) named.ids.delete(id);
-    named.floor = Math.max(named.floor, oldest);
   }
 
   /** Keeps a list's identity bytes (for patching) in the cold tier, letting older ones go first. */

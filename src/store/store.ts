@@ -41,11 +41,6 @@ export interface Change {
   dispensaryId: number | null;
   /** For credential changes, the username. */
   subject: string | null;
-  /**
-   * For a menu change, the items it changed, when known: snapshots re-read only those. Absent, any
-   * item of the dispensary may have changed.
-   */
-  itemIds?: readonly number[];
 }
 
 /** Raised for a write that would break a uniqueness rule (a username that exists, say). */
@@ -161,11 +156,8 @@ export interface MenuRepository {
   /** Creates or replaces the given items by id, in one transaction; the rest of the menu stays. */
   upsertItems(dispensaryId: number, items: MenuItemInput[], actor?: Actor): Promise<UpsertResult>;
   deleteItem(dispensaryId: number, itemId: number, actor?: Actor): Promise<boolean>;
-  /**
-   * Every item, active or not, ordered by id, read as one consistent snapshot; with `itemIds`, only
-   * those of them that exist (for a snapshot that re-reads just the items a change named).
-   */
-  read(dispensaryId: number, itemIds?: readonly number[]): Promise<MenuItem[]>;
+  /** Every item, active or not, ordered by id, read as one consistent snapshot. */
+  read(dispensaryId: number): Promise<MenuItem[]>;
   setItemActive(dispensaryId: number, itemId: number, active: boolean, actor?: Actor): Promise<boolean>;
   /** Sets every stock level in one transaction, or none: throws UnmatchedStockError naming the misses. */
   setStock(dispensaryId: number, updates: StockUpdate[], actor?: Actor): Promise<number>;

@@ -7,10 +7,12 @@ import { FormAMenu, toFormAItem } from './item.js';
  * kept as a snapshot serialized with the route's response schema.
  */
 export function formAMenu({ snapshots }: FormContext): FormMenu {
+  // Active items in a list view (patched item by item after a change); every item in a whole view,
+  // built again after each change: the live feed does not record changes to inactive items.
   const menu = (onlyActive: boolean) =>
-    snapshots.listView(`a:menu:${onlyActive ? 'active' : 'all'}`, FormAMenu, (item) =>
-      onlyActive && !item.active ? [] : [toFormAItem(item)],
-    );
+    onlyActive
+      ? snapshots.listView('a:menu:active', FormAMenu, (item) => (item.active ? [toFormAItem(item)] : []))
+      : snapshots.view('a:menu:all', FormAMenu, async (id) => (await snapshots.items(id)).map(toFormAItem));
   const active = menu(true);
   const all = menu(false);
   return {

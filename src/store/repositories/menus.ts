@@ -98,38 +98,25 @@ export class Menus implements MenuRepository {
     });
   }
 
-  async read(dispensaryId: number, itemIds?: readonly number[]): Promise<MenuItem[]> {
+  async read(dispensaryId: number): Promise<MenuItem[]> {
     // Two queries rather than a join, which would repeat every item column (long descriptions) on
     // each of its price rows; one read transaction, so that both see the same snapshot.
-    const queries = (ids: readonly number[] | undefined) => {
-      let items = this.dialect.db
-        .selectFrom('items')
-        .select(MENU_ITEM_COLUMNS)
-        .where('dispensary_id', '=', dispensaryId);
-      let prices = this.dialect.db
-        .selectFrom('price_entries')
-        .select(MENU_PRICE_COLUMNS)
-        .where('dispensary_id', '=', dispensaryId);
-      if (ids) {
-        items = items.where('id', 'in', ids);
-        prices = prices.where('item_id', 'in', ids);
-      }
-      return [
-        items.orderBy('id').compile(),
-        prices.orderBy('item_id').orderBy('position').compile(),
-      ] as const;
-    };
-    if (itemIds?.length === 0) return [];
-    const sorted = itemIds ? [...new Set(itemIds)].sort((a, b) => a - b) : undefined;
-    // Ids in order, chunked within the dialect's parameter limit: the chunks' items stay in id order.
-    const batches = sorted ? [...chunks(this.dialect, sorted, 1)].map(queries) : [queries(undefined)];
+    const itemsQuery = this.dialect.db
+      .selectFrom('items')
+      .select(MENU_ITEM_COLUMNS)
+      .where('dispensary_id', '=', dispensaryId)
+      .orderBy('id')
+      .compile();
+    const pricesQuery = this.dialect.db
+      .selectFrom('price_entries')
+      .select(MENU_PRICE_COLUMNS)
+      .where('dispensary_id', '=', dispensaryId)
+      .orderBy('item_id')
+      .orderBy('position')
+      .compile();
     const [items, prices] = await this.dialect.readTransaction(async (readArrays) => {
-      let items: unknown[][] = [];
-      let prices: unknown[][] = [];
-      for (const [itemsQuery, pricesQuery] of batches) {
-        items = items.concat(await readArrays(itemsQuery));
-        prices = prices.concat(await readArrays(pricesQuery));
-      }
+      const items = await readArrays(itemsQuery);
+      const prices = await readArrays(pricesQuery);
       return [items, prices] as const;
     });
     return foldMenu(items, prices);
