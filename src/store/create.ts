@@ -7,6 +7,7 @@ import { Changes } from './repositories/changes.js';
 import { Credentials } from './repositories/credentials.js';
 import { Dispensaries } from './repositories/dispensaries.js';
 import { IdempotencyKeys } from './repositories/idempotency.js';
+import { MenuChanges } from './repositories/menu-changes.js';
 import { Menus } from './repositories/menus.js';
 import type { Database } from './schema.js';
 import type { Store } from './store.js';
@@ -31,6 +32,8 @@ export function createStore(dialect: Dialect): KyselyStore {
     adminKeys: new AdminKeys(dialect, writer),
     audit: new AuditLog(db),
     changes: new Changes(db),
+    menuChanges: new MenuChanges(dialect),
+    afterFeed: (hook) => writer.afterFeed(hook),
     idempotency: new IdempotencyKeys(db),
     ...(listen && { listen }),
     async migrate() {

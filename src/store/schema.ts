@@ -11,6 +11,7 @@ export interface Database {
   items: ItemTable;
   price_entries: PriceEntryTable;
   changes: ChangeTable;
+  menu_changes: MenuChangeTable;
   admin_keys: AdminKeyTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeyTable;
@@ -72,6 +73,23 @@ export interface ChangeTable {
   dispensary_id: number | null;
   subject: string | null;
   at: string;
+}
+
+/**
+ * The live menu feed: what entered, changed in or left each dispensary's active menu, numbered in
+ * commit order (`seq`, the cursor clients follow). Written by Writer with the write's change notice.
+ */
+export interface MenuChangeTable {
+  seq: Generated<number>;
+  dispensary_id: number;
+  at: string;
+  /** 'item.upserted' | 'item.removed' | 'store.updated'. */
+  type: string;
+  item_id: number | null;
+  /** 'deleted' | 'deactivated' on removals, else null. */
+  reason: string | null;
+  /** The canonical item JSON after the change, on item.upserted; else null. */
+  item: string | null;
 }
 
 export interface AdminKeyTable {

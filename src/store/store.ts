@@ -1,5 +1,7 @@
+import type { Transaction } from 'kysely';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../domain/item.js';
 import type { StoreInfo, StoreInfoPatch } from '../domain/store-info.js';
+import type { Database } from './schema.js';
 
 export interface Dispensary {
   id: number;
@@ -42,6 +44,32 @@ export interface Change {
   /** For credential changes, the username. */
   subject: string | null;
 }
+
+/** What a change of the live menu feed says: see the README, "Live menus". */
+export type MenuChangeType = 'item.upserted' | 'item.removed' | 'store.updated';
+
+/** Why an item left the active menu. */
+export type RemovalReason = 'deleted' | 'deactivated';
+
+/**
+ * One change of a dispensary's live menu feed, as stored: `seq` is its cursor (commit order), `item`
+ * the canonical item JSON text (src/domain/canonical.ts) after the change, on `item.upserted` only.
+ */
+export interface MenuChange {
+  seq: number;
+  dispensaryId: number;
+  at: string;
+  type: MenuChangeType;
+  itemId: number | null;
+  reason: RemovalReason | null;
+  item: string | null;
+}
+
+/**
+ * Runs inside a write's transaction right after its feed changes were inserted, with those rows (never
+ * called for a write that made none). What it writes commits or rolls back with the change (an outbox).
+ */
+export type FeedHook = (trx: Transaction<Database>, rows: readonly MenuChange[]) => Promise<void>;
 
 /** Raised for a write that would break a uniqueness rule (a username that exists, say). */
 export class ConflictError extends Error {}
@@ -106,7 +134,13 @@ export interface Store {
   readonly adminKeys: AdminKeyRepository;
   readonly audit: AuditRepository;
   readonly changes: ChangeRepository;
+  readonly menuChanges: MenuChangeRepository;
   readonly idempotency: IdempotencyRepository;
+  /**
+   * Registers a hook every write that records live feed changes runs in its transaction, after
+   * inserting them (see FeedHook). Register before the first write; hooks run in registration order.
+   */
+  afterFeed(hook: FeedHook): void;
   migrate(): Promise<void>;
   close(): Promise<void>;
   /** Throws, with the reason, unless the database answers and every migration has run (for /readyz). */
@@ -182,6 +216,31 @@ export interface AuditRepository {
 export interface ChangeRepository {
   since(seq: number): Promise<Change[]>;
   lastSeq(): Promise<number>;
+}
+
+/** A page of a dispensary's live feed, read as one snapshot. */
+export interface MenuChangePage {
+  /** Changes with a cursor after the one asked for, oldest first, at most `limit`. */
+  changes: MenuChange[];
+  /** The cursor of the newest change of every dispensary, when the page was read (0: none yet). */
+  head: number;
+  /** The oldest change still kept, of any dispensary (undefined: none kept). */
+  oldest: number | undefined;
+}
+
+/** The live menu feed (written by Writer with each write's change notice); read and pruned here. */
+export interface MenuChangeRepository {
+  /** The dispensary's changes after `after` (a seq; 0 for the start), at most `limit`, in one snapshot. */
+  page(dispensaryId: number, after: number, limit: number): Promise<MenuChangePage>;
+  /** Every dispensary's changes after `after`, at most `limit`, oldest first (for the live hub). */
+  since(after: number, limit: number): Promise<MenuChange[]>;
+  /** The cursor of the newest change of every dispensary (0: none). */
+  head(): Promise<number>;
+  /**
+   * Deletes changes recorded before `before` (ISO time), `batch` rows per statement; the newest change
+   * is always kept, so that the oldest kept one tells which cursors expired. Returns the rows deleted.
+   */
+  prune(before: string, batch?: number): Promise<number>;
 }
 
 /** Answers kept for retried admin requests that carry an Idempotency-Key. */

@@ -136,6 +136,12 @@ export class Dispensaries implements DispensaryRepository {
     actor: Actor = OPERATOR,
   ): Promise<StoreInfo | undefined> {
     return this.writer.write({ actor }, async (trx) => {
+      const before = await trx
+        .selectFrom('dispensaries')
+        .select(STORE_INFO_COLUMNS)
+        .where('id', '=', dispensaryId)
+        .executeTakeFirst();
+      if (!before) return { result: undefined };
       const row = await trx
         .updateTable('dispensaries')
         .set({ ...storeInfoColumns(patch), updated_at: now() })
@@ -143,15 +149,21 @@ export class Dispensaries implements DispensaryRepository {
         .returning(STORE_INFO_COLUMNS)
         .executeTakeFirst();
       if (!row) return { result: undefined };
+      const info = toStoreInfo(row);
+      // A patch that sets what is already there is no change of the store information for the feed.
+      const changed = JSON.stringify(withoutTime(toStoreInfo(before))) !== JSON.stringify(withoutTime(info));
       return {
-        result: toStoreInfo(row),
+        result: info,
         change: {
           kind: 'store',
           dispensaryId,
           action: 'dispensary.update',
           detail: { fields: Object.keys(patch) },
+          feed: changed ? [{ type: 'store.updated', itemId: null, reason: null, item: null }] : [],
         },
       };
     });
   }
 }
+
+const withoutTime = ({ updatedAt: _updatedAt, ...info }: StoreInfo) => info;
