@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import { toCanonicalRecord } from '../../domain/canonical.js';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../../domain/item.js';
-import { chunks, type Dialect } from '../dialect.js';
+import { chunks, type Dialect, type ReadArrays } from '../dialect.js';
 import {
   assignIds,
   foldMenu,
@@ -120,25 +120,74 @@ export class Menus implements MenuRepository {
   async read(dispensaryId: number): Promise<MenuItem[]> {
     // Two queries rather than a join, which would repeat every item column (long descriptions) on
     // each of its price rows; one read transaction, so that both see the same snapshot.
-    const itemsQuery = this.dialect.db
-      .selectFrom('items')
-      .select(MENU_ITEM_COLUMNS)
-      .where('dispensary_id', '=', dispensaryId)
-      .orderBy('id')
-      .compile();
-    const pricesQuery = this.dialect.db
-      .selectFrom('price_entries')
-      .select(MENU_PRICE_COLUMNS)
-      .where('dispensary_id', '=', dispensaryId)
-      .orderBy('item_id')
-      .orderBy('position')
-      .compile();
+    const [itemsQuery, pricesQuery] = this.menuQueries(dispensaryId);
     const [items, prices] = await this.dialect.readTransaction(async (readArrays) => {
       const items = await readArrays(itemsQuery);
       const prices = await readArrays(pricesQuery);
       return [items, prices] as const;
     });
     return foldMenu(items, prices);
+  }
+
+  /** The menu and the live feed's head (the cursor it is at), read as one snapshot. */
+  async readAt(dispensaryId: number): Promise<{ items: MenuItem[]; cursor: number }> {
+    const [items, prices] = this.menuQueries(dispensaryId);
+    return this.dialect.readTransaction(async (readArrays) => {
+      const itemRows = await readArrays(items);
+      const priceRows = await readArrays(prices);
+      const { head } = await feedBounds(this.dialect, readArrays);
+      return { items: foldMenu(itemRows, priceRows), cursor: head };
+    });
+  }
+
+  /**
+   * The items the dispensary's feed changes after cursor `after` name (their ids, and those that still
+   * exist, as they are now) and the feed's head, read as one snapshot: a menu read at `after` with
+   * these items replaced is the menu at the head. Undefined when changes after `after` may have been
+   * pruned, or `after` is past the head (a database restored from an older copy).
+   */
+  async readChangedSince(
+    dispensaryId: number,
+    after: number,
+  ): Promise<{ itemIds: number[]; items: MenuItem[]; cursor: number } | undefined> {
+    const named = this.dialect.db
+      .selectFrom('menu_changes')
+      .select('item_id')
+      .distinct()
+      .where('dispensary_id', '=', dispensaryId)
+      .where('seq', '>', after)
+      .where('item_id', 'is not', null)
+      .compile();
+    return this.dialect.readTransaction(async (readArrays) => {
+      const { head, oldest } = await feedBounds(this.dialect, readArrays);
+      if (after > head || (oldest !== undefined && after < oldest - 1)) return undefined;
+      const itemIds = (await readArrays(named)).map((row) => Number(row[0])).sort((a, b) => a - b);
+      let itemRows: unknown[][] = [];
+      let priceRows: unknown[][] = [];
+      for (const chunk of chunks(this.dialect, itemIds, 1)) {
+        const [items, prices] = this.menuQueries(dispensaryId, chunk);
+        itemRows = itemRows.concat(await readArrays(items));
+        priceRows = priceRows.concat(await readArrays(prices));
+      }
+      return { itemIds, items: foldMenu(itemRows, priceRows), cursor: head };
+    });
+  }
+
+  /** The two ordered queries of a menu read (all items, or those of `ids`). */
+  private menuQueries(dispensaryId: number, ids?: readonly number[]) {
+    let items = this.dialect.db
+      .selectFrom('items')
+      .select(MENU_ITEM_COLUMNS)
+      .where('dispensary_id', '=', dispensaryId);
+    let prices = this.dialect.db
+      .selectFrom('price_entries')
+      .select(MENU_PRICE_COLUMNS)
+      .where('dispensary_id', '=', dispensaryId);
+    if (ids) {
+      items = items.where('id', 'in', ids);
+      prices = prices.where('item_id', 'in', ids);
+    }
+    return [items.orderBy('id').compile(), prices.orderBy('item_id').orderBy('position').compile()] as const;
   }
 
   async setItemActive(
@@ -414,4 +463,20 @@ async function previousPrices(
     }
   }
   return previous;
+}
+
+/** The live feed's newest and oldest kept cursor (head 0 before any change), inside a read transaction. */
+async function feedBounds(
+  dialect: Dialect,
+  readArrays: ReadArrays,
+): Promise<{ head: number; oldest: number | undefined }> {
+  const query = dialect.db
+    .selectFrom('menu_changes')
+    .select(({ fn }) => [fn.max<number>('seq').as('head'), fn.min<number>('seq').as('oldest')])
+    .compile();
+  const [row] = await readArrays(query);
+  return {
+    head: Number(row?.[0] ?? 0),
+    oldest: row?.[1] === null || row?.[1] === undefined ? undefined : Number(row[1]),
+  };
 }
