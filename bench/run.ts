@@ -25,15 +25,21 @@ import {
   ROOT,
   runLoad,
   type ServerUnderTest,
+  sleep,
   startCeiling,
   startMenuServer,
   TASKSET,
 } from './lib.js';
 import type { LoadResult } from './load-worker.js';
+import { measureBothWrites, median, type WriteTimes } from './writes.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SCALE = Number(process.env.BENCH_SCALE ?? 2000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const REBUILD_ROUNDS = 9;
+/** The mixed-load run: pollers, and the time between two stock changes. */
+const POLLERS = 4;
+const CHANGE_EVERY_MS = 50;
 /** Sizes are reported in MiB; the RSS target (450 MB) is checked in bytes. */
 const MB = 1024 * 1024;
 
@@ -218,6 +224,9 @@ function combine(runs: LoadResult[]): LoadResult {
 const rows: Row[] = [];
 let mainPeakRss = 0;
 let rebuild: { first: number[]; all: number[] } = { first: [], all: [] };
+/** Four pollers on the 5,000-item menu, unchanging and with a stock change every 50 ms. */
+let mixed: { still: LoadResult; moving: LoadResult; changes: number; changeMs: number[] } | undefined;
+let writes: WriteTimes[] = [];
 const scaleRows: {
   dispensaries: number;
   warmupMs: number;
@@ -261,7 +270,7 @@ try {
         throw new Error(`stock change answered ${response.status}: ${response.body}`);
     };
     rebuild = { first: [], all: [] };
-    for (let round = 0; round < 5; round++) {
+    for (let round = 0; round < REBUILD_ROUNDS; round++) {
       await changeStock(1000 + round);
       const response = await fetchRaw(`${server.url}/menu`, formB(big, 'gzip'));
       if (response.status !== 200) throw new Error(`read after change answered ${response.status}`);
@@ -273,13 +282,45 @@ try {
       );
       rebuild.all.push(performance.now() - at);
     }
+
+    // 5. Mixed load: four pollers reading the 5,000-item menu (gzip), first while it does not change,
+    // then while its stock changes every 50 ms (a busy point of sale).
+    log(
+      `mixed load: ${POLLERS} pollers, 5,000 items, unchanging, then a stock change every ${CHANGE_EVERY_MS} ms`,
+    );
+    const poll = () =>
+      runLoad({
+        url: `${server.url}/menu`,
+        connections: POLLERS,
+        durationSeconds: SECONDS,
+        method: 'GET',
+        headers: formB(big, 'gzip').headers,
+      });
+    await poll();
+    const still = await poll();
+    let stop = false;
+    let changes = 0;
+    const changeMs: number[] = [];
+    const changer = (async () => {
+      while (!stop) {
+        const at = performance.now();
+        await changeStock(5000 + changes++);
+        const took = performance.now() - at;
+        changeMs.push(took);
+        if (took < CHANGE_EVERY_MS) await sleep(CHANGE_EVERY_MS - took);
+      }
+    })();
+    const moving = await poll();
+    stop = true;
+    await changer;
+    mixed = { still, moving, changes, changeMs };
     mainPeakRss = peakRss(server.pid);
   } finally {
     await server.stop();
     await ceiling.stop();
   }
 
-  // 5. What request logging costs (the default --log-level info writes two lines per request).
+  // 6. What request logging costs (the default --log-level info writes two lines per request).
   const logging = await startMenuServer({ database, logLevel: 'info' });
   try {
     const row = await measure(
@@ -293,7 +334,7 @@ try {
     await logging.stop();
   }
 
-  // 6. The scale run: round-robin over 1, 100 and SCALE dispensaries, 256 MiB budget.
+  // 7. The scale run: round-robin over 1, 100 and SCALE dispensaries, 256 MiB budget.
   const scaleServer = await startMenuServer({ database, snapshotBudgetMb: 256, logLevel: 'warn' });
   try {
     for (const count of [1, 100, SCALE]) {
@@ -333,19 +374,22 @@ try {
   } finally {
     await scaleServer.stop();
   }
+  // 8. Writes on both databases (in this process, through the services).
+  log(
+    'writes: a stock batch of 6,680 entries and an unchanged full sync of 5,000 items, SQLite and PostgreSQL',
+  );
+  writes = await measureBothWrites();
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
 
-// 7. The report.
+// 9. The report.
 const loadAtEnd = loadavg();
 const cpuModel =
   /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? 'unknown';
 const fmt = (value: number, digits = 0) =>
   value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const mbs = (bytes: number) => fmt(bytes / MB, 1);
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const statuses = (result: LoadResult) =>
   Object.entries(result.statusCodes)
     .map(([code, count]) => `${code}×${count}`)
@@ -395,14 +439,37 @@ const largest = scaleRows.at(-1);
 const cpuRatio = (row: Row) =>
   row.ceilingCpuUs === undefined ? '–' : `${fmt((row.ceilingCpuUs / row.serverCpuUs) * 100)} %`;
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
+const p99Of500 = rows.filter((row) => row.ceiling && row.name.includes('500 items'));
+const worst500 = p99Of500.reduce(
+  (worst, row) => (p99Ratio(row) > p99Ratio(worst) ? row : worst),
+  p99Of500[0]!,
+);
+const mixedRatio = mixed ? mixed.moving.requestsPerSecond / mixed.still.requestsPerSecond : Number.NaN;
+const writeOf = (database: string) => writes.find((result) => result.database === database);
+const writeTarget = (kind: 'stock' | 'sync', limit: number) =>
+  ['SQLite', 'PostgreSQL'].map((database) => {
+    const result = writeOf(database);
+    if (!result)
+      return `| ${kind === 'stock' ? 'Stock batch of 6,680 entries' : 'Full sync of 5,000 unchanged items'} < ${limit} ms, ${database} | not measured | **not met** |`;
+    const wall = kind === 'stock' ? result.stockMs : result.syncMs;
+    const cpu = kind === 'stock' ? result.stockCpuMs : result.syncCpuMs;
+    return `| ${kind === 'stock' ? `Stock batch of ${fmt(result.entries)} entries` : 'Full sync of 5,000 unchanged items'} < ${limit} ms, ${database} | median ${fmt(median(wall))} ms (${fmt(Math.min(...wall))}-${fmt(Math.max(...wall))}); CPU of this process ${fmt(median(cpu))} ms | ${verdict(median(wall) < limit)} |`;
+  });
 const targets = [
   '| Target | Measured | |',
   '|---|---|---|',
-  `| Form B 500 items gzip ≥ 80 % of the ceiling | ${fmt(ratio(bGzip) * 100)} % (by CPU per request: ${cpuRatio(bGzip)}) | ${verdict(ratio(bGzip) >= 0.8)} |`,
-  `| Form A 500 items gzip ≥ 75 % of the ceiling | ${fmt(ratio(aGzip) * 100)} % (by CPU per request: ${cpuRatio(aGzip)}) | ${verdict(ratio(aGzip) >= 0.75)} |`,
-  `| Form B 500 items identity ≥ 85 % of the ceiling | ${fmt(ratio(bIdentity) * 100)} % (by CPU per request: ${cpuRatio(bIdentity)}) | ${verdict(ratio(bIdentity) >= 0.85)} |`,
-  `| p99 ≤ 2 × the ceiling's p99 at ${CONNECTIONS} connections (every workload) | worst: ${fmt(p99Ratio(worstP99), 2)} × (${worstP99.name}) | ${verdict(p99Rows.every((row) => p99Ratio(row) <= 2))} |`,
-  `| First read after a stock change, 5,000 items < 150 ms | median ${fmt(median(rebuild.first))} ms (gzip); every coding at once: median ${fmt(median(rebuild.all))} ms | ${verdict(median(rebuild.first) < 150)} (gzip), ${verdict(median(rebuild.all) < 150)} (all) |`,
+  `| Form B 500 items gzip ≥ 60 % of the ceiling (${LOAD_CLIENT}) | ${fmt(ratio(bGzip) * 100)} % (by CPU per request: ${cpuRatio(bGzip)}) | ${verdict(ratio(bGzip) >= 0.6)} |`,
+  `| Form A 500 items gzip ≥ 50 % of the ceiling (${LOAD_CLIENT}) | ${fmt(ratio(aGzip) * 100)} % (by CPU per request: ${cpuRatio(aGzip)}) | ${verdict(ratio(aGzip) >= 0.5)} |`,
+  `| Form B 500 items identity ≥ 85 % of the ceiling (${LOAD_CLIENT}) | ${fmt(ratio(bIdentity) * 100)} % (by CPU per request: ${cpuRatio(bIdentity)}) | ${verdict(ratio(bIdentity) >= 0.85)} |`,
+  `| p99 ≤ 2 × the ceiling's p99, 500 items (${CONNECTIONS} connections) | worst: ${fmt(p99Ratio(worst500), 2)} × (${worst500.name}) | ${verdict(p99Of500.every((row) => p99Ratio(row) <= 2))} |`,
+  `| p99 ≤ 2 × the ceiling's p99, every workload (kept from the last benchmark) | worst: ${fmt(p99Ratio(worstP99), 2)} × (${worstP99.name}) | ${verdict(p99Rows.every((row) => p99Ratio(row) <= 2))} |`,
+  `| First Form B gzip read after a one-item stock change, 5,000 items: median < 15 ms | median ${fmt(median(rebuild.first), 1)} ms (${fmt(Math.min(...rebuild.first), 1)}-${fmt(Math.max(...rebuild.first), 1)}) | ${verdict(median(rebuild.first) < 15)} |`,
+  `| Every coding at once after a stock change, 5,000 items: median < 150 ms (kept from the last benchmark) | median ${fmt(median(rebuild.all))} ms | ${verdict(median(rebuild.all) < 150)} |`,
+  mixed
+    ? `| Mixed load, ${POLLERS} pollers, a stock change every ${CHANGE_EVERY_MS} ms: reads/s ≥ half of the unchanging menu's | ${fmt(mixed.moving.requestsPerSecond)} against ${fmt(mixed.still.requestsPerSecond)} reads/s: ${fmt(mixedRatio * 100)} % (${fmt(mixed.changes)} changes) | ${verdict(mixedRatio >= 0.5)} |`
+    : '',
+  ...writeTarget('stock', 150),
+  ...writeTarget('sync', 200),
   largest
     ? `| ${fmt(largest.dispensaries)} × 500 round-robin, 256 MiB budget: RSS < 450 MB, no error | peak ${fmt(largest.peak / MB)} MiB (${fmt(largest.peak / 1e6)} MB), ${statuses(largest.result)} | ${verdict(largest.peak < 450e6 && largest.result.errors === 0 && Object.keys(largest.result.statusCodes).every((code) => statusIs(code, 200)))} |`
     : '',
@@ -432,12 +499,24 @@ ${mainTable.join('\n')}
 
 Ratio: the server's requests per second ÷ the ceiling's for the same bytes. CPU µs/req: the process's CPU time (user + system, every thread, from /proc) per request during the measured runs, server and (in brackets) ceiling; unlike req/s it hardly depends on what else the machine runs, so on a shared machine it is the steadier comparison. The \`--log-level info\` row is compared with the ceiling of the Form B gzip row: it shows what the default request log (two lines per request) costs.
 
-## First read after a stock change (rebuild), 5,000 items
+## First read after a stock change, 5,000 items
 
-Stock set with \`PATCH /admin/v1/dispensaries/:id/inventory\`, then the time of the first \`GET /menu\` as the client sees it (fresh connection), 5 rounds:
+One stock level set with \`PATCH /admin/v1/dispensaries/:id/inventory\`, then the time of the first \`GET /menu\` as the client sees it (fresh connection), ${REBUILD_ROUNDS} rounds. The snapshot is patched: the items the live feed names are read again, their segments recompressed.
 
-- gzip only (builds identity bytes + gzip): ${rebuild.first.map((ms) => fmt(ms)).join(', ')} ms; median ${fmt(median(rebuild.first))} ms
-- br, gzip and identity asked at once (builds every coding): ${rebuild.all.map((ms) => fmt(ms)).join(', ')} ms; median ${fmt(median(rebuild.all))} ms
+- gzip: ${rebuild.first.map((ms) => fmt(ms, 1)).join(', ')} ms; median ${fmt(median(rebuild.first), 1)} ms
+- br, gzip and identity asked at once: ${rebuild.all.map((ms) => fmt(ms)).join(', ')} ms; median ${fmt(median(rebuild.all))} ms (brotli and identity are built from the patched segments)
+
+## Mixed load, 5,000 items
+
+${mixed ? `${POLLERS} pollers (${mixed.still.client}, ${POLLERS} connections, Form B gzip), ${SECONDS} s each: unchanging menu ${fmt(mixed.still.requestsPerSecond)} reads/s (p50 ${fmt(mixed.still.p50, 1)} ms, p99 ${fmt(mixed.still.p99, 1)} ms); with a stock change every ${CHANGE_EVERY_MS} ms ${fmt(mixed.moving.requestsPerSecond)} reads/s (p50 ${fmt(mixed.moving.p50, 1)} ms, p99 ${fmt(mixed.moving.p99, 1)} ms, ${statuses(mixed.moving)}): ${fmt(mixedRatio * 100)} %. ${fmt(mixed.changes)} stock changes were made (each a PATCH answered in median ${fmt(median(mixed.changeMs), 1)} ms).` : 'not run'}
+
+## Writes (bench/writes.ts), 5,000-item menu, through the services
+
+| Database | Stock batch of 6,680 entries, ms (median) | CPU ms (median) | Full sync of 5,000 unchanged items, ms (median) | CPU ms (median) |
+|---|---|--:|---|--:|
+${writes.map((result) => `| ${result.database} | ${result.stockMs.map((ms) => fmt(ms)).join(', ')} (${fmt(median(result.stockMs))}) | ${fmt(median(result.stockCpuMs))} | ${result.syncMs.map((ms) => fmt(ms)).join(', ')} (${fmt(median(result.syncMs))}) | ${fmt(median(result.syncCpuMs))} |`).join('\n')}
+
+CPU: this process's user + system time (for SQLite, in process, nearly the whole cost; PostgreSQL's own work is not in it). The full sync includes validating the 5,000 items.
 
 ## Peak RSS
 

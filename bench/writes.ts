@@ -113,7 +113,8 @@ export async function measureBothWrites(): Promise<WriteTimes[]> {
   return results;
 }
 
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+export const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   for (const result of await measureBothWrites()) {
