@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { toCanonicalRecord } from '../../domain/canonical.js';
+import { sameCanonical, toCanonicalRecord } from '../../domain/canonical.js';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../../domain/item.js';
 import { chunks, type Dialect, type ReadArrays } from '../dialect.js';
 import {
@@ -329,8 +329,8 @@ function diffItems(menu: readonly MenuItem[], stored: ReadonlyMap<number, MenuIt
     if (seen.has(item.id)) throw new Error(`item id ${item.id} appears more than once in one write`);
     seen.add(item.id);
     const before = stored.get(item.id);
+    if (before && sameCanonical(before, item)) continue;
     const json = canonicalJson(item);
-    if (before && canonicalJson(before) === json) continue;
     diff.written.push(item);
     if (before) diff.replaced.push(item.id);
     if (item.active) diff.feed.push({ type: 'item.upserted', itemId: item.id, reason: null, item: json });
