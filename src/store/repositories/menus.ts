@@ -383,6 +383,13 @@ async function readItems(
       itemQuery = itemQuery.where('id', 'in', chunk);
       priceQuery = priceQuery.where('item_id', 'in', chunk);
     }
+    const arrays = dialect.arraysInWrite;
+    if (arrays) {
+      // Rows as arrays on the transaction's own connection: no object per row to build and take apart.
+      for (const row of await arrays(itemQuery.compile())) items.push(row);
+      for (const row of await arrays(priceQuery.compile())) prices.push(row);
+      continue;
+    }
     const itemRows = await itemQuery.execute();
     const priceRows = await priceQuery.execute();
     for (const row of itemRows) items.push(MENU_ITEM_COLUMNS.map((column) => row[column]));
