@@ -138,9 +138,10 @@ async function measure(
   name: string,
   request: Request,
   revalidate = false,
+  status = 200,
 ): Promise<Row> {
   const first: RawResponse = await fetchRaw(`${server.url}/menu`, request);
-  if (first.status !== 200) throw new Error(`${name}: the server answered ${first.status}: ${first.body}`);
+  if (first.status !== status) throw new Error(`${name}: the server answered ${first.status}: ${first.body}`);
   let answer = first;
   if (revalidate) {
     request = { ...request, headers: { ...request.headers, 'if-none-match': String(first.headers.etag) } };
@@ -194,7 +195,7 @@ async function measure(
     ceiling: ceilingResult,
     bodyBytes: first.body.length,
     encoding: String(first.headers['content-encoding'] ?? 'identity'),
-    expected: revalidate ? 304 : 200,
+    expected: revalidate ? 304 : status,
   };
 }
 
@@ -334,6 +335,42 @@ try {
     await logging.stop();
   }
 
+  // 6b. What a refused request costs, against a served one (Form B gzip above): 429 from the address
+  // bucket (limits of one request per second), and 403 for a token nobody holds (good credentials).
+  const refusing = await startMenuServer({
+    database,
+    logLevel: 'warn',
+    serveArgs: ['--rate-limit-address', '1,1'],
+  });
+  try {
+    const row = await measure(
+      refusing,
+      undefined,
+      'Form B, 429 (rate limited), 500 items',
+      formB(sized(500), 'gzip'),
+      false,
+      429,
+    );
+    rows.push({ ...row, ceilingOf: 'Form B, gzip, 500 items' });
+  } finally {
+    await refusing.stop();
+  }
+  const unauthorized = await startMenuServer({ database, logLevel: 'warn' });
+  try {
+    const request = formB(sized(500), 'gzip');
+    const row = await measure(
+      unauthorized,
+      undefined,
+      'Form B, 403 (unknown token), 500 items',
+      { ...request, headers: { ...request.headers, store: 'no-such-token' } },
+      false,
+      403,
+    );
+    rows.push({ ...row, ceilingOf: 'Form B, gzip, 500 items' });
+  } finally {
+    await unauthorized.stop();
+  }
+
   // 7. The scale run: round-robin over 1, 100 and SCALE dispensaries, 256 MiB budget.
   const scaleServer = await startMenuServer({ database, snapshotBudgetMb: 256, logLevel: 'warn' });
   try {
@@ -409,7 +446,10 @@ const clean = (row: Row) =>
   row.server.timeouts === 0 &&
   Object.keys(row.server.statusCodes).every((code) => statusIs(code, row.expected));
 /** Whether a status key of a load result is the expected status (wrk only tells 2xx/3xx from the rest). */
-const statusIs = (code: string, expected: number) => code === String(expected) || code === '2xx/3xx';
+const statusIs = (code: string, expected: number) =>
+  code === String(expected) ||
+  (code === '2xx/3xx' && expected < 400) ||
+  (code === 'other' && expected >= 400);
 
 const mainTable = [
   '| Workload | Client | Body | req/s | p50 ms | p99 ms | MiB/s | Ceiling req/s | Ceiling p99 ms | Ratio | p99 ÷ ceiling p99 | CPU µs/req (ceiling) | Statuses |',
@@ -470,6 +510,12 @@ const targets = [
     : '',
   ...writeTarget('stock', 150),
   ...writeTarget('sync', 200),
+  ...['Form B, 429 (rate limited), 500 items', 'Form B, 403 (unknown token), 500 items'].map((name) => {
+    const refused = rows.find((row) => row.name === name);
+    return refused
+      ? `| A refused request costs no more than a served one: ${name.split(',')[1]!.trim()} | ${fmt(refused.serverCpuUs)} µs of CPU per request against ${fmt(bGzip.serverCpuUs)} for a served Form B gzip 500 items | ${verdict(refused.serverCpuUs <= bGzip.serverCpuUs)} |`
+      : '';
+  }),
   largest
     ? `| ${fmt(largest.dispensaries)} × 500 round-robin, 256 MiB budget: RSS < 450 MB, no error | peak ${fmt(largest.peak / MB)} MiB (${fmt(largest.peak / 1e6)} MB), ${statuses(largest.result)} | ${verdict(largest.peak < 450e6 && largest.result.errors === 0 && Object.keys(largest.result.statusCodes).every((code) => statusIs(code, 200)))} |`
     : '',
