@@ -252,7 +252,8 @@ function runWrk(job: LoadJob): Promise<LoadResult> {
   const [command, argv] = pinned(LOAD_CORE, 'wrk', [
     '-t1',
     `-c${job.connections}`,
-    `-d${job.durationSeconds}s`,
+    // wrk takes whole seconds.
+    `-d${Math.max(1, Math.round(job.durationSeconds))}s`,
     '--timeout',
     '10s',
     '-s',
