@@ -337,13 +337,15 @@ try {
   }
 
   // 6b. What a refused request costs, against a served one (Form B gzip above): 429 from the address
-  // bucket (limits of one request per second), and 403 for a token nobody holds (good credentials).
+  // bucket (one request per 1,000 seconds, after the first), and 403 for a token nobody holds (good
+  // credentials).
   const refusing = await startMenuServer({
     database,
     logLevel: 'warn',
-    serveArgs: ['--rate-limit-address', '1,1'],
+    serveArgs: ['--rate-limit-address', '0.001,1'],
   });
   try {
+    await fetchRaw(`${refusing.url}/menu`, formB(sized(500), 'gzip'));
     const row = await measure(
       refusing,
       undefined,
