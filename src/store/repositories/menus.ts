@@ -472,18 +472,27 @@ async function previousPrices(
   return previous;
 }
 
-/** The live feed's newest and oldest kept cursor (head 0 before any change), inside a read transaction. */
+/**
+ * The live feed's newest and oldest kept cursor (head 0 before any change), inside a read transaction.
+ * Two statements: each of max() and min() alone is one step down the key, while both in one
+ * statement made SQLite read every row of the feed.
+ */
 async function feedBounds(
   dialect: Dialect,
   readArrays: ReadArrays,
 ): Promise<{ head: number; oldest: number | undefined }> {
-  const query = dialect.db
+  const head = dialect.db
     .selectFrom('menu_changes')
-    .select(({ fn }) => [fn.max<number>('seq').as('head'), fn.min<number>('seq').as('oldest')])
+    .select(({ fn }) => fn.max<number>('seq').as('head'))
     .compile();
-  const [row] = await readArrays(query);
+  const oldest = dialect.db
+    .selectFrom('menu_changes')
+    .select(({ fn }) => fn.min<number>('seq').as('oldest'))
+    .compile();
+  const [headRow] = await readArrays(head);
+  const [oldestRow] = await readArrays(oldest);
   return {
-    head: Number(row?.[0] ?? 0),
-    oldest: row?.[1] === null || row?.[1] === undefined ? undefined : Number(row[1]),
+    head: Number(headRow?.[0] ?? 0),
+    oldest: oldestRow?.[0] === null || oldestRow?.[0] === undefined ? undefined : Number(oldestRow[0]),
   };
 }
