@@ -15,6 +15,7 @@ export const BOTH_DATABASES = [
   'test/store/**/*.test.ts',
   'test/services/change-feed.test.ts',
   'test/services/live-hub.test.ts',
+  'test/services/menu-snapshots-store.test.ts',
   'test/services/db-copy.test.ts',
   'test/services/menu-import.test.ts',
   'test/http/connection-loss.test.ts',

@@ -34,7 +34,10 @@ export interface LoadResult {
   total: number;
   errors: number;
   timeouts: number;
+  /** By status code (autocannon), or 2xx/3xx and other (wrk, which counts no more than that). */
   statusCodes: Record<string, number>;
+  /** The load generator that produced the figures. */
+  client: 'wrk' | 'autocannon';
 }
 
 const job = JSON.parse(process.argv[2]!) as LoadJob;
@@ -71,5 +74,6 @@ const output: LoadResult = {
   errors: result.errors,
   timeouts: result.timeouts,
   statusCodes,
+  client: 'autocannon',
 };
 process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -34,10 +34,31 @@ function note(request: FastifyRequest, policy: BucketPolicy, decision: RateDecis
   request.rateLimits ??= [];
   request.rateLimits.push({ policy, decision });
   if (decision.allowed) return undefined;
-  return new RateLimitedError(
-    `Too many requests ${WHO[policy.name] ?? ''}: at most ${policy.ratePerSecond} per second, in bursts of up to ${policy.burst}. Retry after ${decision.retryAfterSeconds} seconds.`,
-    decision.retryAfterSeconds,
-  );
+  // A refusal must cost no more than an answer: no stack trace (nobody reads it; capturing one was
+  // the largest part of a 429), and the message built once per policy and wait.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new RateLimitedError(
+      refusalMessage(policy, decision.retryAfterSeconds),
+      decision.retryAfterSeconds,
+    );
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+const refusalMessages = new Map<string, string>();
+
+function refusalMessage(policy: BucketPolicy, retryAfterSeconds: number): string {
+  const key = `${policy.name}|${policy.ratePerSecond}|${policy.burst}|${retryAfterSeconds}`;
+  let message = refusalMessages.get(key);
+  if (message === undefined) {
+    message = `Too many requests ${WHO[policy.name] ?? ''}: at most ${policy.ratePerSecond} per second, in bursts of up to ${policy.burst}. Retry after ${retryAfterSeconds} seconds.`;
+    if (refusalMessages.size >= 256) refusalMessages.clear();
+    refusalMessages.set(key, message);
+  }
+  return message;
 }
 
 /**

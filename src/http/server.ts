@@ -152,6 +152,11 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       {
         budgetBytes: config.snapshotBudgetBytes ?? DEFAULTS.snapshotBudgetBytes,
         loadItems: (dispensaryId) => loadItems(store, dispensaryId),
+        // The live feed tells which items a change touched: list snapshots re-read just those.
+        feed: {
+          loadMenu: (dispensaryId) => store.menus.readAt(dispensaryId),
+          loadChanges: (dispensaryId, after) => store.menus.readChangedSince(dispensaryId, after),
+        },
         onBuild: (event) => log?.debug(event, 'snapshot built'),
         onRead: (event) => metrics.recordSnapshotRead(event),
       },

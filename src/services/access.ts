@@ -31,6 +31,15 @@ export interface AccessOptions {
   usage?: { count(username: string): void };
 }
 
+/** Unknown token digests remembered at most (see AccessService.unknownTokens). */
+const UNKNOWN_TOKENS_KEPT = 4096;
+
+const invalidToken = () =>
+  new ServiceError(
+    'invalid_token',
+    'The dispensary token is not valid (unknown, or replaced by a newer one and past its grace period). Ask the dispensary for its current token.',
+  );
+
 /**
  * Decides who may read which dispensary: credentials first (401), then the dispensary token (403).
  * Both lookups are remembered in memory and dropped on the matching change notice.
@@ -39,6 +48,12 @@ export class AccessService {
   private readonly verifier: CredentialVerifier;
   /** Token digest to dispensary, only for tokens that matched: misses are never stored. */
   private readonly dispensaries = new Map<string, Dispensary>();
+  /**
+   * Digests of tokens that matched no dispensary, so that a client polling with a wrong token is told
+   * so from memory: at most UNKNOWN_TOKENS_KEPT (then it starts over, so guessing cannot fill memory),
+   * dropped by every dispensary change (a new dispensary or token may be one of them).
+   */
+  private readonly unknownTokens = new Set<string>();
   /** Renewed by every forget: a token lookup that began before a change is not remembered after it. */
   private dispensaryGeneration = 0;
   private readonly lastNoted = new Map<string, number>();
@@ -92,8 +107,10 @@ export class AccessService {
     const credential = verdict?.pairFailures
       ? undefined
       : this.verifier.remembered(request.username, request.password);
-    const dispensary = credential && this.rememberedDispensary(secretDigest(request.token));
+    const digest = credential ? secretDigest(request.token) : undefined;
+    const dispensary = digest && this.rememberedDispensary(digest);
     if (credential && dispensary) return this.admit(credential, dispensary);
+    if (credential && digest && this.unknownTokens.has(digest)) throw invalidToken();
     return this.grantSlowly(request, attempt, verdict);
   }
 
@@ -112,12 +129,7 @@ export class AccessService {
     }
     if (verdict && verdict.pairFailures > 0) await this.guard?.succeeded(attempt);
     const dispensary = await this.dispensaryFor(request.token);
-    if (!dispensary) {
-      throw new ServiceError(
-        'invalid_token',
-        'The dispensary token is not valid (unknown, or replaced by a newer one and past its grace period). Ask the dispensary for its current token.',
-      );
-    }
+    if (!dispensary) throw invalidToken();
     return this.admit(credential, dispensary);
   }
 
@@ -149,7 +161,13 @@ export class AccessService {
     if (known) return known;
     const generation = this.dispensaryGeneration;
     const found = await this.store.dispensaries.findByTokenDigest(digest);
-    if (found && generation === this.dispensaryGeneration) this.dispensaries.set(digest, found);
+    if (generation === this.dispensaryGeneration) {
+      if (found) this.dispensaries.set(digest, found);
+      else {
+        if (this.unknownTokens.size >= UNKNOWN_TOKENS_KEPT) this.unknownTokens.clear();
+        this.unknownTokens.add(digest);
+      }
+    }
     return found;
   }
 
@@ -166,6 +184,7 @@ export class AccessService {
 
   private forgetDispensary(id: number | null): void {
     this.dispensaryGeneration += 1;
+    this.unknownTokens.clear();
     for (const [digest, dispensary] of this.dispensaries) {
       if (id === null || dispensary.id === id) this.dispensaries.delete(digest);
     }

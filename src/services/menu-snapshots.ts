@@ -3,8 +3,15 @@ import type { TSchema } from 'typebox';
 import type { MenuItem } from '../domain/item.js';
 import type { ChangeFeed } from './change-feed.js';
 import { cursorOf } from './menu-feed.js';
-import { type CompressionOptions, compress, type Encoding, negotiateEncoding } from './snapshots/encoding.js';
-import { compileSerializer, type Serializer } from './snapshots/serializer.js';
+import {
+  type CompressionOptions,
+  compress,
+  type Encoding,
+  negotiateEncoding,
+  negotiateWithout,
+} from './snapshots/encoding.js';
+import { type ListedItem, SegmentedList } from './snapshots/segmented.js';
+import { compileItemSerializer, compileSerializer, type Serializer } from './snapshots/serializer.js';
 
 export type { Encoding } from './snapshots/encoding.js';
 
@@ -42,6 +49,15 @@ export interface SnapshotOptions {
   budgetBytes: number;
   /** Reads a dispensary's items, uncached (the snapshots are the cache). */
   loadItems: (dispensaryId: number) => Promise<MenuItem[]>;
+  /**
+   * The menu with the live feed cursor it is at (one read), and the items changes named after a
+   * cursor: with both, list views are patched after a menu change instead of being built again.
+   */
+  feed?: {
+    loadMenu: (dispensaryId: number) => Promise<{ items: MenuItem[]; cursor: number }>;
+    /** Undefined when the changes after `after` are no longer all kept: the list is built again. */
+    loadChanges: (dispensaryId: number, after: number) => Promise<ChangedItems | undefined>;
+  };
   /** Bodies smaller than this are sent uncompressed. */
   compressMinBytes?: number;
   gzipLevel?: number;
@@ -50,6 +66,16 @@ export interface SnapshotOptions {
   onBuild?: (event: BuildEvent) => void;
   /** Told of every read: served from a kept snapshot (hit) or built for it (miss), and the bytes served. */
   onRead?: (event: ReadEvent) => void;
+}
+
+/** The items the feed's changes after a cursor named, read in one snapshot with the cursor they reach. */
+export interface ChangedItems {
+  /** Every item id named (items removed or deleted included). */
+  itemIds: number[];
+  /** Those items as they are now: the ones that still exist. */
+  items: MenuItem[];
+  /** The feed cursor the answer is at: every change up to it is in it, none after it. */
+  cursor: number;
 }
 
 export interface ReadEvent {
@@ -79,6 +105,8 @@ interface Entry {
   key: string;
   dispensaryId: number;
   representation: Representation;
+  /** A list view's gzip entry: the segmented answer it is assembled from, patched after item changes. */
+  list?: ListState;
   size: number;
   /** In the cold tier: identity bytes built only to be compressed, which no client has read yet. */
   cold: boolean;
@@ -96,6 +124,23 @@ interface Pending {
 interface ViewDefinition {
   serialize: Serializer;
   build: (dispensaryId: number) => Promise<unknown>;
+  /** A list view: what each canonical item contributes to the array, serialized per item. */
+  list?: {
+    select: (item: MenuItem) => readonly unknown[];
+    serializeItem: (value: unknown) => string;
+  };
+}
+
+/** A list view's answer for one dispensary, in segments, and the generation it is current for. */
+interface ListState {
+  list: SegmentedList;
+  /** The dispensary's stamp when its items were read: notices after it are not in this list. */
+  stamp: number;
+  /** The feed cursor the list is at (undefined without a feed: it cannot be patched). */
+  cursor: number | undefined;
+  /** A menu change arrived since `stamp`: the next read patches the list. */
+  stale: boolean;
+  gzip: Representation;
 }
 
 /**
@@ -127,6 +172,12 @@ export class MenuSnapshots {
   private readonly loadingItems = new Map<number, { stamp: number; promise: Promise<MenuItem[]> }>();
   private readonly views = new Map<string, ViewDefinition>();
   private readonly stamps = new Map<number, number>();
+  /** The stamp of each dispensary's last change that list views cannot patch (everything may have changed). */
+  private readonly fullStamps = new Map<number, number>();
+  /** List refreshes in flight, one per (view, dispensary), each after the one before it. */
+  private readonly listBuilds = new Map<string, { stamp: number; promise: Promise<ListState> }>();
+  /** Lists that keep their identity bytes (for patching), oldest first: counted in the cold tier. */
+  private readonly rawHeld = new Map<string, { list: SegmentedList; bytes: number }>();
   private allStamp = 0;
   private clock = 0;
   private used = 0;
@@ -149,7 +200,9 @@ export class MenuSnapshots {
     };
     feed?.subscribe((change) => {
       // Credentials and admin keys change who may read, never what a dispensary's answers say.
-      if (change.kind === 'menu' || change.kind === 'dispensary' || change.kind === 'store') {
+      if (change.kind === 'menu' && change.dispensaryId !== null && this.options.feed) {
+        this.menuChanged(change.dispensaryId);
+      } else if (change.kind === 'menu' || change.kind === 'dispensary' || change.kind === 'store') {
         this.forget(change.dispensaryId);
       }
     });
@@ -162,6 +215,22 @@ export class MenuSnapshots {
    */
   view(name: string, schema: TSchema, build: (dispensaryId: number) => Promise<unknown>): SnapshotView {
     this.views.set(name, { serialize: compileSerializer(schema), build });
+    return { name, read: (dispensaryId, acceptEncoding) => this.read(name, dispensaryId, acceptEncoding) };
+  }
+
+  /**
+   * Declares a list view: an array answer (`schema`, the route's array schema) of what `select` makes
+   * of each canonical item, in id order. It is kept in segments (see SegmentedList), so that after a
+   * change notice that names items only those items are read and serialized again, and only their
+   * segments compressed again.
+   */
+  listView(name: string, schema: TSchema, select: (item: MenuItem) => readonly unknown[]): SnapshotView {
+    const serializeItem = compileItemSerializer(schema);
+    this.views.set(name, {
+      serialize: compileSerializer(schema),
+      build: async (dispensaryId) => (await this.items(dispensaryId)).flatMap(select),
+      list: { select, serializeItem },
+    });
     return { name, read: (dispensaryId, acceptEncoding) => this.read(name, dispensaryId, acceptEncoding) };
   }
 
@@ -188,7 +257,7 @@ export class MenuSnapshots {
     const encoding = negotiateEncoding(acceptEncoding);
     const onRead = this.options.onRead;
     const hit = this.touch(keyOf(view, dispensaryId, encoding));
-    if (hit) {
+    if (hit && !hit.list?.stale) {
       onRead?.({ view, hit: true, bytes: hit.representation.body.length });
       return hit.representation;
     }
@@ -201,6 +270,7 @@ export class MenuSnapshots {
         return this.touch(key)!.representation;
       }
     }
+    if (this.views.get(view)?.list) return this.readList(view, dispensaryId, encoding, acceptEncoding);
     const built = this.miss(view, dispensaryId, encoding);
     if (onRead) {
       built.then(
@@ -218,6 +288,7 @@ export class MenuSnapshots {
       this.allStamp = stamp;
       this.entries.clear();
       this.cold.clear();
+      this.rawHeld.clear();
       this.coldUsed = 0;
       this.keysByDispensary.clear();
       this.pending.clear();
@@ -226,11 +297,31 @@ export class MenuSnapshots {
       return;
     }
     this.stamps.set(dispensaryId, stamp);
+    this.fullStamps.set(dispensaryId, stamp);
     for (const key of this.keysByDispensary.get(dispensaryId) ?? []) {
       const entry = this.entries.get(key) ?? this.cold.get(key);
       if (entry) this.remove(entry);
     }
     this.keysByDispensary.delete(dispensaryId);
+    for (const [key, pending] of this.pending) {
+      if (pending.dispensaryId === dispensaryId) this.pending.delete(key);
+    }
+    this.loadingItems.delete(dispensaryId);
+  }
+
+  /**
+   * A change to the dispensary's menu that the live feed records item by item: list views keep their
+   * answer and patch it on their next read (reading only the items the feed's changes name); other
+   * answers are dropped.
+   */
+  menuChanged(dispensaryId: number): void {
+    this.stamps.set(dispensaryId, ++this.clock);
+    for (const key of [...(this.keysByDispensary.get(dispensaryId) ?? [])]) {
+      const entry = this.entries.get(key) ?? this.cold.get(key);
+      if (!entry) continue;
+      if (entry.list) entry.list.stale = true;
+      else this.remove(entry);
+    }
     for (const [key, pending] of this.pending) {
       if (pending.dispensaryId === dispensaryId) this.pending.delete(key);
     }
@@ -254,6 +345,215 @@ export class MenuSnapshots {
   has(view: string, dispensaryId: number, encoding: Encoding): boolean {
     const key = keyOf(view, dispensaryId, encoding);
     return this.entries.has(key) || this.cold.has(key);
+  }
+
+  /**
+   * A list view's answer that is not kept (or is stale). Brotli is built in the background from the
+   * current list while a client that also accepts gzip is served gzip: a change never waits for it.
+   */
+  private readList(
+    view: string,
+    dispensaryId: number,
+    encoding: Encoding,
+    acceptEncoding: string | string[] | undefined,
+  ): Promise<Representation> {
+    let answer: Promise<Representation>;
+    if (encoding === 'br' && negotiateWithout('br', acceptEncoding) === 'gzip') {
+      this.listMiss(view, dispensaryId, 'br').catch(() => {
+        // A failed background build is tried again by the next read.
+      });
+      const gzip = this.touch(keyOf(view, dispensaryId, 'gzip'));
+      if (gzip && !gzip.list?.stale) answer = Promise.resolve(gzip.representation);
+      else answer = this.listMiss(view, dispensaryId, 'gzip');
+    } else {
+      answer = this.listMiss(view, dispensaryId, encoding);
+    }
+    const onRead = this.options.onRead;
+    if (onRead) {
+      answer.then(
+        (representation) => onRead({ view, hit: false, bytes: representation.body.length }),
+        () => {},
+      );
+    }
+    return answer;
+  }
+
+  private async listMiss(view: string, dispensaryId: number, encoding: Encoding): Promise<Representation> {
+    const state = await this.currentList(view, dispensaryId);
+    const { list, stamp, cursor } = state;
+    if (encoding === 'gzip' && list.length >= this.minBytes) return state.gzip;
+    const served = encoding === 'identity' || list.length < this.minBytes;
+    const identity = () =>
+      this.obtain(view, dispensaryId, 'identity', stamp, served, async () => ({
+        body: await list.identity(),
+        encoding: 'identity',
+        etag: `"${list.tag}"`,
+        tag: list.tag,
+        cursor,
+      }));
+    if (served) return identity();
+    return this.obtain(view, dispensaryId, encoding, stamp, true, async () =>
+      this.buildEncoded(
+        { body: await list.identity(), encoding: 'identity', etag: `"${list.tag}"`, tag: list.tag, cursor },
+        'br',
+      ),
+    );
+  }
+
+  /** The list view's current answer: kept, patched with the items the feed's changes name, or built. */
+  private currentList(view: string, dispensaryId: number): Promise<ListState> {
+    const key = keyOf(view, dispensaryId, 'gzip');
+    const stamp = this.stampOf(dispensaryId);
+    const kept = this.entries.get(key)?.list;
+    if (kept && kept.stamp === stamp) return Promise.resolve(kept);
+    const building = this.listBuilds.get(key);
+    if (building && building.stamp === stamp) return building.promise;
+    // One refresh at a time per list: the next starts from what the one before it kept.
+    const before = building?.promise.then(
+      () => undefined,
+      () => undefined,
+    );
+    const promise = (async () => {
+      await before;
+      return this.refreshList(view, dispensaryId, key);
+    })();
+    const record = { stamp, promise };
+    this.listBuilds.set(key, record);
+    const done = () => {
+      if (this.listBuilds.get(key) === record) this.listBuilds.delete(key);
+    };
+    promise.then(done, done);
+    return promise;
+  }
+
+  private async refreshList(view: string, dispensaryId: number, key: string): Promise<ListState> {
+    const definition = this.views.get(view)?.list;
+    if (!definition) throw new Error(`no list snapshot view named ${view}`);
+    const started = performance.now();
+    const stamp = this.stampOf(dispensaryId);
+    const base = this.entries.get(key)?.list;
+    if (base && base.stamp === stamp) return base;
+    const level = this.compression.gzipLevel;
+    const text = (item: MenuItem | undefined): string | undefined => {
+      if (!item) return undefined;
+      const values = definition.select(item);
+      return values.length === 0 ? undefined : values.map(definition.serializeItem).join(',');
+    };
+    const feed = this.options.feed;
+    const changed =
+      base?.cursor !== undefined && feed && this.fullStampOf(dispensaryId) <= base.stamp
+        ? await feed.loadChanges(dispensaryId, base.cursor)
+        : undefined;
+    let list: SegmentedList;
+    let cursor: number | undefined;
+    if (base && changed) {
+      const byId = new Map(changed.items.map((item) => [item.id, item]));
+      list = await base.list.patch(new Map(changed.itemIds.map((id) => [id, text(byId.get(id))])), level);
+      cursor = changed.cursor;
+    } else {
+      let items: MenuItem[];
+      if (feed) ({ items, cursor } = await feed.loadMenu(dispensaryId));
+      else items = await this.items(dispensaryId);
+      const listed: ListedItem[] = [];
+      for (const item of items) {
+        const value = text(item);
+        if (value !== undefined) listed.push({ id: item.id, text: value });
+      }
+      list = await SegmentedList.build(listed, level);
+    }
+    const state: ListState = {
+      list,
+      stamp,
+      cursor,
+      stale: false,
+      gzip: { body: list.gzip, encoding: 'gzip', etag: `"${list.tag}-gzip"`, tag: list.tag, cursor },
+    };
+    // A change lists cannot patch (or one that dropped everything) since the read began: answered, not kept.
+    const stored = this.fullStampOf(dispensaryId) <= stamp && this.keepList(key, dispensaryId, state);
+    this.options.onBuild?.({
+      dispensaryId,
+      view,
+      encoding: 'gzip',
+      bytes: list.gzip.length,
+      ms: performance.now() - started,
+      stored,
+    });
+    return state;
+  }
+
+  private keepList(key: string, dispensaryId: number, state: ListState): boolean {
+    state.stale = this.stampOf(dispensaryId) !== state.stamp;
+    const representation = state.list.length < this.minBytes ? undefined : state.gzip;
+    const previous = this.entries.get(key);
+    if (previous) this.remove(previous);
+    if (representation === undefined) {
+      // Too small to compress: the identity entry is the answer; nothing to patch from.
+      return false;
+    }
+    const size = state.list.size + ENTRY_OVERHEAD;
+    if (size > this.budget) return false;
+    this.makeRoom(size);
+    this.entries.set(key, {
+      key,
+      dispensaryId,
+      representation,
+      list: state,
+      size,
+      cold: false,
+      used: false,
+    });
+    this.used += size;
+    this.track(key, dispensaryId);
+    this.holdRaw(key, state.list);
+    return true;
+  }
+
+  /** Keeps a list's identity bytes (for patching) in the cold tier, letting older ones go first. */
+  private holdRaw(key: string, list: SegmentedList): void {
+    this.releaseRaw(key);
+    const bytes = list.identityBytes;
+    if (bytes === 0) return;
+    for (const [oldest] of this.rawHeld) {
+      if (this.coldUsed + bytes <= this.coldLimit && this.used + bytes <= this.budget) break;
+      this.shedRaw(oldest);
+    }
+    for (const oldest of this.cold.values()) {
+      if (this.coldUsed + bytes <= this.coldLimit && this.used + bytes <= this.budget) break;
+      this.remove(oldest);
+    }
+    if (this.coldUsed + bytes > this.coldLimit || this.used + bytes > this.budget) {
+      list.dropIdentity();
+      return;
+    }
+    this.rawHeld.set(key, { list, bytes });
+    this.coldUsed += bytes;
+    this.used += bytes;
+  }
+
+  private releaseRaw(key: string): void {
+    const held = this.rawHeld.get(key);
+    if (!held) return;
+    this.rawHeld.delete(key);
+    this.coldUsed -= held.bytes;
+    this.used -= held.bytes;
+  }
+
+  private shedRaw(key: string): void {
+    this.rawHeld.get(key)?.list.dropIdentity();
+    this.releaseRaw(key);
+  }
+
+  private fullStampOf(dispensaryId: number): number {
+    return Math.max(this.fullStamps.get(dispensaryId) ?? 0, this.allStamp);
+  }
+
+  private track(key: string, dispensaryId: number): void {
+    let keys = this.keysByDispensary.get(dispensaryId);
+    if (!keys) {
+      keys = new Set();
+      this.keysByDispensary.set(dispensaryId, keys);
+    }
+    keys.add(key);
   }
 
   private async miss(view: string, dispensaryId: number, encoding: Encoding): Promise<Representation> {
@@ -358,6 +658,10 @@ export class MenuSnapshots {
 
   /** Evicts until `size` more bytes fit: cold entries first, then the least recently used. */
   private makeRoom(size: number): void {
+    for (const [oldest] of this.rawHeld) {
+      if (this.used + size <= this.budget) return;
+      this.shedRaw(oldest);
+    }
     for (const oldest of this.cold.values()) {
       if (this.used + size <= this.budget) return;
       this.remove(oldest);
@@ -400,16 +704,12 @@ export class MenuSnapshots {
       used: false,
     });
     this.used += size;
-    let keys = this.keysByDispensary.get(dispensaryId);
-    if (!keys) {
-      keys = new Set();
-      this.keysByDispensary.set(dispensaryId, keys);
-    }
-    keys.add(key);
+    this.track(key, dispensaryId);
     return true;
   }
 
   private remove(entry: Entry): void {
+    if (entry.list) this.releaseRaw(entry.key);
     (entry.cold ? this.cold : this.entries).delete(entry.key);
     this.used -= entry.size;
     if (entry.cold) this.coldUsed -= entry.size;

@@ -32,6 +32,12 @@ export interface Dialect {
    */
   readTransaction<T>(work: (readArrays: ReadArrays) => Promise<T>): Promise<T>;
   /**
+   * Reads rows as arrays inside a write transaction, where the dialect can (SQLite: the one connection
+   * runs every statement, so these run in the open transaction); undefined where it cannot (PostgreSQL:
+   * a Kysely transaction's client is not reachable), and callers read objects through the transaction.
+   */
+  readonly arraysInWrite?: ReadArrays;
+  /**
    * Runs inside every writing transaction before its change notice is numbered, so that notices
    * commit in number order (PostgreSQL: a transaction advisory lock; SQLite writers are serial anyway).
    */

@@ -207,6 +207,14 @@ export interface MenuRepository {
   read(dispensaryId: number): Promise<MenuItem[]>;
   /** Like `read`, with the live feed's head taken in the same snapshot: the cursor the menu is at. */
   readAt(dispensaryId: number): Promise<{ items: MenuItem[]; cursor: number }>;
+  /**
+   * What changed in the menu after feed cursor `after`: the item ids the feed names, those items as
+   * they are now, and the head, in one snapshot; undefined when those changes are no longer all kept.
+   */
+  readChangedSince(
+    dispensaryId: number,
+    after: number,
+  ): Promise<{ itemIds: number[]; items: MenuItem[]; cursor: number } | undefined>;
   setItemActive(dispensaryId: number, itemId: number, active: boolean, actor?: Actor): Promise<boolean>;
   /** Sets every stock level in one transaction, or none: throws UnmatchedStockError naming the misses. */
   setStock(dispensaryId: number, updates: StockUpdate[], actor?: Actor): Promise<number>;

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { carryCursor, cursorOf } from '../../services/menu-feed.js';
+import { cursorOf } from '../../services/menu-feed.js';
 import { InventorySchema, inventoryEntries, parseSince, SinceSchema } from '../common/inventory.js';
 import { noStore, sendSnapshot, setMenuCursor } from '../common/snapshot-reply.js';
 import { formRoute, type PublicEndpoint } from './endpoint.js';
@@ -11,10 +11,9 @@ import { formRoute, type PublicEndpoint } from './endpoint.js';
 export const inventoryEndpoint: PublicEndpoint = {
   build: (context) => {
     const { menus, snapshots } = context;
-    const view = snapshots.view('inventory', InventorySchema, async (id) => {
-      const items = await snapshots.items(id);
-      return carryCursor(items, inventoryEntries(items, undefined));
-    });
+    const view = snapshots.listView('inventory', InventorySchema, (item) =>
+      inventoryEntries([item], undefined),
+    );
     return (form) => {
       const { transport } = form;
       return formRoute(form, context, {

@@ -8,11 +8,15 @@ import { FormAMenu, toFormAItem } from './item.js';
  * kept as a snapshot serialized with the route's response schema.
  */
 export function formAMenu({ snapshots }: FormContext): FormMenu {
+  // Active items in a list view (patched item by item after a change); every item in a whole view,
+  // built again after each change: the live feed does not record changes to inactive items.
   const menu = (onlyActive: boolean) =>
-    snapshots.view(`a:menu:${onlyActive ? 'active' : 'all'}`, FormAMenu, async (id) => {
-      const items = await snapshots.items(id);
-      return carryCursor(items, (onlyActive ? items.filter((item) => item.active) : items).map(toFormAItem));
-    });
+    onlyActive
+      ? snapshots.listView('a:menu:active', FormAMenu, (item) => (item.active ? [toFormAItem(item)] : []))
+      : snapshots.view('a:menu:all', FormAMenu, async (id) => {
+          const items = await snapshots.items(id);
+          return carryCursor(items, items.map(toFormAItem));
+        });
   const active = menu(true);
   const all = menu(false);
   return {

@@ -1,4 +1,3 @@
-import { carryCursor } from '../../services/menu-feed.js';
 import type { FormContext, FormMenu } from '../form.js';
 import { formBMenuSchema, toFormBItem } from './item.js';
 
@@ -8,12 +7,8 @@ import { formBMenuSchema, toFormBItem } from './item.js';
  */
 export function formBMenu({ snapshots, formBNames: names }: FormContext): FormMenu {
   const schema = formBMenuSchema(names);
-  const view = snapshots.view(`b:menu:${names}`, schema, async (id) => {
-    const items = await snapshots.items(id);
-    return carryCursor(
-      items,
-      items.filter((item) => item.active).map((item) => toFormBItem(item, names)),
-    );
-  });
+  const view = snapshots.listView(`b:menu:${names}`, schema, (item) =>
+    item.active ? [toFormBItem(item, names)] : [],
+  );
   return { parameters: {}, note: 'Only active items are listed.', schema, view: () => view };
 }

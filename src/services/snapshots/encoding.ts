@@ -30,7 +30,23 @@ export function negotiateEncoding(header: string | string[] | undefined): Encodi
   return chosen;
 }
 
-function choose(value: string): Encoding {
+/** Accept-Encoding parsed without one coding (the one not ready yet): what else the client takes best. */
+const parsedWithout = new Map<string, Encoding>();
+
+/** The coding `negotiateEncoding` would choose if `missing` did not exist (brotli still being built). */
+export function negotiateWithout(missing: Encoding, header: string | string[] | undefined): Encoding {
+  if (header === undefined) return 'identity';
+  const value = Array.isArray(header) ? header.join(',') : header;
+  const key = `${missing}|${value}`;
+  const known = parsedWithout.get(key);
+  if (known) return known;
+  const chosen = choose(value, missing);
+  if (parsedWithout.size >= PARSED_LIMIT) parsedWithout.clear();
+  parsedWithout.set(key, chosen);
+  return chosen;
+}
+
+function choose(value: string, missing?: Encoding): Encoding {
   const q = new Map<string, number>();
   let lowest = 1;
   for (const part of value.split(',')) {
@@ -61,6 +77,7 @@ function choose(value: string): Encoding {
   let best: Encoding = 'identity';
   let bestQ = 0;
   for (const encoding of PREFERENCE) {
+    if (encoding === missing) continue;
     const quality = qualityOf(encoding);
     if (quality > bestQ) {
       best = encoding;

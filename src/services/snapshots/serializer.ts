@@ -24,6 +24,15 @@ export function compileSerializer(schema: TSchema): Serializer {
   return (value) => Buffer.from(whole(value));
 }
 
+/** The serializer of one element of an array schema (a route's list answer), as compileSerializer uses it. */
+export function compileItemSerializer(schema: TSchema): (value: unknown) => string {
+  const shape = schema as { type?: unknown; items?: unknown };
+  if (shape.type !== 'array' || typeof shape.items !== 'object' || shape.items === null) {
+    throw new Error('a list snapshot needs an array schema');
+  }
+  return fastJson(shape.items as fastJson.AnySchema) as (value: unknown) => string;
+}
+
 function serializeArray(items: readonly unknown[], item: (value: unknown) => string): Buffer {
   if (items.length === 0) return Buffer.from('[]');
   const pieces: Buffer[] = [];

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { toCanonicalRecord } from '../../domain/canonical.js';
+import { sameCanonical, toCanonicalRecord } from '../../domain/canonical.js';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../../domain/item.js';
 import { chunks, type Dialect, type ReadArrays } from '../dialect.js';
 import {
@@ -144,19 +144,7 @@ export class Menus implements MenuRepository {
   private async readMenu(dispensaryId: number, withCursor: boolean) {
     // Two queries rather than a join, which would repeat every item column (long descriptions) on
     // each of its price rows; one read transaction, so that both (and the feed's head) see the same snapshot.
-    const itemsQuery = this.dialect.db
-      .selectFrom('items')
-      .select(MENU_ITEM_COLUMNS)
-      .where('dispensary_id', '=', dispensaryId)
-      .orderBy('id')
-      .compile();
-    const pricesQuery = this.dialect.db
-      .selectFrom('price_entries')
-      .select(MENU_PRICE_COLUMNS)
-      .where('dispensary_id', '=', dispensaryId)
-      .orderBy('item_id')
-      .orderBy('position')
-      .compile();
+    const [itemsQuery, pricesQuery] = this.menuQueries(dispensaryId);
     const [items, prices, cursor] = await this.dialect.readTransaction(async (readArrays) => {
       const items = await readArrays(itemsQuery);
       const prices = await readArrays(pricesQuery);
@@ -164,6 +152,56 @@ export class Menus implements MenuRepository {
       return [items, prices, cursor] as const;
     });
     return { items: foldMenu(items, prices), cursor };
+  }
+
+  /**
+   * The items the dispensary's feed changes after cursor `after` name (their ids, and those that still
+   * exist, as they are now) and the feed's head, read as one snapshot: a menu read at `after` with
+   * these items replaced is the menu at the head. Undefined when changes after `after` may have been
+   * pruned, or `after` is past the head (a database restored from an older copy).
+   */
+  async readChangedSince(
+    dispensaryId: number,
+    after: number,
+  ): Promise<{ itemIds: number[]; items: MenuItem[]; cursor: number } | undefined> {
+    const named = this.dialect.db
+      .selectFrom('menu_changes')
+      .select('item_id')
+      .distinct()
+      .where('dispensary_id', '=', dispensaryId)
+      .where('seq', '>', after)
+      .where('item_id', 'is not', null)
+      .compile();
+    return this.dialect.readTransaction(async (readArrays) => {
+      const { head, oldest } = await feedBounds(this.dialect, readArrays);
+      if (after > head || (oldest !== undefined && after < oldest - 1)) return undefined;
+      const itemIds = (await readArrays(named)).map((row) => Number(row[0])).sort((a, b) => a - b);
+      let itemRows: unknown[][] = [];
+      let priceRows: unknown[][] = [];
+      for (const chunk of chunks(this.dialect, itemIds, 1)) {
+        const [items, prices] = this.menuQueries(dispensaryId, chunk);
+        itemRows = itemRows.concat(await readArrays(items));
+        priceRows = priceRows.concat(await readArrays(prices));
+      }
+      return { itemIds, items: foldMenu(itemRows, priceRows), cursor: head };
+    });
+  }
+
+  /** The two ordered queries of a menu read (all items, or those of `ids`). */
+  private menuQueries(dispensaryId: number, ids?: readonly number[]) {
+    let items = this.dialect.db
+      .selectFrom('items')
+      .select(MENU_ITEM_COLUMNS)
+      .where('dispensary_id', '=', dispensaryId);
+    let prices = this.dialect.db
+      .selectFrom('price_entries')
+      .select(MENU_PRICE_COLUMNS)
+      .where('dispensary_id', '=', dispensaryId);
+    if (ids) {
+      items = items.where('id', 'in', ids);
+      prices = prices.where('item_id', 'in', ids);
+    }
+    return [items.orderBy('id').compile(), prices.orderBy('item_id').orderBy('position').compile()] as const;
   }
 
   async setItemActive(
@@ -305,8 +343,8 @@ function diffItems(menu: readonly MenuItem[], stored: ReadonlyMap<number, MenuIt
     if (seen.has(item.id)) throw new Error(`item id ${item.id} appears more than once in one write`);
     seen.add(item.id);
     const before = stored.get(item.id);
+    if (before && sameCanonical(before, item)) continue;
     const json = canonicalJson(item);
-    if (before && canonicalJson(before) === json) continue;
     diff.written.push(item);
     if (before) diff.replaced.push(item.id);
     if (item.active) diff.feed.push({ type: 'item.upserted', itemId: item.id, reason: null, item: json });
@@ -358,6 +396,13 @@ async function readItems(
     if (chunk) {
       itemQuery = itemQuery.where('id', 'in', chunk);
       priceQuery = priceQuery.where('item_id', 'in', chunk);
+    }
+    const arrays = dialect.arraysInWrite;
+    if (arrays) {
+      // Rows as arrays on the transaction's own connection: no object per row to build and take apart.
+      for (const row of await arrays(itemQuery.compile())) items.push(row);
+      for (const row of await arrays(priceQuery.compile())) prices.push(row);
+      continue;
     }
     const itemRows = await itemQuery.execute();
     const priceRows = await priceQuery.execute();
@@ -449,4 +494,25 @@ export async function feedHead(dialect: Dialect, readArrays: ReadArrays): Promis
     .compile();
   const [row] = await readArrays(query);
   return Number(row?.[0] ?? 0);
+}
+
+/**
+ * The live feed's newest and oldest kept cursor (head 0 before any change), inside a read transaction.
+ * Two statements: each of max() and min() alone is one step down the key, while both in one
+ * statement made SQLite read every row of the feed.
+ */
+async function feedBounds(
+  dialect: Dialect,
+  readArrays: ReadArrays,
+): Promise<{ head: number; oldest: number | undefined }> {
+  const oldest = dialect.db
+    .selectFrom('menu_changes')
+    .select(({ fn }) => fn.min<number>('seq').as('oldest'))
+    .compile();
+  const head = await feedHead(dialect, readArrays);
+  const [oldestRow] = await readArrays(oldest);
+  return {
+    head,
+    oldest: oldestRow?.[0] === null || oldestRow?.[0] === undefined ? undefined : Number(oldestRow[0]),
+  };
 }

@@ -73,15 +73,17 @@ class WatchedConnection {
 
   /**
    * Runs a select and returns its rows as arrays. Only for use while Kysely holds this connection
-   * (inside db.connection()), as its own queries are: the rows are then those of the transaction open
-   * on it. Statements are kept for the next read, so this is for a fixed set of queries (their values
-   * are parameters), not for SQL that varies.
+   * (inside db.connection() or a db.transaction()), as its own queries are: the rows are then those of
+   * the transaction open on it. Statements are kept for the next read (a bounded number: lists of ids
+   * of different lengths are different SQL).
    */
   readArrays(source: string, parameters: readonly unknown[]): unknown[][] {
     const connection = this.open();
     let statement = this.arrayStatements.get(source);
     if (!statement) {
       statement = connection.prepare<unknown[], unknown[]>(source).raw(true);
+      // Reads of a list of ids differ by the list's length: keep a bounded number of them.
+      if (this.arrayStatements.size >= ARRAY_STATEMENTS_KEPT) this.arrayStatements.clear();
       this.arrayStatements.set(source, statement);
     }
     return statement.all(...parameters);
@@ -171,6 +173,9 @@ class WatchedConnection {
   }
 }
 
+/** Prepared statements readArrays keeps at most (beyond them it starts over). */
+const ARRAY_STATEMENTS_KEPT = 256;
+
 export function openSqliteStore(path: string): KyselyStore {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const connection = new WatchedConnection(path);
@@ -203,6 +208,7 @@ export function openSqliteStore(path: string): KyselyStore {
           throw error;
         }
       }),
+    arraysInWrite: async (query) => connection.readArrays(query.sql, query.parameters),
     // A primary key is unique too (the idempotency claim's row collides on one).
     isUniqueViolation: (error) =>
       error instanceof Error &&
