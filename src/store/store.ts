@@ -1,4 +1,5 @@
 import type { MenuItem, MenuItemInput, StockUpdate } from '../domain/item.js';
+import type { Publishing, PublishingPatch } from '../domain/publishing.js';
 import type { StoreInfo, StoreInfoPatch } from '../domain/store-info.js';
 
 export interface Dispensary {
@@ -8,6 +9,11 @@ export interface Dispensary {
   updatedAt: string;
   /** Set when a lookup matched the token before the last rotation: it works until then. */
   tokenExpiresAt?: string;
+}
+
+/** A dispensary found by its slug, with its publishing state (published or not). */
+export interface PublishedDispensary extends Publishing {
+  id: number;
 }
 
 export interface DispensarySummary extends Dispensary {
@@ -131,6 +137,19 @@ export interface DispensaryRepository {
   remove(id: number, actor?: Actor): Promise<boolean>;
   getStoreInfo(dispensaryId: number): Promise<StoreInfo | undefined>;
   updateStoreInfo(dispensaryId: number, patch: StoreInfoPatch, actor?: Actor): Promise<StoreInfo | undefined>;
+  getPublishing(dispensaryId: number): Promise<Publishing | undefined>;
+  /**
+   * Sets the publishing fields present, and the store fields of `storePatch`, in one transaction; a
+   * slug another dispensary has is a ConflictError. Change kind `dispensary`.
+   */
+  setPublishing(
+    dispensaryId: number,
+    patch: PublishingPatch,
+    actor?: Actor,
+    storePatch?: StoreInfoPatch,
+  ): Promise<Publishing | undefined>;
+  /** The dispensary with that slug, published or not. */
+  findBySlug(slug: string): Promise<PublishedDispensary | undefined>;
 }
 
 /** API credentials (username and password hash); usernames are never reused, even after revoke. */

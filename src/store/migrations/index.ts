@@ -2,12 +2,14 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import * as initial from './0001-initial.js';
 import * as sync from './0002-sync.js';
 import * as access from './0003-access.js';
+import * as publishing from './0008-publishing.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-sync': sync,
   '0003-access': access,
+  '0008-publishing': publishing,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
