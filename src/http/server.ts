@@ -11,6 +11,8 @@ import { IdempotencyService } from '../services/idempotency.js';
 import { createServices, type Services } from '../services/index.js';
 import { MenuReader } from '../services/menu-reader.js';
 import { MenuSnapshots } from '../services/menu-snapshots.js';
+import { PublishedMenus } from '../services/published-menus.js';
+import { PublishedStream } from '../services/published-stream.js';
 import { openStore } from '../store/open.js';
 import { buildApp, type ContractCheck } from './app.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -29,6 +31,8 @@ export interface Runtime {
   snapshots: MenuSnapshots;
   /** What the app's answers and snapshot reads are counted in (served at /metrics). */
   metrics: Metrics;
+  /** The published menus behind the public pages (and their event stream). */
+  published: PublishedMenus;
   /**
    * Graceful stop: /readyz turns 503, the listeners stop accepting, requests in flight finish (cut
    * off after `timeoutMs`, default config.shutdownTimeoutMs), then the database is closed.
@@ -94,6 +98,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       feed,
     );
     metrics.trackSnapshotCacheBytes(() => snapshots.usedBytes);
+    const published = new PublishedMenus(store, feed);
     const app = await buildApp({
       access,
       menus: new MenuReader(store, feed),
@@ -112,6 +117,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       },
       protection: protection.options,
       docs: { demo: config.demo ? DEMO : undefined },
+      display: { published, snapshots, stream: new PublishedStream(published) },
       contractCheck: options.contractCheck,
       metrics,
     });
@@ -145,6 +151,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       feed,
       snapshots,
       metrics,
+      published,
       shutdown: (closeOptions) => shutdown(closeOptions?.timeoutMs),
       async close() {
         await shutdown();
