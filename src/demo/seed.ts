@@ -12,6 +12,8 @@ export const DEMO = {
   token: 'demo-collective-token',
   username: 'demo',
   password: 'demo-password',
+  /** Where its public pages live: /m/demo, /board/demo. */
+  slug: 'demo',
 } as const;
 
 export interface DemoServices {
@@ -25,6 +27,11 @@ export async function ensureDemo({ dispensaries, credentials, menus }: DemoServi
   if (!(await dispensaries.findByToken(DEMO.token))) {
     const dispensary = await dispensaries.createWithToken(DEMO.dispensaryName, DEMO.token);
     await menus.replace(dispensary.id, menus.validate(demoMenu));
+  }
+  // Published once, at the slug the banner prints; an operator who unpublishes it later is not overruled.
+  const demo = await dispensaries.findByToken(DEMO.token);
+  if (demo && (await dispensaries.publishing(demo.id)).slug === null) {
+    await dispensaries.applyPublishing(demo.id, { published: true, slug: DEMO.slug });
   }
   if (!(await credentials.exists(DEMO.username))) {
     await credentials.issueWithPassword(DEMO.username, DEMO.password);

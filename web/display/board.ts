@@ -23,6 +23,7 @@ function start(): void {
   const live = document.getElementById('board-live')!;
   const view = new MenuView('board-columns');
   let loaded = false;
+  let updates = 0;
   let page = 0;
 
   const pages = () => {
@@ -59,6 +60,7 @@ function start(): void {
     },
     update(update) {
       view.update(update);
+      body.dataset.updates = String(++updates);
       show();
     },
     state(state) {

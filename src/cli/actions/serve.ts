@@ -33,8 +33,20 @@ function banner(url: string, config: ServerConfig): string {
       '',
       'The demo secrets are public: never use --demo with real dispensaries.',
     );
+    lines.push(...displayBanner(url));
   }
   return lines.join('\n');
+}
+
+/** The demo dispensary's public surfaces (issue 17), published at slug DEMO.slug. */
+function displayBanner(url: string): string[] {
+  return [
+    '',
+    'Its public surfaces (published, slug demo):',
+    `  menu page   ${url}/m/${DEMO.slug}`,
+    `  menu board  ${url}/board/${DEMO.slug}`,
+    `  embed       <div data-menu="${DEMO.slug}"></div><script src="${url}/embed.js" async></script>`,
+  ];
 }
 
 /** `serve`: the server with the settings given, in this process or (`--workers N`) in N workers. */

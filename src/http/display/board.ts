@@ -11,6 +11,7 @@ export function renderBoard(slug: string, name: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <meta name="robots" content="noindex">
 <title>${e(name)}: menu board</title>
 <link rel="stylesheet" href="../display/board.css">

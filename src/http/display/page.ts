@@ -90,6 +90,7 @@ export function renderMenuPage(menu: PublishedMenu, status: OpenStatus, filter: 
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${e(title)}</title>
 <meta name="description" content="${e(description)}">
 <link rel="stylesheet" href="../display/menu.css">
@@ -144,6 +145,7 @@ export function renderNotFound(): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>Menu not found</title>
 <meta name="robots" content="noindex">
 <link rel="stylesheet" href="/display/menu.css">
