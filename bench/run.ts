@@ -451,3 +451,11 @@ ${targets.filter(Boolean).join('\n')}
 writeFileSync(join(ROOT, 'bench/RESULTS.md'), report);
 console.log(`\n${mainTable.join('\n')}\n\n${scaleTable.join('\n')}\n\n${targets.join('\n')}\n`);
 log('wrote bench/RESULTS.md');
+execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/live.ts')], {
+  cwd: ROOT,
+  stdio: 'inherit',
+}); // live menus: streams
+execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/webhooks.ts')], {
+  cwd: ROOT,
+  stdio: 'inherit',
+}); // live menus: webhooks

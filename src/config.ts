@@ -54,6 +54,11 @@ export interface ServerConfig
     | 'bodyLimit'
     | 'adminBodyLimit'
     | 'changePollMs'
+    | 'changeRetentionDays'
+    | 'maxStreams'
+    | 'maxStreamsPerCredential'
+    | 'streamHeartbeatMs'
+    | 'streamMaxBacklog'
     | 'rememberCredentialsMs'
     | 'shutdownTimeoutMs'
     | 'rateLimitCredential'
@@ -61,6 +66,11 @@ export interface ServerConfig
     | 'rateLimitAdminKey'
     | 'redisPrefix'
     | 'trustProxy'
+    | 'webhookKey'
+    | 'webhookAllowPrivate'
+    | 'webhookTimeoutMs'
+    | 'webhookRetrySchedule'
+    | 'webhookDisableAfter'
   > {
   /** Most bytes of serialized answers kept in memory per process (README: "Menu snapshots"). */
   snapshotBudgetBytes: number;
@@ -97,6 +107,11 @@ export function serverConfig(values: SettingValues): ServerConfig {
     bodyLimit: values.bodyLimit,
     adminBodyLimit: values.adminBodyLimit,
     changePollMs: values.changePollMs,
+    changeRetentionDays: values.changeRetentionDays,
+    maxStreams: values.maxStreams,
+    maxStreamsPerCredential: values.maxStreamsPerCredential,
+    streamHeartbeatMs: values.streamHeartbeatMs,
+    streamMaxBacklog: values.streamMaxBacklog,
     rememberCredentialsMs: values.rememberCredentialsMs,
     shutdownTimeoutMs: values.shutdownTimeoutMs,
     snapshotBudgetBytes: values.snapshotBudgetMb * 1024 * 1024,
@@ -118,6 +133,11 @@ export function serverConfig(values: SettingValues): ServerConfig {
     },
     corsOrigins: values.corsOrigins ?? [],
     trustProxy: values.trustProxy,
+    webhookKey: values.webhookKey,
+    webhookAllowPrivate: values.webhookAllowPrivate,
+    webhookTimeoutMs: values.webhookTimeoutMs,
+    webhookRetrySchedule: values.webhookRetrySchedule,
+    webhookDisableAfter: values.webhookDisableAfter,
     opsPort: values.opsPort ?? null,
     opsHost: values.opsHost ?? null,
   };

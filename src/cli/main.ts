@@ -7,6 +7,7 @@ import { dispensaryCommand } from './commands/dispensary.js';
 import { inventoryCommand } from './commands/inventory.js';
 import { menuCommand } from './commands/menu.js';
 import { serveCommand } from './commands/serve.js';
+import { webhookCommand } from './commands/webhook.js';
 import { addSettingOptions } from './settings-options.js';
 
 /**
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
     menuCommand(),
     inventoryCommand(),
     adminKeyCommand(),
+    webhookCommand(),
     auditCommand(),
     dbCommand(),
   ]) {

@@ -126,3 +126,33 @@ export function parseOrigins(value: string): string[] {
   }
   return origins;
 }
+
+const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration such as `500ms`, `5s`, `30m`, `2h` or `5d`, in milliseconds. */
+export function parseDuration(value: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/.exec(value);
+  if (!match) {
+    throw new InvalidArgumentError(`expected a duration such as 500ms, 5s, 30m, 2h or 5d, not "${value}"`);
+  }
+  return Math.round(Number(match[1]) * UNITS[match[2]!]!);
+}
+
+/** How a duration in milliseconds is written back: the largest unit that divides it. */
+export function formatDuration(ms: number): string {
+  for (const unit of ['d', 'h', 'm', 's'] as const) {
+    if (ms >= UNITS[unit]! && ms % UNITS[unit]! === 0) return `${ms / UNITS[unit]!}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
+/** A retry schedule: comma-separated durations, one per retry, at least one. */
+export function parseSchedule(value: string): number[] {
+  const parts = value.split(',').filter((part) => part.trim() !== '');
+  if (parts.length === 0 || parts.length > 50) {
+    throw new InvalidArgumentError(
+      `expected 1 to 50 comma-separated durations such as 5s,5m,30m, not "${value}"`,
+    );
+  }
+  return parts.map(parseDuration);
+}

@@ -1,10 +1,13 @@
 import {
   formatBucket,
+  formatDuration,
   limitNumber,
   parseBoolean,
   parseBucket,
+  parseDuration,
   parseLoginFailures,
   parseOrigins,
+  parseSchedule,
   parseTrustProxy,
   poolSize,
   type RateBucket,
@@ -51,6 +54,9 @@ const DEFAULT_BUCKETS = {
   address: { ratePerSecond: 50, burst: 200 },
   adminKey: { ratePerSecond: 20, burst: 100 },
 } satisfies Record<string, RateBucket>;
+
+/** Retries of a webhook delivery: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (each with jitter). */
+const DEFAULT_WEBHOOK_RETRIES = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 export const SETTINGS = {
   database: setting({
@@ -122,6 +128,46 @@ export const SETTINGS = {
     scope: 'serve',
     parse: wholeNumber('--change-poll-ms'),
     default: 250,
+  }),
+  changeRetentionDays: setting({
+    flag: '--change-retention-days <days>',
+    env: 'CHANGE_RETENTION_DAYS',
+    doc: 'how long the live feed keeps each change (/changes, /events); older cursors get 410',
+    scope: 'serve',
+    parse: limitNumber,
+    default: 7,
+  }),
+  maxStreams: setting({
+    flag: '--max-streams <n>',
+    env: 'MAX_STREAMS',
+    doc: 'open /events streams per process (429 above)',
+    scope: 'serve',
+    parse: limitNumber,
+    default: 10_000,
+  }),
+  maxStreamsPerCredential: setting({
+    flag: '--max-streams-per-credential <n>',
+    env: 'MAX_STREAMS_PER_CREDENTIAL',
+    doc: 'open /events streams per credential and process (429 above)',
+    scope: 'serve',
+    parse: limitNumber,
+    default: 500,
+  }),
+  streamHeartbeatMs: setting({
+    flag: '--stream-heartbeat-ms <ms>',
+    env: 'STREAM_HEARTBEAT_MS',
+    doc: 'how often an /events stream gets a comment line (keeps proxies from closing it)',
+    scope: 'serve',
+    parse: limitNumber,
+    default: 15_000,
+  }),
+  streamMaxBacklog: setting({
+    flag: '--stream-max-backlog <events>',
+    env: 'STREAM_MAX_BACKLOG',
+    doc: 'events an /events reader may fall behind before it is cut off (it resumes with Last-Event-ID)',
+    scope: 'serve',
+    parse: limitNumber,
+    default: 1_000,
   }),
   rememberCredentialsMs: setting({
     flag: '--remember-credentials-ms <ms>',
@@ -306,6 +352,47 @@ export const SETTINGS = {
     parse: parseTrustProxy,
     default: false,
     shown: 'false',
+  }),
+  webhookKey: setting<string | undefined>({
+    flag: '--webhook-key <base64>',
+    env: 'WEBHOOK_KEY',
+    doc: 'key encrypting webhook signing secrets: 32 random bytes, base64 (prefer the variable); see Webhooks',
+    scope: 'global',
+    default: undefined,
+  }),
+  webhookAllowPrivate: setting({
+    flag: '--webhook-allow-private',
+    env: 'WEBHOOK_ALLOW_PRIVATE',
+    doc: 'development only: allow http:// webhook URLs and private, loopback and link-local targets',
+    scope: 'global',
+    parse: parseBoolean,
+    default: false,
+  }),
+  webhookTimeoutMs: setting({
+    flag: '--webhook-timeout-ms <ms>',
+    env: 'WEBHOOK_TIMEOUT_MS',
+    doc: 'a webhook delivery not answered 2xx within this time is retried',
+    scope: 'serve',
+    parse: wholeNumber('--webhook-timeout-ms'),
+    default: 10_000,
+  }),
+  webhookRetrySchedule: setting<number[]>({
+    flag: '--webhook-retry-schedule <delays>',
+    env: 'WEBHOOK_RETRY_SCHEDULE',
+    doc: 'delays before each retry of a webhook delivery (±20% jitter); after the last: failed',
+    scope: 'serve',
+    parse: parseSchedule,
+    default: DEFAULT_WEBHOOK_RETRIES,
+    shown: DEFAULT_WEBHOOK_RETRIES.map(formatDuration).join(','),
+  }),
+  webhookDisableAfter: setting({
+    flag: '--webhook-disable-after <duration>',
+    env: 'WEBHOOK_DISABLE_AFTER',
+    doc: 'a webhook whose deliveries all failed for this long is disabled',
+    scope: 'serve',
+    parse: parseDuration,
+    default: 5 * 86_400_000,
+    shown: '5d',
   }),
 };
 

@@ -10,6 +10,8 @@ const credentials = { username: DEMO.username, password: DEMO.password, collecti
 export const FORM_A_MENU_REQUEST_EXAMPLE = { ...credentials, active: true };
 export const FORM_A_STORE_REQUEST_EXAMPLE = { ...credentials };
 export const FORM_A_INVENTORY_REQUEST_EXAMPLE = { ...credentials, since: '2026-11-25T12:00:00Z' };
+export const FORM_A_CHANGES_REQUEST_EXAMPLE = { ...credentials, after: '0000000000001234', limit: 100 };
+export const FORM_A_EVENTS_REQUEST_EXAMPLE = { ...credentials, after: '0000000000001234' };
 
 const day = (open: string, close: string) => ({ open, close, closed: false });
 

@@ -5,6 +5,8 @@ import type { MenuItem } from '../domain/item.js';
 import type { FieldAliases } from '../domain/validate-item.js';
 import type { ErrorStatus } from '../http/error-responses.js';
 import type { AccessRequest, AccessService } from '../services/access.js';
+import type { LiveHub } from '../services/live-hub.js';
+import type { MenuFeed } from '../services/menu-feed.js';
 import type { MenuReader } from '../services/menu-reader.js';
 import type { MenuSnapshots, SnapshotView } from '../services/menu-snapshots.js';
 
@@ -17,6 +19,17 @@ export interface FormContext {
   /** Serialized answers per dispensary, kept until the next change (menus, store information). */
   snapshots: MenuSnapshots;
   formBNames: FormBNames;
+  /** The live feed (/changes) and its streams (/events). */
+  live: LiveContext;
+}
+
+export interface LiveContext {
+  feed: MenuFeed;
+  hub: LiveHub;
+  /** Events an /events reader may fall behind before it is cut off. */
+  maxBacklog: number;
+  /** Whether the app is closing (its answers then say Connection: close). */
+  draining(): boolean;
 }
 
 /** The credentials and dispensary token of a request, whichever form carried them. */

@@ -7,7 +7,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { registerPublicEndpoints } from '../forms/endpoints/index.js';
-import type { FormBNames, FormContext } from '../forms/form.js';
+import type { FormBNames, FormContext, LiveContext } from '../forms/form.js';
 import { FORMS } from '../forms/index.js';
 import type { AccessService } from '../services/access.js';
 import type { MenuReader } from '../services/menu-reader.js';
@@ -24,7 +24,7 @@ import { addProtection, type ProtectionOptions, protectionServerOptions } from '
 import { credentialCounter } from './rate-limit.js';
 import { decorateRequests } from './request-decorations.js';
 import { type HealthChecks, healthRoutes, unavailableWhileUnreachable } from './routes/health.js';
-import { drainOnClose } from './shutdown.js';
+import { drainOnClose, endOnClose, isDraining } from './shutdown.js';
 
 export interface AppOptions {
   access: AccessService;
@@ -32,6 +32,8 @@ export interface AppOptions {
   /** Serialized answers kept until the next change: the menus, store information and inventory. */
   snapshots: MenuSnapshots;
   formBNames: FormBNames;
+  /** The live feed and its event streams (/changes, /events). */
+  live: Omit<LiveContext, 'draining'>;
   /** Largest request body of the public endpoints, in bytes. */
   bodyLimit: number;
   logger: FastifyBaseLogger | false;
@@ -144,7 +146,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     menus: options.menus,
     snapshots: options.snapshots,
     formBNames: options.formBNames,
+    live: { ...options.live, draining: () => isDraining(app) },
   };
+  // Event streams never finish by themselves: they end when closing starts, so the close need not wait.
+  endOnClose(app, () => options.live.hub.stop());
   await registerPublicEndpoints(app, FORMS, context);
   if (options.display) await app.register(displayRoutes, options.display);
   if (options.admin) await app.register(adminRoutes, { ...options.admin, prefix: '/admin/v1' });

@@ -9,6 +9,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_credentials: 401,
   invalid_token: 403,
   not_found: 404,
+  cursor_expired: 410,
   method_not_allowed: 405,
   forbidden: 403,
   conflict: 409,

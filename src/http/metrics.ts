@@ -8,6 +8,7 @@ import {
   type PrometheusContentType,
   Registry,
 } from 'prom-client';
+import type { LiveHubCounts } from '../services/live-hub.js';
 
 /**
  * Prometheus metrics, served at `/metrics` (on the ops port when there is one). Each app has its own
@@ -66,6 +67,7 @@ export class Metrics {
   private inFlight = 0;
   private databaseProbe: (() => boolean) | undefined;
   private snapshotBytesProbe: (() => number) | undefined;
+  private liveStreamsProbe: (() => LiveHubCounts) | undefined;
 
   /** Every answer, by method, route pattern (`/admin/v1/dispensaries/:id`, never the raw path) and status. */
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
@@ -85,6 +87,15 @@ export class Metrics {
   readonly snapshotBytesServed: Counter<'view'>;
   /** 1 while the database answers, 0 while it is unreachable (read when scraped). */
   readonly databaseUp: Gauge;
+  /** Open /events streams, and those refused and ended (by limit and reason), read when scraped. */
+  readonly liveStreams: Gauge;
+  readonly liveStreamsRefused: Gauge<'limit'>;
+  readonly liveStreamsEnded: Gauge<'reason'>;
+  /** Webhook delivery attempts, by outcome: delivered, retry (to be tried again) or failed (for good). */
+  readonly webhookAttempts: Counter<'outcome'>;
+  readonly webhookAttemptDuration: Histogram<'outcome'>;
+  /** Webhooks turned off because every delivery failed for the configured time. */
+  readonly webhooksDisabled: Counter;
 
   constructor() {
     const registers = [this.registry];
@@ -154,6 +165,23 @@ export class Metrics {
       'Bytes of answers served from snapshots (kept or just built), by view.',
       ['view'],
     );
+    this.webhookAttempts = counter(
+      'menu_api_webhook_attempts_total',
+      'Webhook delivery attempts, by outcome: delivered, retry (tried again later) or failed (schedule exhausted).',
+      ['outcome'],
+    );
+    this.webhookAttemptDuration = new Histogram({
+      name: 'menu_api_webhook_attempt_duration_seconds',
+      help: 'Time from sending a webhook delivery to its answer (or failure), by outcome.',
+      labelNames: ['outcome'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.webhooksDisabled = counter(
+      'menu_api_webhooks_disabled_total',
+      'Webhooks disabled because every delivery failed for --webhook-disable-after.',
+      [],
+    );
     this.databaseUp = new Gauge({
       name: 'menu_api_database_up',
       help: '1 while the database answers, 0 while it is unreachable.',
@@ -162,6 +190,37 @@ export class Metrics {
       aggregator: 'min',
       collect() {
         if (metrics.databaseProbe) this.set(metrics.databaseProbe() ? 1 : 0);
+      },
+    });
+    this.liveStreams = new Gauge({
+      name: 'menu_api_live_streams',
+      help: 'Open /events streams of this process.',
+      registers,
+      collect() {
+        if (metrics.liveStreamsProbe) this.set(metrics.liveStreamsProbe().open);
+      },
+    });
+    // Totals kept by the hub, read when scraped (so gauges, though they only grow).
+    this.liveStreamsRefused = new Gauge({
+      name: 'menu_api_live_streams_refused_total',
+      help: 'Event streams refused with 429, by the limit that refused them (process, credential).',
+      labelNames: ['limit'] as const,
+      registers,
+      collect() {
+        const counts = metrics.liveStreamsProbe?.();
+        if (!counts) return;
+        for (const [limit, count] of Object.entries(counts.refused)) this.set({ limit }, count);
+      },
+    });
+    this.liveStreamsEnded = new Gauge({
+      name: 'menu_api_live_streams_ended_total',
+      help: 'Event streams ended, by reason: closed (by the client), slow (cut off), revoked, token, removed, shutdown.',
+      labelNames: ['reason'] as const,
+      registers,
+      collect() {
+        const counts = metrics.liveStreamsProbe?.();
+        if (!counts) return;
+        for (const [reason, count] of Object.entries(counts.ended)) this.set({ reason }, count);
       },
     });
   }
@@ -176,6 +235,16 @@ export class Metrics {
   /** A 401 or 403 answer. Called by sendError for every such answer; others need not call it. */
   recordAuthFailure(status: number, reason: string, surface: 'public' | 'admin'): void {
     this.authFailures.inc({ status: String(status), reason, surface });
+  }
+
+  /** One webhook delivery attempt and how long it took. */
+  recordWebhookAttempt(outcome: 'delivered' | 'retry' | 'failed', latencyMs: number): void {
+    this.webhookAttempts.inc({ outcome });
+    this.webhookAttemptDuration.observe({ outcome }, latencyMs / 1000);
+  }
+
+  recordWebhookDisabled(): void {
+    this.webhooksDisabled.inc();
   }
 
   recordSnapshotHit(view = 'all'): void {
@@ -203,6 +272,11 @@ export class Metrics {
   /** The snapshot cache's size, read at every scrape (`menu_api_snapshot_cache_bytes{view="all"}`). */
   trackSnapshotCacheBytes(probe: () => number): void {
     this.snapshotBytesProbe = probe;
+  }
+
+  /** The live hub's counts, read at every scrape (`menu_api_live_streams*`). */
+  trackLiveStreams(probe: () => LiveHubCounts): void {
+    this.liveStreamsProbe = probe;
   }
 
   /** Whether the database answers, read at every scrape (`menu_api_database_up`). */

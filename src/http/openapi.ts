@@ -95,6 +95,8 @@ const EXAMPLE_MESSAGES: Record<string, string> = {
     'The dispensary token is not valid (unknown, or replaced by a newer one). Ask the dispensary for its current token.',
   forbidden: 'This admin key is limited to dispensary 1.',
   not_found: 'There is no dispensary 42.',
+  cursor_expired:
+    'Changes after this cursor are no longer kept (changes are kept 7 day(s)). Read the whole menu again (GET or POST /menu), then follow the changes after its Menu-Cursor header.',
   conflict: 'A credential named menu-board exists. Choose another username.',
   payload_too_large: 'The request body is larger than this endpoint accepts. Send a smaller body.',
   unsupported_media_type: 'This Content-Type is not accepted here. Send application/json.',
@@ -127,6 +129,15 @@ const ETAG_HEADER = {
   description: 'A strong validator of this answer: send it back as If-None-Match to get 304 while it holds.',
   schema: { type: 'string', examples: ['"3f2a9c1b"'] },
 };
+
+const MENU_CURSOR_HEADER = {
+  description:
+    'The live feed cursor this content is consistent with: follow GET/POST /changes (or /events) after it and no change is missed.',
+  schema: { type: 'string', pattern: '^[0-9]{16}$', examples: ['0000000000001234'] },
+};
+
+/** The reads whose answers carry Menu-Cursor. */
+const CURSORED_PATHS = new Set(['/menu', '/store', '/inventory']);
 
 const IF_NONE_MATCH = {
   in: 'header',
@@ -187,6 +198,7 @@ const ERROR_RESPONSE_NAMES: Record<string, string> = {
   401: 'Unauthorized',
   403: 'InvalidToken',
   404: 'NotFound',
+  410: 'CursorExpired',
   409: 'Conflict',
   413: 'PayloadTooLarge',
   415: 'UnsupportedMediaType',
@@ -243,6 +255,12 @@ export function finishDocument(document: Json): Json {
         // Conditional reads: the answer's ETag, sent back as If-None-Match, makes an unchanged answer a 304.
         responses['200'].headers = { etag: ETAG_HEADER };
         operation.parameters = [...((operation.parameters as Json[] | undefined) ?? []), IF_NONE_MATCH];
+      }
+      if (CURSORED_PATHS.has(path) && responses['200']) {
+        responses['200'].headers = {
+          ...(responses['200'].headers as Json | undefined),
+          'menu-cursor': MENU_CURSOR_HEADER,
+        };
       }
       operation.responses = responses;
     }

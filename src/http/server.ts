@@ -3,16 +3,23 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ScryptCost } from '../auth/password.js';
 import { DEFAULTS, type ServerConfig } from '../config.js';
 import { DEMO, ensureDemo } from '../demo/seed.js';
+import { changeMapper } from '../forms/common/changes.js';
+import { formB } from '../forms/form-b/index.js';
 import { MENU_FORMS } from '../forms/index.js';
+import { WebhookClient } from '../infra/webhook-http.js';
 import { AccessService } from '../services/access.js';
 import { AdminKeyVerifier } from '../services/admin-keys.js';
 import { ChangeFeed } from '../services/change-feed.js';
 import { IdempotencyService } from '../services/idempotency.js';
 import { createServices, type Services } from '../services/index.js';
-import { MenuReader } from '../services/menu-reader.js';
+import { LiveHub } from '../services/live-hub.js';
+import { MenuFeed } from '../services/menu-feed.js';
+import { loadItems, MenuReader } from '../services/menu-reader.js';
 import { MenuSnapshots } from '../services/menu-snapshots.js';
 import { PublishedMenus } from '../services/published-menus.js';
 import { PublishedStream } from '../services/published-stream.js';
+import { WebhookDispatcher } from '../services/webhook-dispatcher.js';
+import { webhookKeySource } from '../services/webhook-key.js';
 import { openStore } from '../store/open.js';
 import { buildApp, type ContractCheck } from './app.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -27,6 +34,12 @@ export interface Runtime {
   ops?: FastifyInstance;
   services: Services;
   feed: ChangeFeed;
+  /** The live menu feed (/changes) and its pruning. */
+  menuFeed: MenuFeed;
+  /** The one reader of new live changes, fanning them out to every /events stream of this process. */
+  hub: LiveHub;
+  /** Delivers the webhook outbox. */
+  dispatcher: WebhookDispatcher;
   /** The serialized answers kept in memory (menus, store information, inventory). */
   snapshots: MenuSnapshots;
   /** What the app's answers and snapshot reads are counted in (served at /metrics). */
@@ -59,8 +72,37 @@ export interface RuntimeOptions {
 export async function createRuntime(config: ServerConfig, options: RuntimeOptions): Promise<Runtime> {
   const store = await openStore(config.database, { poolSize: config.databasePoolSize });
   const feed = new ChangeFeed(store, config.changePollMs);
-  const services = createServices(store, MENU_FORMS, () => feed.poll(), options.scryptCost);
+  const menuFeed = new MenuFeed(store, {
+    retentionDays: config.changeRetentionDays ?? DEFAULTS.changeRetentionDays,
+  });
+  const hub = new LiveHub(store, feed, {
+    maxStreams: config.maxStreams ?? DEFAULTS.maxStreams,
+    maxStreamsPerCredential: config.maxStreamsPerCredential ?? DEFAULTS.maxStreamsPerCredential,
+    heartbeatMs: config.streamHeartbeatMs ?? DEFAULTS.streamHeartbeatMs,
+  });
   const log = options.logger || undefined;
+  const webhookKeys = webhookKeySource(config.webhookKey, config.database, (message) => log?.warn(message));
+  const services = createServices(store, MENU_FORMS, () => feed.poll(), options.scryptCost, {
+    keys: webhookKeys,
+    allowPrivate: config.webhookAllowPrivate,
+  });
+  const webhookClient = new WebhookClient({ allowPrivate: config.webhookAllowPrivate });
+  const metrics = createMetrics();
+  const dispatcher = new WebhookDispatcher(store, feed, {
+    send: (request) => webhookClient.send(request),
+    // The change exactly as Form B's /changes gives it.
+    render: changeMapper(formB, { formBNames: config.formBNames }).toWire,
+    keys: webhookKeys,
+    timeoutMs: config.webhookTimeoutMs,
+    retrySchedule: config.webhookRetrySchedule,
+    disableAfterMs: config.webhookDisableAfter,
+    onAttempt: (outcome, latencyMs) => metrics.recordWebhookAttempt(outcome, latencyMs),
+    onDisabled: (id, reason) => {
+      metrics.recordWebhookDisabled();
+      log?.warn({ webhook: id, reason }, 'webhook disabled');
+    },
+    onError: (error) => log?.error({ err: error }, 'webhook dispatcher'),
+  });
   const protection = createProtection(config, {
     warn: (message) => log?.warn(message),
     info: (message) => log?.info(message),
@@ -68,7 +110,12 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   try {
     await protection.start();
     await feed.start();
+    await hub.start();
+    hub.onError = (error) =>
+      log?.warn({ err: error }, 'reading the live feed failed; retried at the next change');
+    menuFeed.start((error) => log?.warn({ err: error }, 'pruning the live feed failed; retried later'));
     if (config.demo) await ensureDemo(services);
+    dispatcher.start();
     const access = new AccessService(store, feed, {
       rememberCredentialsMs: config.rememberCredentialsMs,
       scryptCost: options.scryptCost,
@@ -85,25 +132,26 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       reachable: () => feed.reachable,
     };
     const separateOps = config.opsPort !== null && config.opsPort !== undefined;
-    const metrics = createMetrics();
     // A `serve --workers N` worker: the primary's ops port serves the sum of every worker's metrics.
     if (cluster.isWorker) metrics.shareWithClusterPrimary();
     const snapshots = new MenuSnapshots(
       {
         budgetBytes: config.snapshotBudgetBytes ?? DEFAULTS.snapshotBudgetBytes,
-        loadItems: (dispensaryId) => store.menus.read(dispensaryId),
+        loadItems: (dispensaryId) => loadItems(store, dispensaryId),
         onBuild: (event) => log?.debug(event, 'snapshot built'),
         onRead: (event) => metrics.recordSnapshotRead(event),
       },
       feed,
     );
     metrics.trackSnapshotCacheBytes(() => snapshots.usedBytes);
+    metrics.trackLiveStreams(() => hub.stats);
     const published = new PublishedMenus(store, feed);
     const app = await buildApp({
       access,
       menus: new MenuReader(store, feed),
       snapshots,
       formBNames: config.formBNames,
+      live: { feed: menuFeed, hub, maxBacklog: config.streamMaxBacklog ?? DEFAULTS.streamMaxBacklog },
       bodyLimit: config.bodyLimit,
       logger: options.logger,
       health,
@@ -137,6 +185,12 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
         // The ops listener keeps answering (/readyz: 503) until the public one has drained.
         const report = await closeGracefully(app, timeoutMs);
         if (ops) await closeGracefully(ops, 1_000);
+        hub.stop();
+        await menuFeed.stop();
+        // Deliveries in flight may finish (each is bounded by the webhook timeout) for a few seconds;
+        // the rest are cut off and, their lease running out, sent again by the next process.
+        await Promise.race([dispatcher.stop(), delay(Math.min(timeoutMs, 5_000))]);
+        webhookClient.close();
         feed.stop();
         await store.close();
         await protection.close();
@@ -149,6 +203,9 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       ops,
       services,
       feed,
+      menuFeed,
+      hub,
+      dispatcher,
       snapshots,
       metrics,
       published,
@@ -158,12 +215,21 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       },
     };
   } catch (error) {
+    hub.stop();
+    await menuFeed.stop();
+    await dispatcher.stop();
+    webhookClient.close();
     feed.stop();
     await store.close();
     await protection.close();
     throw error;
   }
 }
+
+const delay = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
 
 export async function startServer(config: ServerConfig, options: RuntimeOptions): Promise<RunningServer> {
   const runtime = await createRuntime(config, options);

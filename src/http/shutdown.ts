@@ -19,6 +19,17 @@ export function drainOnClose(app: FastifyInstance): void {
   });
 }
 
+/**
+ * For answers that never finish by themselves (event streams): `end` ends them when the app starts
+ * closing, before it waits for its connections, so that a stream never holds a shutdown up until its
+ * deadline. Each stream ends with its last event written; clients reconnect elsewhere and resume.
+ */
+export function endOnClose(app: FastifyInstance, end: () => void): void {
+  app.addHook('preClose', async () => {
+    end();
+  });
+}
+
 export function isDraining(app: FastifyInstance): boolean {
   return draining.has(app);
 }

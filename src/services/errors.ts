@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'invalid_credentials'
   | 'invalid_token'
   | 'not_found'
+  | 'cursor_expired'
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'unsupported_media_type'

@@ -4,7 +4,10 @@ import { AdminKeyService } from './admin-keys.js';
 import { AuditService } from './audit.js';
 import { CredentialService } from './credentials.js';
 import { type AfterWrite, DispensaryService } from './dispensaries.js';
+import { ServiceError } from './errors.js';
 import { type MenuForms, MenuService } from './menus.js';
+import type { WebhookKeySource } from './webhook-key.js';
+import { WebhookService } from './webhooks.js';
 
 /** The write-side services, shared by the HTTP layer and the CLI so that each rule exists once. */
 export interface Services {
@@ -14,7 +17,23 @@ export interface Services {
   menus: MenuService;
   adminKeys: AdminKeyService;
   audit: AuditService;
+  webhooks: WebhookService;
 }
+
+/** Where webhook secrets' key comes from, and whether private targets are allowed (development). */
+export interface WebhookSettings {
+  keys: WebhookKeySource;
+  allowPrivate: boolean;
+}
+
+const NO_WEBHOOK_KEY: WebhookSettings = {
+  keys: {
+    key: () => {
+      throw new ServiceError('unavailable', 'Webhooks are not set up in this process.');
+    },
+  },
+  allowPrivate: false,
+};
 
 /** `forms`: how the request forms spell items (src/forms/index.ts: MENU_FORMS), for imports and exports. */
 export function createServices(
@@ -22,6 +41,7 @@ export function createServices(
   forms: MenuForms,
   afterWrite?: AfterWrite,
   scryptCost?: ScryptCost,
+  webhooks: WebhookSettings = NO_WEBHOOK_KEY,
 ): Services {
   return {
     store,
@@ -30,5 +50,6 @@ export function createServices(
     menus: new MenuService(store, forms, afterWrite),
     adminKeys: new AdminKeyService(store, afterWrite),
     audit: new AuditService(store),
+    webhooks: new WebhookService(store, webhooks.keys, webhooks, afterWrite),
   };
 }

@@ -3,6 +3,7 @@ import type { StoreInfo } from '../domain/store-info.js';
 import type { Store } from '../store/store.js';
 import type { ChangeFeed } from './change-feed.js';
 import { notFound } from './dispensaries.js';
+import { withCursor } from './menu-feed.js';
 
 /**
  * Serves a dispensary's menu and store information from memory, read from the store once per change.
@@ -24,16 +25,17 @@ export class MenuReader {
     });
   }
 
-  /** Every item of the dispensary, active or not, ordered by id. */
+  /** Every item of the dispensary, active or not, ordered by id; tagged with its cursor (cursorOf). */
   items(dispensaryId: number): Promise<MenuItem[]> {
-    return shared(this.menus, dispensaryId, () => this.store.menus.read(dispensaryId));
+    return shared(this.menus, dispensaryId, () => loadItems(this.store, dispensaryId));
   }
 
+  /** The store information, tagged with its cursor (cursorOf). */
   storeInfo(dispensaryId: number): Promise<StoreInfo> {
     return shared(this.stores, dispensaryId, async () => {
-      const info = await this.store.dispensaries.getStoreInfo(dispensaryId);
-      if (!info) throw notFound(dispensaryId);
-      return info;
+      const read = await this.store.dispensaries.getStoreInfoAt(dispensaryId);
+      if (!read) throw notFound(dispensaryId);
+      return withCursor(read.info, read.cursor);
     });
   }
 }
@@ -49,4 +51,10 @@ function shared<T>(cache: Map<number, Promise<T>>, key: number, load: () => Prom
     });
   }
   return pending;
+}
+
+/** A dispensary's items read from the store, tagged with the feed cursor they are at (cursorOf). */
+export async function loadItems(store: Store, dispensaryId: number): Promise<MenuItem[]> {
+  const { items, cursor } = await store.menus.readAt(dispensaryId);
+  return withCursor(items, cursor);
 }

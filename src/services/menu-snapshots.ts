@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { TSchema } from 'typebox';
 import type { MenuItem } from '../domain/item.js';
 import type { ChangeFeed } from './change-feed.js';
+import { cursorOf } from './menu-feed.js';
 import { type CompressionOptions, compress, type Encoding, negotiateEncoding } from './snapshots/encoding.js';
 import { compileSerializer, type Serializer } from './snapshots/serializer.js';
 
@@ -16,6 +17,8 @@ export interface Representation {
   readonly etag: string;
   /** The identity hash alone: equal for every coding of the same content (what If-None-Match compares). */
   readonly tag: string;
+  /** The live feed cursor the content is consistent with (Menu-Cursor), when the built value carried one. */
+  readonly cursor?: number;
 }
 
 /** A kind of snapshot (a form's menu with one filter and spelling, store information, ...). */
@@ -323,14 +326,21 @@ export class MenuSnapshots {
   private async buildIdentity(view: string, dispensaryId: number): Promise<Representation> {
     const definition = this.views.get(view);
     if (!definition) throw new Error(`no snapshot view named ${view}`);
-    const body = definition.serialize(await definition.build(dispensaryId));
+    const value = await definition.build(dispensaryId);
+    const body = definition.serialize(value);
     const tag = createHash('sha256').update(body).digest('base64url').slice(0, 32);
-    return { body, encoding: 'identity', etag: `"${tag}"`, tag };
+    return { body, encoding: 'identity', etag: `"${tag}"`, tag, cursor: cursorOf(value) };
   }
 
   private async buildEncoded(identity: Representation, encoding: 'br' | 'gzip'): Promise<Representation> {
     const body = await compress(identity.body, encoding, this.compression);
-    return { body, encoding, etag: `"${identity.tag}-${encoding}"`, tag: identity.tag };
+    return {
+      body,
+      encoding,
+      etag: `"${identity.tag}-${encoding}"`,
+      tag: identity.tag,
+      cursor: identity.cursor,
+    };
   }
 
   private stampOf(dispensaryId: number): number {

@@ -1,5 +1,6 @@
-import type { AdminKey, AuditEntry, DispensarySummary } from '../store/store.js';
+import type { AdminKey, AuditEntry, DispensarySummary, Webhook, WebhookDelivery } from '../store/store.js';
 import type { CredentialSummary } from './credentials.js';
+import { encodeCursor } from './menu-feed.js';
 import type { ImportReport } from './menus.js';
 
 /*
@@ -55,5 +56,50 @@ export function auditEntryRecord(entry: AuditEntry) {
     dispensary_id: entry.dispensaryId,
     action: entry.action,
     detail: entry.detail,
+  };
+}
+
+/** One webhook of GET /admin/v1/webhooks and `webhook list --json`: never its secret. */
+export function webhookRecord(webhook: Webhook) {
+  return {
+    id: webhook.id,
+    credential: webhook.credential,
+    dispensary_id: webhook.dispensaryId,
+    url: webhook.url,
+    events: webhook.events,
+    enabled: webhook.enabled,
+    created_at: webhook.createdAt,
+    updated_at: webhook.updatedAt,
+    failing_since: webhook.failingSince,
+    disabled_reason: webhook.disabledReason,
+  };
+}
+
+/** A webhook with its signing secret: the answer of creating it and of rotating its secret, only. */
+export function webhookWithSecretRecord({ webhook, secret }: { webhook: Webhook; secret: string }) {
+  return { ...webhookRecord(webhook), secret };
+}
+
+/** One delivery of GET /admin/v1/webhooks/:id/deliveries and `webhook deliveries --json`. */
+export function deliveryRecord(delivery: WebhookDelivery) {
+  return {
+    id: delivery.id,
+    cursor: encodeCursor(delivery.seq),
+    type: delivery.type,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    next_attempt_at: delivery.nextAttemptAt,
+    last_status_code: delivery.lastStatus,
+    last_latency_ms: delivery.lastLatencyMs,
+    last_error: delivery.lastError,
+    last_response: delivery.lastResponse,
+    created_at: delivery.createdAt,
+    delivered_at: delivery.deliveredAt,
+    attempt_log: delivery.attemptLog.map((attempt) => ({
+      at: attempt.at,
+      status_code: attempt.statusCode,
+      latency_ms: attempt.latencyMs,
+      error: attempt.error,
+    })),
   };
 }

@@ -7,7 +7,9 @@ import { Changes } from './repositories/changes.js';
 import { Credentials } from './repositories/credentials.js';
 import { Dispensaries } from './repositories/dispensaries.js';
 import { IdempotencyKeys } from './repositories/idempotency.js';
+import { MenuChanges } from './repositories/menu-changes.js';
 import { Menus } from './repositories/menus.js';
+import { enqueueDeliveries, Webhooks } from './repositories/webhooks.js';
 import type { Database } from './schema.js';
 import type { Store } from './store.js';
 import { Writer } from './write.js';
@@ -21,6 +23,9 @@ export interface KyselyStore extends Store {
 export function createStore(dialect: Dialect): KyselyStore {
   const { db } = dialect;
   const writer = new Writer(dialect);
+  // The webhook outbox: every write that records feed changes queues their deliveries in its own
+  // transaction, whichever process (server or CLI) makes it.
+  writer.afterFeed((trx, rows) => enqueueDeliveries(dialect, trx, rows));
   const listen = dialect.listen?.bind(dialect);
   return {
     location: dialect.location,
@@ -31,7 +36,10 @@ export function createStore(dialect: Dialect): KyselyStore {
     adminKeys: new AdminKeys(dialect, writer),
     audit: new AuditLog(db),
     changes: new Changes(db),
+    menuChanges: new MenuChanges(dialect),
+    afterFeed: (hook) => writer.afterFeed(hook),
     idempotency: new IdempotencyKeys(db),
+    webhooks: new Webhooks(dialect, writer),
     ...(listen && { listen }),
     async migrate() {
       const migrate = () => migrateToLatest(db);

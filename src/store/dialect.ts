@@ -13,6 +13,11 @@ export interface Dialect {
   readonly maxParameters: number;
   isUniqueViolation(error: unknown): boolean;
   /**
+   * Whether claims lock the rows they take and skip rows others hold (PostgreSQL: FOR UPDATE SKIP
+   * LOCKED). SQLite has no row locks and needs none: its writing transactions run one at a time.
+   */
+  readonly skipLocked?: boolean;
+  /**
    * Whether a text column can hold this value at all. PostgreSQL text cannot hold NUL, so a lookup by
    * such a value finds nothing (as on SQLite) instead of failing with "invalid byte sequence" (a 500).
    */

@@ -11,9 +11,13 @@ export interface Database {
   items: ItemTable;
   price_entries: PriceEntryTable;
   changes: ChangeTable;
+  menu_changes: MenuChangeTable;
   admin_keys: AdminKeyTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeyTable;
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
 }
 
 export interface DispensaryTable {
@@ -80,6 +84,23 @@ export interface ChangeTable {
   at: string;
 }
 
+/**
+ * The live menu feed: what entered, changed in or left each dispensary's active menu, numbered in
+ * commit order (`seq`, the cursor clients follow). Written by Writer with the write's change notice.
+ */
+export interface MenuChangeTable {
+  seq: Generated<number>;
+  dispensary_id: number;
+  at: string;
+  /** 'item.upserted' | 'item.removed' | 'store.updated'. */
+  type: string;
+  item_id: number | null;
+  /** 'deleted' | 'deactivated' on removals, else null. */
+  reason: string | null;
+  /** The canonical item JSON after the change, on item.upserted; else null. */
+  item: string | null;
+}
+
 export interface AdminKeyTable {
   id: Generated<number>;
   name: string;
@@ -110,4 +131,56 @@ export interface IdempotencyKeyTable {
   /** The first answer's JSON body; answers that carried a secret are stored without it. */
   response: string;
   created_at: string;
+}
+
+/** A subscription of an integrator's credential to one dispensary's changes. */
+export interface WebhookTable {
+  id: Generated<number>;
+  credential_id: number;
+  dispensary_id: number;
+  url: string;
+  /** JSON array of change types, or null for every type. */
+  events: string | null;
+  /** 0 or 1. */
+  enabled: number;
+  /** The signing secret, AES-256-GCM encrypted with a key kept outside the database. */
+  secret_ciphertext: string;
+  created_at: string;
+  updated_at: string;
+  /** When the endpoint began failing every delivery; null while it succeeds. */
+  failing_since: string | null;
+  disabled_reason: string | null;
+}
+
+/** The outbox: one row per change and endpoint, written in the change's transaction. */
+export interface WebhookDeliveryTable {
+  /** `msg_…`, sent as the webhook-id header. */
+  id: string;
+  webhook_id: number;
+  dispensary_id: number;
+  /** The change's cursor. */
+  seq: number;
+  type: string;
+  /** pending, delivered or failed. */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  lease_until: string | null;
+  claim: string | null;
+  last_status: number | null;
+  last_latency_ms: number | null;
+  last_error: string | null;
+  last_response: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+/** One attempt of a delivery. */
+export interface WebhookAttemptTable {
+  id: Generated<number>;
+  delivery_id: string;
+  at: string;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
 }

@@ -1,6 +1,8 @@
+import type { Transaction } from 'kysely';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../domain/item.js';
 import type { Publishing, PublishingPatch } from '../domain/publishing.js';
 import type { StoreInfo, StoreInfoPatch } from '../domain/store-info.js';
+import type { Database } from './schema.js';
 
 export interface Dispensary {
   id: number;
@@ -39,7 +41,7 @@ export interface CredentialLimits {
 }
 
 /** What a change notice says changed, so that a process drops only what it cached of that. */
-export type ChangeKind = 'menu' | 'dispensary' | 'store' | 'credential' | 'admin_key';
+export type ChangeKind = 'menu' | 'dispensary' | 'store' | 'credential' | 'admin_key' | 'webhook';
 
 export interface Change {
   seq: number;
@@ -48,6 +50,32 @@ export interface Change {
   /** For credential changes, the username. */
   subject: string | null;
 }
+
+/** What a change of the live menu feed says: see the README, "Live menus". */
+export type MenuChangeType = 'item.upserted' | 'item.removed' | 'store.updated';
+
+/** Why an item left the active menu. */
+export type RemovalReason = 'deleted' | 'deactivated';
+
+/**
+ * One change of a dispensary's live menu feed, as stored: `seq` is its cursor (commit order), `item`
+ * the canonical item JSON text (src/domain/canonical.ts) after the change, on `item.upserted` only.
+ */
+export interface MenuChange {
+  seq: number;
+  dispensaryId: number;
+  at: string;
+  type: MenuChangeType;
+  itemId: number | null;
+  reason: RemovalReason | null;
+  item: string | null;
+}
+
+/**
+ * Runs inside a write's transaction right after its feed changes were inserted, with those rows (never
+ * called for a write that made none). What it writes commits or rolls back with the change (an outbox).
+ */
+export type FeedHook = (trx: Transaction<Database>, rows: readonly MenuChange[]) => Promise<void>;
 
 /** Raised for a write that would break a uniqueness rule (a username that exists, say). */
 export class ConflictError extends Error {}
@@ -112,7 +140,14 @@ export interface Store {
   readonly adminKeys: AdminKeyRepository;
   readonly audit: AuditRepository;
   readonly changes: ChangeRepository;
+  readonly menuChanges: MenuChangeRepository;
   readonly idempotency: IdempotencyRepository;
+  readonly webhooks: WebhookRepository;
+  /**
+   * Registers a hook every write that records live feed changes runs in its transaction, after
+   * inserting them (see FeedHook). Register before the first write; hooks run in registration order.
+   */
+  afterFeed(hook: FeedHook): void;
   migrate(): Promise<void>;
   close(): Promise<void>;
   /** Throws, with the reason, unless the database answers and every migration has run (for /readyz). */
@@ -136,6 +171,8 @@ export interface DispensaryRepository {
   /** Removes the dispensary with its menu. */
   remove(id: number, actor?: Actor): Promise<boolean>;
   getStoreInfo(dispensaryId: number): Promise<StoreInfo | undefined>;
+  /** Like `getStoreInfo`, with the live feed's head taken in the same snapshot. */
+  getStoreInfoAt(dispensaryId: number): Promise<{ info: StoreInfo; cursor: number } | undefined>;
   updateStoreInfo(dispensaryId: number, patch: StoreInfoPatch, actor?: Actor): Promise<StoreInfo | undefined>;
   getPublishing(dispensaryId: number): Promise<Publishing | undefined>;
   /**
@@ -177,6 +214,8 @@ export interface MenuRepository {
   deleteItem(dispensaryId: number, itemId: number, actor?: Actor): Promise<boolean>;
   /** Every item, active or not, ordered by id, read as one consistent snapshot. */
   read(dispensaryId: number): Promise<MenuItem[]>;
+  /** Like `read`, with the live feed's head taken in the same snapshot: the cursor the menu is at. */
+  readAt(dispensaryId: number): Promise<{ items: MenuItem[]; cursor: number }>;
   setItemActive(dispensaryId: number, itemId: number, active: boolean, actor?: Actor): Promise<boolean>;
   /** Sets every stock level in one transaction, or none: throws UnmatchedStockError naming the misses. */
   setStock(dispensaryId: number, updates: StockUpdate[], actor?: Actor): Promise<number>;
@@ -203,10 +242,156 @@ export interface ChangeRepository {
   lastSeq(): Promise<number>;
 }
 
+/** A page of a dispensary's live feed, read as one snapshot. */
+export interface MenuChangePage {
+  /** Changes with a cursor after the one asked for, oldest first, at most `limit`. */
+  changes: MenuChange[];
+  /** The cursor of the newest change of every dispensary, when the page was read (0: none yet). */
+  head: number;
+  /** The oldest change still kept, of any dispensary (undefined: none kept). */
+  oldest: number | undefined;
+}
+
+/** The live menu feed (written by Writer with each write's change notice); read and pruned here. */
+export interface MenuChangeRepository {
+  /** The dispensary's changes after `after` (a seq; 0 for the start), at most `limit`, in one snapshot. */
+  page(dispensaryId: number, after: number, limit: number): Promise<MenuChangePage>;
+  /** Every dispensary's changes after `after`, at most `limit`, oldest first (for the live hub). */
+  since(after: number, limit: number): Promise<MenuChange[]>;
+  /** The cursor of the newest change of every dispensary (0: none). */
+  head(): Promise<number>;
+  /**
+   * Deletes changes recorded before `before` (ISO time), `batch` rows per statement; the newest change
+   * is always kept, so that the oldest kept one tells which cursors expired. Returns the rows deleted.
+   */
+  prune(before: string, batch?: number): Promise<number>;
+}
+
 /** Answers kept for retried admin requests that carry an Idempotency-Key. */
 export interface IdempotencyRepository {
   find(adminKeyId: number, key: string, notBefore: string): Promise<IdempotentAnswer | undefined>;
   /** Saves the answer, replacing an expired one under the same key. */
   save(adminKeyId: number, key: string, answer: IdempotentAnswer): Promise<void>;
   deleteBefore(before: string): Promise<void>;
+}
+
+/** The change types a webhook may subscribe to (those of the change feed). */
+export const WEBHOOK_EVENTS = ['item.upserted', 'item.removed', 'store.updated'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** A subscription of an integrator's credential to one dispensary's changes. */
+export interface Webhook {
+  id: number;
+  /** The credential's username. */
+  credential: string;
+  dispensaryId: number;
+  url: string;
+  /** The change types sent; null for every type. */
+  events: WebhookEvent[] | null;
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+  /** Since when every delivery has failed; null while the endpoint answers. */
+  failingSince: string | null;
+  /** Why the endpoint was disabled (by the dispatcher), or null. */
+  disabledReason: string | null;
+}
+
+export interface NewWebhook {
+  credentialId: number;
+  dispensaryId: number;
+  url: string;
+  events: WebhookEvent[] | null;
+  secretCiphertext: string;
+}
+
+export interface WebhookPatch {
+  url?: string;
+  events?: WebhookEvent[] | null;
+  enabled?: boolean;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookAttempt {
+  at: string;
+  /** The answer's status, or null when there was none (refused, timed out). */
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+export interface WebhookDelivery {
+  /** Sent as the webhook-id header. */
+  id: string;
+  webhookId: number;
+  /** The change's cursor. */
+  seq: number;
+  type: string;
+  status: DeliveryStatus;
+  attempts: number;
+  /** When a pending delivery is next tried. */
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastLatencyMs: number | null;
+  lastError: string | null;
+  /** The first few KiB of the last answer. */
+  lastResponse: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+  attemptLog: WebhookAttempt[];
+}
+
+/** A delivery claimed by this process until `leaseUntil`. */
+export interface ClaimedDelivery {
+  id: string;
+  webhookId: number;
+  dispensaryId: number;
+  seq: number;
+  type: string;
+  attempts: number;
+  claim: string;
+  url: string;
+  secretCiphertext: string;
+  /** The change it carries; undefined when it is no longer kept (past the feed's retention). */
+  change: MenuChange | undefined;
+}
+
+/** What one attempt found out, and what follows. */
+export interface AttemptResult extends WebhookAttempt {
+  response: string | null;
+  /** delivered; retry at this time; or failed for good. */
+  outcome: { status: 'delivered' } | { status: 'retry'; at: string } | { status: 'failed' };
+}
+
+/** Subscriptions, and the outbox of deliveries the dispatcher works through. */
+export interface WebhookRepository {
+  create(webhook: NewWebhook, actor?: Actor): Promise<Webhook>;
+  get(id: number): Promise<Webhook | undefined>;
+  /** The encrypted signing secret. */
+  secretOf(id: number): Promise<string | undefined>;
+  /** Every webhook, or those of one dispensary. */
+  list(dispensaryId?: number): Promise<Webhook[]>;
+  update(id: number, patch: WebhookPatch, actor?: Actor): Promise<Webhook | undefined>;
+  setSecret(id: number, secretCiphertext: string, actor?: Actor): Promise<boolean>;
+  remove(id: number, actor?: Actor): Promise<boolean>;
+  /** The latest deliveries of a webhook, newest first, each with its attempts. */
+  deliveries(webhookId: number, limit: number): Promise<WebhookDelivery[]>;
+  delivery(webhookId: number, deliveryId: string): Promise<WebhookDelivery | undefined>;
+  /** Makes a delivery pending again, due now, with its attempts kept. */
+  retry(webhookId: number, deliveryId: string, actor?: Actor): Promise<WebhookDelivery | undefined>;
+  /**
+   * Claims due deliveries, each the oldest pending one of its (enabled) endpoint, until `leaseMs` from
+   * now: on PostgreSQL FOR UPDATE SKIP LOCKED in one short transaction, so that processes never claim
+   * the same one; a lease that ran out (its process died) is claimed again.
+   */
+  claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  /** Records an attempt of a claimed delivery; false when the claim was lost (the lease ran out). */
+  record(delivery: ClaimedDelivery, result: AttemptResult): Promise<boolean>;
+  /** The earliest future time a pending delivery is due, if any. */
+  nextDue(): Promise<string | undefined>;
+  /** Webhooks failing every delivery since before `before` and still enabled. */
+  failingSince(before: string): Promise<Webhook[]>;
+  /** Turns a failing webhook off, audit-logged, if it is still enabled; true when it did. */
+  disable(id: number, reason: string, actor?: Actor): Promise<boolean>;
 }

@@ -17,8 +17,12 @@ export const TABLES = [
   { name: 'items', key: ['dispensary_id', 'id'] },
   { name: 'price_entries', key: ['dispensary_id', 'item_id', 'position'] },
   { name: 'changes', key: ['seq'] },
+  { name: 'menu_changes', key: ['seq'] },
   { name: 'audit_log', key: ['id'] },
   { name: 'idempotency_keys', key: ['admin_key_id', 'idempotency_key'] },
+  { name: 'webhooks', key: ['id'] },
+  { name: 'webhook_deliveries', key: ['id'] },
+  { name: 'webhook_attempts', key: ['id'] },
 ] as const satisfies readonly TableSpec[];
 
 type Unlisted = Exclude<keyof Database, (typeof TABLES)[number]['name']>;

@@ -1,7 +1,15 @@
 import type { Transaction } from 'kysely';
-import type { Dialect } from './dialect.js';
+import { chunks, type Dialect } from './dialect.js';
 import type { Database } from './schema.js';
-import { type Actor, type ChangeKind, ConflictError } from './store.js';
+import {
+  type Actor,
+  type ChangeKind,
+  ConflictError,
+  type FeedHook,
+  type MenuChange,
+  type MenuChangeType,
+  type RemovalReason,
+} from './store.js';
 
 /** The actor of writes that name none: the operator at the command line. */
 export const OPERATOR: Actor = 'cli';
@@ -16,6 +24,25 @@ export interface ChangeRecord {
   subject?: string;
   action: string;
   detail: Record<string, unknown>;
+  /**
+   * The live feed entries of this write (for `dispensaryId`), at most one per item: inserted after
+   * the change notice is numbered, so that their cursors commit in order.
+   */
+  feed?: FeedEntry[];
+  /**
+   * The write changed no row (a full sync identical to the stored menu): only the audit entry is
+   * recorded, no change notice, so that no cache is dropped for nothing.
+   */
+  unchanged?: boolean;
+}
+
+/** One entry of the live feed a write records (see MenuChange). */
+export interface FeedEntry {
+  type: MenuChangeType;
+  itemId: number | null;
+  reason: RemovalReason | null;
+  /** The canonical item JSON after the change, on item.upserted. */
+  item: string | null;
 }
 
 /** A write's result, and what it changed; no `change` when it changed nothing (an unknown id, say). */
@@ -43,7 +70,14 @@ export interface WriteOptions {
  * a failed write leaves neither. A unique violation becomes a ConflictError with the given message.
  */
 export class Writer {
+  private readonly feedHooks: FeedHook[] = [];
+
   constructor(private readonly dialect: Dialect) {}
+
+  /** Adds a hook run in every write that records feed entries, after inserting them (Store.afterFeed). */
+  afterFeed(hook: FeedHook): void {
+    this.feedHooks.push(hook);
+  }
 
   async write<T>(
     options: WriteOptions,
@@ -67,12 +101,76 @@ export class Writer {
   }
 
   private async record(trx: Transaction<Database>, actor: Actor, change: ChangeRecord): Promise<void> {
-    await this.dialect.beforeChange?.(trx);
     const at = now();
+    if (change.unchanged) {
+      await this.audit(trx, actor, change, at);
+      return;
+    }
+    await this.dialect.beforeChange?.(trx);
     await trx
       .insertInto('changes')
       .values({ kind: change.kind, dispensary_id: change.dispensaryId, subject: change.subject ?? null, at })
       .execute();
+    if (change.feed && change.feed.length > 0 && change.dispensaryId !== null) {
+      const rows = await this.insertFeed(trx, change.dispensaryId, change.feed, at);
+      for (const hook of this.feedHooks) await hook(trx, rows);
+    }
+    await this.audit(trx, actor, change, at);
+    await this.dialect.afterChange?.(trx);
+  }
+
+  /**
+   * Inserts the feed entries after the change notice, so after `beforeChange`: on PostgreSQL that
+   * holds the advisory lock until commit, so feed cursors commit in the order they are drawn and a
+   * reader that has seen cursor N never later finds a smaller one.
+   */
+  private async insertFeed(
+    trx: Transaction<Database>,
+    dispensaryId: number,
+    feed: readonly FeedEntry[],
+    at: string,
+  ): Promise<MenuChange[]> {
+    const values = feed.map((entry) => ({
+      dispensary_id: dispensaryId,
+      at,
+      type: entry.type,
+      item_id: entry.itemId,
+      reason: entry.reason,
+      item: entry.item,
+    }));
+    const rows: MenuChange[] = [];
+    for (const chunk of chunks(this.dialect, values, 6)) {
+      const inserted = await trx
+        .insertInto('menu_changes')
+        .values(chunk)
+        .returning(['seq', 'item_id'])
+        .execute();
+      // Matched by item (a write records at most one entry per item, and store.updated once).
+      const seqs = new Map(
+        inserted.map((row) => [row.item_id === null ? null : Number(row.item_id), Number(row.seq)]),
+      );
+      for (const value of chunk) {
+        rows.push({
+          seq: seqs.get(value.item_id)!,
+          dispensaryId,
+          at,
+          type: value.type,
+          itemId: value.item_id,
+          reason: value.reason,
+          item: value.item,
+        });
+      }
+    }
+    rows.sort((a, b) => a.seq - b.seq);
+    return rows;
+  }
+
+  private async audit(
+    trx: Transaction<Database>,
+    actor: Actor,
+    change: ChangeRecord,
+    at: string,
+  ): Promise<void> {
     await trx
       .insertInto('audit_log')
       .values({
@@ -83,6 +181,5 @@ export class Writer {
         detail: JSON.stringify(change.detail),
       })
       .execute();
-    await this.dialect.afterChange?.(trx);
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Granted } from '../../services/access.js';
+import { encodeCursor } from '../../services/menu-feed.js';
 import type { Representation, SnapshotView } from '../../services/menu-snapshots.js';
 import { andThen, type MaybePromise } from '../../util/maybe-promise.js';
 
@@ -20,6 +21,7 @@ export function sendRepresentation(
   validators: boolean,
 ): FastifyReply {
   reply.header('vary', 'Accept-Encoding');
+  setMenuCursor(reply, representation.cursor);
   if (validators) {
     reply.header('etag', representation.etag);
     reply.header('cache-control', REVALIDATE);
@@ -49,6 +51,13 @@ export function sendSnapshot(
     ),
   );
 }
+
+/** The Menu-Cursor header: the live feed cursor the answer's content is consistent with. */
+export function setMenuCursor(reply: FastifyReply, cursor: number | undefined): void {
+  if (cursor !== undefined) reply.header(MENU_CURSOR, encodeCursor(cursor));
+}
+
+export const MENU_CURSOR = 'menu-cursor';
 
 /** For answers that are computed per request rather than kept (inventory `since`, say). */
 export function noStore(reply: FastifyReply): void {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { TProperties, TSchema } from 'typebox';
-import { errorResponses, notModified } from '../../http/error-responses.js';
+import { type ErrorStatus, errorResponses, notModified } from '../../http/error-responses.js';
 import type { Granted } from '../../services/access.js';
 import type { MaybePromise } from '../../util/maybe-promise.js';
 import { grantRequest } from '../common/grant.js';
@@ -24,6 +24,10 @@ export interface EndpointRoute {
   parameters: TProperties;
   /** The schema of a successful answer. */
   response: TSchema;
+  /** false: never answered 304 (answers computed per request, streams), even in a form with validators. */
+  conditional?: boolean;
+  /** Error statuses this endpoint answers beside the form's own (410 for an expired cursor). */
+  errors?: readonly ErrorStatus[];
   /**
    * Answers a request the route's schema has validated. `grant` checks its credentials and token (and
    * counts the request in the credential's rate limit): call it after refusing bad parameters.
@@ -50,8 +54,8 @@ export function formRoute(form: RequestForm, context: FormContext, endpoint: End
       ...transport.requestSchema({ name: endpoint.name, parameters: endpoint.parameters }),
       response: {
         200: endpoint.response,
-        ...(transport.validators ? notModified() : {}),
-        ...errorResponses(...transport.errorStatuses),
+        ...(transport.validators && endpoint.conditional !== false ? notModified() : {}),
+        ...errorResponses(...[...transport.errorStatuses, ...(endpoint.errors ?? [])].sort((a, b) => a - b)),
       },
     },
     ...(transport.onRequest ? { onRequest: transport.onRequest } : {}),

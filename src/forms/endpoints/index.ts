@@ -1,12 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { FormContext, RequestForm } from '../form.js';
+import { changesEndpoint } from './changes.js';
 import type { PublicEndpoint } from './endpoint.js';
+import { eventsEndpoint } from './events.js';
 import { inventoryEndpoint } from './inventory.js';
 import { menuEndpoint } from './menu.js';
 import { storeEndpoint } from './store.js';
 
 /** Every public endpoint, each served in every form. A new endpoint is a new file and one line here. */
-export const PUBLIC_ENDPOINTS: readonly PublicEndpoint[] = [menuEndpoint, storeEndpoint, inventoryEndpoint];
+export const PUBLIC_ENDPOINTS: readonly PublicEndpoint[] = [
+  menuEndpoint,
+  storeEndpoint,
+  inventoryEndpoint,
+  changesEndpoint,
+  eventsEndpoint,
+];
 
 /**
  * Registers every public endpoint in every form. Each form's routes share a scope of their own, so

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
+import { carryCursor, cursorOf } from '../../services/menu-feed.js';
 import { InventorySchema, inventoryEntries, parseSince, SinceSchema } from '../common/inventory.js';
-import { noStore, sendSnapshot } from '../common/snapshot-reply.js';
+import { noStore, sendSnapshot, setMenuCursor } from '../common/snapshot-reply.js';
 import { formRoute, type PublicEndpoint } from './endpoint.js';
 
 /**
@@ -10,9 +11,10 @@ import { formRoute, type PublicEndpoint } from './endpoint.js';
 export const inventoryEndpoint: PublicEndpoint = {
   build: (context) => {
     const { menus, snapshots } = context;
-    const view = snapshots.view('inventory', InventorySchema, async (id) =>
-      inventoryEntries(await snapshots.items(id), undefined),
-    );
+    const view = snapshots.view('inventory', InventorySchema, async (id) => {
+      const items = await snapshots.items(id);
+      return carryCursor(items, inventoryEntries(items, undefined));
+    });
     return (form) => {
       const { transport } = form;
       return formRoute(form, context, {
@@ -27,7 +29,9 @@ export const inventoryEndpoint: PublicEndpoint = {
           if (since === undefined) return sendSnapshot(request, reply, granted, view, transport.validators);
           const { dispensary } = await granted;
           noStore(reply);
-          return inventoryEntries(await menus.items(dispensary.id), since);
+          const items = await menus.items(dispensary.id);
+          setMenuCursor(reply, cursorOf(items));
+          return inventoryEntries(items, since);
         },
       });
     };

@@ -1,4 +1,5 @@
 import { toStoreInfoRecord } from '../../domain/store-info.js';
+import { carryCursor } from '../../services/menu-feed.js';
 import { sendSnapshot } from '../common/snapshot-reply.js';
 import { StoreInfoSchema } from '../common/store-info.js';
 import { formRoute, type PublicEndpoint } from './endpoint.js';
@@ -7,9 +8,10 @@ import { formRoute, type PublicEndpoint } from './endpoint.js';
 export const storeEndpoint: PublicEndpoint = {
   build: (context) => {
     const { menus, snapshots } = context;
-    const view = snapshots.view('store', StoreInfoSchema, async (id) =>
-      toStoreInfoRecord(await menus.storeInfo(id)),
-    );
+    const view = snapshots.view('store', StoreInfoSchema, async (id) => {
+      const info = await menus.storeInfo(id);
+      return carryCursor(info, toStoreInfoRecord(info));
+    });
     return (form) =>
       formRoute(form, context, {
         name: 'store',

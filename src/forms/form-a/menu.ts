@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { carryCursor } from '../../services/menu-feed.js';
 import type { FormContext, FormMenu } from '../form.js';
 import { FormAMenu, toFormAItem } from './item.js';
 
@@ -10,7 +11,7 @@ export function formAMenu({ snapshots }: FormContext): FormMenu {
   const menu = (onlyActive: boolean) =>
     snapshots.view(`a:menu:${onlyActive ? 'active' : 'all'}`, FormAMenu, async (id) => {
       const items = await snapshots.items(id);
-      return (onlyActive ? items.filter((item) => item.active) : items).map(toFormAItem);
+      return carryCursor(items, (onlyActive ? items.filter((item) => item.active) : items).map(toFormAItem));
     });
   const active = menu(true);
   const all = menu(false);

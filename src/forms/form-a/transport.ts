@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ServiceError } from '../../services/errors.js';
 import {
+  FORM_A_CHANGES_REQUEST_EXAMPLE,
+  FORM_A_EVENTS_REQUEST_EXAMPLE,
   FORM_A_INVENTORY_REQUEST_EXAMPLE,
   FORM_A_MENU_REQUEST_EXAMPLE,
   FORM_A_STORE_REQUEST_EXAMPLE,
@@ -20,6 +22,8 @@ const REQUEST_EXAMPLES: Readonly<Record<string, object>> = {
   menu: FORM_A_MENU_REQUEST_EXAMPLE,
   store: FORM_A_STORE_REQUEST_EXAMPLE,
   inventory: FORM_A_INVENTORY_REQUEST_EXAMPLE,
+  changes: FORM_A_CHANGES_REQUEST_EXAMPLE,
+  events: FORM_A_EVENTS_REQUEST_EXAMPLE,
 };
 
 /** Hands a parser's result, or its error, to Fastify. */

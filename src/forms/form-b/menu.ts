@@ -1,3 +1,4 @@
+import { carryCursor } from '../../services/menu-feed.js';
 import type { FormContext, FormMenu } from '../form.js';
 import { formBMenuSchema, toFormBItem } from './item.js';
 
@@ -7,8 +8,12 @@ import { formBMenuSchema, toFormBItem } from './item.js';
  */
 export function formBMenu({ snapshots, formBNames: names }: FormContext): FormMenu {
   const schema = formBMenuSchema(names);
-  const view = snapshots.view(`b:menu:${names}`, schema, async (id) =>
-    (await snapshots.items(id)).filter((item) => item.active).map((item) => toFormBItem(item, names)),
-  );
+  const view = snapshots.view(`b:menu:${names}`, schema, async (id) => {
+    const items = await snapshots.items(id);
+    return carryCursor(
+      items,
+      items.filter((item) => item.active).map((item) => toFormBItem(item, names)),
+    );
+  });
   return { parameters: {}, note: 'Only active items are listed.', schema, view: () => view };
 }

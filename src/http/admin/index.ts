@@ -9,6 +9,7 @@ import { credentialRoutes } from './credentials.js';
 import { dispensaryRoutes } from './dispensaries.js';
 import { idempotentWriter } from './idempotent.js';
 import { menuRoutes } from './menu.js';
+import { webhookRoutes } from './webhooks.js';
 
 export interface AdminOptions {
   services: Services;
@@ -30,4 +31,5 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
   await app.register(dispensaryRoutes, context);
   await app.register(credentialRoutes, context);
   await app.register(menuRoutes, context);
+  await app.register(webhookRoutes, context);
 };

@@ -2,6 +2,8 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import * as initial from './0001-initial.js';
 import * as sync from './0002-sync.js';
 import * as access from './0003-access.js';
+import * as menuFeed from './0004-menu-feed.js';
+import * as webhooks from './0005-webhooks.js';
 import * as publishing from './0008-publishing.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
@@ -9,6 +11,8 @@ const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-sync': sync,
   '0003-access': access,
+  '0004-menu-feed': menuFeed,
+  '0005-webhooks': webhooks,
   '0008-publishing': publishing,
 };
 

@@ -89,6 +89,7 @@ function postgresDialect(
     db,
     location,
     maxParameters: MAX_PARAMETERS,
+    skipLocked: true,
     isUniqueViolation: (error) =>
       typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505',
     // PostgreSQL text cannot hold NUL, so no stored value contains one.

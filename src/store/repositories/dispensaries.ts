@@ -10,7 +10,7 @@ import type {
   PublishedDispensary,
 } from '../store.js';
 import { foundIf, now, OPERATOR, type Writer } from '../write.js';
-import { deleteItems } from './menus.js';
+import { deleteItems, feedHead } from './menus.js';
 
 const DISPENSARY_COLUMNS = ['id', 'name', 'created_at', 'updated_at'] as const;
 
@@ -137,12 +137,33 @@ export class Dispensaries implements DispensaryRepository {
     return row && toStoreInfo(row);
   }
 
+  async getStoreInfoAt(dispensaryId: number): Promise<{ info: StoreInfo; cursor: number } | undefined> {
+    const query = this.dialect.db
+      .selectFrom('dispensaries')
+      .select(STORE_INFO_COLUMNS)
+      .where('id', '=', dispensaryId)
+      .compile();
+    return this.dialect.readTransaction(async (readArrays) => {
+      const [row] = await readArrays(query);
+      if (!row) return undefined;
+      const cursor = await feedHead(this.dialect, readArrays);
+      const columns = Object.fromEntries(STORE_INFO_COLUMNS.map((column, index) => [column, row[index]]));
+      return { info: toStoreInfo(columns as Parameters<typeof toStoreInfo>[0]), cursor };
+    });
+  }
+
   async updateStoreInfo(
     dispensaryId: number,
     patch: StoreInfoPatch,
     actor: Actor = OPERATOR,
   ): Promise<StoreInfo | undefined> {
     return this.writer.write({ actor }, async (trx) => {
+      const before = await trx
+        .selectFrom('dispensaries')
+        .select(STORE_INFO_COLUMNS)
+        .where('id', '=', dispensaryId)
+        .executeTakeFirst();
+      if (!before) return { result: undefined };
       const row = await trx
         .updateTable('dispensaries')
         .set({ ...storeInfoColumns(patch), updated_at: now() })
@@ -150,13 +171,17 @@ export class Dispensaries implements DispensaryRepository {
         .returning(STORE_INFO_COLUMNS)
         .executeTakeFirst();
       if (!row) return { result: undefined };
+      const info = toStoreInfo(row);
+      // A patch that sets what is already there is no change of the store information for the feed.
+      const changed = JSON.stringify(withoutTime(toStoreInfo(before))) !== JSON.stringify(withoutTime(info));
       return {
-        result: toStoreInfo(row),
+        result: info,
         change: {
           kind: 'store',
           dispensaryId,
           action: 'dispensary.update',
           detail: { fields: Object.keys(patch) },
+          feed: changed ? [{ type: 'store.updated', itemId: null, reason: null, item: null }] : [],
         },
       };
     });
@@ -221,3 +246,5 @@ const PUBLISHING_COLUMNS = ['published', 'slug', 'show_stock'] as const;
 function toPublishing(row: { published: number; slug: string | null; show_stock: number }): Publishing {
   return { published: Number(row.published) === 1, slug: row.slug, showStock: Number(row.show_stock) === 1 };
 }
+
+const withoutTime = ({ updatedAt: _updatedAt, ...info }: StoreInfo) => info;

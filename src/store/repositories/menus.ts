@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
+import { toCanonicalRecord } from '../../domain/canonical.js';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../../domain/item.js';
-import { chunks, type Dialect } from '../dialect.js';
+import { chunks, type Dialect, type ReadArrays } from '../dialect.js';
 import {
   assignIds,
   foldMenu,
@@ -16,10 +17,11 @@ import {
   type Actor,
   ConflictError,
   type MenuRepository,
+  type RemovalReason,
   UnmatchedStockError,
   type UpsertResult,
 } from '../store.js';
-import { foundIf, now, OPERATOR, type Writer } from '../write.js';
+import { type FeedEntry, foundIf, now, OPERATOR, type Writer } from '../write.js';
 import { STOCK_TARGET_PARAMETERS, setStockLevels, stockTargets } from './stock-levels.js';
 
 export class Menus implements MenuRepository {
@@ -28,21 +30,41 @@ export class Menus implements MenuRepository {
     private readonly writer: Writer,
   ) {}
 
+  /**
+   * Writes only what differs from the stored menu: new and changed items are written, removed ones
+   * deleted, and an unchanged item is left as it is (no write, no feed entry). A sync identical to the
+   * stored menu records only its audit entry.
+   */
   async replace(dispensaryId: number, items: MenuItemInput[], actor: Actor = OPERATOR): Promise<MenuItem[]> {
     return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
       await requireDispensary(trx, dispensaryId);
+      const stored = await readItems(this.dialect, trx, dispensaryId);
       // New ids continue after every id the dispensary has used or is importing, so no id is reused.
-      const menu = assignIds(items, await highestItemId(trx, dispensaryId));
-      const previous = await previousPrices(trx, dispensaryId);
-      await deleteItems(trx, dispensaryId);
-      const priceEntries = await this.insertItems(trx, dispensaryId, menu, previous);
+      const menu = assignIds(items, stored.at(-1)?.id ?? 0);
+      const storedById = new Map(stored.map((item) => [item.id, item]));
+      const diff = diffItems(menu, storedById);
+      const kept = new Set(menu.map((item) => item.id));
+      const removed = stored.filter((item) => !kept.has(item.id));
+      for (const item of removed) {
+        if (item.active) diff.feed.push(removal(item.id, 'deleted'));
+      }
+      // In item order, whatever happened to each.
+      diff.feed.sort((a, b) => (a.itemId ?? 0) - (b.itemId ?? 0));
+      await this.rewrite(trx, dispensaryId, diff, [...diff.replaced, ...removed.map((item) => item.id)]);
       return {
         result: menu,
         change: {
           kind: 'menu',
           dispensaryId,
           action: 'menu.replace',
-          detail: { items: menu.length, price_entries: priceEntries },
+          detail: {
+            items: menu.length,
+            price_entries: menu.reduce((sum, item) => sum + item.prices.length, 0),
+            written: diff.written.length,
+            removed: removed.length,
+          },
+          feed: diff.feed,
+          ...(diff.written.length === 0 && removed.length === 0 && { unchanged: true }),
         },
       };
     });
@@ -57,19 +79,11 @@ export class Menus implements MenuRepository {
       await requireDispensary(trx, dispensaryId);
       const menu = assignIds(items, await highestItemId(trx, dispensaryId));
       const ids = menu.map((item) => item.id);
-      const existing = new Set<number>();
-      for (const chunk of chunks(this.dialect, ids, 1)) {
-        const rows = await trx
-          .selectFrom('items')
-          .select('id')
-          .where('dispensary_id', '=', dispensaryId)
-          .where('id', 'in', chunk)
-          .execute();
-        for (const row of rows) existing.add(Number(row.id));
-      }
-      const previous = await previousPrices(trx, dispensaryId, [...existing]);
-      for (const chunk of chunks(this.dialect, [...existing], 1)) await deleteItems(trx, dispensaryId, chunk);
-      await this.insertItems(trx, dispensaryId, menu, previous);
+      const existing = new Map(
+        (await readItems(this.dialect, trx, dispensaryId, ids)).map((item) => [item.id, item]),
+      );
+      const diff = diffItems(menu, existing);
+      await this.rewrite(trx, dispensaryId, diff, diff.replaced);
       const result: UpsertResult = {
         created: ids.filter((id) => !existing.has(id)),
         updated: ids.filter((id) => existing.has(id)),
@@ -81,6 +95,8 @@ export class Menus implements MenuRepository {
           dispensaryId,
           action: 'menu.upsert',
           detail: { created: result.created.length, updated: result.updated.length },
+          feed: diff.feed,
+          ...(diff.written.length === 0 && { unchanged: true }),
         },
       };
     });
@@ -88,19 +104,30 @@ export class Menus implements MenuRepository {
 
   async deleteItem(dispensaryId: number, itemId: number, actor: Actor = OPERATOR): Promise<boolean> {
     return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
+      const active = await isActive(trx, dispensaryId, itemId);
       const deleted = await deleteItems(trx, dispensaryId, [itemId]);
       return foundIf(deleted.items, {
         kind: 'menu',
         dispensaryId,
         action: 'menu.delete_item',
         detail: { item_id: itemId },
+        // An inactive item was not in the active menu: its removal is no change of it.
+        feed: active ? [removal(itemId, 'deleted')] : [],
       });
     });
   }
 
   async read(dispensaryId: number): Promise<MenuItem[]> {
+    return (await this.readMenu(dispensaryId, false)).items;
+  }
+
+  async readAt(dispensaryId: number): Promise<{ items: MenuItem[]; cursor: number }> {
+    return this.readMenu(dispensaryId, true);
+  }
+
+  private async readMenu(dispensaryId: number, withCursor: boolean) {
     // Two queries rather than a join, which would repeat every item column (long descriptions) on
-    // each of its price rows; one read transaction, so that both see the same snapshot.
+    // each of its price rows; one read transaction, so that both (and the feed's head) see the same snapshot.
     const itemsQuery = this.dialect.db
       .selectFrom('items')
       .select(MENU_ITEM_COLUMNS)
@@ -114,12 +141,13 @@ export class Menus implements MenuRepository {
       .orderBy('item_id')
       .orderBy('position')
       .compile();
-    const [items, prices] = await this.dialect.readTransaction(async (readArrays) => {
+    const [items, prices, cursor] = await this.dialect.readTransaction(async (readArrays) => {
       const items = await readArrays(itemsQuery);
       const prices = await readArrays(pricesQuery);
-      return [items, prices] as const;
+      const cursor = withCursor ? await feedHead(this.dialect, readArrays) : 0;
+      return [items, prices, cursor] as const;
     });
-    return foldMenu(items, prices);
+    return { items: foldMenu(items, prices), cursor };
   }
 
   async setItemActive(
@@ -129,14 +157,22 @@ export class Menus implements MenuRepository {
     actor: Actor = OPERATOR,
   ): Promise<boolean> {
     return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
+      const was = await isActive(trx, dispensaryId, itemId);
+      if (was === undefined) return { result: false };
+      const change = {
+        kind: 'menu' as const,
+        dispensaryId,
+        action: 'menu.set_active',
+        detail: { item_id: itemId, active },
+      };
+      if (was === active) return { result: true, change: { ...change, unchanged: true } };
       const at = now();
-      const result = await trx
+      await trx
         .updateTable('items')
         .set({ active: active ? 1 : 0, updated_at: at })
         .where('dispensary_id', '=', dispensaryId)
         .where('id', '=', itemId)
-        .executeTakeFirst();
-      if (result.numUpdatedRows === 0n) return { result: false };
+        .execute();
       // Entries of an item that comes back must reach clients polling inventory with `since`.
       await trx
         .updateTable('price_entries')
@@ -144,15 +180,10 @@ export class Menus implements MenuRepository {
         .where('dispensary_id', '=', dispensaryId)
         .where('item_id', '=', itemId)
         .execute();
-      return {
-        result: true,
-        change: {
-          kind: 'menu',
-          dispensaryId,
-          action: 'menu.set_active',
-          detail: { item_id: itemId, active },
-        },
-      };
+      const feed = active
+        ? (await readItems(this.dialect, trx, dispensaryId, [itemId])).map(upserted)
+        : [removal(itemId, 'deactivated')];
+      return { result: true, change: { ...change, feed } };
     });
   }
 
@@ -160,14 +191,20 @@ export class Menus implements MenuRepository {
     return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
       const at = now();
       const matched = new Set<string>();
+      const changedItems = new Set<number>();
       for (const chunk of chunks(this.dialect, stockTargets(updates), STOCK_TARGET_PARAMETERS)) {
-        for (const key of await setStockLevels(trx, dispensaryId, chunk, at)) matched.add(key);
+        for (const entry of await setStockLevels(trx, dispensaryId, chunk, at)) {
+          matched.add(entry.key);
+          if (entry.changed) changedItems.add(entry.itemId);
+        }
       }
       const unmatched = updates.flatMap((update, index) =>
         matched.has(priceKey(update.itemId, update.unit, update.amount)) ? [] : [index],
       );
       // Throwing rolls the whole batch back: either every stock level is set or none.
       if (unmatched.length > 0) throw new UnmatchedStockError(unmatched);
+      // Only the items whose stock really changed are read back; inactive ones are not in the feed.
+      const changed = await readItems(this.dialect, trx, dispensaryId, [...changedItems]);
       return {
         result: updates.length,
         change: {
@@ -175,9 +212,23 @@ export class Menus implements MenuRepository {
           dispensaryId,
           action: 'inventory.update',
           detail: { price_entries: updates.length },
+          feed: changed.filter((item) => item.active).map(upserted),
+          ...(changedItems.size === 0 && { unchanged: true }),
         },
       };
     });
+  }
+
+  /** Deletes the items of `replaced` (stored items being rewritten or removed), then writes `diff.written`. */
+  private async rewrite(
+    trx: Transaction<Database>,
+    dispensaryId: number,
+    diff: Diff,
+    replaced: readonly number[],
+  ): Promise<void> {
+    const previous = await previousPrices(this.dialect, trx, dispensaryId, diff.replaced);
+    for (const chunk of chunks(this.dialect, replaced, 1)) await deleteItems(trx, dispensaryId, chunk);
+    await this.insertItems(trx, dispensaryId, diff.written, previous);
   }
 
   private async insertItems(
@@ -197,6 +248,111 @@ export class Menus implements MenuRepository {
     }
     return prices.length;
   }
+}
+
+/** What a write of items changes: the items to write, the stored ones among them, and the feed. */
+interface Diff {
+  written: MenuItem[];
+  /** Ids of stored items that are rewritten (changed). */
+  replaced: number[];
+  feed: FeedEntry[];
+}
+
+/** The canonical JSON of an item: what the feed carries, and what tells whether an item changed. */
+const canonicalJson = (item: MenuItem): string => JSON.stringify(toCanonicalRecord(item));
+
+const upserted = (item: MenuItem): FeedEntry => ({
+  type: 'item.upserted',
+  itemId: item.id,
+  reason: null,
+  item: canonicalJson(item),
+});
+
+const removal = (itemId: number, reason: RemovalReason): FeedEntry => ({
+  type: 'item.removed',
+  itemId,
+  reason,
+  item: null,
+});
+
+/**
+ * Compares the items being written with the stored ones of the same ids. An item equal in every field
+ * is left out. A changed or new item is written; it enters the feed when it is (still or now) active,
+ * leaves it (deactivated) when it was active and is not now, and an inactive item stays silent: it was
+ * not in the active menu and is not now.
+ */
+function diffItems(menu: readonly MenuItem[], stored: ReadonlyMap<number, MenuItem>): Diff {
+  const diff: Diff = { written: [], replaced: [], feed: [] };
+  const seen = new Set<number>();
+  for (const item of menu) {
+    // As the insert of a second row with one id would, even when the item is unchanged (not written).
+    if (seen.has(item.id)) throw new Error(`item id ${item.id} appears more than once in one write`);
+    seen.add(item.id);
+    const before = stored.get(item.id);
+    const json = canonicalJson(item);
+    if (before && canonicalJson(before) === json) continue;
+    diff.written.push(item);
+    if (before) diff.replaced.push(item.id);
+    if (item.active) diff.feed.push({ type: 'item.upserted', itemId: item.id, reason: null, item: json });
+    else if (before?.active) diff.feed.push(removal(item.id, 'deactivated'));
+  }
+  return diff;
+}
+
+/** Whether the item is active; undefined when the dispensary has no such item. */
+async function isActive(
+  trx: Transaction<Database>,
+  dispensaryId: number,
+  itemId: number,
+): Promise<boolean | undefined> {
+  const row = await trx
+    .selectFrom('items')
+    .select('active')
+    .where('dispensary_id', '=', dispensaryId)
+    .where('id', '=', itemId)
+    .executeTakeFirst();
+  return row && Number(row.active) === 1;
+}
+
+/**
+ * The dispensary's items inside a write's transaction, those of `ids` or all, ordered by id, with
+ * their price entries: the same fold as `read`, over rows taken as arrays of its columns.
+ */
+async function readItems(
+  dialect: Dialect,
+  trx: Transaction<Database>,
+  dispensaryId: number,
+  ids?: readonly number[],
+): Promise<MenuItem[]> {
+  if (ids?.length === 0) return [];
+  const items: unknown[][] = [];
+  const prices: unknown[][] = [];
+  for (const chunk of ids ? chunks(dialect, [...ids], 1) : [undefined]) {
+    let itemQuery = trx
+      .selectFrom('items')
+      .select(MENU_ITEM_COLUMNS)
+      .where('dispensary_id', '=', dispensaryId)
+      .orderBy('id');
+    let priceQuery = trx
+      .selectFrom('price_entries')
+      .select(MENU_PRICE_COLUMNS)
+      .where('dispensary_id', '=', dispensaryId)
+      .orderBy('item_id')
+      .orderBy('position');
+    if (chunk) {
+      itemQuery = itemQuery.where('id', 'in', chunk);
+      priceQuery = priceQuery.where('item_id', 'in', chunk);
+    }
+    const itemRows = await itemQuery.execute();
+    const priceRows = await priceQuery.execute();
+    for (const row of itemRows) items.push(MENU_ITEM_COLUMNS.map((column) => row[column]));
+    for (const row of priceRows) prices.push(MENU_PRICE_COLUMNS.map((column) => row[column]));
+  }
+  const itemId = MENU_ITEM_COLUMNS.indexOf('id');
+  items.sort((a, b) => Number(a[itemId]) - Number(b[itemId]));
+  // Chunks are read in the order of `ids`: by item again (a stable sort keeps each item's positions).
+  prices.sort((a, b) => Number(a[0]) - Number(b[0]));
+  return foldMenu(items, prices);
 }
 
 /**
@@ -241,31 +397,40 @@ async function highestItemId(trx: Transaction<Database>, dispensaryId: number): 
 }
 
 async function previousPrices(
+  dialect: Dialect,
   trx: Transaction<Database>,
   dispensaryId: number,
-  itemIds?: number[],
+  itemIds: readonly number[],
 ): Promise<Map<string, PreviousPrice>> {
-  let query = trx
-    .selectFrom('price_entries as p')
-    .innerJoin('items as i', (join) =>
-      join.onRef('i.dispensary_id', '=', 'p.dispensary_id').onRef('i.id', '=', 'p.item_id'),
-    )
-    .select(['p.item_id', 'p.unit', 'p.amount', 'p.price_cents', 'p.stock', 'p.updated_at', 'i.active'])
-    .where('p.dispensary_id', '=', dispensaryId);
-  if (itemIds) {
-    if (itemIds.length === 0) return new Map();
-    query = query.where('p.item_id', 'in', itemIds);
-  }
-  const rows = await query.execute();
-  return new Map(
-    rows.map((row) => [
-      priceKey(Number(row.item_id), row.unit, Number(row.amount)),
-      {
+  const previous = new Map<string, PreviousPrice>();
+  for (const chunk of chunks(dialect, [...itemIds], 1)) {
+    const rows = await trx
+      .selectFrom('price_entries as p')
+      .innerJoin('items as i', (join) =>
+        join.onRef('i.dispensary_id', '=', 'p.dispensary_id').onRef('i.id', '=', 'p.item_id'),
+      )
+      .select(['p.item_id', 'p.unit', 'p.amount', 'p.price_cents', 'p.stock', 'p.updated_at', 'i.active'])
+      .where('p.dispensary_id', '=', dispensaryId)
+      .where('p.item_id', 'in', chunk)
+      .execute();
+    for (const row of rows) {
+      previous.set(priceKey(Number(row.item_id), row.unit, Number(row.amount)), {
         priceCents: Number(row.price_cents),
         stock: row.stock === null ? null : Number(row.stock),
         updatedAt: row.updated_at,
         active: Number(row.active) === 1,
-      },
-    ]),
-  );
+      });
+    }
+  }
+  return previous;
+}
+
+/** The live feed's head (its newest cursor; 0 before any change), read inside a read transaction. */
+export async function feedHead(dialect: Dialect, readArrays: ReadArrays): Promise<number> {
+  const query = dialect.db
+    .selectFrom('menu_changes')
+    .select(({ fn }) => fn.max<number>('seq').as('head'))
+    .compile();
+  const [row] = await readArrays(query);
+  return Number(row?.[0] ?? 0);
 }

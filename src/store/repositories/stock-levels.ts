@@ -36,9 +36,17 @@ export function stockTargets(updates: StockUpdate[]): StockTarget[] {
   return [...targets.values()];
 }
 
+/** A price entry a stock update matched, and whether its level (so its change time) moved. */
+export interface MatchedStock {
+  key: string;
+  itemId: number;
+  changed: boolean;
+}
+
 /**
- * Sets the stock of every target in one statement, and gives the keys (priceKey) of the entries it
- * matched. UPDATE ... FROM (VALUES ...) runs on PostgreSQL and on SQLite (3.33 and later); both name
+ * Sets the stock of every target in one statement, and gives the entries it matched (their priceKey),
+ * each with whether it changed: RETURNING sees the new row only, so an entry changed when its change
+ * time is now this write's `at`. UPDATE ... FROM (VALUES ...) runs on PostgreSQL and on SQLite (3.33 and later); both name
  * the columns of a VALUES list column1, column2, ..., and the casts give PostgreSQL their types.
  */
 export async function setStockLevels(
@@ -46,7 +54,7 @@ export async function setStockLevels(
   dispensaryId: number,
   targets: StockTarget[],
   at: string,
-): Promise<string[]> {
+): Promise<MatchedStock[]> {
   const values = sql.join(
     targets.map(
       (target) =>
@@ -54,13 +62,17 @@ export async function setStockLevels(
     ),
   );
   // The change time moves only when the level does, so `since` polls see real changes only.
-  const { rows } = await sql<{ item_id: number; unit: string; amount: number }>`
+  const { rows } = await sql<{ item_id: number; unit: string; amount: number; updated_at: string }>`
     update price_entries as p
     set stock = v.column4,
         updated_at = case when v.column5 = 1 or p.stock is distinct from v.column4 then ${at} else p.updated_at end
     from (values ${values}) as v
     where p.dispensary_id = ${dispensaryId}
       and p.item_id = v.column1 and p.unit = v.column2 and p.amount = v.column3
-    returning item_id, unit, amount`.execute(trx);
-  return rows.map((row) => priceKey(Number(row.item_id), row.unit, Number(row.amount)));
+    returning item_id, unit, amount, updated_at`.execute(trx);
+  return rows.map((row) => ({
+    key: priceKey(Number(row.item_id), row.unit, Number(row.amount)),
+    itemId: Number(row.item_id),
+    changed: row.updated_at === at,
+  }));
 }

@@ -314,11 +314,15 @@ describe(`store.menus.setStock on ${DATABASE_KIND}`, () => {
     );
   });
 
-  it('an empty batch sets nothing and is still recorded', async ({ store }) => {
+  it('an empty batch sets nothing and is audited, without a change notice (no cache drops)', async ({
+    store,
+  }) => {
     const id = await menuOf(store, 1);
     const seq = await store.changes.lastSeq();
     expect(await store.menus.setStock(id, [])).toBe(0);
-    expect(await store.changes.lastSeq()).toBe(seq + 1);
+    expect(await store.changes.lastSeq()).toBe(seq);
+    const [entry] = await store.audit.list({ limit: 1 });
+    expect(entry).toMatchObject({ action: 'inventory.update', detail: { price_entries: 0 } });
   });
 });
 

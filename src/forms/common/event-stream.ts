@@ -1,0 +1,163 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EndReason, LiveHub, LiveSubscriber, StreamAccess } from '../../services/live-hub.js';
+import type { MenuFeed } from '../../services/menu-feed.js';
+import type { MenuChange } from '../../store/store.js';
+
+/** Changes read from the feed per query while a stream catches up. */
+const REPLAY_PAGE = 1_000;
+
+export interface EventStreamOptions {
+  hub: LiveHub;
+  feed: MenuFeed;
+  dispensaryId: number;
+  access: StreamAccess;
+  /** Replay the changes after this cursor first; undefined: from the oldest kept. */
+  after: number | undefined;
+  /** The whole event of a change, in the form's shape (`id:`, `event:`, `data:` lines and the blank line). */
+  frame: (change: MenuChange) => string;
+  /** Events the reader may fall behind (written while the socket's buffer is full) before it is cut off. */
+  maxBacklog: number;
+  /** Whether the server is closing: the answer then says `Connection: close`. */
+  draining: boolean;
+}
+
+/**
+ * One `/events` answer: a subscriber of the live hub that writes each change of its dispensary as a
+ * server-sent event. It subscribes first and buffers what the hub hands it while it replays the
+ * changes after the client's cursor from the feed, then sends the buffer and goes live: every change
+ * is sent once, in cursor order (nothing older than the last sent is written), with no gap between
+ * the replay and the live part.
+ */
+class EventStream implements LiveSubscriber {
+  /** While replaying: what the hub handed over meanwhile. */
+  private buffer: MenuChange[] | undefined = [];
+  private lastSent = 0;
+  /** Events written while the socket's buffer was full. */
+  private behind = 0;
+  private response: ServerResponse | undefined;
+  ended = false;
+
+  constructor(
+    readonly dispensaryId: number,
+    readonly access: StreamAccess,
+    private readonly options: EventStreamOptions,
+  ) {}
+
+  changes(batch: readonly MenuChange[]): void {
+    if (this.ended) return;
+    if (this.buffer) {
+      this.buffer.push(...batch);
+      if (this.buffer.length > this.options.maxBacklog) this.options.hub.end(this, 'slow');
+      return;
+    }
+    this.send(batch);
+  }
+
+  heartbeat(): void {
+    if (!this.ended && this.response && !this.buffer) this.write(': keep-alive\n\n');
+  }
+
+  end(reason: EndReason): void {
+    if (this.ended) return;
+    this.ended = true;
+    const response = this.response;
+    if (!response || response.destroyed) return;
+    // A comment: clients ignore it; a person watching with curl sees why.
+    response.end(`: stream ended (${reason})\n\n`);
+  }
+
+  /** Writes the headers and replays from the feed, then goes live. */
+  async open(response: ServerResponse, first: { changes: MenuChange[]; hasMore: boolean }): Promise<void> {
+    this.response = response;
+    response.on('drain', () => {
+      this.behind = 0;
+    });
+    this.send(first.changes);
+    let more = first.hasMore;
+    while (more && !this.ended) {
+      if (response.writableNeedDrain) await new Promise((resolve) => response.once('drain', resolve));
+      if (this.ended) return;
+      const page = await this.options.feed.page(this.dispensaryId, this.lastSent, REPLAY_PAGE);
+      this.send(page.changes);
+      more = page.hasMore;
+    }
+    const buffered = this.buffer ?? [];
+    this.buffer = undefined;
+    this.send(buffered);
+  }
+
+  startAt(after: number | undefined): void {
+    this.lastSent = after ?? 0;
+  }
+
+  private send(changes: readonly MenuChange[]): void {
+    for (const change of changes) {
+      if (this.ended) return;
+      if (change.seq <= this.lastSent) continue;
+      this.lastSent = change.seq;
+      this.write(this.options.frame(change));
+    }
+  }
+
+  private write(text: string): void {
+    const response = this.response!;
+    if (response.destroyed) return;
+    if (!response.write(text) || this.behind > 0) {
+      // The socket's buffer is full: the reader is not keeping up. Cut off past the bound, so that
+      // memory stays bounded; it resumes with Last-Event-ID.
+      this.behind++;
+      if (this.behind > this.options.maxBacklog) this.options.hub.end(this, 'slow');
+    }
+  }
+}
+
+/**
+ * Answers with an event stream (`text/event-stream`). A refusal (the stream limits: 429; an expired
+ * or bad cursor: 410, 400) is thrown before anything is written, as an ordinary error answer.
+ */
+export async function sendEventStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: EventStreamOptions,
+): Promise<void> {
+  const stream = new EventStream(options.dispensaryId, options.access, options);
+  stream.startAt(options.after);
+  // Subscribed before the replay reads the feed: whatever commits after that read reaches the buffer.
+  const unsubscribe = options.hub.subscribe(stream);
+  let first: Awaited<ReturnType<MenuFeed['page']>>;
+  try {
+    first = await options.feed.page(options.dispensaryId, options.after, REPLAY_PAGE);
+  } catch (error) {
+    unsubscribe();
+    throw error;
+  }
+  reply.hijack();
+  const response = reply.raw;
+  const headers: Record<string, string | number | string[]> = {};
+  // Headers hooks set already (CORS, the request id) go out with the stream's own.
+  for (const [name, value] of Object.entries(reply.getHeaders()))
+    if (value !== undefined) headers[name] = value;
+  response.writeHead(200, {
+    ...headers,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-accel-buffering': 'no',
+    'x-request-id': String(request.id),
+    ...(options.draining ? { connection: 'close' } : {}),
+  });
+  // Tells EventSource clients how soon to reconnect, and gets the headers out at once.
+  response.write('retry: 1000\n\n');
+  response.on('close', () => {
+    if (stream.ended) return;
+    stream.ended = true;
+    options.hub.end(stream, 'closed');
+  });
+  try {
+    await stream.open(response, first);
+  } catch {
+    // The feed could not be read while catching up: end; the client resumes with Last-Event-ID.
+    options.hub.end(stream, 'closed');
+    stream.end('closed');
+  }
+}

@@ -1,0 +1,63 @@
+import { type TArray, Type } from 'typebox';
+import { decodeCursor } from '../../services/menu-feed.js';
+import { changeMapper, changeSchema, changesPageSchema, parseLimit } from '../common/changes.js';
+import { noStore } from '../common/snapshot-reply.js';
+import type { RequestForm } from '../form.js';
+import { formRoute, type PublicEndpoint } from './endpoint.js';
+
+/** `after` and `limit`: a query string carries text, a JSON body a number. */
+export function feedParameters(form: RequestForm) {
+  return {
+    after: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          'The cursor to continue after: a next_cursor, a Menu-Cursor header or an event id. Left out: from the oldest change kept.',
+      }),
+    ),
+    limit: Type.Optional(
+      form.transport.method === 'GET'
+        ? Type.String({ maxLength: 16, description: 'Most changes to return, 1 to 1,000 (default 100).' })
+        : Type.Integer({ description: 'Most changes to return, 1 to 1,000 (default 100).' }),
+    ),
+  };
+}
+
+/** The item schema of a form's menu (an array of items). */
+export const itemSchemaOf = (form: RequestForm, menu: ReturnType<RequestForm['menu']>) => {
+  const schema = menu.schema as Partial<TArray>;
+  if (!schema.items) throw new Error(`the menu schema of form ${form.id} is not an array`);
+  return schema.items;
+};
+
+/** The change feed: what entered, changed in or left the active menu after a cursor, in each form's shape. */
+export const changesEndpoint: PublicEndpoint = {
+  build: (context) => (form) => {
+    const { live } = context;
+    const { transport } = form;
+    const mapper = changeMapper(form, context);
+    const item = itemSchemaOf(form, form.menu(context));
+    return formRoute(form, context, {
+      name: 'changes',
+      summary: 'Changes of the menu after a cursor',
+      description: `${transport.credentialsTravel} Every change of the active menu and the store information after ${transport.spell('after')} (a Menu-Cursor header of /menu, /store or /inventory, or the last next_cursor), oldest first: item.upserted carries the whole item as /menu lists it, item.removed says why (deleted or deactivated). Changes are kept --change-retention-days (default 7): an older cursor gets 410 cursor_expired (read the menu again).`,
+      parameters: feedParameters(form),
+      response: changesPageSchema(changeSchema(form, item), item),
+      conditional: false,
+      errors: [410],
+      handle: async (request, reply, grant) => {
+        const parameters = transport.parameters(request);
+        const after = parameters.after === undefined ? undefined : decodeCursor(String(parameters.after));
+        const limit = parseLimit(parameters.limit);
+        const { dispensary } = await grant();
+        noStore(reply);
+        const page = await live.feed.page(dispensary.id, after, limit);
+        return {
+          changes: page.changes.map(mapper.toWire),
+          next_cursor: mapper.cursor(page.nextCursor),
+          has_more: page.hasMore,
+        };
+      },
+    });
+  },
+};

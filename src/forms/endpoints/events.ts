@@ -1,0 +1,49 @@
+import { accessOf } from '../../services/live-hub.js';
+import { decodeCursor } from '../../services/menu-feed.js';
+import { changeMapper } from '../common/changes.js';
+import { sendEventStream } from '../common/event-stream.js';
+import { feedParameters } from './changes.js';
+import { formRoute, type PublicEndpoint } from './endpoint.js';
+
+const EVENT_STREAM = {
+  description:
+    'A server-sent event stream: each change as `id: <cursor>`, `event: <type>`, `data: <the change as /changes lists it>`, and a comment line at least every 15 s.',
+  content: { 'text/event-stream': { schema: { type: 'string' } } },
+};
+
+/** The live stream of the changes /changes lists, as server-sent events, in each form's shape. */
+export const eventsEndpoint: PublicEndpoint = {
+  build: (context) => (form) => {
+    const { live } = context;
+    const { transport } = form;
+    const mapper = changeMapper(form, context);
+    return formRoute(form, context, {
+      name: 'events',
+      summary: 'Live stream of the menu’s changes',
+      description: `${transport.credentialsTravel} A text/event-stream of the changes /changes lists, as they happen (within a fraction of a second, from every server process). Resume with the Last-Event-ID header (or ${transport.spell('after')}): what was missed is sent first. The stream ends when the credential is revoked, the token stops working or the dispensary is removed, and for a reader that falls too far behind (resume it).`,
+      parameters: feedParameters(form),
+      // A stream is written by hand, not serialized: this only describes it.
+      response: EVENT_STREAM as never,
+      conditional: false,
+      errors: [410],
+      handle: async (request, reply, grant) => {
+        const parameters = transport.parameters(request);
+        const lastEventId = request.headers['last-event-id'];
+        const resumeAt =
+          typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : parameters.after;
+        const after = resumeAt === undefined ? undefined : decodeCursor(String(resumeAt));
+        const granted = await grant();
+        await sendEventStream(request, reply, {
+          hub: live.hub,
+          feed: live.feed,
+          dispensaryId: granted.dispensary.id,
+          access: accessOf(granted, transport.credentials(request).token),
+          after,
+          frame: mapper.frame,
+          maxBacklog: live.maxBacklog,
+          draining: live.draining(),
+        });
+      },
+    });
+  },
+};

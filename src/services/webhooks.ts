@@ -1,0 +1,211 @@
+import { encryptWebhookSecret, generateWebhookSecret } from '../auth/webhook-secrets.js';
+import { webhookUrlProblem } from '../infra/webhook-http.js';
+import {
+  type Actor,
+  type Store,
+  WEBHOOK_EVENTS,
+  type Webhook,
+  type WebhookDelivery,
+  type WebhookEvent,
+  type WebhookPatch,
+} from '../store/store.js';
+import type { AfterWrite } from './dispensaries.js';
+import { ServiceError } from './errors.js';
+import type { WebhookKeySource } from './webhook-key.js';
+
+/** A subscription as callers give it (validated here). */
+export interface WebhookInput {
+  credential?: unknown;
+  dispensaryId?: unknown;
+  url?: unknown;
+  events?: unknown;
+}
+
+export interface WebhookChanges {
+  url?: unknown;
+  events?: unknown;
+  enabled?: unknown;
+}
+
+/**
+ * Who is asking: a sync API key limited to one dispensary sees and touches only that dispensary's
+ * webhooks; undefined for the operator (the CLI, a key with scope all).
+ */
+export type WebhookScope = number | undefined;
+
+const DEFAULT_DELIVERIES = 50;
+const MAX_DELIVERIES = 500;
+
+/**
+ * Webhook subscriptions, for the sync API and the CLI: an integrator's credential subscribed to one
+ * dispensary's changes. The signing secret is returned when created and when rotated, and otherwise
+ * only kept encrypted (WebhookKeySource). Never logged or audit-logged.
+ */
+export class WebhookService {
+  constructor(
+    private readonly store: Store,
+    private readonly keys: WebhookKeySource,
+    private readonly options: { allowPrivate: boolean },
+    private readonly afterWrite: AfterWrite = async () => {},
+  ) {}
+
+  async create(
+    input: WebhookInput,
+    actor?: Actor,
+    scope?: WebhookScope,
+  ): Promise<{ webhook: Webhook; secret: string }> {
+    const dispensaryId = input.dispensaryId;
+    if (!Number.isInteger(dispensaryId) || (dispensaryId as number) < 1) {
+      throw new ServiceError(
+        'invalid_request',
+        'dispensary_id must be a dispensary id, a positive whole number.',
+      );
+    }
+    const id = dispensaryId as number;
+    if (scope !== undefined && scope !== id) {
+      throw new ServiceError('forbidden', `This admin key is limited to dispensary ${scope}.`);
+    }
+    const url = this.checkedUrl(input.url);
+    const events = checkedEvents(input.events);
+    if (typeof input.credential !== 'string' || input.credential === '') {
+      throw new ServiceError('invalid_request', 'credential must name an API credential (its username).');
+    }
+    if (!(await this.store.dispensaries.get(id))) {
+      throw new ServiceError(
+        'not_found',
+        `There is no dispensary ${id}. List them with: menu-api dispensary list`,
+      );
+    }
+    const credential = await this.store.credentials.find(input.credential);
+    if (!credential || credential.revokedAt !== null) {
+      throw new ServiceError(
+        'not_found',
+        `There is no active credential named ${input.credential}. List them with: menu-api credential list`,
+      );
+    }
+    if (credential.expiresAt !== null && Date.parse(credential.expiresAt) <= Date.now()) {
+      throw new ServiceError('unprocessable', `The credential ${input.credential} has expired.`);
+    }
+    if (credential.dispensaryIds !== null && !credential.dispensaryIds.includes(id)) {
+      throw new ServiceError(
+        'unprocessable',
+        `The credential ${input.credential} may not read dispensary ${id}, so it cannot subscribe to its changes.`,
+      );
+    }
+    const secret = generateWebhookSecret();
+    const secretCiphertext = encryptWebhookSecret(this.keys.key(true), secret);
+    const webhook = await this.store.webhooks.create(
+      { credentialId: credential.id, dispensaryId: id, url, events, secretCiphertext },
+      actor,
+    );
+    await this.afterWrite();
+    return { webhook, secret };
+  }
+
+  async list(scope?: WebhookScope): Promise<Webhook[]> {
+    return this.store.webhooks.list(scope);
+  }
+
+  /** The webhook, if it exists and is within the caller's scope (otherwise: not found). */
+  async get(id: number, scope?: WebhookScope): Promise<Webhook> {
+    const webhook = await this.store.webhooks.get(id);
+    if (!webhook || (scope !== undefined && webhook.dispensaryId !== scope)) throw notFound(id);
+    return webhook;
+  }
+
+  async update(id: number, changes: WebhookChanges, actor?: Actor, scope?: WebhookScope): Promise<Webhook> {
+    await this.get(id, scope);
+    const patch: WebhookPatch = {};
+    if (changes.url !== undefined) patch.url = this.checkedUrl(changes.url);
+    if (changes.events !== undefined) patch.events = checkedEvents(changes.events);
+    if (changes.enabled !== undefined) {
+      if (typeof changes.enabled !== 'boolean') {
+        throw new ServiceError('invalid_request', 'enabled must be true or false.');
+      }
+      patch.enabled = changes.enabled;
+    }
+    const updated = await this.store.webhooks.update(id, patch, actor);
+    if (!updated) throw notFound(id);
+    await this.afterWrite();
+    return updated;
+  }
+
+  setEnabled(id: number, enabled: boolean, actor?: Actor, scope?: WebhookScope): Promise<Webhook> {
+    return this.update(id, { enabled }, actor, scope);
+  }
+
+  async remove(id: number, actor?: Actor, scope?: WebhookScope): Promise<void> {
+    await this.get(id, scope);
+    if (!(await this.store.webhooks.remove(id, actor))) throw notFound(id);
+    await this.afterWrite();
+  }
+
+  /** A new signing secret, shown once; the old one stops signing at once. */
+  async rotateSecret(
+    id: number,
+    actor?: Actor,
+    scope?: WebhookScope,
+  ): Promise<{ webhook: Webhook; secret: string }> {
+    await this.get(id, scope);
+    const secret = generateWebhookSecret();
+    if (
+      !(await this.store.webhooks.setSecret(id, encryptWebhookSecret(this.keys.key(true), secret), actor))
+    ) {
+      throw notFound(id);
+    }
+    await this.afterWrite();
+    return { webhook: await this.get(id, scope), secret };
+  }
+
+  async deliveries(
+    id: number,
+    scope?: WebhookScope,
+    limit: unknown = DEFAULT_DELIVERIES,
+  ): Promise<WebhookDelivery[]> {
+    await this.get(id, scope);
+    if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_DELIVERIES) {
+      throw new ServiceError('invalid_request', `limit must be a whole number from 1 to ${MAX_DELIVERIES}.`);
+    }
+    return this.store.webhooks.deliveries(id, limit as number);
+  }
+
+  /** Tries a delivery again now (a failed one, or a pending one without waiting for its retry). */
+  async retry(id: number, deliveryId: string, actor?: Actor, scope?: WebhookScope): Promise<WebhookDelivery> {
+    await this.get(id, scope);
+    const delivery = await this.store.webhooks.retry(id, deliveryId, actor);
+    if (!delivery) {
+      throw new ServiceError(
+        'not_found',
+        `Webhook ${id} has no delivery ${deliveryId}. List them with: menu-api webhook deliveries ${id}`,
+      );
+    }
+    await this.afterWrite();
+    return delivery;
+  }
+
+  private checkedUrl(url: unknown): string {
+    if (typeof url !== 'string') throw new ServiceError('invalid_request', 'url must be an https:// URL.');
+    const problem = webhookUrlProblem(url, this.options.allowPrivate);
+    if (problem) throw new ServiceError('invalid_request', problem);
+    return url;
+  }
+}
+
+function checkedEvents(events: unknown): WebhookEvent[] | null {
+  if (events === undefined || events === null) return null;
+  if (
+    !Array.isArray(events) ||
+    events.length === 0 ||
+    !events.every((event) => (WEBHOOK_EVENTS as readonly unknown[]).includes(event))
+  ) {
+    throw new ServiceError(
+      'invalid_request',
+      `events must be a non-empty list of ${WEBHOOK_EVENTS.join(', ')} (or left out for every type).`,
+    );
+  }
+  return [...new Set(events as WebhookEvent[])];
+}
+
+function notFound(id: number): ServiceError {
+  return new ServiceError('not_found', `There is no webhook ${id}. List them with: menu-api webhook list`);
+}

@@ -1,0 +1,282 @@
+import { afterAll, beforeAll, describe, expect, it as plainIt } from 'vitest';
+import { toCanonicalRecord } from '../../../src/domain/canonical.js';
+import type { MenuItem } from '../../../src/domain/item.js';
+import { openStore } from '../../../src/store/open.js';
+import type { MenuChange, Store } from '../../../src/store/store.js';
+import { DATABASE_KIND, onPostgres, type TestDatabase, testDatabase } from '../../helpers/database.js';
+import { it, item } from './fixtures.js';
+
+/** The feed of a dispensary after `after`, as [type, item id, reason]. */
+async function feedOf(store: Store, dispensaryId: number, after = 0) {
+  const { changes } = await store.menuChanges.page(dispensaryId, after, 1_000);
+  return changes.map((change) => [change.type, change.itemId, change.reason]);
+}
+
+const canonical = (menuItem: MenuItem) => JSON.parse(JSON.stringify(toCanonicalRecord(menuItem)));
+
+describe(`the live menu feed on ${DATABASE_KIND}`, () => {
+  it('a full sync records exactly the items that entered, changed in or left the active menu', async ({
+    store,
+  }) => {
+    const { id } = await store.dispensaries.create('A', 'digest-a');
+    await store.menus.replace(id, [item(1), item(2), item(3, { active: false })]);
+    expect(await feedOf(store, id)).toEqual([
+      ['item.upserted', 1, null],
+      ['item.upserted', 2, null],
+    ]);
+    let head = await store.menuChanges.head();
+
+    // 1 unchanged, 2 repriced, 3 changed but still inactive, 4 new, 5 new and inactive.
+    await store.menus.replace(id, [
+      item(1),
+      item(2, { prices: [{ unit: 'gram', amount: 1, priceCents: 1200, stock: null }] }),
+      item(3, { active: false, name: 'Renamed' }),
+      item(4),
+      item(5, { active: false }),
+    ]);
+    expect(await feedOf(store, id, head)).toEqual([
+      ['item.upserted', 2, null],
+      ['item.upserted', 4, null],
+    ]);
+    const { changes } = await store.menuChanges.page(id, head, 10);
+    const menu = await store.menus.read(id);
+    expect(JSON.parse(changes[0]!.item!)).toEqual(canonical(menu.find((entry) => entry.id === 2)!));
+    head = await store.menuChanges.head();
+
+    // 1 removed, 2 deactivated, 3 activated, 4 and 5 unchanged.
+    await store.menus.replace(id, [
+      item(2, { active: false, prices: [{ unit: 'gram', amount: 1, priceCents: 1200, stock: null }] }),
+      item(3, { name: 'Renamed' }),
+      item(4),
+      item(5, { active: false }),
+    ]);
+    expect(await feedOf(store, id, head)).toEqual([
+      ['item.removed', 1, 'deleted'],
+      ['item.removed', 2, 'deactivated'],
+      ['item.upserted', 3, null],
+    ]);
+    const removed = (await store.menuChanges.page(id, head, 10)).changes[0]!;
+    expect(removed.item).toBeNull();
+  });
+
+  it('an identical sync records no change and rewrites nothing', async ({ store }) => {
+    const { id } = await store.dispensaries.create('A', 'digest-a');
+    const menu = [item(1), item(2, { active: false }), item(3, { flavors: ['Pine', 'Lemon'] })];
+    await store.menus.replace(id, menu);
+    const times = async () =>
+      (await store.database.selectFrom('items').select(['id', 'updated_at']).orderBy('id').execute()).map(
+        (row) => row.updated_at,
+      );
+    const before = await times();
+    const read = await store.menus.read(id);
+    const feedHead = await store.menuChanges.head();
+    const seq = await store.changes.lastSeq();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+
+    await store.menus.replace(id, menu);
+    await store.menus.upsertItems(id, [item(3, { flavors: ['Pine', 'Lemon'] })]);
+
+    expect(await store.menuChanges.head()).toBe(feedHead);
+    expect(await store.changes.lastSeq()).toBe(seq);
+    expect(await times()).toEqual(before);
+    expect(await store.menus.read(id)).toEqual(read);
+    // Still audited: the sync happened.
+    const [last] = await store.audit.list({ limit: 1 });
+    expect(last).toMatchObject({ action: 'menu.upsert' });
+  });
+
+  it('each kind of write records its own entries', async ({ store }) => {
+    const { id } = await store.dispensaries.create('A', 'digest-a');
+    const prices = [
+      { unit: 'gram' as const, amount: 1, priceCents: 1000, stock: 5 },
+      { unit: 'gram' as const, amount: 3.5, priceCents: 3000, stock: 5 },
+    ];
+    await store.menus.replace(id, [
+      item(1, { prices }),
+      item(2, { prices }),
+      item(3, { active: false, prices }),
+    ]);
+    let head = await store.menuChanges.head();
+    const since = async () => {
+      const entries = await feedOf(store, id, head);
+      head = await store.menuChanges.head();
+      return entries;
+    };
+
+    // Partial upsert: a changed item, an unchanged one, a new one.
+    await store.menus.upsertItems(id, [
+      item(1, { prices, name: 'New name' }),
+      item(2, { prices }),
+      item(null),
+    ]);
+    expect(await since()).toEqual([
+      ['item.upserted', 1, null],
+      ['item.upserted', 4, null],
+    ]);
+
+    // Stock: two entries of item 1 change (one entry), item 2's level is set to what it is (none),
+    // inactive item 3 changes silently.
+    await store.menus.setStock(id, [
+      { itemId: 1, unit: 'gram', amount: 1, stock: 4 },
+      { itemId: 1, unit: 'gram', amount: 3.5, stock: 0 },
+      { itemId: 2, unit: 'gram', amount: 1, stock: 5 },
+      { itemId: 3, unit: 'gram', amount: 1, stock: 0 },
+    ]);
+    const [stock] = (await store.menuChanges.page(id, head, 10)).changes;
+    expect(await since()).toEqual([['item.upserted', 1, null]]);
+    const one = (await store.menus.read(id)).find((entry) => entry.id === 1)!;
+    expect(JSON.parse(stock!.item!)).toEqual(canonical(one));
+    expect(one.prices.map((price) => price.stock)).toEqual([4, 0]);
+
+    // Deactivate, deactivate again (nothing), reactivate.
+    await store.menus.setItemActive(id, 2, false);
+    await store.menus.setItemActive(id, 2, false);
+    await store.menus.setItemActive(id, 2, true);
+    expect(await since()).toEqual([
+      ['item.removed', 2, 'deactivated'],
+      ['item.upserted', 2, null],
+    ]);
+
+    // Delete an active item, then an inactive one (which was not in the active menu).
+    expect(await store.menus.deleteItem(id, 1)).toBe(true);
+    expect(await store.menus.deleteItem(id, 3)).toBe(true);
+    expect(await since()).toEqual([['item.removed', 1, 'deleted']]);
+
+    // Store information: a real change, then the same values again.
+    await store.dispensaries.updateStoreInfo(id, { city: 'Denver' });
+    await store.dispensaries.updateStoreInfo(id, { city: 'Denver' });
+    expect(await since()).toEqual([['store.updated', null, null]]);
+  });
+
+  it('pages a dispensary after a cursor, with the head and the oldest kept change', async ({ store }) => {
+    const a = await store.dispensaries.create('A', 'digest-a');
+    const b = await store.dispensaries.create('B', 'digest-b');
+    await store.menus.replace(a.id, [item(1), item(2), item(3)]);
+    await store.menus.replace(b.id, [item(1)]);
+    await store.menus.setItemActive(a.id, 2, false);
+
+    const first = await store.menuChanges.page(a.id, 0, 2);
+    expect(first.changes.map((change) => change.seq)).toEqual([1, 2]);
+    expect(first.head).toBe(5);
+    expect(first.oldest).toBe(1);
+    const rest = await store.menuChanges.page(a.id, 2, 2);
+    expect(rest.changes.map((change) => [change.seq, change.dispensaryId, change.itemId])).toEqual([
+      [3, a.id, 3],
+      [5, a.id, 2],
+    ]);
+    expect((await store.menuChanges.page(b.id, 0, 10)).changes.map((change) => change.seq)).toEqual([4]);
+    expect((await store.menuChanges.since(3, 10)).map((change) => change.seq)).toEqual([4, 5]);
+    expect(rest.changes[0]).toMatchObject({ type: 'item.upserted', reason: null });
+    expect(typeof rest.changes[0]!.at).toBe('string');
+  });
+
+  it('prunes old changes in batches, always keeping the newest', async ({ store }) => {
+    const { id } = await store.dispensaries.create('A', 'digest-a');
+    await store.menus.replace(id, [item(1), item(2), item(3), item(4), item(5)]);
+    const future = new Date(Date.now() + 60_000).toISOString();
+    expect(await store.menuChanges.prune(new Date(0).toISOString(), 2)).toBe(0);
+    expect(await store.menuChanges.prune(future, 2)).toBe(4);
+    const page = await store.menuChanges.page(id, 0, 10);
+    expect(page.changes.map((change) => change.seq)).toEqual([5]);
+    expect(page.oldest).toBe(5);
+    expect(page.head).toBe(5);
+  });
+
+  it('runs afterFeed hooks in the write, with the rows; a failing hook undoes the write', async ({
+    store,
+  }) => {
+    const seen: MenuChange[][] = [];
+    let fail = false;
+    store.afterFeed(async (trx, rows) => {
+      // The rows are there, in this transaction.
+      const count = await trx
+        .selectFrom('menu_changes')
+        .select(({ fn }) => fn.countAll<number>().as('n'))
+        .where(
+          'seq',
+          'in',
+          rows.map((row) => row.seq),
+        )
+        .executeTakeFirstOrThrow();
+      expect(Number(count.n)).toBe(rows.length);
+      seen.push([...rows]);
+      if (fail) throw new Error('hook failed');
+    });
+    const { id } = await store.dispensaries.create('A', 'digest-a');
+    await store.menus.replace(id, [item(1), item(2)]);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.map((row) => [row.seq, row.dispensaryId, row.type, row.itemId, row.reason])).toEqual([
+      [1, id, 'item.upserted', 1, null],
+      [2, id, 'item.upserted', 2, null],
+    ]);
+    expect(JSON.parse(seen[0]![0]!.item!)).toMatchObject({ id: 1, name: 'Item 1' });
+    fail = true;
+    await expect(store.menus.setItemActive(id, 1, false)).rejects.toThrow('hook failed');
+    expect((await store.menus.read(id))[0]!.active).toBe(true);
+    expect(await store.menuChanges.head()).toBe(2);
+  });
+});
+
+describe(`the live menu feed between stores on ${DATABASE_KIND}`, () => {
+  let database: TestDatabase;
+  let writers: Store[];
+  let reader: Store;
+  beforeAll(async () => {
+    database = await testDatabase();
+    writers = [await openStore(database.address), await openStore(database.address)];
+    reader = await openStore(database.address);
+  });
+  afterAll(async () => {
+    for (const store of [...(writers ?? []), reader]) await store?.close();
+    await database?.cleanup();
+  });
+
+  plainIt('a reader following after its cursor during concurrent writes never misses a change', async () => {
+    const ids = [
+      (await writers[0]!.dispensaries.create('A', 'digest-a')).id,
+      (await writers[1]!.dispensaries.create('B', 'digest-b')).id,
+    ];
+    const menu = Array.from({ length: 5 }, (_, index) =>
+      item(index + 1, { prices: [{ unit: 'gram', amount: 1, priceCents: 100, stock: 0 }] }),
+    );
+    for (const [index, id] of ids.entries()) await writers[index]!.menus.replace(id, menu);
+    const seen: number[] = [];
+    let cursor = await reader.menuChanges.head();
+    const start = cursor;
+    let writing = true;
+    const follow = async () => {
+      for (const change of await reader.menuChanges.since(cursor, 1_000)) {
+        seen.push(change.seq);
+        cursor = change.seq;
+      }
+    };
+    const following = (async () => {
+      while (writing) await follow();
+    })();
+    const write = (index: number, n: number) =>
+      writers[index]!.menus.setStock(ids[index]!, [
+        { itemId: (n % 5) + 1, unit: 'gram', amount: 1, stock: n + 1 },
+        { itemId: ((n + 1) % 5) + 1, unit: 'gram', amount: 1, stock: n + 1 },
+      ]);
+    try {
+      if (onPostgres) {
+        // Two stores (two pools) write at once, so their commits race.
+        await Promise.all(
+          [0, 1].map(async (index) => {
+            for (let n = 0; n < 25; n++) await write(index, n);
+          }),
+        );
+      } else {
+        for (let n = 0; n < 25; n++) for (const index of [0, 1]) await write(index, n);
+      }
+    } finally {
+      writing = false;
+      await following;
+    }
+    await follow();
+    const all = (await reader.menuChanges.since(start, 10_000)).map((change) => change.seq);
+    expect(all).toHaveLength(100);
+    // Each seen once, in order, none skipped even when commits raced.
+    expect(seen).toEqual(all);
+  });
+});
