@@ -340,4 +340,43 @@ describe('the public surfaces in Chromium', () => {
       ),
     ).toEqual([]);
   }, 60_000);
+
+  it('the board survives a server restart: it reconnects by itself and catches up on what changed meanwhile', async () => {
+    const board = await open(1920, 1080);
+    await board.goto(`${server.url}/board/demo`);
+    await expect
+      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('live');
+    const item = board.locator('.item[data-id="2"]');
+    expect(await item.getAttribute('class')).not.toContain('sold-out');
+    const port = new URL(server.url).port;
+    await server.stop();
+    await expect
+      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('reconnecting');
+    // Right after the restart (the board may still be waiting to reconnect), Granddaddy Purple (item 2) sells out.
+    server = await startServe(database.address, [
+      '--demo',
+      '--rate-limit-address',
+      'off',
+      '--rate-limit-admin-key',
+      'off',
+      '--port',
+      port,
+    ]);
+    expect(new URL(server.url).port).toBe(port);
+    const levels = JSON.stringify([
+      { item_id: 2, unit: 'gram', amount: 1, stock: 0 },
+      { item_id: 2, unit: 'ounce', amount: 0.125, stock: 0 },
+      { item_id: 2, unit: 'ounce', amount: 0.25, stock: 0 },
+    ]);
+    const response = await admin('PATCH', '/dispensaries/1/inventory', JSON.parse(levels));
+    expect(response.status, await response.text()).toBe(200);
+    await expect
+      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 40_000 })
+      .toBe('live');
+    await expect.poll(() => item.getAttribute('class'), { timeout: 15_000 }).toContain('sold-out');
+    await board.close();
+    expect(problems.filter((problem) => !problem.includes('Failed to load resource'))).toEqual([]);
+  }, 90_000);
 });
