@@ -10,6 +10,11 @@
  * stops the server with SIGTERM and checks that it exits 0.
  *
  *   npm run soak -- --seconds 60 --rate 100 [--items 300] [--full-sync-seconds 10] [--db PATH|postgres://...] [--out bench/SOAK.md]
+ *   npm run soak -- --minutes 10 --database postgres --workers 2
+ *
+ * --database postgres creates a database of its own on SOAK_POSTGRES_URL's server (default
+ * postgres://postgres@127.0.0.1:5432/postgres) and drops it afterwards; --workers N runs `serve
+ * --workers N` (memory and CPU are then those of the primary and its workers together).
  *
  * Clients spread over several credentials, admin keys and loopback source addresses (127.0.0.x), as
  * many integrators would, so that the default rate limits (per credential, key and address) are not
@@ -29,6 +34,9 @@ const BIN = join(ROOT, 'bin', 'menu-api');
 const { values: args } = parseArgs({
   options: {
     seconds: { type: 'string', default: '60' },
+    minutes: { type: 'string' },
+    database: { type: 'string', default: 'sqlite' },
+    workers: { type: 'string', default: '1' },
     rate: { type: 'string', default: '100' },
     items: { type: 'string', default: '300' },
     warmup: { type: 'string', default: '5' },
@@ -40,7 +48,9 @@ const { values: args } = parseArgs({
   },
 });
 
-const SECONDS = Number(args.seconds);
+const SECONDS = args.minutes !== undefined ? Number(args.minutes) * 60 : Number(args.seconds);
+const WORKERS = Number(args.workers);
+const DATABASE = args.database === 'postgres' ? 'postgres' : 'sqlite';
 const RATE = Number(args.rate);
 const ITEMS = Number(args.items);
 const WARMUP_SECONDS = Number(args.warmup);
@@ -136,9 +146,17 @@ function call(
 
 /** CPU time the process has used (user and system), ms. */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime are fields 14 and 15 of /proc/PID/stat, in clock ticks (100 per second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  let total = 0;
+  for (const member of processTree(pid)) {
+    try {
+      const fields = readFileSync(`/proc/${member}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      // utime and stime are fields 14 and 15 of /proc/PID/stat, in clock ticks (100 per second on Linux).
+      total += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // A worker that just exited.
+    }
+  }
+  return total;
 }
 
 /** The server's V8 heap in use and its external (native) memory, from its own /metrics. */
@@ -162,9 +180,32 @@ async function heap(opsUrl: string): Promise<{ used: number; external: number; s
   };
 }
 
+/** The process and its children (the workers of `serve --workers N`). */
+function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // Gone, or no children file on this kernel.
+  }
+  return [pid, ...children];
+}
+
 function rss(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) * 1024 : Number.NaN;
+  let total = 0;
+  for (const member of processTree(pid)) {
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${member}/status`, 'utf8'));
+      if (match) total += Number(match[1]) * 1024;
+    } catch {
+      // A worker that just exited.
+    }
+  }
+  return total;
 }
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -179,7 +220,21 @@ async function startServer(
 ): Promise<{ child: ChildProcess; url: string; opsUrl: string; output: () => string }> {
   const child = spawn(
     process.execPath,
-    [BIN, '--db', db, 'serve', '--port', '0', '--ops-port', '0', '--json', '--log-level', 'warn'],
+    [
+      BIN,
+      '--db',
+      db,
+      'serve',
+      '--port',
+      '0',
+      '--ops-port',
+      '0',
+      '--json',
+      '--log-level',
+      'warn',
+      '--workers',
+      String(WORKERS),
+    ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -240,7 +295,8 @@ const MIX: [Operation, number][] = [
 
 async function main(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'menu-api-soak-'));
-  const db = args.db ?? join(folder, 'soak.db');
+  const postgres = !args.db && DATABASE === 'postgres' ? await createPostgresDatabase() : undefined;
+  const db = args.db ?? postgres?.url ?? join(folder, 'soak.db');
   console.error(
     `soak: preparing ${db} (${CREDENTIALS} credentials, ${ADMIN_KEYS} admin keys, ${ITEMS} items)`,
   );
@@ -508,6 +564,7 @@ async function main(): Promise<void> {
   const heapBefore = await heap(server.opsUrl);
   const loadBefore = loadavg()[0]!;
   const cpuBefore = cpuMs(pid);
+  // Let the workers come up before their memory counts.
   const rssSeries: number[] = [rss(pid)];
   const rssStart = rssSeries[0]!;
   measuring = true;
@@ -545,7 +602,7 @@ async function main(): Promise<void> {
   const report = [
     '# Soak test',
     '',
-    `\`npm run soak -- --seconds ${SECONDS} --rate ${RATE}\` (a full sync every ${FULL_SYNC_SECONDS} s) on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${args.db ? 'the given database' : 'SQLite'}, ${ITEMS} items,`,
+    `\`npm run soak -- ${args.minutes !== undefined ? `--minutes ${args.minutes}` : `--seconds ${SECONDS}`} --rate ${RATE}${DATABASE === 'postgres' ? ' --database postgres' : ''}${WORKERS > 1 ? ` --workers ${WORKERS}` : ''}\` (a full sync every ${FULL_SYNC_SECONDS} s) on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${args.db ? 'the given database' : DATABASE === 'postgres' ? 'PostgreSQL' : 'SQLite'}, ${WORKERS > 1 ? `${WORKERS} workers, ` : ''}${ITEMS} items,`,
     `${CREDENTIALS} credentials, ${ADMIN_KEYS} admin keys, ${ADDRESSES} client addresses, one stock change per second (each checked by the next inventory read).`,
     '',
     '| | |',
@@ -557,7 +614,7 @@ async function main(): Promise<void> {
     `| most requests in flight | ${maxInFlight} |`,
     `| server CPU | ${(cpuUsed / 1_000).toFixed(1)} s in ${elapsed.toFixed(0)} s (${((cpuUsed / (elapsed * 1_000)) * 100).toFixed(0)}% of a core), ${(cpuUsed / Math.max(1, samples.length)).toFixed(2)} ms per request |`,
     `| stock changes checked by the next read | ${counts.get('stock-check') ?? 0} of ${counts.get('stock') ?? 0} (${checksSkipped} overlapped a full sync, which resets stock) |`,
-    `| server RSS start → end | ${mib(rssStart)} → ${mib(rssEnd)} (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%) |`,
+    `| server RSS start → middle → end | ${mib(rssStart)} → ${mib(rssSeries[Math.floor(rssSeries.length / 2)]!)} → ${mib(rssEnd)} (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%)${WORKERS > 1 ? `, primary and ${WORKERS} workers together` : ''} |`,
     `| JS heap used, external memory start → end | ${mib(heapBefore.used)} → ${mib(heapAfter.used)}, ${mib(heapBefore.external)} → ${mib(heapAfter.external)} (from /metrics); snapshot cache ${mib(heapBefore.snapshots)} → ${mib(heapAfter.snapshots)} |`,
     `| RSS every 5 s | ${rssSeries.map((value) => (value / 1024 / 1024).toFixed(0)).join(', ')} MiB |`,
     `| exit code after SIGTERM | ${exitCode} |`,
@@ -574,7 +631,30 @@ async function main(): Promise<void> {
   process.stdout.write(`${report}\n`);
   if (args.out) writeFileSync(args.out, `${report}\n`);
   if (!args.db) rmSync(folder, { recursive: true, force: true });
+  await postgres?.drop();
   process.exitCode = errors.length === 0 && exitCode === 0 ? 0 : 1;
+}
+
+/** A database of the soak's own on SOAK_POSTGRES_URL's server, dropped by `drop()`. */
+async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const { default: pg } = await import('pg');
+  const server = process.env.SOAK_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `menu_api_soak_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: server });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
 }
 
 main().catch((error) => {

@@ -13,7 +13,13 @@ import {
   MenuClient,
   pricesOf,
 } from 'dispensary-menu-api/client';
-import { exampleOptions } from './args.js';
+import { COMMON_USAGE, exampleOptions } from './args.js';
+
+const USAGE = `Prints a store's menu as a table.
+
+Usage: npx tsx examples/menu-table.ts [options]
+
+${COMMON_USAGE}`;
 
 interface Row {
   id: number;
@@ -43,7 +49,7 @@ function table(header: string[], rows: string[][]): string {
 }
 
 async function main(): Promise<void> {
-  const options = exampleOptions();
+  const options = exampleOptions(USAGE);
   const client = new MenuClient({
     baseUrl: options.baseUrl,
     username: options.username,

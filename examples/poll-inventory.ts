@@ -6,13 +6,21 @@
  *     [--password P] [--token T] [--form A|B]
  */
 import { type InventoryEntry, MenuApiError, MenuClient } from 'dispensary-menu-api/client';
-import { exampleOptions } from './args.js';
+import { COMMON_USAGE, exampleOptions } from './args.js';
+
+const USAGE = `Polls a store's inventory with since and prints what changed.
+
+Usage: npx tsx examples/poll-inventory.ts [options]
+
+  --iterations N    how many polls (default: 10)
+  --interval-ms MS  time between polls (default: 5000)
+${COMMON_USAGE}`;
 
 const key = (entry: InventoryEntry) => `${entry.item_id} ${entry.unit} ${entry.amount}`;
 const stockText = (stock: number | null) => (stock === null ? 'not tracked' : String(stock));
 
 async function main(): Promise<void> {
-  const options = exampleOptions({
+  const options = exampleOptions(USAGE, {
     iterations: { type: 'string', default: '10' },
     'interval-ms': { type: 'string', default: '5000' },
   });

@@ -61,6 +61,7 @@ export interface ServerConfig
     | 'streamMaxBacklog'
     | 'rememberCredentialsMs'
     | 'shutdownTimeoutMs'
+    | 'drainDelayMs'
     | 'rateLimitCredential'
     | 'rateLimitAddress'
     | 'rateLimitAdminKey'
@@ -114,6 +115,7 @@ export function serverConfig(values: SettingValues): ServerConfig {
     streamMaxBacklog: values.streamMaxBacklog,
     rememberCredentialsMs: values.rememberCredentialsMs,
     shutdownTimeoutMs: values.shutdownTimeoutMs,
+    drainDelayMs: values.drainDelayMs,
     snapshotBudgetBytes: values.snapshotBudgetMb * 1024 * 1024,
     rateLimitCredential: values.rateLimitCredential,
     rateLimitAddress: values.rateLimitAddress,

@@ -14,10 +14,16 @@ export async function withService<Service>(
   options: CommonOptions,
   make: (store: Store) => Service,
   work: (service: Service) => Promise<void>,
+  /** `read`: the command only reads, so a missing SQLite file is an error, never a new database. */
+  access: 'read' | 'write' = 'write',
 ): Promise<void> {
   let store: Store | undefined;
   try {
-    store = await openStore(options.db, { poolSize: Number(options.dbPoolSize ?? DEFAULT_POOL_SIZE) });
+    store = await openStore(options.db, {
+      poolSize: Number(options.dbPoolSize ?? DEFAULT_POOL_SIZE),
+      missing: access === 'read' ? 'refuse' : 'create',
+      onCreate: sayCreated,
+    });
     await work(make(store));
   } catch (error) {
     fail(options, error);
@@ -31,4 +37,9 @@ export function parseId(value: string, what: string): number {
     throw new ServiceError('invalid_request', `${what} must be a positive whole number, not "${value}".`);
   }
   return Number(value);
+}
+
+/** What a command that created a missing SQLite file says on stderr (whatever --json says on stdout). */
+export function sayCreated(path: string): void {
+  process.stderr.write(`Created a new database at ${path}\n`);
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { adminKeyCommand } from './commands/admin-key.js';
 import { auditCommand } from './commands/audit.js';
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
     ),
     'global',
   )
+    .version(packageVersion(), '-V, --version', 'print the version and exit')
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(run with --help for usage)');
   for (const command of [
@@ -45,6 +47,12 @@ export function buildProgram(): Command {
   };
   showGlobals(program);
   return program;
+}
+
+/** The package's version, read from package.json (two folders up from src/cli and from dist/cli). */
+function packageVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
 }
 
 export async function main(argv: string[]): Promise<void> {

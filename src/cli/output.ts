@@ -1,4 +1,5 @@
 import { ServiceError } from '../services/errors.js';
+import { DatabaseMissingError } from '../store/open.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
 import type { OutputOptions } from './options.js';
 
@@ -24,7 +25,13 @@ export function table(headers: string[], rows: (string | number)[][]): string {
 /** Reports a failure on stdout (--json) or stderr, and sets a non-zero exit code. */
 export function fail(options: OutputOptions, error: unknown): void {
   const known = error instanceof ServiceError;
-  const code = known ? error.code : isStoreUnavailable(error) ? 'unavailable' : 'internal_error';
+  const code = known
+    ? error.code
+    : error instanceof DatabaseMissingError
+      ? 'not_found'
+      : isStoreUnavailable(error)
+        ? 'unavailable'
+        : 'internal_error';
   const message = known || error instanceof Error ? (error as Error).message : String(error);
   if (options.json) {
     const problems = known ? error.problems : undefined;

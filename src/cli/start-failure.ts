@@ -1,4 +1,5 @@
 import type { ServerConfig } from '../config.js';
+import { ServiceError } from '../services/errors.js';
 import { describeAddress } from '../store/open.js';
 
 /** The first error in the cause chain that carries a code, and that code. */
@@ -58,4 +59,14 @@ export function startFailure(
     return `cannot listen on ${config.host}: that address is not on this machine (${code}).`;
   }
   return message;
+}
+
+/**
+ * The failure `serve` reports: a known cause of the machine's (a port in use, a database that cannot be
+ * written) is `unavailable` with a message saying what to do; only an unknown one stays a bare error
+ * (`internal_error` under --json).
+ */
+export function startError(error: unknown, config: Pick<ServerConfig, 'database' | 'host' | 'port'>): Error {
+  const message = `The server could not start: ${startFailure(error, config)}`;
+  return codeOf(error) ? new ServiceError('unavailable', message) : new Error(message);
 }

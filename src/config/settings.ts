@@ -202,10 +202,26 @@ export const SETTINGS = {
   shutdownTimeoutMs: setting({
     flag: '--shutdown-timeout-ms <ms>',
     env: 'SHUTDOWN_TIMEOUT_MS',
-    doc: 'on SIGTERM/SIGINT, how long requests in flight may take',
+    doc: 'on SIGTERM/SIGINT, how long requests in flight may take (counted from the signal, drain delay included); the process exits at most 2 s later whatever happens',
     scope: 'serve',
     parse: wholeNumber('--shutdown-timeout-ms'),
     default: 10_000,
+  }),
+  drainDelayMs: setting({
+    flag: '--drain-delay-ms <ms>',
+    env: 'DRAIN_DELAY_MS',
+    doc: 'on SIGTERM, how long to keep serving (every answer with Connection: close) while /readyz says 503, before the listener closes: time for a load balancer to stop sending; SIGINT skips it',
+    scope: 'serve',
+    parse: wholeNumber('--drain-delay-ms'),
+    default: 2_000,
+  }),
+  logBufferKb: setting({
+    flag: '--log-buffer-kb <kb>',
+    env: 'LOG_BUFFER_KB',
+    doc: 'most log output kept waiting for a slow stdout, KiB; lines beyond it are dropped and counted (menu_api_log_lines_dropped_total)',
+    scope: 'serve',
+    parse: wholeNumber('--log-buffer-kb'),
+    default: 1_024,
   }),
   snapshotBudgetMb: setting({
     flag: '--snapshot-budget-mb <mb>',

@@ -75,7 +75,15 @@ function isTimeZone(name: string): boolean {
   }
 }
 
-function validateHours(raw: unknown, problems: FieldProblem[]): WeeklyHours | null | undefined {
+/**
+ * A week of hours. A day left out keeps its current hours (`current`), so that one day can be changed
+ * alone; when the store has no hours yet, every day is needed, and the missing ones are named.
+ */
+function validateHours(
+  raw: unknown,
+  problems: FieldProblem[],
+  current: WeeklyHours | null,
+): WeeklyHours | null | undefined {
   if (raw === null) return null;
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     problems.push({
@@ -90,9 +98,18 @@ function validateHours(raw: unknown, problems: FieldProblem[]): WeeklyHours | nu
     if (!(WEEKDAYS as readonly string[]).includes(key))
       problems.push({ field: `hours.${key}`, message: 'is not a weekday' });
   }
+  const missing = WEEKDAYS.filter((day) => days[day] === undefined);
+  if (missing.length > 0 && !current) {
+    problems.push({
+      field: 'hours',
+      message: `has no ${missing.join(', ')}: the store has no hours yet, so give every day (${WEEKDAYS.length}), each {"open": "HH:MM", "close": "HH:MM"} or {"closed": true}; later updates may give only the days that change`,
+    });
+  }
   for (const day of WEEKDAYS) {
     const value = days[day] as Record<string, unknown> | undefined;
-    if (value && typeof value === 'object' && value.closed === true) {
+    if (value === undefined) {
+      if (current) hours[day] = current[day];
+    } else if (value && typeof value === 'object' && value.closed === true) {
       hours[day] = { open: null, close: null, closed: true };
     } else if (
       value &&
@@ -121,6 +138,8 @@ function validateHours(raw: unknown, problems: FieldProblem[]): WeeklyHours | nu
 /** Validates store fields sent in snake_case; only the fields present are returned. */
 export function validateStoreInfoPatch(
   raw: unknown,
+  /** The store's hours now: days an update leaves out keep them. */
+  currentHours: WeeklyHours | null = null,
 ): { ok: true; patch: StoreInfoPatch } | { ok: false; problems: FieldProblem[] } {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { ok: false, problems: [{ field: 'body', message: 'must be a JSON object' }] };
@@ -137,7 +156,7 @@ export function validateStoreInfoPatch(
       continue;
     }
     if (field === 'hours') {
-      const hours = validateHours(value, problems);
+      const hours = validateHours(value, problems, currentHours);
       if (hours !== undefined) patch.hours = hours;
       continue;
     }

@@ -3,7 +3,7 @@
  * validates every example against its schema). They use the demo data, so that "try it" on a server
  * started with --demo answers them.
  */
-import { DEMO } from '../demo/seed.js';
+import { DEMO, DEMO_STORE } from '../demo/seed.js';
 
 const credentials = { username: DEMO.username, password: DEMO.password, collective_token: DEMO.token };
 
@@ -13,33 +13,8 @@ export const FORM_A_INVENTORY_REQUEST_EXAMPLE = { ...credentials, since: '2026-1
 export const FORM_A_CHANGES_REQUEST_EXAMPLE = { ...credentials, after: '0000000000001234', limit: 100 };
 export const FORM_A_EVENTS_REQUEST_EXAMPLE = { ...credentials, after: '0000000000001234' };
 
-const day = (open: string, close: string) => ({ open, close, closed: false });
-
-export const STORE_INFO_EXAMPLE = {
-  name: 'Demo Collective',
-  address: '1200 Harbor Blvd',
-  city: 'Oakland',
-  state: 'CA',
-  postal_code: '94607',
-  country: 'US',
-  phone: '+1 510 555 0100',
-  email: 'hello@demo-collective.example',
-  website: 'https://demo-collective.example',
-  timezone: 'America/Los_Angeles',
-  license_number: 'C10-0000001-LIC',
-  currency: 'USD',
-  hours: {
-    monday: day('09:00', '21:00'),
-    tuesday: day('09:00', '21:00'),
-    wednesday: day('09:00', '21:00'),
-    thursday: day('09:00', '21:00'),
-    friday: day('09:00', '23:00'),
-    saturday: day('10:00', '02:00'),
-    sunday: { open: null, close: null, closed: true },
-  },
-  logo: null,
-  updated_at: '2026-11-25T12:00:00.000Z',
-};
+/** The demo dispensary's store information, as `/store` answers it on a demo server. */
+export const STORE_INFO_EXAMPLE = { ...DEMO_STORE, updated_at: '2026-11-25T12:00:00.000Z' };
 
 export const INVENTORY_EXAMPLE = [
   {

@@ -52,7 +52,17 @@ export interface FormTransport {
   /** The OpenAPI tag of this form's routes. */
   tag: string;
   /** How the OpenAPI document describes the form: its tag, and credentials in headers as security schemes. */
-  openApi: { tagDescription: string; securitySchemes?: Readonly<Record<string, object>> };
+  openApi: {
+    tagDescription: string;
+    securitySchemes?: Readonly<Record<string, object>>;
+    /** Credentials no security scheme describes (body fields): why the form's operations have `security: []`. */
+    noSchemeReason?: string;
+    /**
+     * Request bodies read in more media types than JSON: each listed in the document with the JSON
+     * body's fields, as JSON text (`asText`) or as form fields (`asForm`).
+     */
+    requestBody?: { description: string; asText: readonly string[]; asForm: readonly string[] };
+  };
   /** Where the docs say the credentials and token travel: "in the JSON body". */
   credentialsTravel: string;
   /** How the docs spell an endpoint parameter: `since` in a body, `?since=` in a query string. */
@@ -65,6 +75,8 @@ export interface FormTransport {
   requestSchema(endpoint: EndpointRequest): Pick<FastifySchema, 'body' | 'headers' | 'querystring'>;
   /** The credentials and token of a request its schema has already validated. */
   credentials(request: FastifyRequest): RequestCredentials;
+  /** The query parameters an endpoint with these parameters takes (others are refused with 400). */
+  queryParameters(parameters: TProperties): readonly string[];
   /** The endpoint parameters of a request its schema has already validated. */
   parameters(request: FastifyRequest): Readonly<Record<string, unknown>>;
   /** Runs before anything else reads the request (Form B refuses repeated credential headers). */

@@ -18,6 +18,7 @@ import { type DisplayOptions, displayRoutes } from './display/index.js';
 import { type DocsOptions, docsRoutes } from './docs.js';
 import { handleError, sendError } from './errors.js';
 import { limitJsonDepth } from './json-depth.js';
+import { landingRoutes } from './landing.js';
 import { instrument, type Metrics, metricsRoute } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { addProtection, type ProtectionOptions, protectionServerOptions } from './protection.js';
@@ -111,6 +112,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before every route: the OpenAPI document is built from the routes registered after it.
   await registerOpenApi(app);
   await app.register(docsRoutes, options.docs ?? {});
+  await app.register(landingRoutes, { opsRoutes: Boolean(options.health) && options.opsRoutes !== false });
   await addProtection(app, options.protection);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
@@ -129,7 +131,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       reply,
       request,
       'not_found',
-      `There is no ${path}. The menu is at POST /menu (Form A) or GET /menu (Form B).`,
+      path.startsWith('/admin/')
+        ? `There is no ${path} in the sync API. Its paths are under /admin/v1 (see /docs or /openapi.json), for example GET /admin/v1/dispensaries.`
+        : `There is no ${path}. The menu is at POST /menu (Form A) or GET /menu (Form B).`,
     );
   });
 

@@ -50,7 +50,9 @@ export function runPrimary(options: ClusterOptions): Promise<void> {
     const stop = (signal: NodeJS.Signals) => {
       if (stopping) return;
       stopping = true;
-      options.log.info(`${signal}: stopping ${workers().length} worker(s)`);
+      options.log.info(
+        `${signal}: stopping ${workers().length} ${workers().length === 1 ? 'worker' : 'workers'}`,
+      );
       for (const worker of workers()) worker.process.kill('SIGTERM');
       setTimeout(() => {
         for (const worker of workers()) worker.process.kill('SIGKILL');

@@ -99,6 +99,9 @@ export const docsRoutes: FastifyPluginAsync<DocsOptions> = async (app, options) 
       .send(PAGE),
   );
 
+  // /docs/ (a trailing slash) is the same page; a relative redirect keeps a proxy's path prefix.
+  app.get('/docs/', { schema: hide }, async (_request, reply) => reply.redirect('../docs', 301));
+
   app.get('/docs/init.js', { schema: hide }, async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(init),
   );

@@ -74,6 +74,20 @@ interface ValidationIssue {
   params: Record<string, unknown>;
 }
 
+/** Ajv's wording in plain sentence case: "must NOT have more than 256 characters" reads "must have at most …". */
+function plainWording(message: string | undefined): string {
+  if (!message) return 'is invalid';
+  return message
+    .replace(/must NOT have more than (\d+) (characters|items|properties)/, 'must have at most $1 $2')
+    .replace(/must NOT have fewer than (\d+) (characters|items|properties)/, 'must have at least $1 $2')
+    .replace(/must NOT have additional properties/, 'must have no other fields')
+    .replace(/must NOT/g, 'must not')
+    .replace(
+      /\b1 (character|item|propertie)s\b/g,
+      (_match, noun: string) => `1 ${noun === 'propertie' ? 'property' : noun}`,
+    );
+}
+
 /** Turns Ajv's findings into problems that name the field the way the client sent it. */
 export function validationProblems(issues: ValidationIssue[], dataVar: string): FieldProblem[] {
   const where = dataVar === 'headers' ? 'header' : dataVar === 'querystring' ? 'query parameter' : 'field';
@@ -93,7 +107,7 @@ export function validationProblems(issues: ValidationIssue[], dataVar: string): 
               : 'must be a JSON object',
       };
     }
-    const message = missing ? `${where} is required` : `${where} ${issue.message ?? 'is invalid'}`;
+    const message = missing ? `${where} is required` : `${where} ${plainWording(issue.message)}`;
     return { field, message };
   });
 }
@@ -127,6 +141,21 @@ export function sendError(
     .send(body);
 }
 
+/** A 413 that states the limit, in bytes and in a unit a person reads. */
+export function tooLargeMessage(limit: number | undefined): string {
+  if (limit === undefined)
+    return 'The request body is larger than this endpoint accepts. Send a smaller body.';
+  const readable =
+    limit >= 1024 * 1024 && limit % (1024 * 1024) === 0
+      ? `${limit / (1024 * 1024)} MiB`
+      : limit >= 1024 && limit % 1024 === 0
+        ? `${limit / 1024} KiB`
+        : `${limit} bytes`;
+  return `The request body is larger than this endpoint accepts: at most ${limit} bytes (${readable}). Send a smaller body${
+    limit < 1024 * 1024 ? '' : ', or split a full sync into partial syncs'
+  }.`;
+}
+
 /** The one error handler: known failures get their status; anything else is a bug and a bare 500. */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
@@ -139,6 +168,10 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
     );
     const message = `The request is malformed: ${describeProblems(problems)}.`;
     return sendError(reply, request, 'invalid_request', message, problems);
+  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    const limit = request.routeOptions.bodyLimit;
+    return sendError(reply, request, 'payload_too_large', tooLargeMessage(limit));
   }
   const known = error.code ? FASTIFY_ERRORS[error.code] : undefined;
   if (known) return sendError(reply, request, known.code, known.message(error));

@@ -67,6 +67,7 @@ export class Metrics {
   private inFlight = 0;
   private databaseProbe: (() => boolean) | undefined;
   private snapshotBytesProbe: (() => number) | undefined;
+  private droppedLogLinesProbe: (() => number) | undefined;
   private liveStreamsProbe: (() => LiveHubCounts) | undefined;
 
   /** Every answer, by method, route pattern (`/admin/v1/dispensaries/:id`, never the raw path) and status. */
@@ -87,6 +88,8 @@ export class Metrics {
   readonly snapshotBytesServed: Counter<'view'>;
   /** 1 while the database answers, 0 while it is unreachable (read when scraped). */
   readonly databaseUp: Gauge;
+  /** Log lines dropped because stdout was not read fast enough (read from the destination when scraped). */
+  readonly droppedLogLines: Counter;
   /** Open /events streams, and those refused and ended (by limit and reason), read when scraped. */
   readonly liveStreams: Gauge;
   readonly liveStreamsRefused: Gauge<'limit'>;
@@ -192,6 +195,17 @@ export class Metrics {
         if (metrics.databaseProbe) this.set(metrics.databaseProbe() ? 1 : 0);
       },
     });
+    let droppedReported = 0;
+    this.droppedLogLines = new Counter({
+      name: 'menu_api_log_lines_dropped_total',
+      help: 'Log lines dropped because stdout was not read fast enough (see --log-buffer-kb).',
+      registers,
+      collect() {
+        const dropped = metrics.droppedLogLinesProbe?.() ?? 0;
+        if (dropped > droppedReported) this.inc(dropped - droppedReported);
+        droppedReported = dropped;
+      },
+    });
     this.liveStreams = new Gauge({
       name: 'menu_api_live_streams',
       help: 'Open /events streams of this process.',
@@ -272,6 +286,11 @@ export class Metrics {
   /** The snapshot cache's size, read at every scrape (`menu_api_snapshot_cache_bytes{view="all"}`). */
   trackSnapshotCacheBytes(probe: () => number): void {
     this.snapshotBytesProbe = probe;
+  }
+
+  /** The log destination's count of dropped lines, read at every scrape (`menu_api_log_lines_dropped_total`). */
+  trackDroppedLogLines(probe: () => number): void {
+    this.droppedLogLinesProbe = probe;
   }
 
   /** The live hub's counts, read at every scrape (`menu_api_live_streams*`). */
@@ -384,6 +403,7 @@ export const metricsRoute: FastifyPluginAsync<MetricsRouteOptions> = async (app,
     '/metrics',
     {
       schema: {
+        operationId: 'metrics',
         summary: 'Prometheus metrics of this process',
         description: 'Prometheus text exposition format (text/plain; version=0.0.4).',
         tags: ['Operations'],

@@ -12,7 +12,8 @@ import { ErrorBody, STATUS_BY_CODE } from './errors.js';
  * Served at GET /openapi.json; `npm run openapi` writes it to ./openapi.json.
  */
 
-const VERSION = (
+/** The package's version: the document's `info.version`, the landing page's and the CLI's `--version`. */
+export const VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
@@ -50,7 +51,9 @@ The demo server (\`menu-api serve --demo\`) answers the examples below: credenti
 Every error is JSON of one shape (\`ErrorBody\`), and every response carries \`x-request-id\` (a client
 may send its own, up to 64 characters of \`A-Za-z0-9._:-\`, which is then echoed). Checks run in the
 order shape (400), credentials (401), token (403). A wrong method on a known path is 405 with \`Allow\`;
-an unknown path is 404; both with the same JSON body. A 429 or 503 carries \`Retry-After\` (seconds).
+an unknown path is 404; both with the same JSON body (\`components.responses.MethodNotAllowed\`). A 429
+or 503 carries \`Retry-After\` (seconds). Every rate-limited answer carries \`RateLimit-Policy\` and
+\`RateLimit\`. Every path served with \`GET\` also answers \`HEAD\` (the same headers, no body).
 
 ## Decisions where the specification is silent
 
@@ -70,8 +73,10 @@ an unknown path is 404; both with the same JSON body. A 429 or 503 carries \`Ret
 - **Inventory \`since\`**: an RFC 3339 time; entries whose price or stock changed strictly after it. A
   \`since\` poll does not report removals.
 - **Repeated headers**: a credential header sent twice is a 400 rather than a guess.
-- **Tokens and credentials**: issued by the operator and shown once; a rotated token stops working at
-  once. Usernames are never reused.
+- **Tokens and credentials**: issued by the operator and shown once. A rotated-out token keeps working
+  for a grace period, 24 hours by default (\`grace_seconds\` of \`rotate-token\`; 0 ends it at once),
+  then gets 403. Usernames are never reused.
+- **Dispensary names** need not be unique: two dispensaries may share a name; the id tells them apart.
 - **Versioning**: no version in the public paths (clients written against the specification work
   unchanged); the sync API is versioned in its path, \`/admin/v1\`.
 `.trim();
@@ -86,6 +91,13 @@ const FORM_SECURITY = new Map(
   }),
 );
 const ADMIN_SECURITY = [{ AdminKey: [] }];
+
+/** Each form whose credentials no security scheme can describe (body fields): why its routes have none. */
+const FORM_NO_SCHEME = new Map(
+  FORMS.flatMap(({ transport }) =>
+    transport.openApi.noSchemeReason ? [[transport.tag, transport.openApi.noSchemeReason] as const] : [],
+  ),
+);
 
 /** An example error per status, and per audience where the code differs (public reads vs. sync API). */
 const EXAMPLE_MESSAGES: Record<string, string> = {
@@ -124,6 +136,95 @@ const RETRY_AFTER = {
   description: 'Seconds to wait before retrying.',
   schema: { type: 'integer', minimum: 0, examples: [2] },
 };
+
+/** The headers answers carry, declared once (components.headers) and referred to by every response. */
+const HEADERS: Record<string, Json> = {
+  RequestId: {
+    description:
+      'The request id: the client’s own `x-request-id` when it sent a valid one (up to 64 characters of `A-Za-z0-9._:-`), otherwise a UUID. Quote it when reporting a problem.',
+    schema: { type: 'string', examples: ['6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e'] },
+  },
+  RateLimit: {
+    description:
+      'The state of each rate-limit bucket this request was counted in (draft-ietf-httpapi-ratelimit-headers): `r` requests left, `t` seconds until the bucket is full again.',
+    schema: { type: 'string', examples: ['"address";r=199;t=1, "credential";r=99;t=1'] },
+  },
+  RateLimitPolicy: {
+    description:
+      'The policy of each rate-limit bucket this request was counted in: `q` the burst, `w` the seconds a full burst takes to refill.',
+    schema: { type: 'string', examples: ['"address";q=200;w=4, "credential";q=100;w=5'] },
+  },
+  RetryAfter: RETRY_AFTER,
+  IdempotentReplayed: {
+    description:
+      '`true` when this answer is the replay of an earlier write with the same `Idempotency-Key` (nothing was changed again); absent otherwise.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  Allow: {
+    description: 'The methods this path is served with, for example `GET, HEAD, POST`.',
+    schema: { type: 'string', examples: ['GET, HEAD, POST'] },
+  },
+};
+
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** Request headers every operation (or every sync API write) reads, declared once (components.parameters). */
+const PARAMETERS: Record<string, Json> = {
+  RequestId: {
+    in: 'header',
+    name: 'x-request-id',
+    required: false,
+    description:
+      'Your own id for this request (up to 64 characters of `A-Za-z0-9._:-`), echoed in the answer’s `x-request-id` and written to the request log; anything else is replaced by a UUID.',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' },
+  },
+  IdempotencyKey: {
+    in: 'header',
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Makes a retry safe: the same key with the same request within 24 hours returns the first answer (with `idempotent-replayed: true`) and changes nothing again; with another request, 422. 1 to 255 visible ASCII characters, for example a UUID. An answer that carried a secret (a new token or password) is not kept: its replay is a 409.',
+    schema: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      examples: ['0b6f5c1e-2d7a-4b8e-9f3c-5a1d2e3f4a5b'],
+    },
+  },
+};
+
+const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
+/** The answer to a method a path is not served with: no operation can refer to it, so it is listed alone. */
+const METHOD_NOT_ALLOWED: Json = {
+  description:
+    'method_not_allowed: the path exists but is not served with this method; `Allow` lists the methods it is served with.',
+  headers: { allow: headerRef('Allow'), 'x-request-id': headerRef('RequestId') },
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_BODY_ID}` } } },
+};
+
+/** Paths that are never rate-limited (README: "Operations"). */
+const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** Why an operation without a security scheme has none (`security: []`), by its tag. */
+const NO_SECURITY_REASONS: Record<string, string> = {
+  Operations:
+    'No credentials (`security: []`): health checks and metrics are for supervisors and load balancers; serve them on a private port with `--ops-port` in production.',
+};
+
+/** The headers of a response: the request id always, the rate-limit state where requests are counted. */
+function responseHeaders(status: string, limited: boolean, replayable: boolean): Json {
+  return {
+    ...(replayable && status.startsWith('2')
+      ? { 'idempotent-replayed': headerRef('IdempotentReplayed') }
+      : {}),
+    ...(limited
+      ? { ratelimit: headerRef('RateLimit'), 'ratelimit-policy': headerRef('RateLimitPolicy') }
+      : {}),
+    ...(status === '429' || status === '503' ? { 'retry-after': headerRef('RetryAfter') } : {}),
+    'x-request-id': headerRef('RequestId'),
+  };
+}
 
 const ETAG_HEADER = {
   description: 'A strong validator of this answer: send it back as If-None-Match to get 304 while it holds.',
@@ -219,7 +320,6 @@ function sharedErrorResponse(
   if (!media || (media.schema as Json | undefined)?.$ref !== `#/components/schemas/${ERROR_BODY_ID}`)
     return response;
   media.example = exampleError(Number(status), admin);
-  if (status === '429' || status === '503') response.headers = { 'retry-after': RETRY_AFTER };
   const base = ERROR_RESPONSE_NAMES[status];
   if (!base) return response;
   const name = status === '403' && admin ? 'Forbidden' : base;
@@ -227,6 +327,46 @@ function sharedErrorResponse(
   if (known && JSON.stringify(known) !== JSON.stringify(response)) return response;
   shared[name] = response;
   return { $ref: `#/components/responses/${name}` };
+}
+
+/** A body schema that also allows null: the body is optional (Fastify validates a missing body as null). */
+function acceptsNoBody(media: Json | undefined): boolean {
+  const options = (media?.schema as Json | undefined)?.anyOf as Json[] | undefined;
+  return options?.some((option) => option.type === 'null') ?? false;
+}
+
+/** HEAD: what GET answers without the body; its operationId is GET's with `Head` appended. */
+function describeHead(operation: Json): void {
+  if (typeof operation.operationId === 'string')
+    operation.operationId = operation.operationId.replace(/-head$/, 'Head');
+  operation.summary = `${String(operation.summary ?? '')} (HEAD: headers only, no body)`;
+  const responses = operation.responses as Record<string, Json>;
+  for (const [status, response] of Object.entries(responses)) {
+    if (status.startsWith('2')) responses[status] = { ...response, content: undefined };
+  }
+}
+
+/** The form of an operation (by its tag) that reads request bodies in more media types than JSON. */
+const FORM_MEDIA_TYPES = new Map(
+  FORMS.flatMap(({ transport }) =>
+    transport.openApi.requestBody ? [[transport.tag, transport.openApi.requestBody] as const] : [],
+  ),
+);
+
+/** Lists every media type a form reads its request bodies in, each with the same fields. */
+function addFormMediaTypes(operation: Json, requestBody: Json, content: Record<string, Json>): void {
+  const tags = (operation.tags as string[] | undefined) ?? [];
+  const accepted = tags.map((tag) => FORM_MEDIA_TYPES.get(tag)).find((found) => found !== undefined);
+  const json = content['application/json'];
+  if (!accepted || !json) return;
+  requestBody.description = accepted.description;
+  for (const type of accepted.asText) {
+    content[type] = {
+      schema: { type: 'string', contentMediaType: 'application/json', contentSchema: json.schema },
+      example: JSON.stringify(json.example),
+    };
+  }
+  for (const type of accepted.asForm) content[type] = { schema: json.schema };
 }
 
 /**
@@ -237,23 +377,35 @@ export function finishDocument(document: Json): Json {
   const components = document.components as Record<string, Json>;
   components.responses ??= {};
   const shared = components.responses as Record<string, Json>;
+  shared.MethodNotAllowed = METHOD_NOT_ALLOWED;
+  components.headers = { ...HEADERS };
+  components.parameters = { ...PARAMETERS };
   const paths = sortedKeys((document.paths ?? {}) as Record<string, Json>);
   for (const [path, item] of Object.entries(paths)) {
     const admin = path.startsWith('/admin/');
     const ordered = sortedKeys(item, (a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b));
-    for (const operation of Object.values(ordered) as Json[]) {
-      const body = (operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
+    for (const [method, operation] of Object.entries(ordered) as [string, Json][]) {
+      const write = admin && method !== 'get' && method !== 'head';
+      if (method === 'head') describeHead(operation);
+      const requestBody = operation.requestBody as Json | undefined;
+      const body = requestBody?.content as Record<string, Json> | undefined;
       exampleFromItems(body?.['application/json']);
+      if (requestBody && body) addFormMediaTypes(operation, requestBody, body);
+      if (requestBody && acceptsNoBody(body?.['application/json'])) requestBody.required = false;
       const responses = sortedKeys(operation.responses as Record<string, Json>);
       for (const [status, response] of Object.entries(responses)) {
         if (response.description === 'Default Response' && SUCCESS_DESCRIPTIONS[status])
           response.description = SUCCESS_DESCRIPTIONS[status];
         exampleFromItems((response.content as Record<string, Json> | undefined)?.['application/json']);
+        response.headers = {
+          ...((response.headers as Json | undefined) ?? {}),
+          ...responseHeaders(status, !UNLIMITED_PATHS.has(path), write),
+        };
         responses[status] = sharedErrorResponse(status, response, admin, shared);
       }
       if (responses['304'] && responses['200']) {
         // Conditional reads: the answer's ETag, sent back as If-None-Match, makes an unchanged answer a 304.
-        responses['200'].headers = { etag: ETAG_HEADER };
+        responses['200'].headers = { etag: ETAG_HEADER, ...(responses['200'].headers as Json) };
         operation.parameters = [...((operation.parameters as Json[] | undefined) ?? []), IF_NONE_MATCH];
       }
       if (CURSORED_PATHS.has(path) && responses['200']) {
@@ -262,6 +414,11 @@ export function finishDocument(document: Json): Json {
           'menu-cursor': MENU_CURSOR_HEADER,
         };
       }
+      operation.parameters = [
+        ...((operation.parameters as Json[] | undefined) ?? []),
+        ...(write ? [parameterRef('IdempotencyKey')] : []),
+        parameterRef('RequestId'),
+      ];
       operation.responses = responses;
     }
     paths[path] = ordered;
@@ -309,6 +466,8 @@ export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
   },
   // Routes without tags (the docs page, test routes) are not part of the API.
   hideUntagged: true,
+  // Fastify serves HEAD for every GET route: the document says so (operationId: GET's + `Head`).
+  exposeHeadRoutes: true,
   refResolver: {
     buildLocalReference: (json, _baseUri, _fragment, index) =>
       (json.$id as string | undefined) ?? `def-${index}`,
@@ -319,7 +478,18 @@ export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
     if (url.startsWith('/admin/')) return { schema: { ...schema, security: ADMIN_SECURITY }, url };
     const security = tags.map((tag) => FORM_SECURITY.get(tag)).find((found) => found !== undefined);
     if (security) return { schema: { ...schema, security }, url };
-    return { schema, url };
+    // No security scheme applies: `security: []`, and the description says why.
+    const reason =
+      tags.map((tag) => NO_SECURITY_REASONS[tag] ?? FORM_NO_SCHEME.get(tag)).find(Boolean) ?? undefined;
+    const description = (schema as { description?: string }).description;
+    return {
+      schema: {
+        ...schema,
+        security: [],
+        ...(reason ? { description: description ? `${description}\n\n${reason}` : reason } : {}),
+      },
+      url,
+    };
   },
   transformObject: (documentObject) =>
     finishDocument((documentObject as { openapiObject: Json }).openapiObject) as ReturnType<

@@ -50,7 +50,7 @@ export interface Runtime {
    * Graceful stop: /readyz turns 503, the listeners stop accepting, requests in flight finish (cut
    * off after `timeoutMs`, default config.shutdownTimeoutMs), then the database is closed.
    */
-  shutdown(options?: { timeoutMs?: number }): Promise<CloseReport>;
+  shutdown(options?: { timeoutMs?: number; drainDelayMs?: number }): Promise<CloseReport>;
   /** shutdown() with the configured deadline. */
   close(): Promise<void>;
 }
@@ -66,11 +66,18 @@ export interface RuntimeOptions {
   scryptCost?: ScryptCost;
   /** Tests: checks every answer against the OpenAPI document (see AppOptions.contractCheck). */
   contractCheck?: ContractCheck;
+  /** Called when the database was a SQLite file that did not exist and was created. */
+  onDatabaseCreated?: (path: string) => void;
+  /** Log lines the log destination dropped so far (menu_api_log_lines_dropped_total). */
+  droppedLogLines?: () => number;
 }
 
 /** Opens the database and wires the caches to its change feed; the app is ready but not listening. */
 export async function createRuntime(config: ServerConfig, options: RuntimeOptions): Promise<Runtime> {
-  const store = await openStore(config.database, { poolSize: config.databasePoolSize });
+  const store = await openStore(config.database, {
+    poolSize: config.databasePoolSize,
+    onCreate: options.onDatabaseCreated,
+  });
   const feed = new ChangeFeed(store, config.changePollMs);
   const menuFeed = new MenuFeed(store, {
     retentionDays: config.changeRetentionDays ?? DEFAULTS.changeRetentionDays,
@@ -144,6 +151,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       feed,
     );
     metrics.trackSnapshotCacheBytes(() => snapshots.usedBytes);
+    if (options.droppedLogLines) metrics.trackDroppedLogLines(options.droppedLogLines);
     metrics.trackLiveStreams(() => hub.stats);
     const published = new PublishedMenus(store, feed);
     const app = await buildApp({
@@ -179,11 +187,14 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
           })
         : undefined;
     let stopped: Promise<CloseReport> | undefined;
-    const shutdown = (timeoutMs = config.shutdownTimeoutMs ?? DEFAULTS.shutdownTimeoutMs) => {
+    const shutdown = (
+      timeoutMs = config.shutdownTimeoutMs ?? DEFAULTS.shutdownTimeoutMs,
+      drainDelayMs = 0,
+    ) => {
       stopped ??= (async () => {
         stopping = true;
         // The ops listener keeps answering (/readyz: 503) until the public one has drained.
-        const report = await closeGracefully(app, timeoutMs);
+        const report = await closeGracefully(app, timeoutMs, drainDelayMs);
         if (ops) await closeGracefully(ops, 1_000);
         hub.stop();
         await menuFeed.stop();
@@ -209,7 +220,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       snapshots,
       metrics,
       published,
-      shutdown: (closeOptions) => shutdown(closeOptions?.timeoutMs),
+      shutdown: (closeOptions) => shutdown(closeOptions?.timeoutMs, closeOptions?.drainDelayMs),
       async close() {
         await shutdown();
       },

@@ -1,13 +1,46 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Metrics } from './metrics.js';
 
 const draining = new WeakSet<FastifyInstance>();
+
+/** What the drain knows of each connection: requests it sent, and how many are being answered. */
+interface ConnectionState {
+  served: number;
+  active: number;
+}
+
+/** Every open connection of each app's server, with its state. */
+const connections = new WeakMap<FastifyInstance, Map<Socket, ConnectionState>>();
+/** When each app's server last accepted a connection, ms since the epoch. */
+const lastAccepted = new WeakMap<FastifyInstance, number>();
+
+/**
+ * Before the listener closes, it keeps accepting until no connection has arrived for BACKLOG_QUIET_MS
+ * (at most BACKLOG_WAIT_MS): Node accepts what waits in the listen backlog a few connections per turn
+ * of the event loop, and whatever is still there when the listener closes is reset by the kernel.
+ */
+export const BACKLOG_QUIET_MS = 100;
+export const BACKLOG_WAIT_MS = 1_000;
+
+/**
+ * How long a connection that was accepted but has not sent its request yet gets, once the listener
+ * has closed, to send it (it is then answered, with Connection: close), ms. Clients write their
+ * request right after connecting; one that says nothing for this long is closed.
+ */
+export const NEW_CONNECTION_GRACE_MS = 2_000;
 
 /**
  * Makes `app.close()` a drain: from the moment it starts, every answer (to a request already in
  * flight, or to one that arrives on a kept-alive connection) carries `Connection: close`, so each
  * connection ends after its current answer and the listener can close. Requests in flight are
  * finished, never refused. Call once per app, before it listens, with `return503OnClosing: false`.
+ *
+ * Node's own `closeIdleConnections` (which `server.close()` and Fastify's close call) counts a
+ * connection that has not sent its first request yet as idle and destroys it: the client, which
+ * connected before the signal, sees a reset. Here a connection counts as idle only after it was
+ * answered at least once; a new one gets NEW_CONNECTION_GRACE_MS to send its request (closeGracefully).
  */
 export function drainOnClose(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
@@ -17,6 +50,36 @@ export function drainOnClose(app: FastifyInstance): void {
     if (draining.has(app) && request.raw.httpVersionMajor < 2) reply.header('connection', 'close');
     next(null, payload);
   });
+  const server = app.server;
+  const open = new Map<Socket, ConnectionState>();
+  connections.set(app, open);
+  server.on('connection', (socket: Socket) => {
+    lastAccepted.set(app, Date.now());
+    open.set(socket, { served: 0, active: 0 });
+    socket.once('close', () => open.delete(socket));
+  });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const state = open.get(request.socket);
+    if (!state) return;
+    state.served++;
+    state.active++;
+    response.once('close', () => {
+      state.active--;
+    });
+  });
+  server.closeIdleConnections = () => {
+    for (const [socket, state] of open) if (state.served > 0 && state.active === 0) socket.destroy();
+  };
+}
+
+/** Closes the connections that were accepted and never sent a request. */
+function closeSilentConnections(app: FastifyInstance): void {
+  for (const [socket, state] of connections.get(app) ?? []) if (state.served === 0) socket.destroy();
+}
+
+/** From now on every answer of the app carries `Connection: close` (the drain delay, then the close). */
+export function startDraining(app: FastifyInstance): void {
+  draining.add(app);
 }
 
 /**
@@ -34,32 +97,57 @@ export function isDraining(app: FastifyInstance): boolean {
   return draining.has(app);
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export interface CloseReport {
   /** True when the deadline passed and the connections still open were cut. */
   cutOff: boolean;
 }
 
 /**
- * Closes a listening app gracefully: no new connections, every request in flight finishes, then the
- * app's onClose hooks run. After `timeoutMs` whatever is still open is cut. Works on an app that
- * never listened (tests with inject) too.
+ * Closes a listening app gracefully: every answer carries `Connection: close`; for `drainDelayMs` the
+ * app still accepts and serves (the caller's /readyz says 503 meanwhile); then the listener closes,
+ * but only once the listen backlog is empty (BACKLOG_QUIET_MS), so that connections waiting there are
+ * accepted and answered rather than reset. Every request in flight finishes, a connection
+ * accepted but silent gets NEW_CONNECTION_GRACE_MS to send its request, then the app's onClose hooks
+ * run. `timeoutMs` after the start (drain delay included) whatever is still open is cut. Works on an
+ * app that never listened (tests with inject) too.
  */
-export async function closeGracefully(app: FastifyInstance, timeoutMs: number): Promise<CloseReport> {
+export async function closeGracefully(
+  app: FastifyInstance,
+  timeoutMs: number,
+  drainDelayMs = 0,
+): Promise<CloseReport> {
   const server = app.server;
+  const started = Date.now();
+  startDraining(app);
+  if (server.listening) {
+    if (drainDelayMs > 0) await sleep(Math.min(drainDelayMs, timeoutMs));
+    const waitFrom = Date.now();
+    const quietSince = () => Math.max(lastAccepted.get(app) ?? 0, waitFrom);
+    while (Date.now() - quietSince() < BACKLOG_QUIET_MS && Date.now() - waitFrom < BACKLOG_WAIT_MS) {
+      await sleep(10);
+    }
+  }
+  const closingAt = Date.now();
   // A connection that turns idle while we wait (its answer sent) would otherwise keep the close
   // waiting for the keep-alive timeout; Node closes idle connections only once, when close starts.
-  const reaper = setInterval(() => server.closeIdleConnections?.(), 100);
+  const reaper = setInterval(() => {
+    server.closeIdleConnections?.();
+    if (Date.now() - closingAt >= NEW_CONNECTION_GRACE_MS) closeSilentConnections(app);
+  }, 100);
   reaper.unref();
   let deadline: NodeJS.Timeout | undefined;
   const closed = app.close().then(() => 'closed' as const);
   const expired = new Promise<'expired'>((resolve) => {
-    deadline = setTimeout(() => resolve('expired'), timeoutMs);
+    deadline = setTimeout(() => resolve('expired'), Math.max(0, timeoutMs - (Date.now() - started)));
     deadline.unref();
   });
   try {
     const outcome = await Promise.race([closed, expired]);
     if (outcome === 'expired') {
       server.closeAllConnections?.();
+      for (const socket of connections.get(app)?.keys() ?? []) socket.destroy();
       await closed;
       return { cutOff: true };
     }
@@ -72,14 +160,19 @@ export async function closeGracefully(app: FastifyInstance, timeoutMs: number): 
 
 /** What a running server offers the signal handler: its graceful stop. */
 export interface Stoppable {
-  shutdown(options?: { timeoutMs?: number }): Promise<CloseReport>;
+  shutdown(options?: { timeoutMs?: number; drainDelayMs?: number }): Promise<CloseReport>;
   /** Its metrics, to say how many requests are still being answered. */
   metrics: Pick<Metrics, 'requestsInFlight'>;
 }
 
+/** How long after the shutdown deadline the process is ended whatever it is still doing, ms. */
+export const HARD_EXIT_MARGIN_MS = 2_000;
+
 export interface ShutdownOptions {
-  /** How long requests in flight get before they are cut off, ms. */
+  /** How long requests in flight get before they are cut off, ms, counted from the signal. */
   timeoutMs: number;
+  /** On SIGTERM only: how long to keep serving while /readyz says 503 (see closeGracefully), ms. */
+  drainDelayMs?: number;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** Events of `process` that start the shutdown: SIGTERM and SIGINT, plus `disconnect` in a cluster worker. */
   events?: readonly string[];
@@ -89,10 +182,13 @@ export interface ShutdownOptions {
 
 /**
  * The one shutdown path of `serve`, in a single process and in every cluster worker alike: on the
- * first SIGTERM or SIGINT (or a worker's disconnect), stop accepting, let every request in flight
- * finish (up to the deadline), close the database, exit 0. Repeated signals are logged and ignored:
- * the deadline already bounds the wait (SIGKILL is there for the impatient). Exit 1 only when closing
- * the database fails. Returns the function that starts the shutdown, for callers with other triggers.
+ * first SIGTERM or SIGINT (or a worker's disconnect), keep serving for the drain delay (SIGTERM only:
+ * the signal of an orchestrator; SIGINT is someone at a terminal), stop accepting, let every request
+ * in flight finish (up to the deadline), close the database, exit 0. Repeated signals are logged and
+ * ignored: the deadline already bounds the wait. Exit 1 only when closing the database fails, or when
+ * the process is still alive HARD_EXIT_MARGIN_MS after the deadline (a database close or a log
+ * destination that hangs): the deadline bounds the process's life, not only the requests'.
+ * Returns the function that starts the shutdown, for callers with other triggers.
  */
 export function shutdownOnSignals(server: Stoppable, options: ShutdownOptions): (reason: string) => void {
   const exit = options.exit ?? ((code: number) => process.exit(code));
@@ -104,13 +200,21 @@ export function shutdownOnSignals(server: Stoppable, options: ShutdownOptions): 
       return;
     }
     started = true;
+    const hardExit = setTimeout(() => {
+      options.log.error(
+        `still running ${HARD_EXIT_MARGIN_MS} ms after the ${options.timeoutMs} ms shutdown deadline: exiting now`,
+      );
+      exit(1);
+    }, options.timeoutMs + HARD_EXIT_MARGIN_MS);
+    hardExit.unref();
+    const drainDelayMs = reason === 'SIGTERM' ? Math.min(options.drainDelayMs ?? 0, options.timeoutMs) : 0;
     const count = server.metrics.requestsInFlight();
     void (async () => {
       options.log.info(
-        `${reason}: shutting down; finishing ${count} request(s) in flight (deadline ${options.timeoutMs} ms)`,
+        `${reason}: shutting down; ${drainDelayMs > 0 ? `serving ${drainDelayMs} ms more with /readyz at 503, then ` : ''}finishing ${count} ${count === 1 ? 'request' : 'requests'} in flight (deadline ${options.timeoutMs} ms)`,
       );
       try {
-        const report = await server.shutdown({ timeoutMs: options.timeoutMs });
+        const report = await server.shutdown({ timeoutMs: options.timeoutMs, drainDelayMs });
         if (report.cutOff) {
           options.log.warn(`requests still in flight after ${options.timeoutMs} ms were cut off`);
         }

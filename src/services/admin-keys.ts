@@ -54,7 +54,13 @@ export class AdminKeyService {
 
   async list(): Promise<Omit<AdminKey, 'id'>[]> {
     const keys = await this.store.adminKeys.list();
-    return keys.map(({ name, scope, createdAt, revokedAt }) => ({ name, scope, createdAt, revokedAt }));
+    return keys.map(({ name, scope, createdAt, revokedAt, lastUsedAt }) => ({
+      name,
+      scope,
+      createdAt,
+      revokedAt,
+      lastUsedAt,
+    }));
   }
 
   async revoke(name: string, actor?: Actor): Promise<void> {
@@ -89,9 +95,28 @@ export class AdminKeyVerifier {
   async verify(key: string): Promise<AdminKey | undefined> {
     const digest = secretDigest(key);
     const known = this.keys.get(digest);
-    if (known) return known;
+    if (known) {
+      this.noteUse(known.id);
+      return known;
+    }
     const found = await this.store.adminKeys.find(digest);
-    if (found) this.keys.set(digest, found);
+    if (found) {
+      this.keys.set(digest, found);
+      this.noteUse(found.id);
+    }
     return found;
+  }
+
+  private readonly lastNoted = new Map<number, number>();
+
+  /** Records last use at most once a minute per key, off the request's path. */
+  private noteUse(id: number): void {
+    const now = Date.now();
+    if ((this.lastNoted.get(id) ?? 0) > now - 60_000) return;
+    this.lastNoted.set(id, now);
+    this.store.adminKeys.touch(id, new Date(now).toISOString()).catch(() => {
+      // Last use is informational; a failed write is retried on a later request.
+      this.lastNoted.delete(id);
+    });
   }
 }

@@ -20,6 +20,8 @@ export interface CopyOptions {
   /** Most rows read and written per statement. */
   chunkRows?: number;
   onProgress?: (progress: CopyProgress) => void;
+  /** Called when the target was a SQLite file that did not exist and was created. */
+  onCreate?: (path: string) => void;
 }
 
 export interface CopyReport {
@@ -55,8 +57,9 @@ export async function copyDatabase(from: string, to: string, options: CopyOption
   let source: KyselyStore | undefined;
   let target: KyselyStore | undefined;
   try {
-    source = await openKyselyStore(from, { poolSize: 2 });
-    target = await openKyselyStore(to, { poolSize: 2 });
+    // A source that does not exist is an error, never a new empty database copied as "0 rows".
+    source = await openKyselyStore(from, { poolSize: 2, missing: 'refuse' });
+    target = await openKyselyStore(to, { poolSize: 2, onCreate: options.onCreate });
     const report = await copyTables(source.database, target.database, options);
     return { from: describeAddress(from), to: describeAddress(to), ...report };
   } finally {

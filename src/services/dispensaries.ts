@@ -12,6 +12,7 @@ import {
   type StoreInfoPatch,
   toStoreInfoRecord,
   validateStoreInfoPatch,
+  type WeeklyHours,
 } from '../domain/store-info.js';
 import {
   type Actor,
@@ -82,7 +83,11 @@ export class DispensaryService {
     raw: unknown,
     actor?: Actor,
   ): Promise<ReturnType<typeof toStoreInfoRecord>> {
-    return this.applyStorePatch(id, checkedStorePatch(raw), actor);
+    // Hours may name only the days that change: the others keep the hours the store has now.
+    const partialHours =
+      typeof raw === 'object' && raw !== null && typeof (raw as { hours?: unknown }).hours === 'object';
+    const current = partialHours ? (await this.storeInfo(id)).hours : null;
+    return this.applyStorePatch(id, checkedStorePatch(raw, current), actor);
   }
 
   private async applyStorePatch(
@@ -238,8 +243,8 @@ function slugTaken(slug: string): ServiceError {
 }
 
 /** Store fields as the wire sends them (snake_case), validated, or a 400 naming every problem. */
-function checkedStorePatch(raw: unknown): StoreInfoPatch {
-  const result = validateStoreInfoPatch(raw);
+function checkedStorePatch(raw: unknown, currentHours: WeeklyHours | null = null): StoreInfoPatch {
+  const result = validateStoreInfoPatch(raw, currentHours);
   if (!result.ok) {
     throw new ServiceError(
       'invalid_request',

@@ -201,7 +201,14 @@ export class MenuService {
   /** Sets many stock levels in one transaction; one entry that matches no price entry rejects them all. */
   async setStock(dispensaryId: number, raw: unknown, actor?: Actor): Promise<{ updated: number }> {
     const result = validateStockUpdates(raw);
-    if (!result.ok) throw rejected(result.problems);
+    if (!result.ok) {
+      const count = result.problems.length;
+      throw new ServiceError(
+        'invalid_request',
+        `The stock update was rejected (${count} ${count === 1 ? 'problem' : 'problems'}), nothing was changed: ${describeProblems(result.problems)}`,
+        result.problems,
+      );
+    }
     if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
     try {
       const updated = await this.store.menus.setStock(dispensaryId, result.updates, actor);
@@ -254,7 +261,7 @@ function unique(problems: FieldProblem[]): FieldProblem[] {
 function rejected(problems: FieldProblem[]): ServiceError {
   return new ServiceError(
     'invalid_request',
-    `The menu was rejected (${problems.length} problem${problems.length === 1 ? '' : 's'}), nothing was changed: ${describeProblems(problems)}`,
+    `The menu was rejected (${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}), nothing was changed: ${describeProblems(problems)}`,
     problems,
   );
 }

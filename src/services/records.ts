@@ -44,7 +44,14 @@ export function importReportRecord(report: ImportReport) {
 
 /** One admin key of `admin-key list --json`: never the key itself. */
 export function adminKeyRecord(key: Omit<AdminKey, 'id'>) {
-  return { name: key.name, scope: key.scope, created_at: key.createdAt, revoked_at: key.revokedAt };
+  return {
+    name: key.name,
+    scope: key.scope,
+    created_at: key.createdAt,
+    last_used_at: key.lastUsedAt,
+    revoked: key.revokedAt !== null,
+    revoked_at: key.revokedAt,
+  };
 }
 
 /** One entry of `audit --json`. */

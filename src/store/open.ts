@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_DATABASE, DEFAULT_POOL_SIZE } from '../config.js';
 import { isPostgresUrl, redactUrl } from './address.js';
@@ -10,6 +11,24 @@ export { DEFAULT_DATABASE, DEFAULT_POOL_SIZE };
 export interface OpenOptions {
   /** PostgreSQL: the largest number of pooled connections of this process. SQLite ignores it. */
   poolSize?: number;
+  /**
+   * What to do when the address names a SQLite file that does not exist: `create` it (the default:
+   * `serve` and commands that write), or `refuse` with a DatabaseMissingError (commands that only
+   * read, and the source of `db copy`: a mistyped path must never become a new empty database).
+   */
+  missing?: 'create' | 'refuse';
+  /** Called with the file's path when a new SQLite file was created, for the caller to say so. */
+  onCreate?: (path: string) => void;
+}
+
+/** Raised, before anything is created, when a command that only reads names a SQLite file that does not exist. */
+export class DatabaseMissingError extends Error {
+  constructor(readonly path: string) {
+    super(
+      `The database file ${path} does not exist. Check --db (or DATABASE_URL): a command that only reads never creates a database; \`menu-api serve\` or a command that writes creates one.`,
+    );
+    this.name = 'DatabaseMissingError';
+  }
 }
 
 /**
@@ -28,6 +47,7 @@ export async function openKyselyStore(
   address: string = DEFAULT_DATABASE,
   options: OpenOptions = {},
 ): Promise<KyselyStore> {
+  const created = sqlitePathToCreate(address, options);
   const store = await selectStore(address, options);
   try {
     await store.migrate();
@@ -40,7 +60,22 @@ export async function openKyselyStore(
     }
     throw error;
   }
+  if (created !== undefined) options.onCreate?.(created);
   return store;
+}
+
+/** The SQLite file this open will create (undefined when it exists, or for PostgreSQL); throws when refused. */
+function sqlitePathToCreate(address: string, options: OpenOptions): string | undefined {
+  const path = sqlitePath(address);
+  if (path === undefined || path === ':memory:' || existsSync(path)) return undefined;
+  if (options.missing === 'refuse') throw new DatabaseMissingError(path);
+  return path;
+}
+
+function sqlitePath(address: string): string | undefined {
+  if (isPostgresUrl(address)) return undefined;
+  const path = address.startsWith('sqlite:') ? address.slice('sqlite:'.length) : address;
+  return path === ':memory:' ? path : resolve(path);
 }
 
 /** The address as logs may show it: PostgreSQL without its password. */
@@ -59,8 +94,7 @@ async function selectStore(address: string, options: OpenOptions): Promise<Kysel
     return openPostgresStore(address, { poolSize: options.poolSize ?? DEFAULT_POOL_SIZE });
   }
   const { openSqliteStore } = await import('./sqlite/index.js');
-  const path = address.startsWith('sqlite:') ? address.slice('sqlite:'.length) : address;
-  return openSqliteStore(path === ':memory:' ? path : resolve(path));
+  return openSqliteStore(sqlitePath(address) ?? address);
 }
 
 function reason(error: unknown): string {

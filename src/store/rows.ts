@@ -46,6 +46,7 @@ export function toAdminKey(row: {
   scope: string;
   created_at: string;
   revoked_at: string | null;
+  last_used_at: string | null;
 }): AdminKey {
   return {
     id: Number(row.id),
@@ -53,6 +54,7 @@ export function toAdminKey(row: {
     scope: row.scope,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
   };
 }
 
@@ -233,4 +235,30 @@ export function foldMenu(items: readonly unknown[][], prices: readonly unknown[]
 export function assignIds(items: MenuItemInput[], highestExisting: number): MenuItem[] {
   let nextId = Math.max(highestExisting, ...items.map((item) => item.id ?? 0)) + 1;
   return items.map((item) => ({ ...item, id: item.id ?? nextId++ })).sort((a, b) => a.id - b.id);
+}
+
+/** How upsert matches an item without an id: its name and brand, trimmed, whatever their case. */
+const itemKey = (item: { name: string; brand: string }) =>
+  `${item.name.trim().toLowerCase()}\n${item.brand.trim().toLowerCase()}`;
+
+/**
+ * Gives each item without an id the id of the existing item with the same name and brand (the first
+ * by id, each existing item at most once, never one the batch names by id).
+ */
+export function matchByNameAndBrand(
+  items: MenuItemInput[],
+  existing: readonly { id: number; name: string; brand: string }[],
+): MenuItemInput[] {
+  const named = new Set(items.map((item) => item.id).filter((id) => id !== null));
+  const byKey = new Map<string, number[]>();
+  for (const row of existing) {
+    if (named.has(row.id)) continue;
+    const key = itemKey(row);
+    byKey.set(key, [...(byKey.get(key) ?? []), row.id]);
+  }
+  return items.map((item) => {
+    if (item.id !== null) return item;
+    const id = byKey.get(itemKey(item))?.shift();
+    return id === undefined ? item : { ...item, id };
+  });
 }

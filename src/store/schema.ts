@@ -109,6 +109,8 @@ export interface AdminKeyTable {
   key_digest: string;
   created_at: string;
   revoked_at: string | null;
+  /** The last request it authorized, to the minute; null when never used. */
+  last_used_at: string | null;
 }
 
 /** Who changed what, when: never a secret, only names, kinds and counts. */

@@ -83,7 +83,9 @@ export class ConflictError extends Error {}
 /** Raised when stock updates name price entries that do not exist; nothing was written. */
 export class UnmatchedStockError extends Error {
   constructor(readonly unmatched: number[]) {
-    super(`${unmatched.length} stock update(s) match no price entry`);
+    super(
+      `${unmatched.length} ${unmatched.length === 1 ? 'stock update matches' : 'stock updates match'} no price entry`,
+    );
   }
 }
 
@@ -94,6 +96,8 @@ export interface AdminKey {
   scope: string;
   createdAt: string;
   revokedAt: string | null;
+  /** The last request it authorized, to the minute; null when never used. */
+  lastUsedAt: string | null;
 }
 
 export interface AuditEntry {
@@ -228,6 +232,8 @@ export interface AdminKeyRepository {
   find(keyDigest: string): Promise<AdminKey | undefined>;
   list(): Promise<AdminKey[]>;
   revoke(name: string, actor?: Actor): Promise<boolean>;
+  /** Records that the key was used at `at` (not a recorded write: no change notice, no audit entry). */
+  touch(id: number, at: string): Promise<void>;
 }
 
 /** Who changed what: written by every recorded write, read here. */
@@ -270,8 +276,16 @@ export interface MenuChangeRepository {
 /** Answers kept for retried admin requests that carry an Idempotency-Key. */
 export interface IdempotencyRepository {
   find(adminKeyId: number, key: string, notBefore: string): Promise<IdempotentAnswer | undefined>;
-  /** Saves the answer, replacing an expired one under the same key. */
+  /** Saves the answer, replacing an expired one under the same key; a live one already there is kept. */
   save(adminKeyId: number, key: string, answer: IdempotentAnswer): Promise<void>;
+  /** Records the answer of a write that claimed the key in its own transaction (idempotency-claim.ts). */
+  complete(
+    adminKeyId: number,
+    key: string,
+    answer: Pick<IdempotentAnswer, 'status' | 'response'>,
+  ): Promise<void>;
+  /** Drops a claim whose write answered with an error: the key may be used again. */
+  release(adminKeyId: number, key: string): Promise<void>;
   deleteBefore(before: string): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import { chunks, type Dialect } from './dialect.js';
+import { claimIn } from './idempotency-claim.js';
 import type { Database } from './schema.js';
 import {
   type Actor,
@@ -84,7 +85,10 @@ export class Writer {
     work: (trx: Transaction<Database>) => Promise<Written<T>>,
   ): Promise<T> {
     try {
-      return await this.dialect.db.transaction().execute(async (trx) => {
+      let claimed: { claimed: boolean } | undefined;
+      const result = await this.dialect.db.transaction().execute(async (trx) => {
+        // An Idempotency-Key being served is claimed first, in this same transaction (idempotency-claim.ts).
+        claimed = await claimIn(trx, (error) => this.dialect.isUniqueViolation(error));
         if (options.lockDispensary !== undefined) {
           await this.dialect.lockDispensary?.(trx, options.lockDispensary);
         }
@@ -92,6 +96,8 @@ export class Writer {
         if (change) await this.record(trx, options.actor, change);
         return result;
       });
+      if (claimed) claimed.claimed = true;
+      return result;
     } catch (error) {
       if (options.conflict !== undefined && this.dialect.isUniqueViolation(error)) {
         throw new ConflictError(options.conflict);

@@ -413,7 +413,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
   });
 
   it('dispensary remove deletes it with its menu; list shows the rest with counts', async () => {
-    expect(await cliJson(db, ['dispensary', 'remove', '2'])).toEqual({ id: 2, removed: true });
+    expect(await cliJson(db, ['dispensary', 'remove', '2', '--yes'])).toEqual({ id: 2, removed: true });
     const [listed, human] = await Promise.all([
       cliJson<Record<string, unknown>[]>(db, ['dispensary', 'list']),
       runCli(db, ['dispensary', 'list']),

@@ -155,8 +155,24 @@ describe('the sync commands of the CLI, on a database shared with a running serv
       const result = await runCli(db, ['admin-key', 'list', '--json']);
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual([
-        { name: 'pos', scope: 'all', created_at: expect.any(String), revoked_at: null },
-        { name: 'till-1', scope: `dispensary:${shop.id}`, created_at: expect.any(String), revoked_at: null },
+        {
+          name: 'pos',
+          scope: 'all',
+          created_at: expect.any(String),
+          // Used by this file's server already: to the minute, or never.
+          last_used_at: expect.toSatisfy((value: unknown) => value === null || typeof value === 'string'),
+          revoked: false,
+          revoked_at: null,
+        },
+        {
+          name: 'till-1',
+          scope: `dispensary:${shop.id}`,
+          created_at: expect.any(String),
+          // Used by this file's server already: to the minute, or never.
+          last_used_at: expect.toSatisfy((value: unknown) => value === null || typeof value === 'string'),
+          revoked: false,
+          revoked_at: null,
+        },
       ]);
       expectNoSecrets(result.stdout, secrets);
     });

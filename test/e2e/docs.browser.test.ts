@@ -70,13 +70,29 @@ describe('/docs in Chromium', () => {
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
+  it('the landing page (/) names the service and leads to the docs; /docs/ works too', async () => {
+    await page.goto(`${server.url}/`);
+    expect(await page.locator('h1').textContent()).toBe('Dispensary Menu API');
+    await page.locator('a[href="docs"]').click();
+    await expect
+      .poll(() => page.locator('.swagger-ui .info .title').textContent(), { timeout: 10_000 })
+      .toContain('Dispensary Menu API');
+    await page.goto(`${server.url}/docs/`);
+    expect(new URL(page.url()).pathname).toBe('/docs');
+    await expect
+      .poll(() => page.locator('.swagger-ui .info .title').textContent(), { timeout: 10_000 })
+      .toContain('Dispensary Menu API');
+    expect(foreign, 'requests that left this server').toEqual([]);
+    expect(problems, 'errors in the page').toEqual([]);
+  }, 30_000);
+
   it('runs Form B and Form A menu requests from the page against the demo data, using only this server', async () => {
     await page.goto(`${server.url}/docs`);
     await expect
       .poll(() => page.locator('.swagger-ui .info .title').textContent(), { timeout: 10_000 })
       .toContain('Dispensary Menu API');
 
-    const operation = page.locator('#operations-Form_B-get_menu');
+    const operation = page.locator('#operations-Form_B-readMenuFormB');
     await operation.locator('.opblock-summary').first().click();
     // "Try it out" is on from the start; the demo credentials are filled in as Form B's security.
     await operation.locator('button.execute').click();
@@ -89,7 +105,7 @@ describe('/docs in Chromium', () => {
     expect(await body.textContent()).toContain('Granddaddy Purple');
 
     // Form A from the same page: its example body carries the demo credentials.
-    const formA = page.locator('#operations-Form_A-post_menu');
+    const formA = page.locator('#operations-Form_A-readMenuFormA');
     await formA.locator('.opblock-summary').first().click();
     await formA.locator('button.execute').click();
     const formABody = formA.locator('.live-responses-table .response-col_description .microlight').first();

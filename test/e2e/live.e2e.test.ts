@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open.js';
 import { generateMenu } from '../helpers/admin.js';
 import { assertBuilt, cliJson, runCli, type ServerProcess, startServe } from '../helpers/cli.js';

@@ -25,7 +25,14 @@ describe('graceful shutdown', () => {
   });
 
   it('finishes a full sync in flight on SIGTERM, refuses new connections, reports not ready, exits 0', async () => {
-    server = await startServe(database.address, ['--ops-port', '0', '--log-level', 'info']);
+    server = await startServe(database.address, [
+      '--ops-port',
+      '0',
+      '--log-level',
+      'info',
+      '--drain-delay-ms',
+      '0',
+    ]);
     const opsUrl = opsUrlOf(server.output());
     const body = Buffer.from(JSON.stringify(bigMenu(3_000)));
     // About 2 s of upload: the request is in flight (headers read, body arriving) when SIGTERM lands.

@@ -104,7 +104,7 @@ export function itNamesMissingOrLongCredentials(
 
   it.each(form.secrets)('%s of 257 characters', async (name) => {
     expectInvalid(await send({ ...good(), [name]: 'x'.repeat(257) }), [
-      { field: name, message: `${form.secretCarrier} must NOT have more than 256 characters` },
+      { field: name, message: `${form.secretCarrier} must have at most 256 characters` },
     ]);
   });
 }

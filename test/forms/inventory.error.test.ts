@@ -42,7 +42,7 @@ describe.each(FORM_DRIVERS)('$id: /inventory errors', (form) => {
 
     it('since of 65 characters', async () => {
       expectInvalid(await send(good, { since: `2026-11-25T12:00:00.${'1'.repeat(44)}Z` }), [
-        { field: 'since', message: `${form.parameterCarrier} must NOT have more than 64 characters` },
+        { field: 'since', message: `${form.parameterCarrier} must have at most 64 characters` },
       ]);
     });
 

@@ -141,7 +141,9 @@ describe.each(FORM_DRIVERS)('$id: /menu errors', (form) => {
 
         it('plain text that is neither JSON nor a form', async () => {
           const error = expectError(await post('hello', 'text/plain'), 400, 'invalid_request');
-          expect(error.message).toBe('The request body must be a JSON object or a urlencoded form.');
+          expect(error.message).toBe(
+            'The request body is neither a JSON object nor a urlencoded form. Send a JSON object such as {"username": "...", "password": "...", "collective_token": "..."}.',
+          );
         });
       });
 
@@ -254,7 +256,7 @@ describe.each(FORM_DRIVERS)('$id: /menu errors', (form) => {
           const payload = JSON.stringify({ ...body, padding: 'x'.repeat(64 * 1024) });
           const error = expectError(await post(payload), 413, 'payload_too_large');
           expect(error.message).toBe(
-            'The request body is larger than this endpoint accepts. Send a smaller body.',
+            'The request body is larger than this endpoint accepts: at most 65536 bytes (64 KiB). Send a smaller body.',
           );
         });
 
@@ -316,7 +318,7 @@ describe.each(FORM_DRIVERS)('$id: /menu errors', (form) => {
 
         it('an over-long field and wrong credentials: 400', async () => {
           expectInvalid(await post({ ...body, username: 'nobody', password: 'p'.repeat(300) }), [
-            { field: 'password', message: 'field must NOT have more than 256 characters' },
+            { field: 'password', message: 'field must have at most 256 characters' },
           ]);
         });
 
@@ -402,9 +404,9 @@ describe.each(FORM_DRIVERS)('$id: /menu errors', (form) => {
         it('every header over-long at once, each named', async () => {
           const long = 'y'.repeat(1000);
           expectInvalid(await get({ store: long, username: long, password: long }), [
-            { field: 'store', message: 'header must NOT have more than 256 characters' },
-            { field: 'username', message: 'header must NOT have more than 256 characters' },
-            { field: 'password', message: 'header must NOT have more than 256 characters' },
+            { field: 'store', message: 'header must have at most 256 characters' },
+            { field: 'username', message: 'header must have at most 256 characters' },
+            { field: 'password', message: 'header must have at most 256 characters' },
           ]);
         });
       });
@@ -563,7 +565,7 @@ describe.each(FORM_DRIVERS)('$id: /menu errors', (form) => {
 
         it('an over-long header, wrong credentials and a wrong token: 400', async () => {
           expectInvalid(await get({ store: 'bad', username: 'nobody', password: 'p'.repeat(257) }), [
-            { field: 'password', message: 'header must NOT have more than 256 characters' },
+            { field: 'password', message: 'header must have at most 256 characters' },
           ]);
         });
 

@@ -223,14 +223,19 @@ describe.each(FORM_DRIVERS)('$id: /menu happy paths', (form) => {
         expect(response.json()).toHaveLength(3);
       });
 
-      it('ignores a query string', async () => {
+      it('refuses ?active=false (and any unknown query parameter), saying how to list inactive items', async () => {
         const response = await runtime.app.inject({
           method: 'GET',
           url: '/menu?active=false&x=1',
           headers: good,
         });
-        expect(response.statusCode).toBe(200);
-        expect((response.json() as Item[]).map((item) => item.id)).toEqual([1, 3, 7]);
+        expect(response.statusCode).toBe(400);
+        expect(response.json().error).toMatchObject({
+          code: 'invalid_request',
+          message:
+            'GET /menu does not take the query parameter "active" (it takes none). Form B lists active items only; POST /menu with "active": false in the JSON body (Form A) lists inactive items too.',
+          problems: [{ field: 'active', message: 'query parameter is not known here' }],
+        });
       });
 
       it('ignores a body sent with GET: Form B takes none', async () => {

@@ -231,11 +231,14 @@ describe.each(FORM_DRIVERS)('$id: /menu security', (form) => {
       }
 
       if (form.id === 'b') {
-        it.each(SQL_METACHARACTERS)('in the query string: %j changes nothing', async (value) => {
-          const response = await askWith({}, { store: value, id: value });
-          expect(response.statusCode).toBe(200);
-          expect(names(response)).toEqual(OUR_ACTIVE_ITEMS);
-        });
+        it.each(SQL_METACHARACTERS)(
+          'in the query string: %j is refused as an unknown parameter',
+          async (value) => {
+            const response = await askWith({}, { store: value, id: value });
+            expect(response.statusCode).toBe(400);
+            expect(response.json().error.message).toContain('does not take the query parameter "store"');
+          },
+        );
       }
 
       it.each(['integrato_', 'integrat%', '%', '_%', 'INTEGRATOR', 'integrator ', ' integrator'])(
@@ -275,7 +278,7 @@ describe.each(FORM_DRIVERS)('$id: /menu security', (form) => {
 
       it.each(form.secrets)(`a ${TOO_LONG[form.id].title} %s gets 400 naming it`, async (name) => {
         expectInvalid(await askWith({ [name]: TOO_LONG[form.id].value }), [
-          { field: name, message: `${form.secretCarrier} must NOT have more than 256 characters` },
+          { field: name, message: `${form.secretCarrier} must have at most 256 characters` },
         ]);
       });
 
@@ -293,7 +296,7 @@ describe.each(FORM_DRIVERS)('$id: /menu security', (form) => {
         it('length is counted in characters: 256 emoji are allowed, 257 are not', async () => {
           expectInvalidCredentials(await askWith({ password: '😀'.repeat(256) }));
           expectInvalid(await askWith({ password: '😀'.repeat(257) }), [
-            { field: 'password', message: 'field must NOT have more than 256 characters' },
+            { field: 'password', message: 'field must have at most 256 characters' },
           ]);
         });
 
@@ -317,7 +320,7 @@ describe.each(FORM_DRIVERS)('$id: /menu security', (form) => {
         it('a header is measured as received: 64 emoji (256 bytes) pass, 65 do not', async () => {
           expectInvalidCredentials(await askWith({ password: asHeaderBytes('😀'.repeat(64)) }));
           expectInvalid(await askWith({ password: asHeaderBytes('😀'.repeat(65)) }), [
-            { field: 'password', message: 'header must NOT have more than 256 characters' },
+            { field: 'password', message: 'header must have at most 256 characters' },
           ]);
         });
       }

@@ -6,8 +6,14 @@ import type { TestRuntime } from './runtime.js';
 /** One sync API request: method, path below /admin/v1, body. */
 export type AdminRequest = readonly [AdminMethod, string, unknown];
 
-const BEARER_MESSAGE =
-  'The sync API needs Authorization: Bearer <admin key>. Create one with: menu-api admin-key create --scope all';
+/** What the sync API says to a header without a usable key: none, the wrong shape, or a key it does not know. */
+function bearerMessage(header: string | undefined): string {
+  if (header === undefined)
+    return 'The sync API needs an admin key: send Authorization: Bearer <admin key>. Create one with: npx menu-api admin-key create --scope all --name NAME';
+  if (!/^Bearer ([\x21-\x7e]{1,200})$/i.test(header))
+    return 'The Authorization header is not "Bearer <admin key>". Send the key after "Bearer " and one space.';
+  return 'This admin key is unknown or has been revoked. Check that you sent the whole key, or create a new one with: npx menu-api admin-key create --scope all --name NAME (npx menu-api admin-key list shows which keys are revoked).';
+}
 
 /**
  * Authorization headers that carry no usable admin key. `<key>` and `<KEY>` stand for a real key,
@@ -86,7 +92,7 @@ export function describeAdminKeyRefusals(suite: AdminRoutes): void {
           await call(method, path, body, value === undefined ? {} : { authorization: value }),
         );
         const error = expectError(response, 401, 'invalid_credentials');
-        expect(error.message).toBe(BEARER_MESSAGE);
+        expect(error.message).toBe(bearerMessage(value));
       }
       expect(await suite.state()).toEqual(before);
     });

@@ -66,7 +66,6 @@ describe('HTTP layer', () => {
     it.each([
       ['GET', '/nowhere'],
       ['POST', '/nowhere'],
-      ['GET', '/'],
       ['GET', '/menu/'],
       ['GET', '/menus'],
       ['POST', '/MENU'],

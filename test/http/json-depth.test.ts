@@ -50,5 +50,44 @@ describe('the JSON nesting limit', () => {
         'invalid_request',
       );
     });
+
+    it('answers a JSON body sent as text/plain with 415, like any content type it does not read', async () => {
+      const { call } = await adminKey(runtime, 'all');
+      const menu = JSON.stringify([{ name: 'Plain', product_type: 'Flower', prices: [] }]);
+      const response = await call('PUT', `/dispensaries/${runtime.seed.dispensaryId}/menu`, menu, {
+        'content-type': 'text/plain',
+      });
+      expectError(response, 415, 'unsupported_media_type');
+    });
+  });
+
+  describe('on Form A', () => {
+    let runtime: TestRuntime;
+    beforeAll(async () => {
+      runtime = await testRuntime();
+    });
+    afterAll(async () => {
+      await runtime?.close();
+    });
+
+    it.each(['application/json', 'text/plain', undefined])(
+      'refuses a body with a deeply nested extra field (%s) with 400, and reads a plain one',
+      async (contentType) => {
+        const { token, username, password } = runtime.seed;
+        const depth = 10_000;
+        const credentials = JSON.stringify({ username, password, collective_token: token });
+        const deep = `${credentials.slice(0, -1)},"extra":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+        const headers = contentType ? { 'content-type': contentType } : {};
+        const refused = await runtime.app.inject({ method: 'POST', url: '/menu', headers, payload: deep });
+        expect(expectError(refused, 400, 'invalid_request').message).toContain(`${MAX_JSON_DEPTH} levels`);
+        const read = await runtime.app.inject({
+          method: 'POST',
+          url: '/menu',
+          headers,
+          payload: credentials,
+        });
+        expect(read.statusCode, read.body).toBe(200);
+      },
+    );
   });
 });

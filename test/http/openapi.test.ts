@@ -198,6 +198,138 @@ describe('the OpenAPI document', () => {
     expect(examples).toBeGreaterThan(50);
   });
 
+  it('gives every operation a unique, stable operationId (a new route without one fails here)', () => {
+    const seen = new Map<string, string>();
+    for (const { path, method, operation } of operations(document)) {
+      if (path === '/test/contract') continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      const id = operation.operationId;
+      expect(typeof id === 'string' && /^[a-z][A-Za-z0-9]+$/.test(id), `${where} has no operationId`).toBe(
+        true,
+      );
+      expect(seen.get(id as string), `${where} reuses operationId ${String(id)}`).toBeUndefined();
+      seen.set(id as string, where);
+      if (method === 'head')
+        expect(id).toBe(
+          `${String(((document.paths as Record<string, Json>)[path]!.get as Json).operationId)}Head`,
+        );
+    }
+    // The ones clients are generated against today: renaming one breaks them.
+    expect(Object.fromEntries([...seen].map(([id, where]) => [where, id]))).toMatchObject({
+      'POST /menu': 'readMenuFormA',
+      'GET /menu': 'readMenuFormB',
+      'HEAD /menu': 'readMenuFormBHead',
+      'POST /store': 'readStoreFormA',
+      'GET /inventory': 'readInventoryFormB',
+      'PUT /admin/v1/dispensaries/{id}/menu': 'replaceMenu',
+      'POST /admin/v1/dispensaries/{id}/rotate-token': 'rotateDispensaryToken',
+    });
+  });
+
+  it('says `security: []` with the reason wherever no security scheme applies', () => {
+    for (const { path, method, operation } of operations(document)) {
+      if (path === '/test/contract') continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(operation.security, where).toBeDefined();
+      if ((operation.security as unknown[]).length === 0)
+        expect(String(operation.description), where).toContain('`security: []`');
+    }
+  });
+
+  it('documents HEAD wherever GET is served, and the request and response headers', () => {
+    const paths = document.paths as Record<string, Json>;
+    const components = document.components as Record<string, Record<string, Json>>;
+    for (const { path, method, operation } of operations(document)) {
+      if (path === '/test/contract') continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      if (method === 'get') expect(paths[path]!.head, `HEAD ${path}`).toBeDefined();
+      const parameters = (operation.parameters as Json[]).map(
+        (parameter) => parameter.$ref ?? parameter.name,
+      );
+      expect(parameters, where).toContain('#/components/parameters/RequestId');
+      const write = path.startsWith('/admin/') && method !== 'get' && method !== 'head';
+      if (write) expect(parameters, where).toContain('#/components/parameters/IdempotencyKey');
+      for (const [status, reference] of Object.entries(operation.responses as Record<string, Json>)) {
+        const { response } = resolved(document, [], reference);
+        const headers = Object.keys((response.headers ?? {}) as Json);
+        expect(headers, `${where} ${status}`).toContain('x-request-id');
+        if (!['/healthz', '/readyz', '/metrics'].includes(path))
+          expect(headers, `${where} ${status}`).toEqual(
+            expect.arrayContaining(['ratelimit', 'ratelimit-policy']),
+          );
+        if (status === '429' || status === '503')
+          expect(headers, `${where} ${status}`).toContain('retry-after');
+        if (write && status.startsWith('2'))
+          expect(headers, `${where} ${status}`).toContain('idempotent-replayed');
+      }
+    }
+    expect(Object.keys(components.headers!)).toEqual(
+      expect.arrayContaining([
+        'Allow',
+        'IdempotentReplayed',
+        'RateLimit',
+        'RateLimitPolicy',
+        'RequestId',
+        'RetryAfter',
+      ]),
+    );
+    expect(Object.keys(components.responses!.MethodNotAllowed!.headers as Json)).toContain('allow');
+    const rotate = paths['/admin/v1/dispensaries/{id}/rotate-token']!.post as Json;
+    expect(rotate.requestBody).toMatchObject({ required: false });
+  });
+
+  it('lists every content type Form A reads, and the server reads each of them', async () => {
+    const operation = (document.paths as Record<string, Json>)['/menu']!.post as Json;
+    const content = (operation.requestBody as Json).content as Record<string, Json>;
+    expect(Object.keys(content).sort()).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'text/plain',
+    ]);
+    expect(String((operation.requestBody as Json).description)).toContain('no Content-Type');
+    const fields = {
+      username: runtime.seed.username,
+      password: runtime.seed.password,
+      collective_token: runtime.seed.token,
+    };
+    const json = JSON.stringify(fields);
+    const form = new URLSearchParams(fields).toString();
+    const bodies: [string | undefined, string][] = [
+      ...Object.keys(content).map((type): [string, string] => [type, json]),
+      ['application/x-www-form-urlencoded', form],
+      [undefined, json],
+    ];
+    for (const [type, payload] of bodies) {
+      const response = await runtime.app.inject({
+        method: 'POST',
+        url: '/menu',
+        headers: type ? { 'content-type': type } : {},
+        payload,
+      });
+      expect(response.statusCode, `${type ?? 'no content type'}: ${response.body}`).toBe(200);
+    }
+  });
+
+  it('passes `@redocly/cli lint` with the recommended rules (npm run openapi:lint), without the network', async () => {
+    const { execFile } = await import('node:child_process');
+    const result = await new Promise<{ code: number; output: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [join(REPOSITORY, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js'), 'lint', 'openapi.json'],
+        {
+          cwd: REPOSITORY,
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+          timeout: 60_000,
+        },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+      );
+    });
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain('Your API description is valid');
+    expect(result.output).not.toMatch(/You have \d+ warnings?/);
+  });
+
   it('fills Form A examples with the demo credentials, so that "try it" works on a demo server', () => {
     const operation = (document.paths as Record<string, Json>)['/menu']!.post as Json;
     const media = ((operation.requestBody as Json).content as Record<string, Json>)['application/json']!;

@@ -19,19 +19,30 @@ export async function create(options: CommonOptions & { scope: string; name: str
 }
 
 export async function list(options: CommonOptions): Promise<void> {
-  await withService(options, adminKeyService, async (adminKeys) => {
-    const keys = await adminKeys.list();
-    emit(
-      options,
-      keys.map(adminKeyRecord),
-      keys.length === 0
-        ? 'No admin keys yet. Create one with: menu-api admin-key create --scope all --name NAME'
-        : table(
-            ['NAME', 'SCOPE', 'CREATED', 'REVOKED'],
-            keys.map((key) => [key.name, key.scope, key.createdAt, key.revokedAt ?? 'active']),
-          ),
-    );
-  });
+  await withService(
+    options,
+    adminKeyService,
+    async (adminKeys) => {
+      const keys = await adminKeys.list();
+      emit(
+        options,
+        keys.map(adminKeyRecord),
+        keys.length === 0
+          ? 'No admin keys yet. Create one with: menu-api admin-key create --scope all --name NAME'
+          : table(
+              ['NAME', 'SCOPE', 'CREATED', 'LAST USED', 'REVOKED'],
+              keys.map((key) => [
+                key.name,
+                key.scope,
+                key.createdAt,
+                key.lastUsedAt ?? 'never',
+                key.revokedAt ? `yes, ${key.revokedAt}` : 'no',
+              ]),
+            ),
+      );
+    },
+    'read',
+  );
 }
 
 export async function revoke(name: string, options: CommonOptions): Promise<void> {

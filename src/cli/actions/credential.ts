@@ -24,24 +24,29 @@ export async function issue(
 }
 
 export async function list(options: CommonOptions): Promise<void> {
-  await withService(options, credentialService, async (credentials) => {
-    const all = await credentials.list();
-    const rows = all.map((c) => [
-      c.username,
-      c.createdAt,
-      c.lastUsedAt ?? 'never',
-      c.expiresAt ?? 'never',
-      c.dispensaryIds?.join(',') ?? 'all',
-      c.revokedAt ?? 'active',
-    ]);
-    emit(
-      options,
-      all.map(credentialRecord),
-      all.length === 0
-        ? 'No credentials yet. Issue one with: menu-api credential issue --username NAME'
-        : table(['USERNAME', 'CREATED', 'LAST USED', 'EXPIRES', 'DISPENSARIES', 'REVOKED'], rows),
-    );
-  });
+  await withService(
+    options,
+    credentialService,
+    async (credentials) => {
+      const all = await credentials.list();
+      const rows = all.map((c) => [
+        c.username,
+        c.createdAt,
+        c.lastUsedAt ?? 'never',
+        c.expiresAt ?? 'never',
+        c.dispensaryIds?.join(',') ?? 'all',
+        c.revokedAt ?? 'active',
+      ]);
+      emit(
+        options,
+        all.map(credentialRecord),
+        all.length === 0
+          ? 'No credentials yet. Issue one with: menu-api credential issue --username NAME'
+          : table(['USERNAME', 'CREATED', 'LAST USED', 'EXPIRES', 'DISPENSARIES', 'REVOKED'], rows),
+      );
+    },
+    'read',
+  );
 }
 
 export async function revoke(username: string, options: CommonOptions): Promise<void> {

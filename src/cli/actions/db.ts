@@ -1,5 +1,6 @@
 import { SingleBar } from 'cli-progress';
 import { type CopyProgress, copyDatabase } from '../../services/db-copy.js';
+import { sayCreated } from '../context.js';
 import type { CommonOptions } from '../options.js';
 import { emit, fail, table } from '../output.js';
 
@@ -34,6 +35,7 @@ export async function copy(
     const report = await copyDatabase(options.from, options.to, {
       force: Boolean(options.force),
       onProgress: progress.listener,
+      onCreate: sayCreated,
     });
     progress.stop();
     const rows = report.tables.map((entry) => [entry.table, entry.rows]);

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline/promises';
 import { publishingRecord } from '../../domain/publishing.js';
 import { toStoreInfoRecord } from '../../domain/store-info.js';
 import { DispensaryService } from '../../services/dispensaries.js';
@@ -24,17 +25,22 @@ export async function create(options: CommonOptions & { name: string }): Promise
 }
 
 export async function list(options: CommonOptions): Promise<void> {
-  await withService(options, dispensaryService, async (dispensaries) => {
-    const all = await dispensaries.list();
-    const rows = all.map((d) => [d.id, d.name, d.itemCount, d.activeItemCount, d.updatedAt]);
-    emit(
-      options,
-      all.map(dispensarySummaryRecord),
-      all.length === 0
-        ? 'No dispensaries yet. Create one with: menu-api dispensary create --name NAME'
-        : table(['ID', 'NAME', 'ITEMS', 'ACTIVE', 'UPDATED'], rows),
-    );
-  });
+  await withService(
+    options,
+    dispensaryService,
+    async (dispensaries) => {
+      const all = await dispensaries.list();
+      const rows = all.map((d) => [d.id, d.name, d.itemCount, d.activeItemCount, d.updatedAt]);
+      emit(
+        options,
+        all.map(dispensarySummaryRecord),
+        all.length === 0
+          ? 'No dispensaries yet. Create one with: menu-api dispensary create --name NAME'
+          : table(['ID', 'NAME', 'ITEMS', 'ACTIVE', 'UPDATED'], rows),
+      );
+    },
+    'read',
+  );
 }
 
 export async function rotateToken(
@@ -48,9 +54,25 @@ export async function rotateToken(
   });
 }
 
-export async function remove(id: string, options: CommonOptions): Promise<void> {
+export async function remove(id: string, options: CommonOptions & { yes?: boolean }): Promise<void> {
   await withService(options, dispensaryService, async (dispensaries) => {
     const dispensaryId = parseId(id, 'The dispensary id');
+    if (!options.yes) {
+      const dispensary = await dispensaries.get(dispensaryId);
+      const what = `dispensary ${dispensaryId} (${dispensary.name}) and its whole menu`;
+      if (!process.stdin.isTTY || !process.stderr.isTTY) {
+        throw new ServiceError(
+          'invalid_request',
+          `Removing ${what} cannot be undone, and there is no terminal to ask on. Pass --yes to confirm.`,
+        );
+      }
+      if (!(await confirm(`Remove ${what}? This cannot be undone. Type yes to confirm: `))) {
+        throw new ServiceError(
+          'invalid_request',
+          `Nothing was removed. Pass --yes to remove without asking.`,
+        );
+      }
+    }
     await dispensaries.remove(dispensaryId);
     emit(options, { id: dispensaryId, removed: true }, `Removed dispensary ${dispensaryId}.`);
   });
@@ -86,15 +108,20 @@ export async function unpublish(id: string, options: CommonOptions): Promise<voi
 }
 
 export async function show(id: string, options: CommonOptions): Promise<void> {
-  await withService(options, dispensaryService, async (dispensaries) => {
-    const dispensaryId = parseId(id, 'The dispensary id');
-    const info = toStoreInfoRecord(await dispensaries.storeInfo(dispensaryId));
-    const rows = Object.entries(info).map(([field, value]) => [
-      field,
-      value === null ? '-' : typeof value === 'object' ? JSON.stringify(value) : String(value),
-    ]);
-    emit(options, { id: dispensaryId, ...info }, table(['FIELD', 'VALUE'], rows));
-  });
+  await withService(
+    options,
+    dispensaryService,
+    async (dispensaries) => {
+      const dispensaryId = parseId(id, 'The dispensary id');
+      const info = toStoreInfoRecord(await dispensaries.storeInfo(dispensaryId));
+      const rows = Object.entries(info).map(([field, value]) => [
+        field,
+        value === null ? '-' : typeof value === 'object' ? JSON.stringify(value) : String(value),
+      ]);
+      emit(options, { id: dispensaryId, ...info }, table(['FIELD', 'VALUE'], rows));
+    },
+    'read',
+  );
 }
 
 export async function update(
@@ -122,6 +149,17 @@ export async function update(
       `Updated dispensary ${dispensaryId}: ${Object.keys(patch).join(', ')}.`,
     );
   });
+}
+
+/** Asks on the terminal (the question on stderr, so that stdout stays the result); true for "yes" or "y". */
+async function confirm(question: string): Promise<boolean> {
+  const readline = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await readline.question(question);
+    return /^(y|yes)$/i.test(answer.trim());
+  } finally {
+    readline.close();
+  }
 }
 
 const camel = (field: string) => field.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());

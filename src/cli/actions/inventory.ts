@@ -44,6 +44,7 @@ export async function set(
       );
     }
     const result = await menus.setStock(dispensaryId, updates);
-    emit(options, result, `Set ${result.updated} stock level(s) of dispensary ${dispensaryId}.`);
+    const levels = result.updated === 1 ? 'stock level' : 'stock levels';
+    emit(options, result, `Set ${result.updated} ${levels} of dispensary ${dispensaryId}.`);
   });
 }

@@ -79,21 +79,26 @@ export async function exportMenu(
     output?: string;
   },
 ): Promise<void> {
-  await withService(options, menuService, async (menus) => {
-    const dispensaryId = parseId(options.dispensary, 'The dispensary id');
-    const text = await menus.export(dispensaryId, options.form, options.format, options.formBNames);
-    if (options.output) {
-      await writeFile(options.output, text);
-      emit(
-        options,
-        { dispensary_id: dispensaryId, file: options.output },
-        `Wrote the menu of dispensary ${dispensaryId} to ${options.output}.`,
-      );
-    } else {
-      // The export is itself the machine-readable result, with or without --json.
-      process.stdout.write(text);
-    }
-  });
+  await withService(
+    options,
+    menuService,
+    async (menus) => {
+      const dispensaryId = parseId(options.dispensary, 'The dispensary id');
+      const text = await menus.export(dispensaryId, options.form, options.format, options.formBNames);
+      if (options.output) {
+        await writeFile(options.output, text);
+        emit(
+          options,
+          { dispensary_id: dispensaryId, file: options.output },
+          `Wrote the menu of dispensary ${dispensaryId} to ${options.output}.`,
+        );
+      } else {
+        // The export is itself the machine-readable result, with or without --json.
+        process.stdout.write(text);
+      }
+    },
+    'read',
+  );
 }
 
 export async function setActive(active: string, options: OnItem): Promise<void> {

@@ -1,40 +1,63 @@
 import cluster from 'node:cluster';
 import type { FastifyBaseLogger } from 'fastify';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import type { SettingValues } from '../../config/settings.js';
 import { type ServerConfig, serverConfig } from '../../config.js';
 import { DEMO, ensureDemo } from '../../demo/seed.js';
 import { MENU_FORMS } from '../../forms/index.js';
 import { parseWorkers, runPrimary } from '../../http/cluster.js';
 import { clusterMetricsText } from '../../http/metrics.js';
+import { VERSION } from '../../http/openapi.js';
 import { buildOpsApp } from '../../http/ops.js';
 import { SHUTTING_DOWN, WORKERS_NOT_LISTENING } from '../../http/routes/health.js';
 import { startServer } from '../../http/server.js';
 import { shutdownOnSignals } from '../../http/shutdown.js';
+import { boundedStdout } from '../../infra/log-destination.js';
 import { createServices } from '../../services/index.js';
 import { describeAddress, openStore } from '../../store/open.js';
+import { sayCreated } from '../context.js';
+import { readableDestination } from '../log-format.js';
 import type { OutputOptions } from '../options.js';
 import { emit, fail } from '../output.js';
-import { startFailure } from '../start-failure.js';
+import { startError } from '../start-failure.js';
 
-function banner(url: string, config: ServerConfig): string {
-  const lines = [`Dispensary Menu API listening on ${url} (database ${describeAddress(config.database)})`];
+/**
+ * What `serve` prints once it listens, as one block, before any request is logged: where it is, the
+ * docs, the health endpoints, the CLI, and on a demo server the requests to try.
+ */
+function banner(url: string, config: ServerConfig, opsUrl?: string): string {
+  const rule = '-'.repeat(78);
+  const health = opsUrl ?? url;
+  const lines = [
+    rule,
+    `Dispensary Menu API ${VERSION} listening on ${url}`,
+    `  database   ${describeAddress(config.database)}`,
+    `  docs       ${url}/docs (OpenAPI document: ${url}/openapi.json)`,
+    `  health     ${health}/healthz, ${health}/readyz, metrics ${health}/metrics`,
+    '  CLI        npx menu-api --help (dispensaries, credentials, menus, admin keys)',
+  ];
   if (config.demo) {
+    const formB = `-H 'store: ${DEMO.token}' -H 'username: ${DEMO.username}' -H 'password: ${DEMO.password}'`;
     lines.push(
       '',
-      `Demo data is loaded: dispensary "${DEMO.dispensaryName}", credential ${DEMO.username}. Try:`,
+      `Demo data is loaded: dispensary "${DEMO.dispensaryName}", credential ${DEMO.username} / ${DEMO.password}, token ${DEMO.token}. Try:`,
       '',
-      '  # Form A: credentials in a JSON body',
+      '  # The menu, Form A: credentials in a JSON body',
       `  curl -s ${url}/menu -H 'content-type: application/json' \\`,
       `    -d '{"username":"${DEMO.username}","password":"${DEMO.password}","collective_token":"${DEMO.token}"}'`,
       '',
-      '  # Form B: credentials in headers',
-      `  curl -s ${url}/menu -H 'store: ${DEMO.token}' -H 'username: ${DEMO.username}' -H 'password: ${DEMO.password}'`,
+      '  # The menu, Form B: credentials in headers',
+      `  curl -s ${url}/menu ${formB}`,
+      '',
+      '  # Store information and live inventory (Form B; Form A posts the same fields)',
+      `  curl -s ${url}/store ${formB}`,
+      `  curl -s ${url}/inventory ${formB}`,
       '',
       'The demo secrets are public: never use --demo with real dispensaries.',
     );
     lines.push(...displayBanner(url));
   }
+  lines.push(rule);
   return lines.join('\n');
 }
 
@@ -64,15 +87,24 @@ export async function serve(settings: SettingValues, options: OutputOptions): Pr
     return;
   }
   if (workers > 1 && cluster.isPrimary) {
-    await servePrimary(config, workers, { ...options, logLevel: settings.logLevel });
+    await servePrimary(config, workers, {
+      ...options,
+      logLevel: settings.logLevel,
+      logBufferKb: settings.logBufferKb,
+    });
     return;
   }
   let server: Awaited<ReturnType<typeof startServer>>;
-  const logger = serverLogger(settings.logLevel);
+  const { logger, dropped } = serverLogger(settings.logLevel, settings.logBufferKb);
   try {
-    server = await startServer(config, { logger });
+    server = await startServer(config, {
+      logger,
+      droppedLogLines: dropped,
+      // Under --workers the primary created it (and said so) before forking.
+      onDatabaseCreated: cluster.isWorker ? undefined : sayCreated,
+    });
   } catch (error) {
-    fail(options, new Error(`The server could not start: ${startFailure(error, config)}`));
+    fail(options, startError(error, config));
     if (cluster.isWorker) process.exit(1);
     return;
   }
@@ -80,6 +112,7 @@ export async function serve(settings: SettingValues, options: OutputOptions): Pr
   // whose primary is gone has no one to hand it connections: it stops too.
   shutdownOnSignals(server, {
     timeoutMs: config.shutdownTimeoutMs,
+    drainDelayMs: config.drainDelayMs,
     log: logger,
     events: cluster.isWorker ? ['SIGTERM', 'SIGINT', 'disconnect'] : ['SIGTERM', 'SIGINT'],
   });
@@ -92,20 +125,22 @@ export async function serve(settings: SettingValues, options: OutputOptions): Pr
       database: describeAddress(config.database),
       demo: config.demo ? DEMO : null,
     },
-    server.opsUrl
-      ? `${banner(server.url, config)}\nHealth, readiness and metrics: ${server.opsUrl}/healthz, /readyz, /metrics`
-      : banner(server.url, config),
+    banner(server.url, config, server.opsUrl),
   );
 }
 
 /**
  * The server's log: JSON lines on stdout, written asynchronously: lines that arrive while a write is in
  * flight go out together in the next one, and a slow reader of stdout (a full pipe to a log shipper)
- * delays lines instead of every request. pino flushes what is still buffered when the process exits;
- * a crash can lose the last lines.
+ * delays lines instead of every request; past --log-buffer-kb of backlog lines are dropped and counted
+ * (src/infra/log-destination.ts). On a terminal the same lines are made readable. pino flushes what is still buffered when the process exits, without
+ * waiting for a reader that is stuck; a crash can lose the last lines.
  */
-function serverLogger(level: string) {
-  return pino({ level }, pino.destination({ dest: 1, sync: false }));
+function serverLogger(level: string, bufferKb: number): { logger: Logger; dropped: () => number } {
+  // On a terminal, readable lines (src/cli/log-format.ts), written as the terminal takes them.
+  if (process.stdout.isTTY) return { logger: pino({ level }, readableDestination()), dropped: () => 0 };
+  const logs = boundedStdout(bufferKb * 1024);
+  return { logger: pino({ level }, logs.stream), dropped: logs.dropped };
 }
 
 /**
@@ -115,18 +150,18 @@ function serverLogger(level: string) {
 async function servePrimary(
   config: ServerConfig,
   workers: number,
-  options: { json?: boolean; logLevel: string },
+  options: { json?: boolean; logLevel: string; logBufferKb: number },
 ): Promise<void> {
-  const log = serverLogger(options.logLevel);
+  const log = serverLogger(options.logLevel, options.logBufferKb).logger;
   try {
-    const store = await openStore(config.database, { poolSize: 1 });
+    const store = await openStore(config.database, { poolSize: 1, onCreate: sayCreated });
     try {
       if (config.demo) await ensureDemo(createServices(store, MENU_FORMS));
     } finally {
       await store.close();
     }
   } catch (error) {
-    fail(options, new Error(`The server could not start: ${startFailure(error, config)}`));
+    fail(options, startError(error, config));
     return;
   }
   let ops: Awaited<ReturnType<typeof startPrimaryOps>> | undefined;
@@ -134,7 +169,7 @@ async function servePrimary(
     try {
       ops = await startPrimaryOps(config, log);
     } catch (error) {
-      fail(options, new Error(`The server could not start: ${startFailure(error, config)}`));
+      fail(options, startError(error, config));
       return;
     }
   }
@@ -160,9 +195,7 @@ async function servePrimary(
           demo: config.demo ? DEMO : null,
           workers,
         },
-        `${banner(url, config)}\n(${workers} worker processes; SIGTERM stops them all)${
-          ops ? `\nHealth, readiness and metrics: ${ops.url}/healthz, /readyz, /metrics` : ''
-        }`,
+        `${banner(url, config, ops?.url)}\n(${workers} worker processes; SIGTERM stops them all)`,
       );
     },
   });

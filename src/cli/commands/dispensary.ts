@@ -32,8 +32,12 @@ export function dispensaryCommand(): Command {
     ),
     async ([id], options) => (await actions()).rotateToken(id!, options),
   );
-  jsonAction(onOne('remove', 'delete a dispensary and its whole menu'), async ([id], options) =>
-    (await actions()).remove(id!, options),
+  jsonAction<{ yes?: boolean }>(
+    onOne('remove', 'delete a dispensary and its whole menu (asks first on a terminal)').option(
+      '--yes',
+      'do not ask: needed when there is no terminal to ask on (scripts, CI)',
+    ),
+    async ([id], options) => (await actions()).remove(id!, options),
   );
   jsonAction(onOne('show', 'show a dispensary and its store information'), async ([id], options) =>
     (await actions()).show(id!, options),

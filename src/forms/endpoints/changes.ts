@@ -39,6 +39,7 @@ export const changesEndpoint: PublicEndpoint = {
     const item = itemSchemaOf(form, form.menu(context));
     return formRoute(form, context, {
       name: 'changes',
+      operationId: 'readChanges',
       summary: 'Changes of the menu after a cursor',
       description: `${transport.credentialsTravel} Every change of the active menu and the store information after ${transport.spell('after')} (a Menu-Cursor header of /menu, /store or /inventory, or the last next_cursor), oldest first: item.upserted carries the whole item as /menu lists it, item.removed says why (deleted or deactivated). Changes are kept --change-retention-days (default 7): an older cursor gets 410 cursor_expired (read the menu again).`,
       parameters: feedParameters(form),

@@ -1,7 +1,8 @@
-import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, preHandlerHookHandler, RouteOptions } from 'fastify';
 import type { TProperties, TSchema } from 'typebox';
 import { type ErrorStatus, errorResponses, notModified } from '../../http/error-responses.js';
 import type { Granted } from '../../services/access.js';
+import { ServiceError } from '../../services/errors.js';
 import type { MaybePromise } from '../../util/maybe-promise.js';
 import { grantRequest } from '../common/grant.js';
 import type { FormContext, RequestForm } from '../form.js';
@@ -18,6 +19,8 @@ export interface PublicEndpoint {
 export interface EndpointRoute {
   /** The path without its slash, which also names the endpoint's request examples. */
   name: string;
+  /** The stable start of each form's operationId (`readMenu`: `readMenuFormA`, `readMenuFormB`). */
+  operationId: string;
   summary: string;
   description: string;
   /** The endpoint's own parameters beside the credentials (`since`). */
@@ -39,6 +42,48 @@ export interface EndpointRoute {
   ): MaybePromise<unknown>;
 }
 
+/** What to say about a query parameter a client may plausibly send where it has no effect. */
+const QUERY_HINTS: Readonly<Record<string, string>> = {
+  active:
+    'Form B lists active items only; POST /menu with "active": false in the JSON body (Form A) lists inactive items too.',
+  store: 'The dispensary token travels in the header store, never in the URL.',
+  username: 'The credentials travel in the headers username and password, never in the URL.',
+  password: 'The credentials travel in the headers username and password, never in the URL.',
+};
+
+/**
+ * Unknown query parameters are refused (400), on every endpoint and form alike, rather than ignored:
+ * `GET /menu?active=false` or a misspelt `?snce=` would otherwise answer something else than asked.
+ */
+function refuseUnknownQuery(form: RequestForm, endpoint: EndpointRoute): preHandlerHookHandler {
+  const known = new Set(form.transport.queryParameters(endpoint.parameters));
+  const route = `${form.transport.method} /${endpoint.name}`;
+  return (request, _reply, done) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    if (query) {
+      for (const name in query) {
+        if (known.has(name)) continue;
+        const takes =
+          known.size > 0
+            ? `it takes ${[...known].join(', ')}`
+            : form.transport.method === 'POST'
+              ? 'its parameters travel in the JSON body'
+              : 'it takes none';
+        const hint = QUERY_HINTS[name] && form.transport.method === 'GET' ? ` ${QUERY_HINTS[name]}` : '';
+        done(
+          new ServiceError(
+            'invalid_request',
+            `${route} does not take the query parameter ${JSON.stringify(name)} (${takes}).${hint}`,
+            [{ field: name, message: 'query parameter is not known here' }],
+          ),
+        );
+        return;
+      }
+    }
+    done();
+  };
+}
+
 /** The route of an endpoint in one form: method, places of the request's parts, answers, hooks. */
 export function formRoute(form: RequestForm, context: FormContext, endpoint: EndpointRoute): RouteOptions {
   const { transport } = form;
@@ -48,6 +93,7 @@ export function formRoute(form: RequestForm, context: FormContext, endpoint: End
     method: transport.method,
     url: `/${endpoint.name}`,
     schema: {
+      operationId: `${endpoint.operationId}${transport.tag.replaceAll(' ', '')}`,
       summary: `${endpoint.summary} (${transport.tag})`,
       description: endpoint.description,
       tags: [transport.tag],
@@ -59,6 +105,8 @@ export function formRoute(form: RequestForm, context: FormContext, endpoint: End
       },
     },
     ...(transport.onRequest ? { onRequest: transport.onRequest } : {}),
+    // After the schema's checks (a missing header is named first), before the credentials are checked.
+    preHandler: refuseUnknownQuery(form, endpoint),
     handler: (request, reply) => endpoint.handle(request, reply, grant(request)),
   };
 }

@@ -19,6 +19,7 @@ export const eventsEndpoint: PublicEndpoint = {
     const mapper = changeMapper(form, context);
     return formRoute(form, context, {
       name: 'events',
+      operationId: 'streamEvents',
       summary: 'Live stream of the menu’s changes',
       description: `${transport.credentialsTravel} A text/event-stream of the changes /changes lists, as they happen (within a fraction of a second, from every server process). Resume with the Last-Event-ID header (or ${transport.spell('after')}): what was missed is sent first. The stream ends when the credential is revoked, the token stops working or the dispensary is removed, and for a reader that falls too far behind (resume it).`,
       parameters: feedParameters(form),

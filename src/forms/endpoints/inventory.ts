@@ -19,6 +19,7 @@ export const inventoryEndpoint: PublicEndpoint = {
       const { transport } = form;
       return formRoute(form, context, {
         name: 'inventory',
+        operationId: 'readInventory',
         summary: 'Real-time inventory',
         description: `One entry per price entry of every active item. With ${transport.spell('since')}, only entries changed after that time.`,
         parameters: { since: Type.Optional(SinceSchema) },

@@ -8,6 +8,7 @@ export const menuEndpoint: PublicEndpoint = {
     const { transport } = form;
     return formRoute(form, context, {
       name: 'menu',
+      operationId: 'readMenu',
       summary: 'List menu items',
       description: [transport.credentialsTravel, menu.note].filter(Boolean).join(' '),
       parameters: menu.parameters,

@@ -15,6 +15,7 @@ export const storeEndpoint: PublicEndpoint = {
     return (form) =>
       formRoute(form, context, {
         name: 'store',
+        operationId: 'readStore',
         summary: 'Store information',
         description:
           'Address, hours, currency and other facts about the dispensary. Unknown values are null.',

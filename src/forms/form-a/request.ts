@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../http/json-depth.js';
 import { ServiceError } from '../../services/errors.js';
 
 const Secret = (description: string) => Type.String({ maxLength: 256, description });
@@ -30,6 +31,13 @@ export function isAcceptedContentType(contentType: string | undefined): boolean 
 
 /** A JSON body, parsed; the answer to a body that is not JSON says what to send. */
 export function parseFormAJson(text: string): unknown {
+  // The same nesting limit as every other JSON body (src/http/json-depth.ts): Form A parses its own.
+  if (text.length > MAX_JSON_DEPTH && nestedDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw new ServiceError(
+      'invalid_request',
+      `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep. Send a JSON object such as {"username": "...", "password": "...", "collective_token": "..."}.`,
+    );
+  }
   try {
     return JSON.parse(text);
   } catch {
@@ -51,7 +59,16 @@ export function parseFormABody(contentType: string | undefined, text: string): u
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) return parseFormAJson(text);
   if (type === 'application/x-www-form-urlencoded') return parseUrlEncoded(trimmed);
   if (trimmed === '') return undefined;
-  throw new ServiceError('invalid_request', 'The request body must be a JSON object or a urlencoded form.');
+  if (type === 'text/plain' && /^[^\s=&]+=[^\s&]*(&[^\s=&]+=[^\s&]*)*$/.test(trimmed)) {
+    throw new ServiceError(
+      'invalid_request',
+      'This text/plain body is a urlencoded form. Send it with Content-Type: application/x-www-form-urlencoded, or send the fields as a JSON object.',
+    );
+  }
+  throw new ServiceError(
+    'invalid_request',
+    'The request body is neither a JSON object nor a urlencoded form. Send a JSON object such as {"username": "...", "password": "...", "collective_token": "..."}.',
+  );
 }
 
 function parseUrlEncoded(text: string): Record<string, unknown> {

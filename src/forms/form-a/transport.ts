@@ -70,7 +70,17 @@ export const formATransport: FormTransport = {
   method: 'POST',
   tag: 'Form A',
   // Body fields have no OpenAPI security scheme: they are required fields of each request body instead.
-  openApi: { tagDescription: 'POST, credentials and the dispensary token in the JSON body.' },
+  openApi: {
+    tagDescription: 'POST, credentials and the dispensary token in the JSON body.',
+    noSchemeReason:
+      '`security: []`: the credentials and the dispensary token are fields of the request body (`username`, `password`, `collective_token`), which no OpenAPI security scheme can describe. They are required all the same.',
+    requestBody: {
+      description:
+        'The credentials, the token and the parameters as one JSON object. Read as `application/json`, with no Content-Type, as `text/plain`, as `application/x-www-form-urlencoded` holding the JSON text (what `curl -d` sends), or as a real urlencoded form with the same field names (`active=false` there too). Any other content type is 415.',
+      asText: ['text/plain'],
+      asForm: ['application/x-www-form-urlencoded'],
+    },
+  },
   credentialsTravel: 'Credentials and the dispensary token travel in the JSON body.',
   spell: (parameter) => parameter,
   validators: false,
@@ -88,6 +98,8 @@ export const formATransport: FormTransport = {
     const body = request.body as FormACredentials;
     return { username: body.username, password: body.password, token: body.collective_token };
   },
+  // Every parameter travels in the body: a query string has nothing to say.
+  queryParameters: () => [],
   parameters: (request) => request.body as Record<string, unknown>,
   prepare: addBodyParsers,
 };

@@ -47,5 +47,21 @@ export function refuseRepeatedCredentialHeaders(
     }
     seen |= bit;
   }
+  if (seen === 0 && hasBody(request)) {
+    // A Form A body sent with GET: say where the credentials go, rather than "header store is required".
+    const path = request.url.split('?')[0];
+    next(
+      new ServiceError(
+        'invalid_request',
+        `GET ${path} (Form B) reads the credentials from the headers store, username and password, not from a body. To send them in a JSON body, use POST ${path} (Form A).`,
+      ),
+    );
+    return;
+  }
   next();
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
 }

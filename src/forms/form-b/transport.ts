@@ -42,6 +42,7 @@ export const formBTransport: FormTransport = {
     const { username, password, store } = request.headers as FormBRequestHeaders;
     return { username, password, token: store };
   },
+  queryParameters: (parameters) => Object.keys(parameters),
   parameters: (request) => request.query as Record<string, unknown>,
   onRequest: refuseRepeatedCredentialHeaders,
 };

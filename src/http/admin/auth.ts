@@ -26,13 +26,19 @@ export function bearerCheck(verifier: AdminKeyVerifier, guard?: LoginGuard) {
     const key = match ? await verifier.verify(match[1]!) : undefined;
     if (!key) {
       if (guard && header !== undefined) await guard.failed(attempt);
-      throw new ServiceError(
-        'invalid_credentials',
-        'The sync API needs Authorization: Bearer <admin key>. Create one with: menu-api admin-key create --scope all',
-      );
+      throw new ServiceError('invalid_credentials', bearerProblem(header, Boolean(match)));
     }
     request.adminKey = key;
   };
+}
+
+/** Why a bearer check failed: no header, a header of the wrong shape, or a key that is not (or no longer) valid. */
+function bearerProblem(header: string | undefined, wellFormed: boolean): string {
+  if (header === undefined)
+    return 'The sync API needs an admin key: send Authorization: Bearer <admin key>. Create one with: npx menu-api admin-key create --scope all --name NAME';
+  if (!wellFormed)
+    return 'The Authorization header is not "Bearer <admin key>". Send the key after "Bearer " and one space.';
+  return 'This admin key is unknown or has been revoked. Check that you sent the whole key, or create a new one with: npx menu-api admin-key create --scope all --name NAME (npx menu-api admin-key list shows which keys are revoked).';
 }
 
 export function adminKeyOf(request: FastifyRequest): AdminKey {

@@ -18,6 +18,7 @@ export const credentialRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
   app.addHook('preHandler', async (request) => requireFullScope(request));
 
   writeRoute('POST', '/credentials', {
+    operationId: 'issueCredential',
     summary: 'Issue a credential (the password is shown once)',
     secretField: 'password',
     schemas: { body: IssueCredentialBody, success: { 201: IssuedCredentialOut } },
@@ -32,6 +33,7 @@ export const credentialRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
     '/credentials',
     {
       schema: {
+        operationId: 'listCredentials',
         summary: 'List credentials',
         tags,
         response: { 200: Type.Array(CredentialOut), ...errorResponses(401, 403, 429, 500, 503) },
@@ -41,6 +43,7 @@ export const credentialRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
   );
 
   writeRoute('DELETE', '/credentials/:username', {
+    operationId: 'revokeCredential',
     summary: 'Revoke a credential',
     schemas: { params: UsernameParams, success: noContent('Revoked.') },
     run: async (request) => {

@@ -13,6 +13,7 @@ import {
   DispensaryOut,
   DispensarySummaryOut,
   IdParams,
+  RotateTokenBody,
   StoreInfoBody,
   TokenOut,
 } from './schemas.js';
@@ -36,7 +37,10 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
   };
 
   writeRoute('POST', '/dispensaries', {
+    operationId: 'createDispensary',
     summary: 'Create a dispensary',
+    description:
+      'Answers the dispensary token once. A dispensary name need not be unique: two dispensaries may share one, and the id tells them apart.',
     secretField: 'token',
     schemas: { body: CreateDispensaryBody, success: { 201: CreatedDispensaryOut } },
     run: async (request) => {
@@ -51,6 +55,7 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
     '/dispensaries',
     {
       schema: {
+        operationId: 'listDispensaries',
         summary: 'List dispensaries (a scoped key sees its own)',
         tags,
         response: { 200: Type.Array(DispensarySummaryOut), ...errorResponses(401, 403, 429, 500, 503) },
@@ -69,6 +74,7 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
     '/dispensaries/:id',
     {
       schema: {
+        operationId: 'getDispensary',
         summary: 'Read a dispensary and its store information',
         tags,
         params: IdParams,
@@ -81,6 +87,7 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
   );
 
   writeRoute('PATCH', '/dispensaries/:id', {
+    operationId: 'updateDispensary',
     summary: 'Update store information; publish or unpublish',
     schemas: { params: IdParams, body: StoreInfoBody, success: { 200: DispensaryOut } },
     run: async (request) => {
@@ -96,11 +103,12 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
   });
 
   writeRoute('POST', '/dispensaries/:id/rotate-token', {
+    operationId: 'rotateDispensaryToken',
     summary: 'Replace the dispensary token',
     description:
       'The old token keeps working for grace_seconds (JSON body, optional; default 86400 = 24 h; 0 ends it at once).',
     secretField: 'token',
-    schemas: { params: IdParams, success: { 200: TokenOut } },
+    schemas: { params: IdParams, body: RotateTokenBody, success: { 200: TokenOut } },
     run: async (request) => {
       const id = dispensaryOf(request);
       const grace = (request.body as { grace_seconds?: number } | undefined)?.grace_seconds;
@@ -109,6 +117,7 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
   });
 
   writeRoute('DELETE', '/dispensaries/:id', {
+    operationId: 'deleteDispensary',
     summary: 'Delete a dispensary and its menu',
     schemas: { params: IdParams, success: noContent('Deleted, with its menu.') },
     run: async (request) => {

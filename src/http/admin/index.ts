@@ -26,6 +26,9 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= options.bodyLimit;
   });
+  // The sync API reads JSON only: a JSON text labelled text/plain gets 415 like any other type it
+  // does not read (Fastify's default text/plain parser would hand the schema a string: a 400).
+  app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', bearerCheck(options.verifier, options.guard));
   const context: AdminContext = { services: options.services, write: idempotentWriter(options.idempotency) };
   await app.register(dispensaryRoutes, context);

@@ -30,6 +30,7 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
     '/dispensaries/:id/menu',
     {
       schema: {
+        operationId: 'getMenu',
         summary: 'Read the whole menu (canonical items, active and inactive)',
         tags,
         params: IdParams,
@@ -40,6 +41,7 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
   );
 
   writeRoute('PUT', '/dispensaries/:id/menu', {
+    operationId: 'replaceMenu',
     summary: 'Full sync: replace the whole menu atomically',
     schemas: { params: IdParams, body: ItemsBody, success: { 200: ImportReportOut } },
     run: async (request) => {
@@ -50,18 +52,21 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
   });
 
   writeRoute('PATCH', '/dispensaries/:id/menu/items', {
+    operationId: 'upsertMenuItems',
     summary: 'Partial sync: create or replace items by id',
     schemas: { params: IdParams, body: ItemsBody, success: { 200: UpsertOut } },
     run: (request) => menus.upsert(dispensaryOf(request), request.body, actorOf(request)),
   });
 
   writeRoute('PATCH', '/dispensaries/:id/menu/items/:item_id', {
+    operationId: 'patchMenuItem',
     summary: 'Change some fields of one item, such as active',
     schemas: { params: ItemParams, body: ItemPatchBody, success: { 200: CanonicalItem } },
     run: (request) => menus.patchItem(dispensaryOf(request), itemOf(request), request.body, actorOf(request)),
   });
 
   writeRoute('DELETE', '/dispensaries/:id/menu/items/:item_id', {
+    operationId: 'deleteMenuItem',
     summary: 'Delete one item',
     schemas: { params: ItemParams, success: noContent('Deleted.') },
     run: async (request) => {
@@ -70,6 +75,7 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
   });
 
   writeRoute('PATCH', '/dispensaries/:id/inventory', {
+    operationId: 'setStockLevels',
     summary: 'Set many stock levels in one transaction',
     schemas: { params: IdParams, body: StockBody, success: { 200: StockOut } },
     run: (request) => menus.setStock(dispensaryOf(request), request.body, actorOf(request)),

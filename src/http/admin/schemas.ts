@@ -153,6 +153,26 @@ export const CreatedDispensaryOut = Type.Object(
   },
   { examples: [ADMIN_EXAMPLES.createdDispensary] },
 );
+/** rotate-token's body is optional: no body (or null) keeps the default grace period. */
+export const RotateTokenBody = Type.Union(
+  [
+    Type.Object({
+      grace_seconds: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          maximum: 30 * 24 * 60 * 60,
+          description:
+            'How long the old token keeps working, seconds (default 86400 = 24 hours; 0 ends it at once).',
+        }),
+      ),
+    }),
+    Type.Null(),
+  ],
+  {
+    description: 'Optional: send no body to keep the old token for the default 24 hours.',
+    examples: [{ grace_seconds: 3600 }],
+  },
+);
 export const TokenOut = Type.Object(
   {
     id: Type.Integer(),

@@ -32,6 +32,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
   const writeRoute = writeRoutes(app, write, tags);
 
   writeRoute('POST', '/webhooks', {
+    operationId: 'createWebhook',
     summary: 'Subscribe a credential to a dispensary’s changes (the signing secret is shown once)',
     description:
       'Each change of the dispensary (item.upserted, item.removed, store.updated) is POSTed to url, signed as Standard Webhooks specifies. The credential must exist and be allowed to read the dispensary.',
@@ -52,6 +53,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
     '/webhooks',
     {
       schema: {
+        operationId: 'listWebhooks',
         summary: 'List webhooks',
         tags,
         response: { 200: Type.Array(WebhookOut), ...errorResponses(401, 403, 429, 500, 503) },
@@ -64,6 +66,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
     '/webhooks/:id',
     {
       schema: {
+        operationId: 'getWebhook',
         summary: 'Read a webhook',
         tags,
         params: WebhookParams,
@@ -74,6 +77,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
   );
 
   writeRoute('PATCH', '/webhooks/:id', {
+    operationId: 'updateWebhook',
     summary: 'Change a webhook’s url, events or enabled',
     description: 'Enabling a webhook that was disabled for failing starts its failing period anew.',
     schemas: { params: WebhookParams, body: PatchWebhookBody, success: { 200: WebhookOut } },
@@ -86,6 +90,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
   });
 
   writeRoute('DELETE', '/webhooks/:id', {
+    operationId: 'deleteWebhook',
     summary: 'Remove a webhook and its deliveries',
     schemas: { params: WebhookParams, success: noContent('Removed.') },
     run: async (request) => {
@@ -94,6 +99,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
   });
 
   writeRoute('POST', '/webhooks/:id/rotate-secret', {
+    operationId: 'rotateWebhookSecret',
     summary: 'Replace the signing secret (shown once; the old one stops signing at once)',
     secretField: 'secret',
     schemas: { params: WebhookParams, success: { 200: WebhookWithSecretOut } },
@@ -107,6 +113,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
     '/webhooks/:id/deliveries',
     {
       schema: {
+        operationId: 'listWebhookDeliveries',
         summary: 'List a webhook’s latest deliveries with their attempts',
         tags,
         params: WebhookParams,
@@ -122,6 +129,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
   );
 
   writeRoute('POST', '/webhooks/:id/deliveries/:delivery_id/retry', {
+    operationId: 'retryWebhookDelivery',
     summary: 'Send a delivery again now',
     description:
       'A failed delivery becomes pending again with its attempts kept (deliveries to one endpoint stay in cursor order).',

@@ -5,6 +5,8 @@ import type { AdminContext } from './context.js';
 
 /** One write of the sync API: what its schema documents and what it does. */
 export interface WriteRoute {
+  /** Unique and stable: code generators name their methods after it. */
+  operationId: string;
   summary: string;
   description?: string;
   /** The one success response (`{ 200: Thing }`, `noContent('Deleted.')`) gives the answer's status. */
@@ -23,7 +25,7 @@ export function writeRoutes(app: FastifyInstance, write: AdminContext['write'], 
   return (
     method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
-    { summary, description, schemas, secretField, run }: WriteRoute,
+    { operationId, summary, description, schemas, secretField, run }: WriteRoute,
   ) => {
     const { params, body, success } = schemas;
     const status = Number(Object.keys(success)[0]);
@@ -31,6 +33,7 @@ export function writeRoutes(app: FastifyInstance, write: AdminContext['write'], 
       method,
       url,
       schema: {
+        operationId,
         summary,
         ...(description === undefined ? {} : { description }),
         tags,

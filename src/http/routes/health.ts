@@ -24,6 +24,7 @@ export const healthRoutes: FastifyPluginAsync<HealthChecks> = async (app, checks
     '/healthz',
     {
       schema: {
+        operationId: 'liveness',
         summary: 'Liveness: the process answers',
         tags: ['Operations'],
         response: { 200: Type.Object({ status: Type.Literal('ok') }, { examples: [{ status: 'ok' }] }) },
@@ -36,6 +37,7 @@ export const healthRoutes: FastifyPluginAsync<HealthChecks> = async (app, checks
     '/readyz',
     {
       schema: {
+        operationId: 'readiness',
         summary: 'Readiness: the database answers and is migrated',
         tags: ['Operations'],
         response: {

@@ -5,6 +5,7 @@ import * as access from './0003-access.js';
 import * as menuFeed from './0004-menu-feed.js';
 import * as webhooks from './0005-webhooks.js';
 import * as publishing from './0008-publishing.js';
+import * as adminKeyUse from './0009-admin-key-use.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004-menu-feed': menuFeed,
   '0005-webhooks': webhooks,
   '0008-publishing': publishing,
+  '0009-admin-key-use': adminKeyUse,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,7 +4,7 @@ import type { Actor, AdminKey, AdminKeyRepository } from '../store.js';
 import { now, OPERATOR, type Writer } from '../write.js';
 import { revokeNamed } from './revoke.js';
 
-const ADMIN_KEY_COLUMNS = ['id', 'name', 'scope', 'created_at', 'revoked_at'] as const;
+const ADMIN_KEY_COLUMNS = ['id', 'name', 'scope', 'created_at', 'revoked_at', 'last_used_at'] as const;
 
 export class AdminKeys implements AdminKeyRepository {
   constructor(
@@ -16,7 +16,14 @@ export class AdminKeys implements AdminKeyRepository {
     return this.writer.write({ actor, conflict: `an admin key named ${name} exists` }, async (trx) => {
       const row = await trx
         .insertInto('admin_keys')
-        .values({ name, scope, key_digest: keyDigest, created_at: now(), revoked_at: null })
+        .values({
+          name,
+          scope,
+          key_digest: keyDigest,
+          created_at: now(),
+          revoked_at: null,
+          last_used_at: null,
+        })
         .returning(ADMIN_KEY_COLUMNS)
         .executeTakeFirstOrThrow();
       return {
@@ -49,6 +56,10 @@ export class AdminKeys implements AdminKeyRepository {
       .orderBy('id')
       .execute();
     return rows.map(toAdminKey);
+  }
+
+  async touch(id: number, at: string): Promise<void> {
+    await this.dialect.db.updateTable('admin_keys').set({ last_used_at: at }).where('id', '=', id).execute();
   }
 
   async revoke(name: string, actor: Actor = OPERATOR): Promise<boolean> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { CLAIMED } from '../idempotency-claim.js';
 import type { Database } from '../schema.js';
 import type { IdempotencyRepository, IdempotentAnswer } from '../store.js';
 
@@ -25,25 +26,50 @@ export class IdempotencyKeys implements IdempotencyRepository {
   }
 
   async save(adminKeyId: number, key: string, answer: IdempotentAnswer): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      // An expired record under the same key is replaced.
-      await trx
-        .deleteFrom('idempotency_keys')
-        .where('admin_key_id', '=', adminKeyId)
-        .where('idempotency_key', '=', key)
-        .execute();
-      await trx
-        .insertInto('idempotency_keys')
-        .values({
-          admin_key_id: adminKeyId,
-          idempotency_key: key,
+    // One statement: an expired answer under the key is replaced, and a process saving under the same
+    // key at the same moment cannot make this fail with a unique violation.
+    await this.db
+      .insertInto('idempotency_keys')
+      .values({
+        admin_key_id: adminKeyId,
+        idempotency_key: key,
+        request_digest: answer.requestDigest,
+        status: answer.status,
+        response: answer.response,
+        created_at: answer.createdAt,
+      })
+      .onConflict((conflict) =>
+        conflict.columns(['admin_key_id', 'idempotency_key']).doUpdateSet({
           request_digest: answer.requestDigest,
           status: answer.status,
           response: answer.response,
           created_at: answer.createdAt,
-        })
-        .execute();
-    });
+        }),
+      )
+      .execute();
+  }
+
+  async complete(
+    adminKeyId: number,
+    key: string,
+    answer: Pick<IdempotentAnswer, 'status' | 'response'>,
+  ): Promise<void> {
+    await this.db
+      .updateTable('idempotency_keys')
+      .set({ status: answer.status, response: answer.response })
+      .where('admin_key_id', '=', adminKeyId)
+      .where('idempotency_key', '=', key)
+      .where('status', '=', CLAIMED)
+      .execute();
+  }
+
+  async release(adminKeyId: number, key: string): Promise<void> {
+    await this.db
+      .deleteFrom('idempotency_keys')
+      .where('admin_key_id', '=', adminKeyId)
+      .where('idempotency_key', '=', key)
+      .where('status', '=', CLAIMED)
+      .execute();
   }
 
   async deleteBefore(before: string): Promise<void> {

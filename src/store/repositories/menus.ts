@@ -8,6 +8,7 @@ import {
   itemRow,
   MENU_ITEM_COLUMNS,
   MENU_PRICE_COLUMNS,
+  matchByNameAndBrand,
   type PreviousPrice,
   priceKey,
   priceRows,
@@ -77,7 +78,22 @@ export class Menus implements MenuRepository {
   ): Promise<UpsertResult> {
     return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
       await requireDispensary(trx, dispensaryId);
-      const menu = assignIds(items, await highestItemId(trx, dispensaryId));
+      // An item without an id is the existing item of the same name and brand, when there is one: the
+      // same file upserted twice replaces its items instead of adding them again.
+      let matched = items;
+      if (items.some((item) => item.id === null)) {
+        const rows = await trx
+          .selectFrom('items')
+          .select(['id', 'name', 'brand'])
+          .where('dispensary_id', '=', dispensaryId)
+          .orderBy('id')
+          .execute();
+        matched = matchByNameAndBrand(
+          items,
+          rows.map((row) => ({ id: Number(row.id), name: row.name, brand: row.brand })),
+        );
+      }
+      const menu = assignIds(matched, await highestItemId(trx, dispensaryId));
       const ids = menu.map((item) => item.id);
       const existing = new Map(
         (await readItems(this.dialect, trx, dispensaryId, ids)).map((item) => [item.id, item]),

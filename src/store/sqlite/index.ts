@@ -203,7 +203,10 @@ export function openSqliteStore(path: string): KyselyStore {
           throw error;
         }
       }),
+    // A primary key is unique too (the idempotency claim's row collides on one).
     isUniqueViolation: (error) =>
-      error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_CONSTRAINT_UNIQUE'),
+      error instanceof Error &&
+      'code' in error &&
+      /^SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)/.test(String(error.code)),
   });
 }

@@ -23,8 +23,8 @@ describe('sync API: credentials, errors', () => {
     });
 
     it.each([
-      ['empty', '', 'field must NOT have fewer than 1 characters'],
-      ['65 characters', 'u'.repeat(65), 'field must NOT have more than 64 characters'],
+      ['empty', '', 'field must have at least 1 character'],
+      ['65 characters', 'u'.repeat(65), 'field must have at most 64 characters'],
       ['a number', 42, 'field must be string'],
       ['null', null, 'field must be string'],
     ])('a username that is %s', async (_label, username, message) => {

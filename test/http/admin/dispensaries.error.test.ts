@@ -66,12 +66,7 @@ describe('sync API: dispensaries, errors', () => {
       [
         'a missing day',
         Object.fromEntries(Object.entries(openAllWeek()).filter(([day]) => day !== 'sunday')),
-        [
-          {
-            field: 'hours.sunday',
-            message: 'must be {"open": "HH:MM", "close": "HH:MM"} or {"closed": true}',
-          },
-        ],
+        [{ field: 'hours', message: expect.stringContaining('has no sunday: the store has no hours yet') }],
       ],
       [
         'a day that is not a weekday',
@@ -149,8 +144,8 @@ describe('sync API: dispensaries, errors', () => {
     });
 
     it.each([
-      ['empty', '', 'field must NOT have fewer than 1 characters'],
-      ['201 characters', 'n'.repeat(201), 'field must NOT have more than 200 characters'],
+      ['empty', '', 'field must have at least 1 character'],
+      ['201 characters', 'n'.repeat(201), 'field must have at most 200 characters'],
       ['a number', 7, 'field must be string'],
     ])('a name that is %s', async (_label, name, message) => {
       expectInvalid(await admin('POST', '/dispensaries', { name }), [{ field: 'name', message }]);

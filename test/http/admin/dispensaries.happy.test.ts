@@ -70,6 +70,19 @@ describe('sync API: dispensaries, happy paths', () => {
       expect(store.json()).toEqual(created.store);
     });
 
+    it('a name need not be unique: a second dispensary of the same name is 201, as the document says', async () => {
+      const first = await admin('POST', '/dispensaries', { name: 'Twin Pines' });
+      const second = await admin('POST', '/dispensaries', { name: 'Twin Pines' });
+      expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+      expect(second.json().id).not.toBe(first.json().id);
+      const document = (await runtime.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+      const create = document.paths['/admin/v1/dispensaries'].post;
+      expect(create.description).toContain('need not be unique');
+      const conflict = document.components.responses.Conflict.description as string;
+      expect(conflict).toContain('dispensary names need not be unique');
+      expect(conflict).not.toMatch(/^conflict: the name exists already/);
+    });
+
     it('two dispensaries get different tokens and ids', async () => {
       const first = (await admin('POST', '/dispensaries', { name: 'Twin' })).json();
       const second = (await admin('POST', '/dispensaries', { name: 'Twin' })).json();

@@ -13,10 +13,17 @@ describe(`store.adminKeys on ${DATABASE_KIND}`, () => {
       scope: 'all',
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       revokedAt: null,
+      lastUsedAt: null,
     });
     expect(await store.adminKeys.find('digest-shop')).toEqual(one);
     expect(await store.adminKeys.find('digest-unknown')).toBeUndefined();
     expect(await store.adminKeys.list()).toEqual([all, one]);
+  });
+
+  it('touch records the last use, listed with the key', async ({ store }) => {
+    const key = await store.adminKeys.create('ops', 'all', 'digest-ops');
+    await store.adminKeys.touch(key.id, '2026-11-26T10:00:00.000Z');
+    expect(await store.adminKeys.list()).toEqual([{ ...key, lastUsedAt: '2026-11-26T10:00:00.000Z' }]);
   });
 
   it('a duplicate name is a ConflictError naming it', async ({ store }) => {
