@@ -52,10 +52,10 @@ function banner(url: string, config: ServerConfig, opsUrl?: string): string {
       '  # Store information and live inventory (Form B; Form A posts the same fields)',
       `  curl -s ${url}/store ${formB}`,
       `  curl -s ${url}/inventory ${formB}`,
+      ...displayBanner(url),
       '',
       'The demo secrets are public: never use --demo with real dispensaries.',
     );
-    lines.push(...displayBanner(url));
   }
   lines.push(rule);
   return lines.join('\n');
@@ -65,10 +65,10 @@ function banner(url: string, config: ServerConfig, opsUrl?: string): string {
 function displayBanner(url: string): string[] {
   return [
     '',
-    'Its public surfaces (published, slug demo):',
-    `  menu page   ${url}/m/${DEMO.slug}`,
-    `  menu board  ${url}/board/${DEMO.slug}`,
-    `  embed       <div data-menu="${DEMO.slug}"></div><script src="${url}/embed.js" async></script>`,
+    '  # Its public surfaces (published, slug demo): the menu page, the board, the embed',
+    `  ${url}/m/${DEMO.slug}`,
+    `  ${url}/board/${DEMO.slug}`,
+    `  <div data-menu="${DEMO.slug}"></div><script src="${url}/embed.js" async></script>`,
   ];
 }
 
