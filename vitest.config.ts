@@ -14,6 +14,7 @@ const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 export const BOTH_DATABASES = [
   'test/store/**/*.test.ts',
   'test/services/change-feed.test.ts',
+  'test/services/live-hub.test.ts',
   'test/services/db-copy.test.ts',
   'test/services/menu-import.test.ts',
   'test/http/connection-loss.test.ts',

@@ -161,12 +161,17 @@ async function openStreams(
 
 /** The Menu-Cursor of a Form B /menu read: where a client that has read the menu starts its stream. */
 async function menuCursor(url: string, headers: Record<string, string>): Promise<string> {
-  const response = await fetch(`${url}/menu`, { headers });
-  await response.arrayBuffer();
-  const cursor = response.headers.get('menu-cursor');
-  if (response.status !== 200 || !cursor)
-    throw new Error(`/menu answered ${response.status} without Menu-Cursor`);
-  return `?after=${cursor}`;
+  // A server that just started on a busy machine may answer 503 for a moment: retry as a client would.
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(`${url}/menu`, { headers });
+    await response.arrayBuffer();
+    const cursor = response.headers.get('menu-cursor');
+    if (response.status === 200 && cursor) return `?after=${cursor}`;
+    if (response.status !== 503 || attempt >= 20) {
+      throw new Error(`/menu answered ${response.status} without Menu-Cursor`);
+    }
+    await sleep(Number(response.headers.get('retry-after') ?? 1) * 1000);
+  }
 }
 
 /** Sends one request on a kept-alive connection (fetch); resolves when the answer is in. */
@@ -448,9 +453,10 @@ const table = [
   }),
 ];
 const find = (name: string) => rows.find((row) => row.name.startsWith(name));
-const p99Of = (name: string) => {
+/** The p99 of one path: from the write's answer (the issue's measure), or from sending it. */
+const p99Of = (name: string, from: keyof Latencies = 'acceptedToEvent') => {
   const row = find(name);
-  return row ? quantile(row.latencies.sendToEvent, 0.99) : Number.NaN;
+  return row ? quantile(row.latencies[from], 0.99) : Number.NaN;
 };
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
 const fanOutLines = fanOut
@@ -486,8 +492,8 @@ ${fanOutLines.join('\n')}
 
 | Target | Measured | |
 |---|---|---|
-| p99 under 50 ms, one process (SQLite) | ${ms(p99Of('SQLite'))} ms | ${verdict(p99Of('SQLite') < 50)} |
-| p99 under 250 ms across processes (PostgreSQL) | ${find('PostgreSQL') ? `${ms(p99Of('PostgreSQL'))} ms` : 'not run'} | ${find('PostgreSQL') ? verdict(p99Of('PostgreSQL') < 250) : '–'} |
+| p99 under 50 ms, one process (SQLite), from the change accepted | ${ms(p99Of('SQLite'))} ms (from sending the write: ${ms(p99Of('SQLite', 'sendToEvent'))} ms; the ceiling's: ${ms(p99Of('Ceiling', 'sendToEvent'))} ms) | ${verdict(p99Of('SQLite') < 50)} |
+| p99 under 250 ms across processes (PostgreSQL), from the change accepted | ${find('PostgreSQL') ? `${ms(p99Of('PostgreSQL'))} ms (from sending the write: ${ms(p99Of('PostgreSQL', 'sendToEvent'))} ms)` : 'not run'} | ${find('PostgreSQL') ? verdict(p99Of('PostgreSQL') < 250) : '–'} |
 | ${STREAMS} streams all reached within 1 s | ${fanOut ? `worst ${ms(Math.max(...fanOut.server))} ms` : 'not run'} | ${fanOut ? verdict(Math.max(...fanOut.server) < 1000) : '–'} |
 <!-- live:end -->
 `.replace('| | |\n|---|---|\n', '');

@@ -41,7 +41,7 @@ export function settingsSection(): string {
     '',
     table('global'),
     '',
-    '`menu-api serve`:',
+    '`npx menu-api serve`:',
     '',
     table('serve'),
     END,

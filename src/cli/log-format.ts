@@ -29,7 +29,7 @@ const PLACED = new Set([
 
 function clock(time: unknown): string {
   const date = new Date(typeof time === 'number' ? time : Date.now());
-  return date.toTimeString().slice(0, 8) + `.${String(date.getMilliseconds()).padStart(3, '0')}`;
+  return `${date.toTimeString().slice(0, 8)}.${String(date.getMilliseconds()).padStart(3, '0')}`;
 }
 
 function valueText(value: unknown): string {

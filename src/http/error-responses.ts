@@ -11,7 +11,7 @@ export const ERROR_BODY_ID = 'ErrorBody';
 export const ERROR_DESCRIPTIONS = {
   400: 'invalid_request: the request is malformed (a missing or wrongly typed field or header, bad JSON, a credential header sent twice, a bad `since`). The message and `problems` name each field.',
   401: 'invalid_credentials: the username or password is missing or wrong (sync API: the admin key is missing, unknown or revoked). An unknown username and a wrong password get the same answer.',
-  403: 'invalid_token: the dispensary token is unknown, rotated or removed; forbidden: an admin key scoped to one dispensary reached for another, or for an operator-only action.',
+  403: 'invalid_token: the dispensary token is unknown or removed, or was rotated out and its grace period (24 hours by default) has passed; forbidden: an admin key scoped to one dispensary reached for another, or for an operator-only action.',
   404: 'not_found: no such dispensary, item or credential.',
   409: 'conflict: a credential username or admin key name that exists already (dispensary names need not be unique), or an idempotent replay of an answer that carried a secret (rotate instead).',
   410: 'cursor_expired: the changes after this cursor are no longer kept (see --change-retention-days). Read the whole menu again, then follow the changes after its Menu-Cursor header.',

@@ -39,11 +39,11 @@ field names.
 \`FormBUsername\` and \`FormBPassword\` (all three are required together).
 
 **The sync API** under \`/admin/v1\` takes \`Authorization: Bearer <admin key>\` (scheme \`AdminKey\`);
-create a key with \`menu-api admin-key create --scope all\`. Every write accepts an \`Idempotency-Key\`
+create a key with \`npx menu-api admin-key create --scope all --name NAME\`. Every write accepts an \`Idempotency-Key\`
 header: the same key with the same request within 24 hours returns the first answer (with
 \`idempotent-replayed: true\`) and changes nothing again.
 
-The demo server (\`menu-api serve --demo\`) answers the examples below: credential \`demo\` /
+The demo server (\`npm start\`, which runs \`npx menu-api serve --demo\`) answers the examples below: credential \`demo\` /
 \`demo-password\`, dispensary token \`demo-collective-token\`. These secrets are public.
 
 ## Errors
@@ -104,7 +104,7 @@ const EXAMPLE_MESSAGES: Record<string, string> = {
   invalid_request: 'The request is malformed: active field must be boolean.',
   invalid_credentials: 'The username or password is wrong. Check the credential the operator issued to you.',
   invalid_token:
-    'The dispensary token is not valid (unknown, or replaced by a newer one). Ask the dispensary for its current token.',
+    'The dispensary token is not valid (unknown, or replaced by a newer one and past its grace period). Ask the dispensary for its current token.',
   forbidden: 'This admin key is limited to dispensary 1.',
   not_found: 'There is no dispensary 42.',
   cursor_expired:
@@ -459,7 +459,7 @@ export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
           type: 'http',
           scheme: 'bearer',
           description:
-            'Sync API: an admin key from `menu-api admin-key create` (scope `all` or `dispensary:ID`).',
+            'Sync API: an admin key from `npx menu-api admin-key create` (scope `all` or `dispensary:ID`).',
         },
       },
     },

@@ -13,13 +13,15 @@ interface ConnectionState {
 
 /** Every open connection of each app's server, with its state. */
 const connections = new WeakMap<FastifyInstance, Map<Socket, ConnectionState>>();
-/** When each app's server last accepted a connection, ms since the epoch. */
-const lastAccepted = new WeakMap<FastifyInstance, number>();
+/** How many connections each app's server has accepted. */
+const accepted = new WeakMap<FastifyInstance, number>();
 
 /**
- * Before the listener closes, it keeps accepting until no connection has arrived for BACKLOG_QUIET_MS
- * (at most BACKLOG_WAIT_MS): Node accepts what waits in the listen backlog a few connections per turn
- * of the event loop, and whatever is still there when the listener closes is reset by the kernel.
+ * Before the listener closes, it keeps accepting until a turn of the event loop has polled without
+ * accepting anything and no connection has arrived for BACKLOG_QUIET_MS (at most BACKLOG_WAIT_MS):
+ * Node accepts what waits in the listen backlog a few connections per poll, and whatever is still
+ * there when the listener closes is reset by the kernel. (A poll that accepts nothing means the
+ * backlog was empty: a listener with connections waiting is always readable.)
  */
 export const BACKLOG_QUIET_MS = 100;
 export const BACKLOG_WAIT_MS = 1_000;
@@ -54,7 +56,7 @@ export function drainOnClose(app: FastifyInstance): void {
   const open = new Map<Socket, ConnectionState>();
   connections.set(app, open);
   server.on('connection', (socket: Socket) => {
-    lastAccepted.set(app, Date.now());
+    accepted.set(app, (accepted.get(app) ?? 0) + 1);
     open.set(socket, { served: 0, active: 0 });
     socket.once('close', () => open.delete(socket));
   });
@@ -124,9 +126,17 @@ export async function closeGracefully(
   if (server.listening) {
     if (drainDelayMs > 0) await sleep(Math.min(drainDelayMs, timeoutMs));
     const waitFrom = Date.now();
-    const quietSince = () => Math.max(lastAccepted.get(app) ?? 0, waitFrom);
-    while (Date.now() - quietSince() < BACKLOG_QUIET_MS && Date.now() - waitFrom < BACKLOG_WAIT_MS) {
+    let quietSince = waitFrom;
+    for (;;) {
+      const before = accepted.get(app) ?? 0;
+      // A timer, then an immediate: the event loop's poll phase (where connections are accepted) runs
+      // between them, so a turn that accepted nothing has seen an empty backlog.
       await sleep(10);
+      await new Promise((resolve) => setImmediate(resolve));
+      const now = Date.now();
+      if ((accepted.get(app) ?? 0) !== before) quietSince = now;
+      else if (now - quietSince >= BACKLOG_QUIET_MS) break;
+      if (now - waitFrom >= BACKLOG_WAIT_MS) break;
     }
   }
   const closingAt = Date.now();

@@ -111,7 +111,7 @@ export class AccessService {
     if (!dispensary) {
       throw new ServiceError(
         'invalid_token',
-        'The dispensary token is not valid (unknown, or replaced by a newer one). Ask the dispensary for its current token.',
+        'The dispensary token is not valid (unknown, or replaced by a newer one and past its grace period). Ask the dispensary for its current token.',
       );
     }
     return this.admit(credential, dispensary);

@@ -37,7 +37,7 @@ export class AdminKeyService {
     if (dispensaryId !== undefined && !(await this.store.dispensaries.get(dispensaryId))) {
       throw new ServiceError(
         'not_found',
-        `There is no dispensary ${dispensaryId}. List them with: menu-api dispensary list`,
+        `There is no dispensary ${dispensaryId}. List them with: npx menu-api dispensary list`,
       );
     }
     const key = `${KEY_PREFIX}${generateSecret(32)}`;
@@ -67,7 +67,7 @@ export class AdminKeyService {
     if (!(await this.store.adminKeys.revoke(name, actor))) {
       throw new ServiceError(
         'not_found',
-        `There is no active admin key named ${name}. List them with: menu-api admin-key list`,
+        `There is no active admin key named ${name}. List them with: npx menu-api admin-key list`,
       );
     }
     await this.afterWrite();

@@ -92,7 +92,7 @@ export class CredentialService {
         if (!(await this.store.dispensaries.get(id))) {
           throw new ServiceError(
             'not_found',
-            `There is no dispensary ${id}. List them with: menu-api dispensary list`,
+            `There is no dispensary ${id}. List them with: npx menu-api dispensary list`,
           );
         }
       }
@@ -121,7 +121,7 @@ export class CredentialService {
     if (!(await this.store.credentials.revoke(username, actor))) {
       throw new ServiceError(
         'not_found',
-        `There is no active credential named ${username}. List them with: menu-api credential list`,
+        `There is no active credential named ${username}. List them with: npx menu-api credential list`,
       );
     }
     await this.afterWrite();

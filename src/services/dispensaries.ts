@@ -190,7 +190,7 @@ export class DispensaryService {
     return found(id, this.store.dispensaries.get(id));
   }
 
-  /** Replaces the token at once: the old one stops working on the next request. */
+  /** Replaces the token: the new one works at once; the old one keeps working for the grace period. */
   /**
    * Replaces the token. The old one keeps working for `graceSeconds` (default 24 hours) so that
    * integrators can switch without an outage; 0 stops it at once.
@@ -231,7 +231,7 @@ async function found<T>(id: number, lookup: Promise<T | undefined>): Promise<T> 
 export function notFound(id: number): ServiceError {
   return new ServiceError(
     'not_found',
-    `There is no dispensary ${id}. List them with: menu-api dispensary list`,
+    `There is no dispensary ${id}. List them with: npx menu-api dispensary list`,
   );
 }
 

@@ -5,7 +5,7 @@ import type { ChangeFeed } from './change-feed.js';
 import { RateLimitedError, ServiceError } from './errors.js';
 
 /** Why the hub ended a subscription. */
-export type EndReason = 'revoked' | 'token' | 'removed' | 'shutdown' | 'slow' | 'closed';
+export type EndReason = 'revoked' | 'token' | 'removed' | 'shutdown' | 'slow' | 'closed' | 'reset';
 
 /**
  * Who a stream reads as, so that the hub can end it when that no longer holds: the credential is
@@ -83,12 +83,14 @@ export class LiveHub {
   private open = 0;
   private reading: Promise<void> | undefined;
   private again = false;
+  /** Set after a database outage: the feed may have been restored from a backup (numbered anew). */
+  private resync = false;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private accessTimer: NodeJS.Timeout | undefined;
   private readonly counts: LiveHubCounts = {
     open: 0,
     refused: { process: 0, credential: 0 },
-    ended: { revoked: 0, token: 0, removed: 0, shutdown: 0, slow: 0, closed: 0 },
+    ended: { revoked: 0, token: 0, removed: 0, shutdown: 0, slow: 0, closed: 0, reset: 0 },
   };
   /** Told of a read that failed (the next wake retries it). */
   onError: ((error: unknown) => void) | undefined;
@@ -99,7 +101,11 @@ export class LiveHub {
     readonly options: LiveHubOptions,
   ) {
     feed.subscribe((change) => {
-      if (change.kind === 'menu' || change.kind === 'store') this.wake();
+      if (change.kind === 'menu' && change.dispensaryId === null) {
+        // The change feed recovered from an outage: everything may have changed.
+        this.resync = true;
+        this.wake();
+      } else if (change.kind === 'menu' || change.kind === 'store') this.wake();
       else if (change.kind === 'dispensary') {
         this.wake();
         this.recheck(
@@ -222,6 +228,18 @@ export class LiveHub {
   }
 
   private async readNew(): Promise<void> {
+    if (this.resync) {
+      this.resync = false;
+      const head = await this.store.menuChanges.head();
+      if (head < this.lastSeq) {
+        // A database restored from a backup numbers its changes anew: no stream's cursor holds.
+        this.lastSeq = head;
+        for (const subscribers of [...this.byDispensary.values()]) {
+          for (const subscriber of [...subscribers]) this.drop(subscriber, 'reset');
+        }
+        return;
+      }
+    }
     const batch = this.options.readBatch ?? 1_000;
     for (;;) {
       const changes = await this.store.menuChanges.since(this.lastSeq, batch);
@@ -291,15 +309,24 @@ export class LiveHub {
     for (const subscriber of subscribers) {
       const access = subscriber.access!;
       if (!credentials.has(access.username))
-        credentials.set(access.username, this.store.credentials.find(access.username));
+        credentials.set(access.username, observed(this.store.credentials.find(access.username)));
       if (!tokens.has(access.tokenDigest))
-        tokens.set(access.tokenDigest, this.store.dispensaries.findByTokenDigest(access.tokenDigest));
+        tokens.set(
+          access.tokenDigest,
+          observed(this.store.dispensaries.findByTokenDigest(access.tokenDigest)),
+        );
     }
+    const credentialOf = new Map(
+      await Promise.all([...credentials].map(async ([name, found]) => [name, await found] as const)),
+    );
+    const dispensaryOf = new Map(
+      await Promise.all([...tokens].map(async ([digest, found]) => [digest, await found] as const)),
+    );
     const now = new Date().toISOString();
     for (const subscriber of subscribers) {
       const access = subscriber.access!;
-      const credential = await credentials.get(access.username);
-      const dispensary = await tokens.get(access.tokenDigest);
+      const credential = credentialOf.get(access.username);
+      const dispensary = dispensaryOf.get(access.tokenDigest);
       if (
         !credential ||
         credential.revokedAt !== null ||
@@ -339,4 +366,10 @@ export class LiveHub {
     this.counts.ended[reason]++;
     subscriber.end(reason);
   }
+}
+
+/** The promise, with its failure observed (it is still thrown where it is awaited): lookups started together. */
+function observed<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
 }

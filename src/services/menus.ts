@@ -235,7 +235,7 @@ export class MenuService {
 function noItem(dispensaryId: number, itemId: number): ServiceError {
   return new ServiceError(
     'not_found',
-    `Dispensary ${dispensaryId} has no item ${itemId}. See its items with: menu-api menu export --dispensary ${dispensaryId}`,
+    `Dispensary ${dispensaryId} has no item ${itemId}. See its items with: npx menu-api menu export --dispensary ${dispensaryId}`,
   );
 }
 

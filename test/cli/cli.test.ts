@@ -299,7 +299,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
     expect(notJson.stderr).toContain('not valid JSON');
     expect(noDispensary.code).toBe(1);
     expect(noDispensary.stderr).toContain(
-      'There is no dispensary 99. List them with: menu-api dispensary list',
+      'There is no dispensary 99. List them with: npx menu-api dispensary list',
     );
   });
 
@@ -368,7 +368,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
 
     expect(unknownItem.code).toBe(1);
     expect(unknownItem.stderr).toContain(
-      'has no item 99. See its items with: menu-api menu export --dispensary 1',
+      'has no item 99. See its items with: npx menu-api menu export --dispensary 1',
     );
     expect(notBoolean.code).toBe(1);
     expect(notBoolean.stderr).toContain('must be true or false, not "maybe"');
@@ -381,7 +381,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
     ]);
     expect(rotate.code).toBe(1);
     expect(rotate.stderr).toBe(
-      'error: There is no dispensary 99. List them with: menu-api dispensary list\n',
+      'error: There is no dispensary 99. List them with: npx menu-api dispensary list\n',
     );
     expect(notANumber.code).toBe(1);
     expect(JSON.parse(notANumber.stdout)).toEqual({
@@ -400,7 +400,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
     const again = await runCli(db, ['credential', 'revoke', 'pos-vendor']);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(
-      'There is no active credential named pos-vendor. List them with: menu-api credential list',
+      'There is no active credential named pos-vendor. List them with: npx menu-api credential list',
     );
     const listed = await cliJson<{ username: string; revoked_at: string | null }[]>(db, [
       'credential',

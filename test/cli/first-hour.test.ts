@@ -25,6 +25,9 @@ function onTerminal(args: string[], input: string): Promise<{ code: number; outp
   });
 }
 
+/** For a test that starts nine CLI processes one after the other: each is a Node start, seconds on a busy machine. */
+const CLI_PROCESSES = 90_000;
+
 const VERSION = (JSON.parse(readFileSync(join(REPOSITORY, 'package.json'), 'utf8')) as { version: string })
   .version;
 
@@ -40,65 +43,73 @@ describe('the CLI in the first hour (issue 15, point 10)', () => {
     expect(result.stdout.trim()).toBe(VERSION);
   });
 
-  it('dispensary remove asks on a terminal, refuses without --yes when there is none, and takes --yes', async () => {
-    for (const name of ['Keep', 'Go', 'Scripted'])
-      await cliJson(db, ['dispensary', 'create', '--name', name]);
-    const piped = await runCli(db, ['dispensary', 'remove', '1']);
-    expect(piped.code).toBe(1);
-    expect(piped.stderr).toBe(
-      'error: Removing dispensary 1 (Keep) and its whole menu cannot be undone, and there is no terminal to ask on. Pass --yes to confirm.\n',
-    );
-    const declined = await onTerminal(['--db', db, 'dispensary', 'remove', '1'], 'no\n');
-    expect(declined.output).toContain(
-      'Remove dispensary 1 (Keep) and its whole menu? This cannot be undone. Type yes to confirm:',
-    );
-    expect(declined.output).toContain('Nothing was removed.');
-    const accepted = await onTerminal(['--db', db, 'dispensary', 'remove', '2'], 'yes\n');
-    expect(accepted.output).toContain('Removed dispensary 2.');
-    expect(await cliJson(db, ['dispensary', 'remove', '3', '--yes'])).toEqual({ id: 3, removed: true });
-    const left = await cliJson<{ name: string }[]>(db, ['dispensary', 'list']);
-    expect(left.map((dispensary) => dispensary.name)).toEqual(['Keep']);
-  });
-
-  it('admin-key list shows when each key was last used and whether it is revoked', async () => {
-    const key = await cliJson<{ key: string }>(db, [
-      'admin-key',
-      'create',
-      '--scope',
-      'all',
-      '--name',
-      'pos',
-    ]);
-    await cliJson(db, ['admin-key', 'create', '--scope', 'all', '--name', 'old']);
-    await cliJson(db, ['admin-key', 'revoke', 'old']);
-    const runtime: Runtime = await createRuntime(
-      { ...DEFAULTS, database: db, ...GENEROUS_LIMITS },
-      { logger: false, scryptCost: TEST_SCRYPT },
-    );
-    try {
-      expect((await adminCaller(runtime.app, key.key)('GET', '/dispensaries')).statusCode).toBe(200);
-      type Listed = { name: string; last_used_at: string | null; revoked: boolean };
-      let listed: Listed[] = [];
-      await until(
-        async () => {
-          listed = await cliJson<Listed[]>(db, ['admin-key', 'list']);
-          return listed.find((entry) => entry.name === 'pos')?.last_used_at !== null;
-        },
-        20_000,
-        'the last use of key pos',
+  it(
+    'dispensary remove asks on a terminal, refuses without --yes when there is none, and takes --yes',
+    async () => {
+      for (const name of ['Keep', 'Go', 'Scripted'])
+        await cliJson(db, ['dispensary', 'create', '--name', name]);
+      const piped = await runCli(db, ['dispensary', 'remove', '1']);
+      expect(piped.code).toBe(1);
+      expect(piped.stderr).toBe(
+        'error: Removing dispensary 1 (Keep) and its whole menu cannot be undone, and there is no terminal to ask on. Pass --yes to confirm.\n',
       );
-      expect(listed).toMatchObject([
-        { name: 'pos', last_used_at: expect.stringMatching(/^\d{4}-/), revoked: false },
-        { name: 'old', last_used_at: null, revoked: true },
+      const declined = await onTerminal(['--db', db, 'dispensary', 'remove', '1'], 'no\n');
+      expect(declined.output).toContain(
+        'Remove dispensary 1 (Keep) and its whole menu? This cannot be undone. Type yes to confirm:',
+      );
+      expect(declined.output).toContain('Nothing was removed.');
+      const accepted = await onTerminal(['--db', db, 'dispensary', 'remove', '2'], 'yes\n');
+      expect(accepted.output).toContain('Removed dispensary 2.');
+      expect(await cliJson(db, ['dispensary', 'remove', '3', '--yes'])).toEqual({ id: 3, removed: true });
+      const left = await cliJson<{ name: string }[]>(db, ['dispensary', 'list']);
+      expect(left.map((dispensary) => dispensary.name)).toEqual(['Keep']);
+    },
+    CLI_PROCESSES,
+  );
+
+  it(
+    'admin-key list shows when each key was last used and whether it is revoked',
+    async () => {
+      const key = await cliJson<{ key: string }>(db, [
+        'admin-key',
+        'create',
+        '--scope',
+        'all',
+        '--name',
+        'pos',
       ]);
-      const table = await runCli(db, ['admin-key', 'list']);
-      expect(table.stdout).toMatch(/^NAME\s+SCOPE\s+CREATED\s+LAST USED\s+REVOKED$/m);
-      expect(table.stdout).toMatch(/^old\s+all\s+\S+\s+never\s+yes, \d{4}-/m);
-      expect(table.stdout).toMatch(/^pos\s+all\s+\S+\s+\d{4}-\S+\s+no$/m);
-    } finally {
-      await runtime.close();
-    }
-  });
+      await cliJson(db, ['admin-key', 'create', '--scope', 'all', '--name', 'old']);
+      await cliJson(db, ['admin-key', 'revoke', 'old']);
+      const runtime: Runtime = await createRuntime(
+        { ...DEFAULTS, database: db, ...GENEROUS_LIMITS },
+        { logger: false, scryptCost: TEST_SCRYPT },
+      );
+      try {
+        expect((await adminCaller(runtime.app, key.key)('GET', '/dispensaries')).statusCode).toBe(200);
+        type Listed = { name: string; last_used_at: string | null; revoked: boolean };
+        let listed: Listed[] = [];
+        await until(
+          async () => {
+            listed = await cliJson<Listed[]>(db, ['admin-key', 'list']);
+            return listed.find((entry) => entry.name === 'pos')?.last_used_at !== null;
+          },
+          20_000,
+          'the last use of key pos',
+        );
+        expect(listed).toMatchObject([
+          { name: 'pos', last_used_at: expect.stringMatching(/^\d{4}-/), revoked: false },
+          { name: 'old', last_used_at: null, revoked: true },
+        ]);
+        const table = await runCli(db, ['admin-key', 'list']);
+        expect(table.stdout).toMatch(/^NAME\s+SCOPE\s+CREATED\s+LAST USED\s+REVOKED$/m);
+        expect(table.stdout).toMatch(/^old\s+all\s+\S+\s+never\s+yes, \d{4}-/m);
+        expect(table.stdout).toMatch(/^pos\s+all\s+\S+\s+\d{4}-\S+\s+no$/m);
+      } finally {
+        await runtime.close();
+      }
+    },
+    CLI_PROCESSES,
+  );
 
   it('menu upsert of the same file twice creates no duplicates: items without an id match by name and brand', async () => {
     const file = join(folder.path, 'upsert.json');

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open.js';
 import { generateMenu } from '../helpers/admin.js';
 import { assertBuilt, cliJson, runCli, type ServerProcess, startServe } from '../helpers/cli.js';
@@ -30,6 +30,15 @@ interface Credentials {
 }
 
 const summary = (change: Change) => [change.type, change.item_id, change.reason];
+
+/** Waits until the server answers /readyz with 200 (which also re-reads its change feed). */
+async function ready(server: ServerProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while ((await fetch(`${server.url}/readyz`)).status !== 200) {
+    if (Date.now() > deadline) throw new Error(`${server.url} was not ready within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 /** Resolves when the stream ends; rejects if it is still open after `ms` (a bound, not a measurement). */
 async function endsWithin(stream: EventStreamClient, ms: number, what: string): Promise<void> {
@@ -82,13 +91,14 @@ describe(`live menus: /changes and /events over ${DATABASE_KIND}, two server pro
       startServe(db, [...common, '--shutdown-timeout-ms', '60000']),
       startServe(db, common),
     ]);
+    await Promise.all([ready(first), ready(second)]);
   }, 90_000);
   afterAll(async () => {
     await Promise.all([first?.stop(), second?.stop()]);
     await database?.cleanup();
   });
 
-  const pos = async (method: string, path: string, body?: unknown) => {
+  const pos = async (method: string, path: string, body?: unknown, retried = false): Promise<void> => {
     const response = await fetch(`${first.url}/admin/v1/dispensaries/${dispensary.id}${path}`, {
       method,
       headers: {
@@ -97,6 +107,11 @@ describe(`live menus: /changes and /events over ${DATABASE_KIND}, two server pro
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+    if (response.status === 503 && !retried) {
+      // The database was out of reach for a moment (a busy machine): wait until ready, as a POS would.
+      await ready(first);
+      return pos(method, path, body, true);
+    }
     expect(response.status, `${method} ${path}: ${await response.clone().text()}`).toBeLessThan(300);
   };
   const cli = (args: string[]) => cliJson(database.address, args);
@@ -118,18 +133,30 @@ describe(`live menus: /changes and /events over ${DATABASE_KIND}, two server pro
     });
   const formB = (server: ServerProcess, path: string, headers: Record<string, string> = {}) =>
     fetch(`${server.url}${path}`, { headers: { ...formBHeaders(), ...headers } });
+  /** Every stream a test opens, closed after it whatever happened. */
+  const opened: EventStreamClient[] = [];
+  afterEach(() => {
+    for (const stream of opened.splice(0)) stream.close();
+  });
+  const kept = async (stream: Promise<EventStreamClient>) => {
+    const client = await stream;
+    opened.push(client);
+    return client;
+  };
   const eventsA = (server: ServerProcess, extra: Record<string, unknown> = {}, who?: Credentials) =>
-    openEvents(`${server.url}/events`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...formABody(who), ...extra }),
-    });
+    kept(
+      openEvents(`${server.url}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...formABody(who), ...extra }),
+      }),
+    );
   const eventsB = (
     server: ServerProcess,
     query = '',
     headers: Record<string, string> = {},
     who?: Credentials,
-  ) => openEvents(`${server.url}/events${query}`, { headers: { ...formBHeaders(who), ...headers } });
+  ) => kept(openEvents(`${server.url}/events${query}`, { headers: { ...formBHeaders(who), ...headers } }));
   const menuCursor = async (server: ServerProcess = first) => {
     const response = await formB(server, '/menu');
     expect(response.status).toBe(200);

@@ -3,6 +3,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assertBuilt, cliJson, type ServerProcess, startServe } from '../helpers/cli.js';
 import { bigMenu, opsUrlOf, seedWithCli, send, slowUpload, waitForExit } from '../helpers/process.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
+import { until } from '../helpers/seed-cli.js';
 
 /**
  * Graceful shutdown of a real `menu-api serve` process: SIGTERM or SIGINT stops accepting, lets every
@@ -46,10 +47,21 @@ describe('graceful shutdown', () => {
     await upload.started;
     const exited = waitForExit(server.child, 20_000);
     server.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
 
-    // Draining: no new connections on the public port; the ops port says not ready.
-    await expect(send(`${server.url}/menu`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    // Draining: once the listen backlog is empty (a connection that arrives before is still answered),
+    // no new connections on the public port; the ops port says not ready.
+    await until(
+      () =>
+        send(`${server!.url}/menu`).then(
+          (answer) => {
+            expect(answer.status).toBe(400);
+            return false;
+          },
+          (error: NodeJS.ErrnoException) => error.code === 'ECONNREFUSED',
+        ),
+      5_000,
+      'new connections to be refused',
+    );
     const readiness = await send(`${opsUrl}/readyz`);
     expect(readiness.status).toBe(503);
     expect(JSON.parse(readiness.body).error.code).toBe('unavailable');

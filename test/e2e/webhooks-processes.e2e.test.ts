@@ -52,7 +52,7 @@ describe(`webhooks survive kill -9 of the server (${DATABASE_KIND})`, () => {
     // Slow answers, so that deliveries are in flight when the server dies.
     receiver = await startReceiver({ status: 204, delayMs: 60 });
     hook = await addWebhook(database.address, seed, receiver.url);
-  });
+  }, 120_000);
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop()));
     await receiver?.close();
@@ -114,7 +114,7 @@ describe(`two server processes over one ${DATABASE_KIND} database deliver each c
       startServe(database.address, SERVE_ARGS),
       startServe(database.address, SERVE_ARGS),
     ]);
-  });
+  }, 120_000);
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop()));
     await receiver?.close();

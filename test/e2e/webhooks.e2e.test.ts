@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import {
   type ServerProcess,
   startServe,
 } from '../helpers/cli.js';
-import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
+import { DATABASE_KIND, onPostgres, type TestDatabase, testDatabase } from '../helpers/database.js';
 import { formBHeaders } from '../helpers/http.js';
 import { waitForExit } from '../helpers/process.js';
 import type { Seed } from '../helpers/runtime.js';
@@ -66,10 +66,10 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
       '--webhook-retry-schedule',
       '100ms,200ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms',
       '--webhook-timeout-ms',
-      '2000',
+      '5000',
     ]);
     api = syncApi(server, await adminKeyOf(database.address));
-  });
+  }, 120_000);
   afterAll(async () => {
     await server?.stop();
     await receiver?.close();
@@ -179,6 +179,12 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
       await api('PATCH', `/dispensaries/${seed.dispensaryId}`, { city: 'Boulder' });
       await until(() => failing.received.length >= 2, 15_000, 'two failed attempts');
       await api('PATCH', `/webhooks/${second.id}`, { enabled: false });
+      // An attempt in flight when it was disabled is recorded after it answers.
+      await until(
+        async () => (await api('GET', `/webhooks/${second.id}/deliveries`))[0]?.last_status_code === 500,
+        15_000,
+        'a recorded 500',
+      );
       const [delivery] = await api('GET', `/webhooks/${second.id}/deliveries`);
       expect(delivery).toMatchObject({
         status: 'pending',
@@ -237,6 +243,12 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
         () => /^item\.upserted item 3 cursor \S+$/m.test(output),
         15_000,
         'the example to print the change',
+      );
+      // The example prints before it answers: the server records the delivery right after.
+      await until(
+        async () => (await api('GET', `/webhooks/${subscribed.id}/deliveries`))[0]?.status === 'delivered',
+        15_000,
+        'the delivery to be recorded',
       );
       const [delivery] = await api('GET', `/webhooks/${subscribed.id}/deliveries`);
       expect(delivery).toMatchObject({ status: 'delivered', last_status_code: 204 });
@@ -305,7 +317,7 @@ describe(`webhooks that fail, and targets that are refused, over ${DATABASE_KIND
       '0',
     ]);
     api = syncApi(server, await adminKeyOf(database.address));
-  });
+  }, 120_000);
   afterAll(async () => {
     await server?.stop();
     await failing?.close();
@@ -368,5 +380,35 @@ describe(`webhooks that fail, and targets that are refused, over ${DATABASE_KIND
       /^localhost resolves to (127\.0\.0\.1|::1), which webhooks may not reach$/,
     );
     expect(refused.received).toEqual([]);
+  }, 60_000);
+
+  it('without WEBHOOK_KEY: SQLite makes a 0600 key file and says so; PostgreSQL refuses with what to do', async () => {
+    const fresh = await testDatabase();
+    try {
+      const freshSeed = await seedThroughCli(fresh.address);
+      const result = await runCli(fresh.address, [
+        'webhook',
+        'add',
+        '--credential',
+        freshSeed.username,
+        '--dispensary',
+        String(freshSeed.dispensaryId),
+        '--url',
+        'https://hooks.example.com/menu',
+      ]);
+      if (onPostgres) {
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain('Webhooks on PostgreSQL need WEBHOOK_KEY (or --webhook-key)');
+        expect(result.stderr).toContain('openssl rand -base64 32');
+      } else {
+        expect(result.code, result.stderr).toBe(0);
+        const file = `${fresh.address}.webhook-key`;
+        expect(result.stderr).toContain(`Created ${file}`);
+        expect(statSync(file).mode & 0o777).toBe(0o600);
+        expect(result.stdout).toMatch(/^Signing secret \(shown once, .*\): whsec_/m);
+      }
+    } finally {
+      await fresh.cleanup();
+    }
   }, 60_000);
 });

@@ -26,8 +26,15 @@ const SOCKET_RUNS = RUNS;
  * 301 for `/docs/` (a trailing slash leads to /docs).
  */
 const DOCUMENTED = new Set([
-  200, 201, 204, 301, 304, 400, 401, 403, 404, 405, 408, 409, 413, 415, 422, 429, 431,
+  200, 201, 204, 301, 304, 400, 401, 403, 404, 405, 408, 409, 410, 413, 415, 422, 429, 431,
 ]);
+
+/**
+ * Operations not fuzzed here: an /events answer that gets through is a stream that never ends, which
+ * app.inject cannot read. They share /changes' parameters and checks, which are fuzzed; the streams
+ * themselves are proven over real HTTP (test/e2e/live.e2e.test.ts).
+ */
+const NOT_FUZZED = new Set(['GET /events', 'POST /events']);
 
 type Kind = 'form-a' | 'form-b' | 'ops' | 'docs' | 'admin';
 
@@ -46,6 +53,8 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'HEAD', path: '/menu', kind: 'form-b' },
   { method: 'GET', path: '/store', kind: 'form-b' },
   { method: 'GET', path: '/inventory', kind: 'form-b' },
+  { method: 'POST', path: '/changes', kind: 'form-a' },
+  { method: 'GET', path: '/changes', kind: 'form-b' },
   { method: 'GET', path: '/healthz', kind: 'ops' },
   { method: 'GET', path: '/readyz', kind: 'ops' },
   { method: 'GET', path: '/metrics', kind: 'ops' },
@@ -277,6 +286,8 @@ const pathTrick = fc.constantFrom<(path: string) => string>(
 const QUERIES = fc.oneof(
   fc.constant(''),
   fc.constant('?since=2026-01-01T00:00:00Z'),
+  fc.constant('?after=0000000000000001&limit=5'),
+  fc.constant('?after=00000000000000x1&limit=-1'),
   fc.constant('?since=2026-01-01T00:00:00Z&since=2027-01-01T00:00:00Z'),
   fc.constant('?since=%ff%fe'),
   fc.constant('?since'),
@@ -376,9 +387,11 @@ function requestFor(endpoint: Endpoint, secrets: Secrets) {
         return body(
           endpoint.path === '/inventory'
             ? { ...credentials, since: '2026-01-01T00:00:00Z' }
-            : endpoint.path === '/menu'
-              ? { ...credentials, active: false }
-              : credentials,
+            : endpoint.path === '/changes'
+              ? { ...credentials, after: '0000000000000001', limit: 10 }
+              : endpoint.path === '/menu'
+                ? { ...credentials, active: false }
+                : credentials,
         );
       case 'admin':
         if (endpoint.path.endsWith('/inventory'))
@@ -569,7 +582,7 @@ describe('every endpoint is fuzzed', () => {
           const key = `${method.toUpperCase()} ${route}`;
           // HEAD runs GET's handler without the body: fuzzing GET covers it (HEAD /menu is fuzzed too).
           if (method === 'head' && known.has(`GET ${route}`)) continue;
-          if (!known.has(key)) missing.push(key);
+          if (!known.has(key) && !NOT_FUZZED.has(key)) missing.push(key);
         }
       }
       expect(missing).toEqual([]);

@@ -28,7 +28,7 @@ export const INVALID_CREDENTIALS = {
 export const INVALID_TOKEN = {
   code: 'invalid_token',
   message:
-    'The dispensary token is not valid (unknown, or replaced by a newer one). Ask the dispensary for its current token.',
+    'The dispensary token is not valid (unknown, or replaced by a newer one and past its grace period). Ask the dispensary for its current token.',
 } as const;
 
 /**

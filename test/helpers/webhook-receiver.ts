@@ -135,20 +135,30 @@ export async function addWebhook(
   ]);
 }
 
-/** The sync API of a server process, with an admin key. */
+/**
+ * The sync API of a server process, with an admin key. A 503 (the database unreachable for a moment,
+ * which on a machine shared by many test runs happens) is retried as its message says: the write it
+ * refused was not made.
+ */
 export function syncApi(server: ServerProcess, key: string) {
   return async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${server.url}/admin/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-    return text === '' ? undefined : JSON.parse(text);
+    for (let attempt = 1; ; attempt++) {
+      const response = await fetch(`${server.url}/admin/v1${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (response.status === 503 && attempt < 3) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        continue;
+      }
+      if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+      return text === '' ? undefined : JSON.parse(text);
+    }
   };
 }
 

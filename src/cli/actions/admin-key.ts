@@ -28,7 +28,7 @@ export async function list(options: CommonOptions): Promise<void> {
         options,
         keys.map(adminKeyRecord),
         keys.length === 0
-          ? 'No admin keys yet. Create one with: menu-api admin-key create --scope all --name NAME'
+          ? 'No admin keys yet. Create one with: npx menu-api admin-key create --scope all --name NAME'
           : table(
               ['NAME', 'SCOPE', 'CREATED', 'LAST USED', 'REVOKED'],
               keys.map((key) => [

@@ -41,7 +41,7 @@ export async function list(options: CommonOptions): Promise<void> {
         options,
         all.map(credentialRecord),
         all.length === 0
-          ? 'No credentials yet. Issue one with: menu-api credential issue --username NAME'
+          ? 'No credentials yet. Issue one with: npx menu-api credential issue --username NAME'
           : table(['USERNAME', 'CREATED', 'LAST USED', 'EXPIRES', 'DISPENSARIES', 'REVOKED'], rows),
       );
     },

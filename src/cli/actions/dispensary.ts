@@ -35,7 +35,7 @@ export async function list(options: CommonOptions): Promise<void> {
         options,
         all.map(dispensarySummaryRecord),
         all.length === 0
-          ? 'No dispensaries yet. Create one with: menu-api dispensary create --name NAME'
+          ? 'No dispensaries yet. Create one with: npx menu-api dispensary create --name NAME'
           : table(['ID', 'NAME', 'ITEMS', 'ACTIVE', 'UPDATED'], rows),
       );
     },

@@ -9,8 +9,8 @@ Stop the servers of the target while copying into it, and stop writes to the sou
 what is copied).
 
 Examples:
-  menu-api db copy --from ./data/menu.db --to postgres://menu@db.internal/menu
-  menu-api db copy --from postgres://menu@db.internal/menu --to ./backup.db --json`;
+  npx menu-api db copy --from ./data/menu.db --to postgres://menu@db.internal/menu
+  npx menu-api db copy --from postgres://menu@db.internal/menu --to ./backup.db --json`;
 
 export function dbCommand(): Command {
   const command = new Command('db').description(

@@ -69,7 +69,9 @@ export function menuCommand(): Command {
   jsonAction<{ dispensary: string }>(
     command
       .command('upsert')
-      .description('partial sync: create or replace the items in a JSON file by id; other items stay')
+      .description(
+        'partial sync: create or replace the items of a JSON file (by id, or without one by name and brand); other items stay',
+      )
       .requiredOption('--dispensary <id>', 'dispensary id')
       .argument('<file>', 'a JSON array of items (canonical, Form A or Form B names)'),
     async ([file], options) => (await actions()).upsert(file!, options),

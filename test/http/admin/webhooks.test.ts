@@ -101,6 +101,15 @@ describe('sync API: webhooks', () => {
     );
   });
 
+  it('removing the dispensary removes its webhooks', async () => {
+    const shop = (await admin('POST', '/dispensaries', { name: 'Closing Shop' })).json();
+    secrets.push(shop.token);
+    const hook = (await subscribe({ dispensary_id: shop.id })).json();
+    secrets.push(hook.secret);
+    expect((await admin('DELETE', `/dispensaries/${shop.id}`)).statusCode).toBe(204);
+    expectError(await admin('GET', `/webhooks/${hook.id}`), 404, 'not_found');
+  });
+
   describe('refusals: a clear 4xx, nothing written', () => {
     it.each([
       [

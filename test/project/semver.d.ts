@@ -1,0 +1,8 @@
+/**
+ * The one function of `semver` (installed with npm's own tooling and many dependencies, not a direct
+ * dependency) that test/project/node-versions.test.ts uses; it ships no types of its own.
+ */
+declare module 'semver' {
+  const semver: { satisfies(version: string, range: string): boolean };
+  export default semver;
+}
