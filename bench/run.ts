@@ -592,3 +592,7 @@ execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/webhooks.ts
   cwd: ROOT,
   stdio: 'inherit',
 }); // live menus: webhooks
+execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/display.ts')], {
+  cwd: ROOT,
+  stdio: 'inherit',
+}); // display surfaces

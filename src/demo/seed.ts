@@ -16,6 +16,8 @@ export const DEMO = {
   /** The console's demo sign-in: an admin key with scope all, as public as the rest. */
   adminKeyName: 'demo-console',
   adminKey: 'mak_demo-console-key',
+  /** Where its public pages live: /m/demo, /board/demo. */
+  slug: 'demo',
 } as const;
 
 const day = (open: string, close: string) => ({ open, close, closed: false as const });
@@ -72,6 +74,10 @@ export async function ensureDemo({
   // Also a demo database made before the demo had an address: it gets its store information once.
   if ((await dispensaries.storeInfo(dispensary.id)).timezone === null) {
     await dispensaries.updateStoreInfo(dispensary.id, DEMO_STORE);
+  }
+  // Published once, at the slug the banner prints; an operator who unpublishes it later is not overruled.
+  if ((await dispensaries.publishing(dispensary.id)).slug === null) {
+    await dispensaries.applyPublishing(dispensary.id, { published: true, slug: DEMO.slug });
   }
   if (!(await credentials.exists(DEMO.username))) {
     await credentials.issueWithPassword(DEMO.username, DEMO.password);

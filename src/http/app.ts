@@ -15,6 +15,7 @@ import type { MenuSnapshots } from '../services/menu-snapshots.js';
 import { type AdminOptions, adminRoutes } from './admin/index.js';
 import { clientErrorHandler } from './client-errors.js';
 import { consoleRoutes } from './console.js';
+import { type DisplayOptions, displayRoutes } from './display/index.js';
 import { type DocsOptions, docsRoutes } from './docs.js';
 import { handleError, sendError } from './errors.js';
 import { limitJsonDepth } from './json-depth.js';
@@ -46,6 +47,8 @@ export interface AppOptions {
   admin?: AdminOptions;
   /** Rate limits, connection limits, CORS, proxies (README: "Limits and abuse protection"). */
   protection?: ProtectionOptions;
+  /** The public surfaces of published dispensaries (/m/{slug}, /board/{slug}, /embed.js); left out, none. */
+  display?: DisplayOptions;
   /** The /docs page; `demo` pre-fills its credentials there. */
   docs?: DocsOptions;
   /** What the app's answers are counted in, and what its `/metrics` serves. */
@@ -154,6 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Event streams never finish by themselves: they end when closing starts, so the close need not wait.
   endOnClose(app, () => options.live.hub.stop());
   await registerPublicEndpoints(app, FORMS, context);
+  if (options.display) await app.register(displayRoutes, options.display);
   if (options.admin) await app.register(adminRoutes, { ...options.admin, prefix: '/admin/v1' });
   return app;
 }

@@ -17,6 +17,8 @@ import { LiveHub } from '../services/live-hub.js';
 import { MenuFeed } from '../services/menu-feed.js';
 import { loadItems, MenuReader } from '../services/menu-reader.js';
 import { MenuSnapshots } from '../services/menu-snapshots.js';
+import { PublishedMenus } from '../services/published-menus.js';
+import { PublishedStream } from '../services/published-stream.js';
 import { UsageCounter } from '../services/usage.js';
 import { WebhookDispatcher } from '../services/webhook-dispatcher.js';
 import { webhookKeySource } from '../services/webhook-key.js';
@@ -44,6 +46,8 @@ export interface Runtime {
   snapshots: MenuSnapshots;
   /** What the app's answers and snapshot reads are counted in (served at /metrics). */
   metrics: Metrics;
+  /** The published menus behind the public pages (and their event stream). */
+  published: PublishedMenus;
   /**
    * Graceful stop: /readyz turns 503, the listeners stop accepting, requests in flight finish (cut
    * off after `timeoutMs`, default config.shutdownTimeoutMs), then the database is closed.
@@ -165,6 +169,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     metrics.trackSnapshotCacheBytes(() => snapshots.usedBytes);
     if (options.droppedLogLines) metrics.trackDroppedLogLines(options.droppedLogLines);
     metrics.trackLiveStreams(() => hub.stats);
+    const published = new PublishedMenus(store, feed);
     const app = await buildApp({
       access,
       menus: new MenuReader(store, feed),
@@ -186,6 +191,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       },
       protection: protection.options,
       docs: { demo: config.demo ? DEMO : undefined },
+      display: { published, snapshots, stream: new PublishedStream(published) },
       contractCheck: options.contractCheck,
       metrics,
     });
@@ -232,6 +238,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       dispatcher,
       snapshots,
       metrics,
+      published,
       shutdown: (closeOptions) => shutdown(closeOptions?.timeoutMs, closeOptions?.drainDelayMs),
       async close() {
         await shutdown();

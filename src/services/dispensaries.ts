@@ -1,12 +1,26 @@
 import { generateSecret, secretDigest } from '../auth/secrets.js';
 import {
+  numberedSlug,
+  PUBLISHING_FIELDS,
+  type Publishing,
+  type PublishingPatch,
+  suggestSlug,
+  validatePublishingPatch,
+} from '../domain/publishing.js';
+import {
   type StoreInfo,
   type StoreInfoPatch,
   toStoreInfoRecord,
   validateStoreInfoPatch,
   type WeeklyHours,
 } from '../domain/store-info.js';
-import type { Actor, Dispensary, DispensarySummary, Store } from '../store/store.js';
+import {
+  type Actor,
+  ConflictError,
+  type Dispensary,
+  type DispensarySummary,
+  type Store,
+} from '../store/store.js';
 import { describeProblems, ServiceError } from './errors.js';
 
 export type AfterWrite = () => Promise<void>;
@@ -86,6 +100,77 @@ export class DispensaryService {
     return toStoreInfoRecord(info);
   }
 
+  publishing(id: number): Promise<Publishing> {
+    return found(id, this.store.dispensaries.getPublishing(id));
+  }
+
+  /**
+   * Publishes, unpublishes, or changes the slug or show_stock. Publishing a dispensary that has no slug
+   * and names none gets one suggested from its name (`name-2`, ... when taken). A slug another
+   * dispensary has is a conflict. The change notice makes every process drop its public pages at once.
+   */
+  async setPublishing(id: number, raw: Record<string, unknown>, actor?: Actor): Promise<Publishing> {
+    return this.update(id, raw, actor);
+  }
+
+  /**
+   * PATCH /admin/v1/dispensaries/{id}: store fields and publishing fields (published, slug,
+   * show_stock) in one body, checked together and written in one transaction, or nothing written.
+   */
+  async update(id: number, body: unknown, actor?: Actor): Promise<Publishing> {
+    const raw = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
+    const publishingFields: Record<string, unknown> = {};
+    const storeFields: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(raw)) {
+      (field in PUBLISHING_FIELDS ? publishingFields : storeFields)[field] = value;
+    }
+    const storePatch = raw === body ? checkedStorePatch(storeFields) : checkedStorePatch(body);
+    const checked = validatePublishingPatch(publishingFields);
+    if (!checked.ok) {
+      throw new ServiceError(
+        'invalid_request',
+        `The publishing fields were rejected: ${describeProblems(checked.problems)}.`,
+        checked.problems,
+      );
+    }
+    return this.applyPublishing(id, checked.patch, actor, storePatch);
+  }
+
+  async applyPublishing(
+    id: number,
+    patch: PublishingPatch,
+    actor?: Actor,
+    storePatch: StoreInfoPatch = {},
+  ): Promise<Publishing> {
+    const current = await this.publishing(id);
+    const wanted: PublishingPatch = { ...patch };
+    if (wanted.slug !== undefined) {
+      const owner = await this.store.dispensaries.findBySlug(wanted.slug);
+      if (owner && owner.id !== id) throw slugTaken(wanted.slug);
+    } else if (wanted.published && current.slug === null) {
+      wanted.slug = await this.freeSlug(id, storePatch.name ?? (await this.get(id)).name);
+    }
+    try {
+      const written = await found(id, this.store.dispensaries.setPublishing(id, wanted, actor, storePatch));
+      await this.afterWrite();
+      return written;
+    } catch (error) {
+      // Another writer took the slug between the check and the write.
+      if (error instanceof ConflictError) throw slugTaken(wanted.slug ?? '');
+      throw error;
+    }
+  }
+
+  private async freeSlug(id: number, name: string): Promise<string> {
+    const base = suggestSlug(name);
+    for (let number = 1; number <= 100; number++) {
+      const candidate = number === 1 ? base : numberedSlug(base, number);
+      const owner = await this.store.dispensaries.findBySlug(candidate);
+      if (!owner || owner.id === id) return candidate;
+    }
+    return numberedSlug(base, id);
+  }
+
   /** Creates a dispensary whose token the caller chose (the demo's well-known token). */
   async createWithToken(name: string, token: string): Promise<Dispensary> {
     const dispensary = await this.store.dispensaries.create(name, secretDigest(token));
@@ -147,6 +232,13 @@ export function notFound(id: number): ServiceError {
   return new ServiceError(
     'not_found',
     `There is no dispensary ${id}. List them with: npx menu-api dispensary list`,
+  );
+}
+
+function slugTaken(slug: string): ServiceError {
+  return new ServiceError(
+    'conflict',
+    `The slug "${slug}" is used by another dispensary. Choose another (3 to 64 characters of a-z, 0-9 and -), or leave it out to have one suggested from the name.`,
   );
 }
 

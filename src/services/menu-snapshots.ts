@@ -14,6 +14,7 @@ import { type ListedItem, SegmentedList } from './snapshots/segmented.js';
 import { compileItemSerializer, compileSerializer, type Serializer } from './snapshots/serializer.js';
 
 export type { Encoding } from './snapshots/encoding.js';
+export type { Serializer } from './snapshots/serializer.js';
 
 /** One answer, ready to write: its bytes in one coding, and its validators. */
 export interface Representation {
@@ -213,8 +214,14 @@ export class MenuSnapshots {
    * schema its bytes are serialized with, and how to get the value for a dispensary.
    * Declaring a name again replaces the definition (another app over the same snapshots).
    */
-  view(name: string, schema: TSchema, build: (dispensaryId: number) => Promise<unknown>): SnapshotView {
-    this.views.set(name, { serialize: compileSerializer(schema), build });
+  view(
+    name: string,
+    schema: TSchema | Serializer,
+    build: (dispensaryId: number) => Promise<unknown>,
+  ): SnapshotView {
+    // A function is a serializer of its own (the public menu page renders HTML, not JSON).
+    const serialize = typeof schema === 'function' ? (schema as Serializer) : compileSerializer(schema);
+    this.views.set(name, { serialize, build });
     return { name, read: (dispensaryId, acceptEncoding) => this.read(name, dispensaryId, acceptEncoding) };
   }
 

@@ -45,6 +45,12 @@ export interface DispensaryTable {
   /** The token before the last rotation, accepted until previous_token_expires_at. */
   previous_token_digest: string | null;
   previous_token_expires_at: string | null;
+  /** 1 when the dispensary's public pages are on (0008-publishing). */
+  published: Generated<number>;
+  /** Where its public pages live (/m/SLUG); unique, null until first published. */
+  slug: string | null;
+  /** 1 when public pages show stock quantities, not only in stock or sold out. */
+  show_stock: Generated<number>;
 }
 
 export interface CredentialTable {

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../domain/item.js';
+import type { Publishing, PublishingPatch } from '../domain/publishing.js';
 import type { StoreInfo, StoreInfoPatch } from '../domain/store-info.js';
 import type { Database } from './schema.js';
 
@@ -10,6 +11,11 @@ export interface Dispensary {
   updatedAt: string;
   /** Set when a lookup matched the token before the last rotation: it works until then. */
   tokenExpiresAt?: string;
+}
+
+/** A dispensary found by its slug, with its publishing state (published or not). */
+export interface PublishedDispensary extends Publishing {
+  id: number;
 }
 
 export interface DispensarySummary extends Dispensary {
@@ -178,6 +184,19 @@ export interface DispensaryRepository {
   /** Like `getStoreInfo`, with the live feed's head taken in the same snapshot. */
   getStoreInfoAt(dispensaryId: number): Promise<{ info: StoreInfo; cursor: number } | undefined>;
   updateStoreInfo(dispensaryId: number, patch: StoreInfoPatch, actor?: Actor): Promise<StoreInfo | undefined>;
+  getPublishing(dispensaryId: number): Promise<Publishing | undefined>;
+  /**
+   * Sets the publishing fields present, and the store fields of `storePatch`, in one transaction; a
+   * slug another dispensary has is a ConflictError. Change kind `dispensary`.
+   */
+  setPublishing(
+    dispensaryId: number,
+    patch: PublishingPatch,
+    actor?: Actor,
+    storePatch?: StoreInfoPatch,
+  ): Promise<Publishing | undefined>;
+  /** The dispensary with that slug, published or not. */
+  findBySlug(slug: string): Promise<PublishedDispensary | undefined>;
 }
 
 /** API credentials (username and password hash); usernames are never reused, even after revoke. */

@@ -100,6 +100,9 @@ describe('npm start on a terminal: one banner, then readable request lines', () 
       `curl -s ${url}/menu -H 'content-type: application/json'`,
       `curl -s ${url}/store -H 'store: ${DEMO.token}'`,
       `curl -s ${url}/inventory -H 'store: ${DEMO.token}'`,
+      `${url}/m/demo`,
+      `${url}/board/demo`,
+      `<script src="${url}/embed.js" async></script>`,
     ])
       expect(banner).toContain(expected);
     expect(output).not.toContain('{"level"');

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
+import { publishingRecord } from '../../domain/publishing.js';
 import { toStoreInfoRecord } from '../../domain/store-info.js';
 import { DispensaryService } from '../../services/dispensaries.js';
 import { ServiceError } from '../../services/errors.js';
@@ -74,6 +75,35 @@ export async function remove(id: string, options: CommonOptions & { yes?: boolea
     }
     await dispensaries.remove(dispensaryId);
     emit(options, { id: dispensaryId, removed: true }, `Removed dispensary ${dispensaryId}.`);
+  });
+}
+
+export async function publish(
+  id: string,
+  options: CommonOptions & { slug?: string; showStock?: boolean },
+): Promise<void> {
+  await withService(options, dispensaryService, async (dispensaries) => {
+    const dispensaryId = parseId(id, 'The dispensary id');
+    const body: Record<string, unknown> = { published: true, show_stock: options.showStock === true };
+    if (options.slug !== undefined) body.slug = options.slug;
+    const publishing = await dispensaries.setPublishing(dispensaryId, body);
+    emit(
+      options,
+      { id: dispensaryId, ...publishingRecord(publishing) },
+      `Published dispensary ${dispensaryId} at /m/${publishing.slug} (board: /board/${publishing.slug}; embed: <div data-menu="${publishing.slug}"></div>)${publishing.showStock ? ', with stock quantities' : ''}.`,
+    );
+  });
+}
+
+export async function unpublish(id: string, options: CommonOptions): Promise<void> {
+  await withService(options, dispensaryService, async (dispensaries) => {
+    const dispensaryId = parseId(id, 'The dispensary id');
+    const publishing = await dispensaries.setPublishing(dispensaryId, { published: false });
+    emit(
+      options,
+      { id: dispensaryId, ...publishingRecord(publishing) },
+      `Unpublished dispensary ${dispensaryId}: its public pages answer 404 within a second.`,
+    );
   });
 }
 

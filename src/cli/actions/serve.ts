@@ -52,6 +52,7 @@ function banner(url: string, config: ServerConfig, opsUrl?: string): string {
       '  # Store information and live inventory (Form B; Form A posts the same fields)',
       `  curl -s ${url}/store ${formB}`,
       `  curl -s ${url}/inventory ${formB}`,
+      ...displayBanner(url),
       '',
       // The console (issue 16): the demo admin key signs in there.
       `  # The console: open ${url}/console and sign in with the admin key ${DEMO.adminKey}`,
@@ -61,6 +62,17 @@ function banner(url: string, config: ServerConfig, opsUrl?: string): string {
   }
   lines.push(rule);
   return lines.join('\n');
+}
+
+/** The demo dispensary's public surfaces (issue 17), published at slug DEMO.slug. */
+function displayBanner(url: string): string[] {
+  return [
+    '',
+    '  # Its public surfaces (published, slug demo): the menu page, the board, the embed',
+    `  ${url}/m/${DEMO.slug}`,
+    `  ${url}/board/${DEMO.slug}`,
+    `  <div data-menu="${DEMO.slug}"></div><script src="${url}/embed.js" async></script>`,
+  ];
 }
 
 /** `serve`: the server with the settings given, in this process or (`--workers N`) in N workers. */

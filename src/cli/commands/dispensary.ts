@@ -43,6 +43,23 @@ export function dispensaryCommand(): Command {
     (await actions()).show(id!, options),
   );
 
+  jsonAction<{ slug?: string; showStock?: boolean }>(
+    onOne(
+      'publish',
+      'publish the public menu page, board and embed (/m/SLUG, /board/SLUG); the slug is suggested from the name when left out',
+    )
+      .option('--slug <slug>', '3 to 64 characters of a-z, 0-9 and -, unique')
+      .option(
+        '--show-stock',
+        'show stock quantities on the public pages (default: only in stock or sold out)',
+      ),
+    async ([id], options) => (await actions()).publish(id!, options),
+  );
+  jsonAction(
+    onOne('unpublish', 'take the public pages down (every public URL answers 404 within a second)'),
+    async ([id], options) => (await actions()).unpublish(id!, options),
+  );
+
   const update = onOne(
     'update',
     'set store information (what GET /store answers); "null" clears a field',

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
+import { PUBLISHING_FIELDS, publishingRecord } from '../../domain/publishing.js';
 import { toStoreInfoRecord } from '../../domain/store-info.js';
 import { scopedDispensary } from '../../services/admin-keys.js';
 import { dispensarySummaryRecord } from '../../services/records.js';
@@ -30,6 +31,7 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
       name: dispensary.name,
       created_at: dispensary.createdAt,
       updated_at: dispensary.updatedAt,
+      ...publishingRecord(await dispensaries.publishing(id)),
       store: toStoreInfoRecord(await dispensaries.storeInfo(id)),
     };
   };
@@ -86,11 +88,16 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
 
   writeRoute('PATCH', '/dispensaries/:id', {
     operationId: 'updateDispensary',
-    summary: 'Update store information',
+    summary: 'Update store information; publish or unpublish',
     schemas: { params: IdParams, body: StoreInfoBody, success: { 200: DispensaryOut } },
     run: async (request) => {
       const id = dispensaryOf(request);
-      await dispensaries.updateStoreInfo(id, request.body, actorOf(request));
+      const body = request.body as Record<string, unknown>;
+      if (Object.keys(body).some((field) => field in PUBLISHING_FIELDS)) {
+        await dispensaries.update(id, body, actorOf(request));
+      } else {
+        await dispensaries.updateStoreInfo(id, body, actorOf(request));
+      }
       return describe(id);
     },
   });

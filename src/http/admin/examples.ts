@@ -6,6 +6,7 @@ const { updated_at: _updatedAt, ...storeFields } = STORE_INFO_EXAMPLE;
 export const ADMIN_EXAMPLES = {
   createDispensary: { ...storeFields, name: 'Green Leaf Collective', hours: null },
   storeInfoPatch: { phone: '+1 510 555 0199', website: null },
+  publish: { published: true, slug: 'demo', show_stock: false },
   issueCredential: { username: 'menu-board' },
   itemPatch: { active: false },
   stock: [
@@ -17,6 +18,9 @@ export const ADMIN_EXAMPLES = {
     name: 'Demo Collective',
     created_at: '2026-11-20T09:00:00.000Z',
     updated_at: '2026-11-25T12:00:00.000Z',
+    published: true,
+    slug: 'demo',
+    show_stock: false,
     store: STORE_INFO_EXAMPLE,
   },
   dispensarySummary: {

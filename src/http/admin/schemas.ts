@@ -91,8 +91,8 @@ export const StockBody = Type.Array(
 );
 export const StoreInfoBody = Type.Record(Type.String(), Type.Unknown(), {
   description:
-    'Store fields to set (name, address, city, state, postal_code, country, phone, email, website, timezone, license_number, currency, hours, logo); null clears one.',
-  examples: [ADMIN_EXAMPLES.storeInfoPatch],
+    'Store fields to set (name, address, city, state, postal_code, country, phone, email, website, timezone, license_number, currency, hours, logo); null clears one. And the publishing fields: published (true or false), slug (3 to 64 characters of a-z, 0-9 and -, unique; suggested from the name when publishing without one), show_stock (true shows stock quantities on the public pages; default false).',
+  examples: [{ ...ADMIN_EXAMPLES.storeInfoPatch, ...ADMIN_EXAMPLES.publish }],
 });
 export const CreateDispensaryBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 200 }) },
@@ -123,6 +123,11 @@ export const DispensaryOut = Type.Object(
     name: Type.String(),
     created_at: Type.String(),
     updated_at: Type.String(),
+    published: Type.Boolean({
+      description: 'Whether the public pages (/m/{slug}, /board/{slug}, the embed) are served.',
+    }),
+    slug: Nullable(Type.String({ description: 'Where the public pages live; null until first published.' })),
+    show_stock: Type.Boolean({ description: 'Whether the public pages show stock quantities.' }),
     store: StoreInfoSchema,
   },
   { examples: [ADMIN_EXAMPLES.dispensary] },

@@ -5,6 +5,7 @@ import * as access from './0003-access.js';
 import * as menuFeed from './0004-menu-feed.js';
 import * as webhooks from './0005-webhooks.js';
 import * as consoleSessions from './0007-console.js';
+import * as publishing from './0008-publishing.js';
 import * as adminKeyUse from './0009-admin-key-use.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0004-menu-feed': menuFeed,
   '0005-webhooks': webhooks,
   '0007-console': consoleSessions,
+  '0008-publishing': publishing,
   '0009-admin-key-use': adminKeyUse,
 };
 

@@ -1,7 +1,14 @@
+import type { Publishing, PublishingPatch } from '../../domain/publishing.js';
 import type { StoreInfo, StoreInfoPatch } from '../../domain/store-info.js';
 import type { Dialect } from '../dialect.js';
 import { STORE_INFO_COLUMNS, storeInfoColumns, toDispensary, toStoreInfo } from '../rows.js';
-import type { Actor, Dispensary, DispensaryRepository, DispensarySummary } from '../store.js';
+import type {
+  Actor,
+  Dispensary,
+  DispensaryRepository,
+  DispensarySummary,
+  PublishedDispensary,
+} from '../store.js';
 import { foundIf, now, OPERATOR, type Writer } from '../write.js';
 import { deleteItems, feedHead } from './menus.js';
 
@@ -179,6 +186,65 @@ export class Dispensaries implements DispensaryRepository {
       };
     });
   }
+
+  async getPublishing(dispensaryId: number): Promise<Publishing | undefined> {
+    const row = await this.dialect.db
+      .selectFrom('dispensaries')
+      .select(PUBLISHING_COLUMNS)
+      .where('id', '=', dispensaryId)
+      .executeTakeFirst();
+    return row && toPublishing(row);
+  }
+
+  async setPublishing(
+    dispensaryId: number,
+    patch: PublishingPatch,
+    actor: Actor = OPERATOR,
+    storePatch: StoreInfoPatch = {},
+  ): Promise<Publishing | undefined> {
+    return this.writer.write({ actor, conflict: 'that slug is used by another dispensary' }, async (trx) => {
+      const columns: { published?: number; slug?: string | null; show_stock?: number } = {};
+      if (patch.published !== undefined) columns.published = patch.published ? 1 : 0;
+      if (patch.slug !== undefined) columns.slug = patch.slug;
+      if (patch.showStock !== undefined) columns.show_stock = patch.showStock ? 1 : 0;
+      const row = await trx
+        .updateTable('dispensaries')
+        .set({ ...storeInfoColumns(storePatch), ...columns, updated_at: now() })
+        .where('id', '=', dispensaryId)
+        .returning(PUBLISHING_COLUMNS)
+        .executeTakeFirst();
+      if (!row) return { result: undefined };
+      const publishing = toPublishing(row);
+      return {
+        result: publishing,
+        change: {
+          kind: 'dispensary',
+          dispensaryId,
+          action: publishing.published ? 'dispensary.publish' : 'dispensary.unpublish',
+          detail: {
+            slug: publishing.slug,
+            show_stock: publishing.showStock,
+            ...(Object.keys(storePatch).length > 0 ? { fields: Object.keys(storePatch) } : {}),
+          },
+        },
+      };
+    });
+  }
+
+  async findBySlug(slug: string): Promise<PublishedDispensary | undefined> {
+    const row = await this.dialect.db
+      .selectFrom('dispensaries')
+      .select(['id', ...PUBLISHING_COLUMNS])
+      .where('slug', '=', slug)
+      .executeTakeFirst();
+    return row && { id: Number(row.id), ...toPublishing(row) };
+  }
+}
+
+const PUBLISHING_COLUMNS = ['published', 'slug', 'show_stock'] as const;
+
+function toPublishing(row: { published: number; slug: string | null; show_stock: number }): Publishing {
+  return { published: Number(row.published) === 1, slug: row.slug, showStock: Number(row.show_stock) === 1 };
 }
 
 const withoutTime = ({ updatedAt: _updatedAt, ...info }: StoreInfo) => info;

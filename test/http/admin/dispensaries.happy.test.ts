@@ -100,6 +100,9 @@ describe('sync API: dispensaries, happy paths', () => {
         name: 'Test Collective',
         created_at: expect.stringMatching(ISO),
         updated_at: expect.stringMatching(ISO),
+        published: false,
+        slug: null,
+        show_stock: false,
         store: { name: 'Test Collective', ...UNSET_STORE_INFO, updated_at: expect.stringMatching(ISO) },
       });
     });

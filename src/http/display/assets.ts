@@ -1,0 +1,35 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The browser files `npm run build` bundles into dist/display (scripts/build-display.mjs). */
+export const DISPLAY_ASSET_DIRECTORY = fileURLToPath(new URL('../../../dist/display/', import.meta.url));
+
+export const DISPLAY_FILES = {
+  'menu.js': 'text/javascript; charset=utf-8',
+  'menu.css': 'text/css; charset=utf-8',
+  'board.js': 'text/javascript; charset=utf-8',
+  'board.css': 'text/css; charset=utf-8',
+  'embed.js': 'text/javascript; charset=utf-8',
+} as const;
+
+export type DisplayFile = keyof typeof DISPLAY_FILES;
+
+export interface Asset {
+  body: Buffer;
+  type: string;
+  etag: string;
+}
+
+/** Read once, at start: a few small files, served from memory with a strong ETag. */
+export function loadDisplayAssets(directory = DISPLAY_ASSET_DIRECTORY): Map<DisplayFile, Asset> {
+  const assets = new Map<DisplayFile, Asset>();
+  for (const [file, type] of Object.entries(DISPLAY_FILES) as [DisplayFile, string][]) {
+    const path = `${directory}${file}`;
+    // A source checkout that has not run `npm run build` serves the pages without their scripts.
+    const body = existsSync(path) ? readFileSync(path) : Buffer.from(`/* ${file}: run npm run build */\n`);
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 24)}"`;
+    assets.set(file, { body, type, etag });
+  }
+  return assets;
+}

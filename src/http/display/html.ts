@@ -1,0 +1,41 @@
+/** Text for HTML element content and quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+/** JSON safe inside a <script type="application/ld+json"> element: no "</script>", no "<!--". */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replaceAll('<', '\\u003c')
+    .replaceAll('>', '\\u003e')
+    .replaceAll('&', '\\u0026')
+    .replaceAll('\u2028', '\\u2028')
+    .replaceAll('\u2029', '\\u2029');
+}
+
+/** An id fragment from a product type: "Flower" → "type-flower". */
+export const typeAnchor = (type: string): string => `type-${type.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+
+/**
+ * The public pages' Content-Security-Policy: scripts and styles from this server only, nothing inline
+ * (the JSON-LD block is data, not script, so it needs no exception); images from https anywhere
+ * (product images live on the dispensary's own hosts); no framing, no plugins, no base rewrites.
+ */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' https: data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** The board may be shown in a kiosk frame of the same origin; otherwise the same policy. */
+export const BOARD_CSP = PAGE_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'");

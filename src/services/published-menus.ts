@@ -1,0 +1,95 @@
+import { type PublishedMenu, toPublishedMenu } from '../domain/published-menu.js';
+import { isSlug } from '../domain/publishing.js';
+import type { Change, Store } from '../store/store.js';
+import type { ChangeFeed } from './change-feed.js';
+
+/** A published dispensary, found by its slug. */
+export interface PublicDispensary {
+  id: number;
+  slug: string;
+  showStock: boolean;
+}
+
+/** Raised when a dispensary is not (or no longer) published: its public URLs answer 404. */
+export class NotPublishedError extends Error {
+  constructor() {
+    super('not published');
+  }
+}
+
+/** Slug lookups remembered at most (misses included): more distinct slugs than this start afresh. */
+const SLUG_CACHE_LIMIT = 10_000;
+
+/**
+ * The published menus: slug lookups and each published dispensary's public menu, kept in memory
+ * until a change notice for that dispensary (a notice from any process, within the change feed's
+ * poll interval; at once for this process's own writes). Unpublishing is a `dispensary` notice:
+ * every lookup is dropped with it, so the next request of any public URL answers 404.
+ */
+export class PublishedMenus {
+  private readonly slugs = new Map<string, Promise<PublicDispensary | undefined>>();
+  private readonly menus = new Map<number, Promise<PublishedMenu>>();
+  private readonly listeners = new Set<(change: Change) => void>();
+
+  constructor(
+    private readonly store: Store,
+    feed: Pick<ChangeFeed, 'subscribe'>,
+  ) {
+    feed.subscribe((change) => {
+      if (change.kind === 'dispensary') this.slugs.clear();
+      if (change.kind === 'dispensary' || change.kind === 'store' || change.kind === 'menu') {
+        if (change.dispensaryId === null) this.menus.clear();
+        else this.menus.delete(change.dispensaryId);
+        for (const listener of this.listeners) listener(change);
+      }
+    });
+  }
+
+  /** Told of every change that may alter a published menu (after the caches above dropped it). */
+  onChange(listener: (change: Change) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The published dispensary with that slug; undefined for an unknown, malformed or unpublished one. */
+  find(slug: string): Promise<PublicDispensary | undefined> {
+    if (!isSlug(slug)) return Promise.resolve(undefined);
+    const known = this.slugs.get(slug);
+    if (known) return known;
+    if (this.slugs.size >= SLUG_CACHE_LIMIT) this.slugs.clear();
+    const lookup = this.store.dispensaries
+      .findBySlug(slug)
+      .then((found) =>
+        found?.published && found.slug
+          ? { id: found.id, slug: found.slug, showStock: found.showStock }
+          : undefined,
+      );
+    this.slugs.set(slug, lookup);
+    lookup.catch(() => {
+      if (this.slugs.get(slug) === lookup) this.slugs.delete(slug);
+    });
+    return lookup;
+  }
+
+  /** The public menu of a dispensary, or NotPublishedError when it is not published (any more). */
+  menu(dispensaryId: number): Promise<PublishedMenu> {
+    const known = this.menus.get(dispensaryId);
+    if (known) return known;
+    const loading = this.load(dispensaryId);
+    this.menus.set(dispensaryId, loading);
+    loading.catch(() => {
+      if (this.menus.get(dispensaryId) === loading) this.menus.delete(dispensaryId);
+    });
+    return loading;
+  }
+
+  private async load(dispensaryId: number): Promise<PublishedMenu> {
+    const [publishing, info, items] = await Promise.all([
+      this.store.dispensaries.getPublishing(dispensaryId),
+      this.store.dispensaries.getStoreInfo(dispensaryId),
+      this.store.menus.read(dispensaryId),
+    ]);
+    if (!publishing?.published || !publishing.slug || !info) throw new NotPublishedError();
+    return toPublishedMenu(publishing.slug, info, items, publishing.showStock);
+  }
+}

@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import type { PublishedItem, PublishedMenu, PublishedStore } from '../domain/published-menu.js';
+import { NotPublishedError, type PublishedMenus } from './published-menus.js';
+
+/** What a public event stream carries: only published fields (src/domain/published-menu.ts). */
+export type StreamEvent =
+  /** The whole published menu: on connect, and on a resume that cannot be served from the buffer. */
+  | { id: string; type: 'snapshot'; data: PublishedMenu }
+  /** What changed since the previous event: items added or changed, items gone, the store when it changed. */
+  | {
+      id: string;
+      type: 'update';
+      data: { items: PublishedItem[]; removed: number[]; store?: PublishedStore; updated_at: string };
+    }
+  /** The dispensary was unpublished: the stream ends, and its public URLs answer 404. */
+  | { id: string; type: 'gone'; data: Record<string, never> };
+
+export type StreamListener = (event: StreamEvent) => void;
+
+interface Followed {
+  menu: PublishedMenu;
+  /** The number of the latest event (or of the snapshot the state began with). */
+  seq: number;
+  /** Every event numbered after this one is in the buffer. */
+  floor: number;
+  /** The latest events, oldest first, for clients resuming with Last-Event-ID. */
+  buffer: StreamEvent[];
+  listeners: Set<StreamListener>;
+  refreshing: boolean;
+  dirty: boolean;
+}
+
+export interface PublishedStreamOptions {
+  /** Events kept per followed dispensary for resuming clients (default 500). */
+  bufferSize?: number;
+}
+
+/**
+ * The public event stream of published menus. For each dispensary somebody follows, it keeps the last
+ * published menu; on a change notice it reads the new one (one read however many clients follow)
+ * and sends each follower the difference: the items added or changed, the ids removed, the store
+ * when it changed. Events are numbered `<process epoch>.<n>`; a client resuming with the id of an
+ * event still in the buffer gets the events after it, any other id (another process, a restart,
+ * too far behind) gets a fresh snapshot. Nothing is kept for a dispensary nobody follows.
+ */
+export class PublishedStream {
+  private readonly epoch = randomBytes(4).toString('hex');
+  private readonly followed = new Map<number, Followed>();
+  private readonly bufferSize: number;
+  /** Event numbers, shared by every dispensary of this process, so that an id never means two things. */
+  private counter = 0;
+
+  constructor(
+    private readonly published: PublishedMenus,
+    options: PublishedStreamOptions = {},
+  ) {
+    this.bufferSize = options.bufferSize ?? 500;
+    published.onChange((change) => {
+      if (change.dispensaryId === null) {
+        for (const id of this.followed.keys()) this.refresh(id);
+      } else if (this.followed.has(change.dispensaryId)) {
+        this.refresh(change.dispensaryId);
+      }
+    });
+  }
+
+  /** Followers now, all dispensaries together (for tests and metrics). */
+  get followers(): number {
+    let count = 0;
+    for (const state of this.followed.values()) count += state.listeners.size;
+    return count;
+  }
+
+  /**
+   * Follows a dispensary's published menu: `listener` hears the catch-up (events after
+   * `lastEventId`, or a snapshot) at once, then every change. Resolves to the function that stops it.
+   * Rejects with NotPublishedError when the dispensary is not published.
+   */
+  async follow(
+    dispensaryId: number,
+    lastEventId: string | undefined,
+    listener: StreamListener,
+  ): Promise<() => void> {
+    let state = this.followed.get(dispensaryId);
+    if (!state) {
+      const menu = await this.published.menu(dispensaryId);
+      // Another follower may have started while the menu was read.
+      state = this.followed.get(dispensaryId);
+      if (!state) {
+        const seq = ++this.counter;
+        state = { menu, seq, floor: seq, buffer: [], listeners: new Set(), refreshing: false, dirty: false };
+        this.followed.set(dispensaryId, state);
+      }
+    }
+    const current = state;
+    for (const event of this.catchUp(current, lastEventId)) listener(event);
+    current.listeners.add(listener);
+    return () => {
+      current.listeners.delete(listener);
+      if (current.listeners.size === 0 && this.followed.get(dispensaryId) === current) {
+        this.followed.delete(dispensaryId);
+      }
+    };
+  }
+
+  private idOf(seq: number): string {
+    return `${this.epoch}.${seq}`;
+  }
+
+  private catchUp(state: Followed, lastEventId: string | undefined): StreamEvent[] {
+    const snapshot: StreamEvent[] = [{ id: this.idOf(state.seq), type: 'snapshot', data: state.menu }];
+    if (!lastEventId) return snapshot;
+    const [epoch, number] = lastEventId.split('.');
+    const seq = Number(number);
+    // Only an id whose every later event is still buffered can be resumed; any other gets a snapshot.
+    if (epoch !== this.epoch || !Number.isInteger(seq) || seq < state.floor || seq > state.seq)
+      return snapshot;
+    return state.buffer.filter((event) => Number(event.id.split('.')[1]) > seq);
+  }
+
+  /** Reads the menu again and sends the difference; a change during the read reads once more after it. */
+  private refresh(dispensaryId: number): void {
+    const state = this.followed.get(dispensaryId);
+    if (!state) return;
+    if (state.refreshing) {
+      state.dirty = true;
+      return;
+    }
+    state.refreshing = true;
+    state.dirty = false;
+    this.published
+      .menu(dispensaryId)
+      .then(
+        (menu) => this.publish(state, menu),
+        (error: unknown) => {
+          if (error instanceof NotPublishedError) this.end(dispensaryId, state);
+          // Any other failure (the database is down): the feed's recovery notice refreshes again.
+        },
+      )
+      .finally(() => {
+        state.refreshing = false;
+        if (state.dirty && this.followed.get(dispensaryId) === state) this.refresh(dispensaryId);
+      });
+  }
+
+  private publish(state: Followed, menu: PublishedMenu): void {
+    const update = difference(state.menu, menu);
+    state.menu = menu;
+    if (!update) return;
+    state.seq = ++this.counter;
+    const event: StreamEvent = { id: this.idOf(state.seq), type: 'update', data: update };
+    state.buffer.push(event);
+    if (state.buffer.length > this.bufferSize) {
+      const dropped = state.buffer.shift()!;
+      state.floor = Number(dropped.id.split('.')[1]);
+    }
+    for (const listener of state.listeners) listener(event);
+  }
+
+  private end(dispensaryId: number, state: Followed): void {
+    state.seq = ++this.counter;
+    const event: StreamEvent = { id: this.idOf(state.seq), type: 'gone', data: {} };
+    for (const listener of state.listeners) listener(event);
+    state.listeners.clear();
+    if (this.followed.get(dispensaryId) === state) this.followed.delete(dispensaryId);
+  }
+}
+
+/** What changed from one published menu to the next; undefined when nothing a page shows did. */
+export function difference(
+  before: PublishedMenu,
+  after: PublishedMenu,
+): { items: PublishedItem[]; removed: number[]; store?: PublishedStore; updated_at: string } | undefined {
+  const old = new Map<number, string>();
+  for (const item of before.items) old.set(item.id, JSON.stringify(item));
+  const items: PublishedItem[] = [];
+  const seen = new Set<number>();
+  for (const item of after.items) {
+    seen.add(item.id);
+    if (old.get(item.id) !== JSON.stringify(item)) items.push(item);
+  }
+  const removed = before.items.filter((item) => !seen.has(item.id)).map((item) => item.id);
+  const storeChanged = JSON.stringify(before.store) !== JSON.stringify(after.store);
+  if (items.length === 0 && removed.length === 0 && !storeChanged) return undefined;
+  return { items, removed, ...(storeChanged ? { store: after.store } : {}), updated_at: after.updated_at };
+}

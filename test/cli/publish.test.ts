@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULTS } from '../../src/config.js';
+import { createRuntime, type Runtime } from '../../src/http/server.js';
+import { UNLIMITED } from '../helpers/admin.js';
+import { assertBuilt, cliJson, runCli, runInProcess } from '../helpers/cli.js';
+import { TEST_SCRYPT, type TestDatabase, testDatabase } from '../helpers/runtime.js';
+
+assertBuilt();
+
+/** Waits until `check` passes: a running server notices a CLI write within its change-poll interval. */
+async function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+/** `dispensary publish` and `unpublish`, as processes, on a database a running server also serves. */
+describe('dispensary publish and unpublish', { timeout: 60_000 }, () => {
+  let database: TestDatabase;
+  let server: Runtime;
+  let shop: number;
+  let other: number;
+  const status = async (path: string) => (await server.app.inject({ method: 'GET', url: path })).statusCode;
+
+  beforeAll(async () => {
+    database = await testDatabase();
+    server = await createRuntime(
+      { ...DEFAULTS, ...UNLIMITED, database: database.address, databasePoolSize: 2, changePollMs: 50 },
+      { logger: false, scryptCost: TEST_SCRYPT },
+    );
+    shop = (await server.services.dispensaries.create('Green Leaf')).id;
+    other = (await server.services.dispensaries.create('Other Shop')).id;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await database?.cleanup();
+  });
+
+  it('--help of both commands names the options', async () => {
+    const publish = await runInProcess(['dispensary', 'publish', '--help']);
+    expect(publish.stdout).toContain('--slug <slug>');
+    expect(publish.stdout).toContain('--show-stock');
+    expect(publish.stdout).toContain('--json');
+    expect((await runInProcess(['dispensary', 'unpublish', '--help'])).stdout).toContain('--json');
+  });
+
+  it('publish --json suggests the slug from the name; the page is served; unpublish makes it 404 within the poll', async () => {
+    expect(await status('/m/green-leaf')).toBe(404);
+    const published = await cliJson(database.address, ['dispensary', 'publish', String(shop)]);
+    expect(published).toEqual({ id: shop, published: true, slug: 'green-leaf', show_stock: false });
+    await eventually(async () => expect(await status('/m/green-leaf')).toBe(200));
+    const unpublished = await cliJson(database.address, ['dispensary', 'unpublish', String(shop)]);
+    expect(unpublished).toEqual({ id: shop, published: false, slug: 'green-leaf', show_stock: false });
+    await eventually(async () => {
+      expect(await status('/m/green-leaf')).toBe(404);
+      expect(await status('/board/green-leaf')).toBe(404);
+      expect(await status('/m/green-leaf/menu.json')).toBe(404);
+    });
+  });
+
+  it('--slug and --show-stock; a slug that is taken is a conflict saying what to do', async () => {
+    const chosen = await cliJson(database.address, [
+      'dispensary',
+      'publish',
+      String(shop),
+      '--slug',
+      'leaf-shop',
+      '--show-stock',
+    ]);
+    expect(chosen).toEqual({ id: shop, published: true, slug: 'leaf-shop', show_stock: true });
+    const taken = await runCli(database.address, [
+      'dispensary',
+      'publish',
+      String(other),
+      '--slug',
+      'leaf-shop',
+      '--json',
+    ]);
+    expect(taken.code).toBe(1);
+    const error = JSON.parse(taken.stdout).error;
+    expect(error.code).toBe('conflict');
+    expect(error.message).toContain('Choose another');
+    const bad = await runCli(database.address, [
+      'dispensary',
+      'publish',
+      String(other),
+      '--slug',
+      'No Good',
+      '--json',
+    ]);
+    expect(JSON.parse(bad.stdout).error.code).toBe('invalid_request');
+    const missing = await runCli(database.address, ['dispensary', 'unpublish', '9999', '--json']);
+    expect(JSON.parse(missing.stdout).error.code).toBe('not_found');
+  });
+});

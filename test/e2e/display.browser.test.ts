@@ -1,0 +1,382 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cliJson, REPOSITORY, type ServerProcess, startServe } from '../helpers/cli.js';
+import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
+
+/**
+ * The three public surfaces of a published dispensary as shoppers and shops see them, in Debian's
+ * Chromium against a real `menu-api serve --demo` process: the menu page on a phone and a desktop,
+ * the board on a 1920×1080 screen, the embed in a host page served from another port. A stock change
+ * through the sync API shows on the board and in the embed without a reload; thousands of updates do
+ * not grow the board; unpublishing gives 404. axe-core finds no serious or critical problem on any of
+ * them; screenshots go to test-results/display/.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const CI = Boolean(process.env.CI) && process.env.CI !== 'false';
+const SKIP = !existsSync(CHROMIUM) && !CI;
+const SKIP_REASON = `SKIPPED: ${CHROMIUM} is missing; install it with \`apt-get install -y chromium\` (CI installs it and runs this test)`;
+const SHOTS = join(REPOSITORY, 'test-results', 'display');
+const AXE = readFileSync(join(REPOSITORY, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+if (SKIP) process.stderr.write(`\ntest/e2e/display.browser.test.ts ${SKIP_REASON}\n`);
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/** axe-core's serious and critical findings on the page as it is now (open shadow roots included). */
+async function seriousProblems(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the page's CSP (no inline script) rightly refuses a script tag.
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as { axe: { run(context?: unknown): Promise<{ violations: unknown[] }> } }
+    ).axe;
+    return (await axe.run()).violations;
+  });
+  return (violations as AxeViolation[])
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
+    );
+}
+
+describe('the public surfaces in Chromium', () => {
+  if (SKIP) {
+    it.skip(SKIP_REASON, () => undefined);
+    return;
+  }
+
+  let database: TestDatabase;
+  let server: ServerProcess;
+  let host: Server;
+  let hostUrl: string;
+  let profile: string;
+  let context: BrowserContext;
+  let adminKey: string;
+  const problems: string[] = [];
+  const figures: Record<string, unknown> = {};
+
+  const admin = (method: string, path: string, body: unknown) =>
+    fetch(`${server.url}/admin/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const setStock = async (stock: number) => {
+    const response = await admin('PATCH', '/dispensaries/1/inventory', [
+      { item_id: 1, unit: 'gram', amount: 1, stock },
+    ]);
+    expect(response.status, await response.text()).toBe(200);
+  };
+
+  const open = async (width: number, height: number): Promise<Page> => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width, height });
+    page.on('console', (message) => {
+      // Product images of the demo menu are on hosts this offline machine cannot reach.
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource: net::ERR_NAME'))
+        problems.push(`${page.url()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
+    // Any Content-Security-Policy violation is reported here (the JSON-LD block must not be one).
+    await page.addInitScript(`
+      document.addEventListener('securitypolicyviolation', (event) => {
+        console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI);
+      });
+    `);
+    return page;
+  };
+
+  beforeAll(async () => {
+    assertBuilt();
+    mkdirSync(SHOTS, { recursive: true });
+    database = await testDatabase();
+    server = await startServe(database.address, [
+      '--demo',
+      '--rate-limit-address',
+      'off',
+      '--rate-limit-admin-key',
+      'off',
+    ]);
+    adminKey = (
+      await cliJson<{ key: string }>(database.address, [
+        'admin-key',
+        'create',
+        '--scope',
+        'all',
+        '--name',
+        'display',
+      ])
+    ).key;
+    // The embed's host page, on another port: the test host page of examples/, pointed at this server.
+    const page = readFileSync(join(REPOSITORY, 'examples', 'embed.html'), 'utf8').replace(
+      'http://127.0.0.1:8080/embed.js',
+      `${server.url}/embed.js`,
+    );
+    host = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}/embed.html`;
+    profile = mkdtempSync(join(tmpdir(), 'menu-api-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--enable-precise-memory-info',
+        '--js-flags=--expose-gc',
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    process.stderr.write(`\ndisplay browser figures: ${JSON.stringify(figures)}\n`);
+    await context?.close();
+    await server?.stop();
+    await new Promise((resolve) => host?.close(resolve));
+    await database?.cleanup();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('the menu page on a 390×844 phone and a 1440×900 desktop: complete, no CSP violation, no serious axe finding', async () => {
+    for (const [width, height, name] of [
+      [390, 844, 'menu-390x844.png'],
+      [1440, 900, 'menu-1440x900.png'],
+    ] as const) {
+      const page = await open(width, height);
+      const response = await page.goto(`${server.url}/m/demo`);
+      expect(response?.status()).toBe(200);
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Demo Collective');
+      expect(await page.locator('.item').count()).toBeGreaterThan(5);
+      // Nothing wider than the screen.
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
+      // The enhancement filters as one types, and the address follows.
+      await page.fill('#q', 'blue dream');
+      await expect.poll(() => page.locator('.item:not([hidden])').count()).toBe(1);
+      expect(page.url()).toContain('q=blue+dream');
+      await page.fill('#q', '');
+      await expect.poll(() => page.locator('.item[hidden]').count()).toBe(0);
+      await page.screenshot({ path: join(SHOTS, name), fullPage: width < 400 });
+      expect(await seriousProblems(page), `axe on the menu page at ${width}`).toEqual([]);
+      // The structured data is parsed by the browser as data, and is valid JSON with its required fields.
+      const data = JSON.parse(
+        (await page.locator('script[type="application/ld+json"]').textContent()) ?? 'null',
+      ) as {
+        '@graph': { '@type': string; itemListElement?: { item: { offers: Record<string, unknown>[] } }[] }[];
+      };
+      const list = data['@graph'].find((node) => node['@type'] === 'ItemList')!;
+      for (const { item } of list.itemListElement ?? []) {
+        for (const offer of item.offers)
+          expect(Object.keys(offer)).toEqual(
+            expect.arrayContaining(['price', 'priceCurrency', 'availability']),
+          );
+      }
+      await page.close();
+    }
+    // Without JavaScript the filter is a form the server answers.
+    const page = await open(390, 844);
+    await page.goto(`${server.url}/m/demo?type=Edible`);
+    const types = await page
+      .locator('.item')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-type')));
+    expect(new Set(types)).toEqual(new Set(['Edible']));
+    await page.close();
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('the board at 1920×1080 and the embed on another site mark an item sold out without a reload', async () => {
+    const board = await open(1920, 1080);
+    await board.goto(`${server.url}/board/demo?interval=5`);
+    await expect
+      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('live');
+    await expect.poll(() => board.locator('.item').count(), { timeout: 10_000 }).toBeGreaterThan(5);
+    await board.screenshot({ path: join(SHOTS, 'board-1920x1080.png') });
+    expect(await seriousProblems(board), 'axe on the board').toEqual([]);
+    // No scrolling: the document is exactly the screen.
+    expect(
+      await board.evaluate('[document.documentElement.scrollWidth, document.documentElement.scrollHeight]'),
+    ).toEqual([1920, 1080]);
+
+    const embed = await open(1280, 900);
+    await embed.goto(hostUrl);
+    const embedded = embed.locator('[data-menu="demo"] .item');
+    await expect.poll(() => embedded.count(), { timeout: 10_000 }).toBeGreaterThan(5);
+    await expect
+      .poll(() => embed.locator('[data-menu="demo"]').getAttribute('data-menu-state'), { timeout: 10_000 })
+      .toBe('live');
+    // The host's red list items do not reach inside the Shadow DOM.
+    expect(await embedded.first().evaluate('(item) => getComputedStyle(item).color')).not.toBe(
+      'rgb(176, 0, 32)',
+    );
+    expect(embed.url()).toBe(hostUrl);
+    expect(await embed.locator('iframe').count()).toBe(0);
+    await embed.screenshot({ path: join(SHOTS, 'embed-host-page.png') });
+    expect(await seriousProblems(embed), 'axe on the embed').toEqual([]);
+    // The embed's search.
+    await embed.locator('[data-menu="demo"] input').fill('granddaddy');
+    await expect.poll(() => embed.locator('[data-menu="demo"] .item:not([hidden])').count()).toBe(1);
+    await embed.locator('[data-menu="demo"] input').fill('');
+
+    // Blue Dream (item 1) is in stock; its gram entry goes to 0, then every entry.
+    const boardItem = board.locator('.item[data-id="1"]');
+    const embedItem = embed.locator('[data-menu="demo"] .item[data-id="1"]');
+    expect(await boardItem.getAttribute('class')).not.toContain('sold-out');
+    const started = Date.now();
+    const response = await admin('PATCH', '/dispensaries/1/inventory', [
+      { item_id: 1, unit: 'gram', amount: 1, stock: 0 },
+      { item_id: 1, unit: 'gram', amount: 3.5, stock: 0 },
+      { item_id: 1, unit: 'ounce', amount: 0.125, stock: 0 },
+      { item_id: 1, unit: 'ounce', amount: 0.25, stock: 0 },
+      { item_id: 1, unit: 'ounce', amount: 0.5, stock: 0 },
+      { item_id: 1, unit: 'ounce', amount: 1, stock: 0 },
+    ]);
+    expect(response.status, await response.text()).toBe(200);
+    // A generous wait (the machine is shared); the time it took is reported, not asserted.
+    await expect.poll(() => boardItem.getAttribute('class'), { timeout: 15_000 }).toContain('sold-out');
+    figures.boardSoldOutMs = Date.now() - started;
+    await expect.poll(() => embedItem.getAttribute('class'), { timeout: 15_000 }).toContain('sold-out');
+    figures.embedSoldOutMs = Date.now() - started;
+    expect(await boardItem.locator('.sold').isVisible()).toBe(true);
+    expect(await embedItem.locator('.sold').isVisible()).toBe(true);
+    await board.screenshot({ path: join(SHOTS, 'board-sold-out.png') });
+    await embed.close();
+    await board.close();
+    expect(problems).toEqual([]);
+  }, 90_000);
+
+  it('the board in portrait and the light theme; thousands of updates keep its DOM and heap bounded', async () => {
+    const portrait = await open(1080, 1920);
+    await portrait.goto(`${server.url}/board/demo?theme=light&interval=5`);
+    await expect.poll(() => portrait.locator('.item').count(), { timeout: 10_000 }).toBeGreaterThan(5);
+    expect(await portrait.evaluate('document.body.className')).toContain('theme-light');
+    await portrait.screenshot({ path: join(SHOTS, 'board-1080x1920-light.png') });
+    expect(await seriousProblems(portrait), 'axe on the light portrait board').toEqual([]);
+    await portrait.close();
+
+    const board = await open(1920, 1080);
+    await board.goto(`${server.url}/board/demo`);
+    await expect
+      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('live');
+    const client = await context.newCDPSession(board);
+    const measure = async () => {
+      await client.send('HeapProfiler.collectGarbage');
+      const heap = (await client.send('Runtime.getHeapUsage')) as { usedSize: number };
+      const nodes = Number(await board.evaluate("document.getElementsByTagName('*').length"));
+      return { heap: heap.usedSize, nodes };
+    };
+    const prices = board.locator('.item[data-id="1"] .prices');
+    const rounds: { heap: number; nodes: number; writes: number; updates: number }[] = [];
+    let writes = 0;
+    const ROUNDS = 3;
+    const PER_ROUND = 400;
+    for (let round = 0; round < ROUNDS; round++) {
+      // Stock alternates 1 and 0: each write is a visible change (in stock, sold out), so each is an event.
+      for (let index = 1; index <= PER_ROUND; index++) {
+        await setStock(index % 2);
+        writes++;
+      }
+      // The round ends on 0: wait until the board shows it, then measure after a garbage collection.
+      await expect.poll(() => prices.textContent(), { timeout: 15_000 }).toContain('1 g $12.00 (sold out)');
+      const updates = Number(await board.evaluate("document.body.dataset.updates ?? '0'"));
+      rounds.push({ ...(await measure()), writes, updates });
+    }
+    figures.boardMemory = rounds;
+    // The DOM is the same size after every round: updates change nodes in place.
+    expect(new Set(rounds.map((round) => round.nodes)).size).toBe(1);
+    // The heap after the last round is within 1 MiB of the heap after the first (it does not grow with updates).
+    expect(rounds.at(-1)!.heap - rounds[0]!.heap).toBeLessThan(1024 * 1024);
+    await board.close();
+    expect(problems).toEqual([]);
+  }, 240_000);
+
+  it('unpublishing: the page answers 404 and the board says so, without a reload', async () => {
+    const board = await open(1920, 1080);
+    await board.goto(`${server.url}/board/demo`);
+    await expect
+      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('live');
+    const response = await admin('PATCH', '/dispensaries/1', { published: false });
+    expect(response.status).toBe(200);
+    await expect
+      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('gone');
+    const page = await open(390, 844);
+    // This browser loaded /m/demo in the first test, and may reuse it for max-age (10 s): ask the server.
+    await (await context.newCDPSession(page)).send('Network.setCacheDisabled', { cacheDisabled: true });
+    const gone = await page.goto(`${server.url}/m/demo`);
+    expect(gone?.status()).toBe(404);
+    expect(await page.locator('h1').textContent()).toBe('Menu not found');
+    await page.screenshot({ path: join(SHOTS, 'unpublished-404.png') });
+    expect(await seriousProblems(page), 'axe on the 404 page').toEqual([]);
+    await page.close();
+    await board.close();
+    // Published again, for whoever looks next.
+    await admin('PATCH', '/dispensaries/1', { published: true });
+    // The browser reports the 404 this test asked for; nothing else.
+    expect(
+      problems.filter(
+        (problem) =>
+          !problem.includes('/m/demo: Failed to load resource: the server responded with a status of 404'),
+      ),
+    ).toEqual([]);
+  }, 60_000);
+
+  it('the board survives a server restart: it reconnects by itself and catches up on what changed meanwhile', async () => {
+    const board = await open(1920, 1080);
+    await board.goto(`${server.url}/board/demo`);
+    await expect
+      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('live');
+    const item = board.locator('.item[data-id="2"]');
+    expect(await item.getAttribute('class')).not.toContain('sold-out');
+    const port = new URL(server.url).port;
+    await server.stop();
+    await expect
+      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('reconnecting');
+    // Right after the restart (the board may still be waiting to reconnect), Granddaddy Purple (item 2) sells out.
+    server = await startServe(database.address, [
+      '--demo',
+      '--rate-limit-address',
+      'off',
+      '--rate-limit-admin-key',
+      'off',
+      '--port',
+      port,
+    ]);
+    expect(new URL(server.url).port).toBe(port);
+    const levels = JSON.stringify([
+      { item_id: 2, unit: 'gram', amount: 1, stock: 0 },
+      { item_id: 2, unit: 'ounce', amount: 0.125, stock: 0 },
+      { item_id: 2, unit: 'ounce', amount: 0.25, stock: 0 },
+    ]);
+    const response = await admin('PATCH', '/dispensaries/1/inventory', JSON.parse(levels));
+    expect(response.status, await response.text()).toBe(200);
+    await expect
+      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 40_000 })
+      .toBe('live');
+    await expect.poll(() => item.getAttribute('class'), { timeout: 15_000 }).toContain('sold-out');
+    await board.close();
+    expect(problems.filter((problem) => !problem.includes('Failed to load resource'))).toEqual([]);
+  }, 90_000);
+});

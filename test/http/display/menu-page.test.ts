@@ -1,0 +1,296 @@
+import { request as httpRequest } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStatus } from '../../../src/domain/opening-hours.js';
+import { type AdminCall, adminKey, syncTestRuntime } from '../../helpers/admin.js';
+import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
+
+const HOURS = Object.fromEntries(
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [
+    day,
+    day === 'sunday' ? { closed: true } : { open: '09:00', close: '21:00' },
+  ]),
+);
+
+/** The JSON-LD blocks of a page, parsed. */
+function jsonLd(html: string): Record<string, unknown>[] {
+  return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map(
+    (match) => JSON.parse(match[1]!) as Record<string, unknown>,
+  );
+}
+
+/** The first `count` events of an event stream, as [id, type, data]. */
+function readEvents(
+  url: string,
+  count: number,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<{ status: number; headers: Record<string, unknown>; events: [string, string, unknown][] }> {
+  return new Promise((resolve, reject) => {
+    const events: [string, string, unknown][] = [];
+    const request = httpRequest(url, { headers, signal }, (response) => {
+      let text = '';
+      const finish = () => {
+        request.destroy();
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, events });
+      };
+      if (response.statusCode !== 200) {
+        response.resume();
+        response.on('end', finish);
+        return;
+      }
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+        let end = text.indexOf('\n\n');
+        while (end !== -1) {
+          const block = text.slice(0, end);
+          text = text.slice(end + 2);
+          const fields = Object.fromEntries(
+            block
+              .split('\n')
+              .filter((line) => !line.startsWith(':') && line.includes(': '))
+              .map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)]),
+          );
+          if (fields.event) events.push([fields.id ?? '', fields.event, JSON.parse(fields.data ?? 'null')]);
+          if (events.length >= count) return finish();
+          end = text.indexOf('\n\n');
+        }
+      });
+    });
+    request.on('error', (error) => {
+      if (signal?.aborted) resolve({ status: 0, headers: {}, events });
+      else reject(error);
+    });
+    request.end();
+  });
+}
+
+describe('the public menu page /m/{slug}', () => {
+  let runtime: TestRuntime;
+  let admin: AdminCall;
+  let url: string;
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    runtime.app.inject({ method: 'GET', url: path, headers });
+
+  beforeAll(async () => {
+    runtime = await syncTestRuntime({ menu: SAMPLE_MENU });
+    admin = (await adminKey(runtime, 'all')).call;
+    const patch = await admin('PATCH', `/dispensaries/${runtime.seed.dispensaryId}`, {
+      published: true,
+      slug: 'test-shop',
+      address: '1 Main St',
+      city: 'Oakland',
+      state: 'CA',
+      postal_code: '94607',
+      timezone: 'America/Los_Angeles',
+      currency: 'CAD',
+      hours: HOURS,
+    });
+    expect(patch.statusCode, patch.body).toBe(200);
+    url = await runtime.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(() => runtime.close());
+
+  it('serves the menu as HTML without script: store, open-now, groups, prices in the currency, sold out', async () => {
+    const response = await get('/m/test-shop');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    const html = response.body;
+    expect(html).toContain('<h1>Test Collective</h1>');
+    expect(html).toContain('1 Main St, Oakland, CA 94607');
+    const status = openStatus(HOURS as never, 'America/Los_Angeles', new Date());
+    expect(html).toContain(status.label.replace('·', '·'));
+    // Types in menu order, each with its items; prices in the store's currency (CAD).
+    expect(html.indexOf('<h2>Flower</h2>')).toBeLessThan(html.indexOf('<h2>Edible</h2>'));
+    expect(html.indexOf('<h2>Edible</h2>')).toBeLessThan(html.indexOf('<h2>Vape</h2>'));
+    expect(html).toContain('Blue Dream');
+    expect(html).toContain('Emerald Farms · Hybrid');
+    expect(html).toContain('THC 21.5% · CBD 0.1%');
+    expect(html).toContain('CA$12.00');
+    expect(html).toContain('THC 100 mg');
+    expect(html).toMatch(
+      /⅛ oz<\/span> <span class="cost">CA\$38\.50<\/span> <span class="sold">Sold out<\/span>/,
+    );
+    // Only what was published: no inactive item, no stock quantity, no token.
+    expect(html).not.toContain('Hidden Kush');
+    expect(html).not.toContain('left</span>');
+    expect(html).not.toContain(runtime.seed.token);
+    // No inline script: only the JSON-LD data block and the enhancement file.
+    expect([...html.matchAll(/<script(?![^>]*(application\/ld\+json|src=))/g)]).toEqual([]);
+  });
+
+  it('answers from a kept snapshot: strong ETag, 304, gzip and br, public short Cache-Control, strict CSP', async () => {
+    const first = await get('/m/test-shop', { 'accept-encoding': 'gzip' });
+    expect(first.headers['content-encoding']).toBe('gzip');
+    expect(first.headers.etag).toMatch(/^"[A-Za-z0-9_-]+-gzip"$/);
+    expect(first.headers['cache-control']).toBe('public, max-age=10, stale-while-revalidate=60');
+    expect(first.headers.vary).toContain('Accept-Encoding');
+    const csp = String(first.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(gunzipSync(first.rawPayload).toString()).toContain('Blue Dream');
+    const again = await get('/m/test-shop', { 'if-none-match': String(first.headers.etag) });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const br = await get('/m/test-shop', { 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(
+      runtime.snapshots.has(
+        `public:page:${openStatus(HOURS as never, 'America/Los_Angeles', new Date()).label}`,
+        runtime.seed.dispensaryId,
+        'gzip',
+      ),
+    ).toBe(true);
+  });
+
+  it('has schema.org Store and ItemList of Products with Offers (price, priceCurrency, availability)', async () => {
+    const [data] = jsonLd((await get('/m/test-shop')).body);
+    expect(data!['@context']).toBe('https://schema.org');
+    const [store, list] = data!['@graph'] as Record<string, unknown>[];
+    expect(store).toMatchObject({
+      '@type': 'Store',
+      name: 'Test Collective',
+      address: { '@type': 'PostalAddress', streetAddress: '1 Main St', addressLocality: 'Oakland' },
+      openingHours: expect.arrayContaining(['Mo 09:00-21:00']),
+    });
+    expect(list!['@type']).toBe('ItemList');
+    const products = (list!.itemListElement as { item: Record<string, unknown> }[]).map(
+      (entry) => entry.item,
+    );
+    expect(products.map((product) => product.name)).toEqual(['Blue Dream', 'Fudge Brownie', 'Vape Cart']);
+    for (const product of products) {
+      expect(product['@type']).toBe('Product');
+      for (const offer of product.offers as Record<string, unknown>[]) {
+        expect(offer).toMatchObject({ '@type': 'Offer', priceCurrency: 'CAD' });
+        expect(offer.price).toMatch(/^\d+\.\d\d$/);
+        expect(['https://schema.org/InStock', 'https://schema.org/OutOfStock']).toContain(offer.availability);
+      }
+    }
+    const blue = products[0]!.offers as Record<string, unknown>[];
+    expect(blue.map((offer) => offer.availability)).toEqual([
+      'https://schema.org/InStock',
+      'https://schema.org/OutOfStock',
+    ]);
+  });
+
+  it('filters by type and text as a GET form, and ignores repeated or odd parameters', async () => {
+    const edible = (await get('/m/test-shop?type=Edible')).body;
+    expect(edible).toContain('Fudge Brownie');
+    expect(edible).not.toContain('>Blue Dream<');
+    expect(edible).toContain('1 of 3 products');
+    const search = (await get('/m/test-shop?q=emerald')).body;
+    expect(search).toContain('>Blue Dream<');
+    expect(search).not.toContain('>Vape Cart<');
+    const odd = await get('/m/test-shop?q=%3Cscript%3E&q=x&type[]=1');
+    expect(odd.statusCode).toBe(200);
+    expect(odd.body).not.toContain('<script>');
+    expect(odd.body).toContain('Nothing matches');
+  });
+
+  it('menu.json carries only published fields, with CORS for any origin', async () => {
+    const response = await get('/m/test-shop/menu.json', { origin: 'https://shop.example' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    const menu = response.json();
+    expect(Object.keys(menu)).toEqual(['slug', 'store', 'items', 'updated_at']);
+    expect(menu.store).not.toHaveProperty('license_number');
+    expect(menu.store).not.toHaveProperty('email');
+    expect(menu.items.map((item: { name: string }) => item.name)).not.toContain('Hidden Kush');
+    const blue = menu.items.find((item: { id: number }) => item.id === 3);
+    expect(blue).not.toHaveProperty('active');
+    expect(blue.prices).toEqual([
+      { unit: 'gram', amount: 1, price: 12, in_stock: true },
+      { unit: 'ounce', amount: 0.125, price: 38.5, in_stock: false },
+    ]);
+  });
+
+  it('the event stream: a snapshot first, then one update per change, resumable with Last-Event-ID', async () => {
+    const first = await readEvents(`${url}/m/test-shop/events`, 1);
+    expect(first.status).toBe(200);
+    expect(first.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(first.headers['access-control-allow-origin']).toBe('*');
+    const [[id, type, data]] = first.events as [[string, string, { items: unknown[] }]];
+    expect(type).toBe('snapshot');
+    expect(data.items).toHaveLength(3);
+    // One client stays connected throughout, so that the stream keeps its recent events.
+    const keeper = new AbortController();
+    const kept = readEvents(`${url}/m/test-shop/events`, 100, {}, keeper.signal);
+    // A client that follows, while the stock of Blue Dream's gram entry goes to 0.
+    const following = readEvents(`${url}/m/test-shop/events`, 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const stock = await admin('PATCH', `/dispensaries/${runtime.seed.dispensaryId}/inventory`, [
+      { item_id: 3, unit: 'gram', amount: 1, stock: 0 },
+    ]);
+    expect(stock.statusCode, stock.body).toBe(200);
+    const followed = await following;
+    const [snapshot, update] = followed.events as [
+      unknown,
+      [string, string, { items: Record<string, unknown>[]; removed: number[] }],
+    ];
+    expect(update[1]).toBe('update');
+    expect(update[2].removed).toEqual([]);
+    expect(update[2].items).toHaveLength(1);
+    expect(update[2].items[0]).toMatchObject({ id: 3, sold_out: true });
+    expect(JSON.stringify(update[2])).not.toContain('"stock"');
+    // Resuming from the snapshot's id gets exactly the update it missed.
+    const resumed = await readEvents(`${url}/m/test-shop/events`, 1, {
+      'last-event-id': (snapshot as [string])[0],
+    });
+    expect(resumed.events[0]![1]).toBe('update');
+    expect(resumed.events[0]![0]).toBe(update[0]);
+    // An id from another process (or before a restart) gets a snapshot.
+    const stranger = await readEvents(`${url}/m/test-shop/events`, 1, { 'last-event-id': 'abc.5' });
+    expect(stranger.events[0]![1]).toBe('snapshot');
+    keeper.abort();
+    await kept;
+    expect(id).toMatch(/^[0-9a-f]{8}\.\d+$/);
+  });
+
+  it('unknown or malformed slugs are a 404 page; unpublishing makes every public URL 404 at once', async () => {
+    for (const path of [
+      '/m/nobody-here',
+      '/m/x',
+      '/m/UPPER',
+      '/board/nobody-here',
+      '/m/nobody-here/menu.json',
+    ]) {
+      const response = await get(path);
+      expect(response.statusCode, path).toBe(404);
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.body).toContain('Menu not found');
+    }
+    const other = await admin('POST', '/dispensaries', { name: 'Short Lived' });
+    const id = other.json().id;
+    await admin('PATCH', `/dispensaries/${id}`, { published: true, slug: 'short-lived' });
+    expect((await get('/m/short-lived')).statusCode).toBe(200);
+    expect((await get('/board/short-lived')).statusCode).toBe(200);
+    const stream = readEvents(`${url}/m/short-lived/events`, 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await admin('PATCH', `/dispensaries/${id}`, { published: false });
+    for (const path of [
+      '/m/short-lived',
+      '/board/short-lived',
+      '/m/short-lived/menu.json',
+      '/m/short-lived/events',
+    ]) {
+      expect((await get(path)).statusCode, path).toBe(404);
+    }
+    // A stream that was open hears "gone" and ends.
+    const events = (await stream).events;
+    expect(events.map((event) => event[1])).toEqual(['snapshot', 'gone']);
+  });
+
+  it('serves the bundled scripts and styles, and /embed.js for any origin', async () => {
+    for (const file of ['menu.js', 'menu.css', 'board.js', 'board.css']) {
+      const response = await get(`/display/${file}`);
+      expect(response.statusCode, file).toBe(200);
+      expect(response.body).not.toContain('run npm run build');
+    }
+    const embed = await get('/embed.js');
+    expect(embed.statusCode).toBe(200);
+    expect(embed.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(embed.headers['access-control-allow-origin']).toBe('*');
+    expect((await get('/display/other.js')).statusCode).toBe(404);
+  });
+});
