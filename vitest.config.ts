@@ -19,6 +19,7 @@ export const BOTH_DATABASES = [
   'test/services/db-copy.test.ts',
   'test/services/menu-import.test.ts',
   'test/http/connection-loss.test.ts',
+  'test/http/slow-reader.test.ts',
   'test/e2e/**/*.e2e.test.ts',
   'test/e2e/shutdown.test.ts',
 ];
