@@ -118,4 +118,28 @@ describe(`/events cuts off a slow reader (--stream-max-backlog) on ${DATABASE_KI
     expect(received).toContain(': stream ended (slow)');
     expect(received.split('\nevent: ').length - 1).toBeLessThan(written);
   });
+
+  it('keeps a reader that keeps up when one write alone is far more than the backlog and the socket buffer', async () => {
+    runtime = await testRuntime({ config: { streamMaxBacklog: 5 } });
+    const { seed, hub } = runtime;
+    const url = await runtime.app.listen({ host: '127.0.0.1', port: 0 });
+    const reader = await openEvents(`${url}/events`, { headers: formBHeaders(seed) });
+    streams.push(reader);
+    expect(reader.status).toBe(200);
+    await until(() => hub.stats.open === 1, 10_000, 'the stream open');
+    // One full sync of 200 changed items: about 600 kB of events handed over in one burst.
+    const items = Array.from({ length: 200 }, (_, index) => ({
+      ...BLUE_DREAM,
+      id: 100 + index,
+      name: `Big ${index}`,
+      description: `${index} `.padEnd(DESCRIPTION, 'y'),
+    }));
+    const before = (await runtime.services.store.menus.read(seed.dispensaryId)).filter((item) => item.active);
+    await runtime.services.menus.replace(seed.dispensaryId, runtime.services.menus.validate(items));
+    // The 200 new items, and the removal of each item the sync replaced.
+    const events = await reader.waitForEvents(200 + before.length, 20_000);
+    expect(events.filter((event) => event.event === 'item.upserted')).toHaveLength(200);
+    expect(hub.stats.ended.slow).toBe(0);
+    expect(reader.isEnded()).toBe(false);
+  });
 });

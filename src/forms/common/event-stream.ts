@@ -92,20 +92,27 @@ class EventStream implements LiveSubscriber {
   }
 
   private send(changes: readonly MenuChange[]): void {
+    const fullBefore = this.response?.writableNeedDrain ?? false;
     for (const change of changes) {
       if (this.ended) return;
       if (change.seq <= this.lastSent) continue;
       this.lastSent = change.seq;
-      this.write(this.options.frame(change));
+      this.write(this.options.frame(change), fullBefore);
     }
   }
 
-  private write(text: string): void {
+  /**
+   * Writes one event. `fullBefore`: the socket's buffer was still full from an earlier write when this
+   * batch began. Only events written then count as falling behind: one large batch (a full sync of
+   * thousands of items) fills the buffer by itself, for a reader that keeps up as well.
+   */
+  private write(text: string, fullBefore = this.response?.writableNeedDrain ?? false): void {
     const response = this.response!;
     if (response.destroyed) return;
-    if (!response.write(text) || this.behind > 0) {
-      // The socket's buffer is full: the reader is not keeping up. Cut off past the bound, so that
-      // memory stays bounded; it resumes with Last-Event-ID.
+    response.write(text);
+    if (fullBefore) {
+      // The reader has not taken the last batch yet. Cut off past the bound, so that memory stays
+      // bounded; it resumes with Last-Event-ID.
       this.behind++;
       if (this.behind > this.options.maxBacklog) this.options.hub.end(this, 'slow');
     }
