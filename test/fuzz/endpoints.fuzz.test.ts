@@ -34,7 +34,7 @@ const DOCUMENTED = new Set([
  * app.inject cannot read. They share /changes' parameters and checks, which are fuzzed; the streams
  * themselves are proven over real HTTP (test/e2e/live.e2e.test.ts).
  */
-const NOT_FUZZED = new Set(['GET /events', 'POST /events']);
+const NOT_FUZZED = new Set(['GET /events', 'HEAD /events', 'POST /events']);
 
 type Kind = 'form-a' | 'form-b' | 'ops' | 'docs' | 'admin';
 
@@ -75,6 +75,24 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'PATCH', path: '/admin/v1/dispensaries/:id/menu/items/:item_id', kind: 'admin' },
   { method: 'DELETE', path: '/admin/v1/dispensaries/:id/menu/items/:item_id', kind: 'admin' },
   { method: 'PATCH', path: '/admin/v1/dispensaries/:id/inventory', kind: 'admin' },
+  { method: 'POST', path: '/admin/v1/dispensaries/:id/menu/import', kind: 'admin' },
+  { method: 'GET', path: '/admin/v1/dispensaries/:id/menu/export', kind: 'admin' },
+  { method: 'POST', path: '/admin/v1/admin-keys', kind: 'admin' },
+  { method: 'GET', path: '/admin/v1/admin-keys', kind: 'admin' },
+  { method: 'DELETE', path: '/admin/v1/admin-keys/:name', kind: 'admin' },
+  { method: 'GET', path: '/admin/v1/audit', kind: 'admin' },
+  { method: 'GET', path: '/admin/v1/usage', kind: 'admin' },
+  { method: 'POST', path: '/admin/v1/session', kind: 'admin' },
+  { method: 'GET', path: '/admin/v1/session', kind: 'admin' },
+  { method: 'DELETE', path: '/admin/v1/session', kind: 'admin' },
+  { method: 'POST', path: '/admin/v1/webhooks', kind: 'admin' },
+  { method: 'GET', path: '/admin/v1/webhooks', kind: 'admin' },
+  { method: 'GET', path: '/admin/v1/webhooks/:id', kind: 'admin' },
+  { method: 'PATCH', path: '/admin/v1/webhooks/:id', kind: 'admin' },
+  { method: 'DELETE', path: '/admin/v1/webhooks/:id', kind: 'admin' },
+  { method: 'POST', path: '/admin/v1/webhooks/:id/rotate-secret', kind: 'admin' },
+  { method: 'GET', path: '/admin/v1/webhooks/:id/deliveries', kind: 'admin' },
+  { method: 'POST', path: '/admin/v1/webhooks/:id/deliveries/:delivery_id/retry', kind: 'admin' },
 ];
 
 // Building blocks
@@ -464,8 +482,10 @@ function requestFor(endpoint: Endpoint, secrets: Secrets) {
       }) => {
         const path = endpoint.path
           .replace(':item_id', values.item_id)
+          .replace(':delivery_id', values.item_id)
           .replace(':id', values.id)
-          .replace(':username', values.username);
+          .replace(':username', values.username)
+          .replace(':name', values.username);
         const headers: Record<string, string | string[]> = { ...extra };
         if (endpoint.kind === 'form-b') Object.assign(headers, creds);
         if (endpoint.kind === 'admin' && auth !== undefined) headers.authorization = auth;
