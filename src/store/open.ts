@@ -25,7 +25,7 @@ export interface OpenOptions {
 export class DatabaseMissingError extends Error {
   constructor(readonly path: string) {
     super(
-      `The database file ${path} does not exist. Check --db (or DATABASE_URL): a command that only reads never creates a database; \`menu-api serve\` or a command that writes creates one.`,
+      `The database file ${path} does not exist. Check --db (or DATABASE_URL): a command that only reads never creates a database; \`npx menu-api serve\` or a command that writes creates one.`,
     );
     this.name = 'DatabaseMissingError';
   }

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { secretDigest } from '../../src/auth/secrets.js';
 import { buildProgram } from '../../src/cli/main.js';
+import { openStore } from '../../src/store/open.js';
 import { assertBuilt, cliJson, runCli, runInProcess } from '../helpers/cli.js';
 import { onPostgres, SAMPLE_MENU, temporaryDirectory } from '../helpers/runtime.js';
 
@@ -83,7 +84,8 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
   afterAll(() => directory.remove());
 
   it('an empty database says what to do first', async () => {
-    // The first command creates and migrates the file; later ones may run side by side.
+    // A command that only reads never creates a database: the server (here, the store) made this one.
+    await (await openStore(db)).close();
     const result = await runCli(db, ['dispensary', 'list']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toContain('menu-api dispensary create --name NAME');

@@ -369,21 +369,25 @@ describe('validateMenu', () => {
       ALIASES,
       10,
     );
-    expect(result).toEqual({
+    expect(result).toMatchObject({
       ok: false,
       problems: [{ field: '[2].id', message: 'repeats id 7 of item [0]' }],
     });
+    // The items that passed, for a dry run's counts: the repeat is left out.
+    expect(result.items.map((item) => item.id)).toEqual([7, 8, null]);
   });
 
   it('rejects something that is not an array, and too many items', () => {
     expect(validateMenu({ items: [] }, ALIASES, 10)).toEqual({
       ok: false,
       problems: [{ field: 'menu', message: 'must be a JSON array of items' }],
+      items: [],
     });
     const many = Array.from({ length: 4 }, () => ({ name: 'x', product_type: 'Gear' }));
     expect(validateMenu(many, ALIASES, 3)).toEqual({
       ok: false,
       problems: [{ field: 'menu', message: 'has 4 items; at most 3 allowed' }],
+      items: [],
     });
     expect(validateMenu(many, ALIASES, 4).ok).toBe(true);
   });

@@ -85,9 +85,16 @@ function runShell(prefix: string, args: string[], timeoutMs = 20_000): Promise<F
   });
 }
 
-/** Node's own warnings (a deprecation in a dependency) are not our message. */
+/**
+ * Node's own warnings (a deprecation in a dependency) are not our message, nor the notice that serve
+ * created the (new) database file before it failed.
+ */
 const ourLines = (text: string) =>
-  text.split('\n').filter((line) => line.trim() !== '' && !/^\(node:\d+\)|^\(Use `node/.test(line));
+  text
+    .split('\n')
+    .filter(
+      (line) => line.trim() !== '' && !/^\(node:\d+\)|^\(Use `node|^Created a new database at /.test(line),
+    );
 
 /** One clear line on stderr, exit code 1, no stack trace. */
 function expectOneLineFailure(result: Finished, pattern: RegExp): void {
