@@ -320,7 +320,9 @@ describe(`live menus: /changes and /events over ${DATABASE_KIND}, two server pro
     await endsWithin(revokedStream, 10_000, 'revoked credential');
     expect(revokedStream.comments).toContain('stream ended (revoked)');
 
-    await runCli(database.address, ['dispensary', 'remove', String(other.id), '--json']);
+    expect(
+      (await runCli(database.address, ['dispensary', 'remove', String(other.id), '--yes', '--json'])).code,
+    ).toBe(0);
     await endsWithin(removedStream, 10_000, 'removed dispensary');
     expect(removedStream.comments).toContain('stream ended (removed)');
 
