@@ -141,8 +141,9 @@ describe('Redis stopped and started under load', () => {
       // Under load without Redis for a while: limits in memory, every request answered.
       await until(() => answered > before + 30, 20_000, 'answers while Redis is away');
 
+      // A new redis-server with no persistence starts empty: keys in it are the server's, written
+      // after it reconnected (requests keep coming, so there is no moment to see it empty).
       redis = await startRedis(port);
-      expect(await keysInRedis()).toBe(0);
       await until(async () => (await keysInRedis()) > 0, 20_000, 'rate-limit keys in the restarted Redis');
     } finally {
       running = false;
