@@ -11,12 +11,22 @@
  * run, default 5), DISPLAY_BOARDS, DISPLAY_ROUNDS (default 10). Writes its section of bench/RESULTS.md.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realisticMenu } from './data.js';
-import { currentRss, fetchRaw, ROOT, runLoad, sleep, startCeiling, startMenuServer, TASKSET } from './lib.js';
+import {
+  currentRss,
+  ensureBuilt,
+  fetchRaw,
+  ROOT,
+  runLoad,
+  sleep,
+  startCeiling,
+  startMenuServer,
+  TASKSET,
+} from './lib.js';
 import type { LoadResult } from './load-worker.js';
 
 const SECONDS = Number(process.env.DISPLAY_SECONDS ?? 5);
@@ -31,25 +41,7 @@ const loadAtStart = loadavg();
 const log = (message: string) =>
   console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}`);
 
-function newestMtime(directory: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    const path = join(directory, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-const builtAt = (() => {
-  try {
-    return statSync(join(ROOT, 'dist/cli/main.js')).mtimeMs;
-  } catch {
-    return 0;
-  }
-})();
-if (builtAt < Math.max(newestMtime(join(ROOT, 'src')), newestMtime(join(ROOT, 'web')))) {
-  log('building (npm run build)');
-  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-}
+ensureBuilt(log);
 
 const cli = <T>(db: string, args: string[]): T =>
   JSON.parse(execFileSync(process.execPath, [BIN, '--db', db, ...args, '--json'], { encoding: 'utf8' })) as T;

@@ -1,6 +1,6 @@
 /** Process plumbing for the benchmark: pinned children, the server under test, load runs, raw HTTP. */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -363,4 +363,31 @@ export async function startCeiling(): Promise<Ceiling> {
         child.disconnect();
       }),
   };
+}
+
+function newestMtime(directory: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const path = join(directory, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Runs `npm run build` when any source the build reads (server, console, browser code) is newer than
+ * dist/: every benchmark measures the built server.
+ */
+export function ensureBuilt(log: (message: string) => void): void {
+  let builtAt = 0;
+  try {
+    builtAt = statSync(join(ROOT, 'dist/cli/main.js')).mtimeMs;
+  } catch {
+    // Never built.
+  }
+  const sources = ['src', 'console', 'web'].filter((folder) => existsSync(join(ROOT, folder)));
+  if (builtAt < Math.max(...sources.map((folder) => newestMtime(join(ROOT, folder))))) {
+    log('building (npm run build)');
+    execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  }
 }

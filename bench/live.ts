@@ -19,13 +19,23 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { realisticMenu } from './data.js';
-import { currentRss, freePort, pinned, ROOT, SERVER_CORE, sleep, startMenuServer, TASKSET } from './lib.js';
+import {
+  currentRss,
+  ensureBuilt,
+  freePort,
+  pinned,
+  ROOT,
+  SERVER_CORE,
+  sleep,
+  startMenuServer,
+  TASKSET,
+} from './lib.js';
 
 const CHANGES = Number(process.env.LIVE_CHANGES ?? 1000);
 const STREAMS = Number(process.env.LIVE_STREAMS ?? 1000);
@@ -39,26 +49,7 @@ const loadAtStart = loadavg();
 const log = (message: string) =>
   console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}`);
 
-// A current build.
-function newestMtime(directory: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    const path = join(directory, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-const builtAt = (() => {
-  try {
-    return statSync(join(ROOT, 'dist/cli/main.js')).mtimeMs;
-  } catch {
-    return 0;
-  }
-})();
-if (builtAt < newestMtime(join(ROOT, 'src'))) {
-  log('building (npm run build)');
-  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-}
+ensureBuilt(log);
 
 const cli = <T>(db: string, args: string[]): T =>
   JSON.parse(execFileSync(process.execPath, [BIN, '--db', db, ...args, '--json'], { encoding: 'utf8' })) as T;

@@ -10,7 +10,7 @@
  * default 2000), BENCH_CONNECTIONS (default 32).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BenchDatabase, type BenchDispensary, generateDatabase, realisticMenu } from './data.js';
@@ -18,6 +18,7 @@ import {
   type Ceiling,
   cpuMs,
   currentRss,
+  ensureBuilt,
   fetchRaw,
   LOAD_CLIENT,
   peakRss,
@@ -50,25 +51,7 @@ const log = (message: string) =>
   console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}`);
 
 // 1. A current build.
-function newestMtime(directory: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    const path = join(directory, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-const builtAt = (() => {
-  try {
-    return statSync(join(ROOT, 'dist/cli/main.js')).mtimeMs;
-  } catch {
-    return 0;
-  }
-})();
-if (builtAt < newestMtime(join(ROOT, 'src'))) {
-  log('building (npm run build)');
-  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-}
+ensureBuilt(log);
 
 // 2. The database.
 const work = mkdtempSync(join(tmpdir(), 'menu-api-bench-'));
