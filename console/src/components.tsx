@@ -1,21 +1,24 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
+/**
+ * Copies a field's text to the clipboard. Where the Clipboard API is refused (a page not served over
+ * HTTPS, a denied permission) the field is selected and the browser's copy command used instead.
+ */
+async function copyFrom(field: HTMLInputElement | HTMLTextAreaElement | null, value: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(value);
+  } catch {
+    field?.select();
+    document.execCommand('copy');
+  }
+}
+
 /** A secret shown once (a token, a password, an admin key), with a Copy button. */
 export function SecretOnce(props: { label: string; value: string; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => field.current?.focus(), []);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(props.value);
-      setCopied(true);
-    } catch {
-      field.current?.select();
-      document.execCommand('copy');
-      setCopied(true);
-    }
-  };
   return (
     <section class="secret" aria-label={props.label}>
       <p>
@@ -23,7 +26,13 @@ export function SecretOnce(props: { label: string; value: string; onDone: () => 
       </p>
       <div class="row">
         <input ref={field} readOnly value={props.value} aria-label={props.label} class="mono" size={48} />
-        <button type="button" onClick={copy}>
+        <button
+          type="button"
+          onClick={async () => {
+            await copyFrom(field.current, props.value);
+            setCopied(true);
+          }}
+        >
           Copy
         </button>
         <button type="button" onClick={props.onDone}>
@@ -32,6 +41,38 @@ export function SecretOnce(props: { label: string; value: string; onDone: () => 
       </div>
       <p role="status">{copied ? 'Copied to the clipboard.' : ''}</p>
     </section>
+  );
+}
+
+/** A value to hand on (an address, a snippet to paste into a web page), read-only, with a Copy button. */
+export function CopyField(props: { label: string; value: string; lines?: number }) {
+  const [copied, setCopied] = useState(false);
+  const id = `copy-${props.label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  return (
+    <div class="field copy">
+      <label for={id}>{props.label}</label>
+      <div class="row">
+        {props.lines ? (
+          <textarea id={id} readOnly rows={props.lines} class="mono" value={props.value} />
+        ) : (
+          <input id={id} readOnly class="mono" value={props.value} />
+        )}
+        <button
+          type="button"
+          aria-label={`Copy ${props.label.toLowerCase()}`}
+          onClick={async () => {
+            const field = document.getElementById(id) as HTMLInputElement | HTMLTextAreaElement | null;
+            await copyFrom(field, props.value);
+            setCopied(true);
+          }}
+        >
+          Copy
+        </button>
+      </div>
+      <span role="status" class="saved">
+        {copied ? 'Copied.' : ''}
+      </span>
+    </div>
   );
 }
 

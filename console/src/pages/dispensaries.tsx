@@ -26,6 +26,7 @@ export function DispensariesPage() {
             <th scope="col">Items</th>
             <th scope="col">Active items</th>
             <th scope="col">Last change</th>
+            <th scope="col">Public pages</th>
             <th scope="col">
               <span class="visually-hidden">Actions</span>
             </th>
@@ -40,6 +41,15 @@ export function DispensariesPage() {
               <td>{dispensary.items}</td>
               <td>{dispensary.active_items}</td>
               <td>{when(dispensary.updated_at)}</td>
+              <td>
+                {dispensary.published && dispensary.slug ? (
+                  <>
+                    Published: <a href={`/m/${dispensary.slug}`}>/m/{dispensary.slug}</a>
+                  </>
+                ) : (
+                  'Private'
+                )}
+              </td>
               <td>
                 <button
                   type="button"

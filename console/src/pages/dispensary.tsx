@@ -4,9 +4,10 @@ import { useLoad } from '../components.js';
 import { Link } from '../router.js';
 import { ImportTab } from './import.js';
 import { MenuTab } from './menu.js';
+import { PublishingTab } from './publishing.js';
 import { StoreTab } from './store.js';
 
-export type Tab = 'menu' | 'store' | 'import';
+export type Tab = 'menu' | 'store' | 'import' | 'publishing';
 
 export function DispensaryPage(props: { id: number; tab: Tab }) {
   const detail = useLoad(() => api<DispensaryDetail>('GET', `/dispensaries/${props.id}`), [props.id]);
@@ -14,6 +15,7 @@ export function DispensaryPage(props: { id: number; tab: Tab }) {
     ['menu', 'Menu'],
     ['store', 'Store'],
     ['import', 'Import'],
+    ['publishing', 'Publishing'],
   ];
   return (
     <>
@@ -37,6 +39,9 @@ export function DispensaryPage(props: { id: number; tab: Tab }) {
       {props.tab === 'menu' && <MenuTab id={props.id} />}
       {props.tab === 'store' && detail.data && <StoreTab detail={detail.data} onSaved={detail.reload} />}
       {props.tab === 'import' && <ImportTab id={props.id} />}
+      {props.tab === 'publishing' && detail.data && (
+        <PublishingTab detail={detail.data} onSaved={detail.reload} />
+      )}
     </>
   );
 }
