@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AdminSession } from '../../src/client/types.js';
 import { ApiError, api, messageOf, useSession } from './api.js';
+import { Alert } from './components.js';
 import { AdminKeysPage } from './pages/admin-keys.js';
 import { AuditPage } from './pages/audit.js';
 import { CredentialsPage } from './pages/credentials.js';
@@ -73,11 +74,7 @@ function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => 
         <button type="submit" disabled={busy}>
           Sign in
         </button>
-        {error && (
-          <p id="signin-error" role="alert" class="error">
-            {error}
-          </p>
-        )}
+        <Alert id="signin-error" message={error} />
       </form>
       <p class="hint">Create a key with: menu-api admin-key create --scope all</p>
     </main>

@@ -1,5 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { DispensarySummary } from '../../src/client/types.js';
+import { api } from './api.js';
 
 /**
  * Copies a field's text to the clipboard. Where the Clipboard API is refused (a page not served over
@@ -115,11 +117,7 @@ export function Confirm(props: {
             <input value={text} onInput={(event) => setText(event.currentTarget.value)} autoComplete="off" />
           </label>
         )}
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
+        <Alert message={error} />
         <div class="row">
           <button type="submit" class="danger" disabled={!ready}>
             {props.action}
@@ -133,12 +131,50 @@ export function Confirm(props: {
   );
 }
 
+/** A failure to read above what it concerns (a list that did not load, a save refused as a whole). */
+export function Alert(props: { id?: string; message?: string | undefined }) {
+  return props.message ? (
+    <p id={props.id} role="alert" class="error">
+      {props.message}
+    </p>
+  ) : null;
+}
+
+/** The server's message at the field it concerns (point aria-describedby at its id). */
 export function ErrorText(props: { id?: string; message?: string | undefined }) {
   return props.message ? (
     <span id={props.id} class="error" role="alert">
       {props.message}
     </span>
   ) : null;
+}
+
+/** A list row's state (Active, or Revoked and when) and, while it is active, its Revoke button. */
+export function RevokeCells(props: { name: string; revokedAt: string | null; onRevoke: () => void }) {
+  return (
+    <>
+      <td>{props.revokedAt ? `Revoked ${when(props.revokedAt)}` : 'Active'}</td>
+      <td>
+        {!props.revokedAt && (
+          <button type="button" class="danger" aria-label={`Revoke ${props.name}`} onClick={props.onRevoke}>
+            Revoke
+          </button>
+        )}
+      </td>
+    </>
+  );
+}
+
+/** The dispensaries this key sees (for pickers), and one's name by id (undefined when not among them). */
+export function useDispensaries(): {
+  list: DispensarySummary[] | undefined;
+  nameOf: (id: number) => string | undefined;
+} {
+  const dispensaries = useLoad(() => api<DispensarySummary[]>('GET', '/dispensaries'), []);
+  return {
+    list: dispensaries.data,
+    nameOf: (id) => dispensaries.data?.find((dispensary) => dispensary.id === id)?.name,
+  };
 }
 
 export function when(at: string | null | undefined): string {

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { CreatedDispensary, DispensarySummary } from '../../../src/client/types.js';
 import { ApiError, api, messageOf } from '../api.js';
-import { Confirm, ErrorText, SecretOnce, useLoad, when } from '../components.js';
+import { Alert, Confirm, ErrorText, SecretOnce, useLoad, when } from '../components.js';
 import { Link } from '../router.js';
 
 export function DispensariesPage() {
@@ -13,11 +13,7 @@ export function DispensariesPage() {
   return (
     <>
       <h1>Dispensaries</h1>
-      {list.error && (
-        <p role="alert" class="error">
-          {list.error}
-        </p>
-      )}
+      <Alert message={list.error} />
       <table>
         <caption class="visually-hidden">Dispensaries</caption>
         <thead>

@@ -1,6 +1,6 @@
 import type { DispensaryDetail } from '../../../src/client/types.js';
 import { api } from '../api.js';
-import { useLoad } from '../components.js';
+import { Alert, useLoad } from '../components.js';
 import { Link } from '../router.js';
 import { ImportTab } from './import.js';
 import { MenuTab } from './menu.js';
@@ -20,11 +20,7 @@ export function DispensaryPage(props: { id: number; tab: Tab }) {
   return (
     <>
       <h1>{detail.data?.name ?? `Dispensary ${props.id}`}</h1>
-      {detail.error && (
-        <p role="alert" class="error">
-          {detail.error}
-        </p>
-      )}
+      <Alert message={detail.error} />
       <nav aria-label="Dispensary" class="tabs">
         <ul>
           {tabs.map(([tab, label]) => (

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { DispensaryDetail } from '../../../src/client/types.js';
 import { SLUG_MAX, SLUG_MIN } from '../../../src/domain/publishing.js';
 import { ApiError, api, messageOf } from '../api.js';
-import { CopyField, ErrorText } from '../components.js';
+import { Alert, CopyField, ErrorText } from '../components.js';
 
 type Publishing = Pick<DispensaryDetail, 'published' | 'slug' | 'show_stock'>;
 
@@ -121,11 +121,7 @@ export function PublishingTab(props: { detail: DispensaryDetail; onSaved: () => 
         <span class="hint" id="show-stock-hint">
           Off, the pages say only in stock or sold out: stock levels are commercially sensitive.
         </span>
-        {failure && !slugError && (
-          <p role="alert" class="error">
-            {failure.message}
-          </p>
-        )}
+        <Alert message={slugError ? undefined : failure?.message} />
         <p role="status">{status}</p>
       </form>
       {publicSlug && (
