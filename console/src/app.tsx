@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AdminSession } from '../../src/client/types.js';
 import { ApiError, api, messageOf, useSession } from './api.js';
+import { Alert } from './components.js';
 import { AdminKeysPage } from './pages/admin-keys.js';
 import { AuditPage } from './pages/audit.js';
 import { CredentialsPage } from './pages/credentials.js';
 import { DispensariesPage } from './pages/dispensaries.js';
-import { DispensaryPage } from './pages/dispensary.js';
+import { DispensaryPage, type Tab } from './pages/dispensary.js';
 import { UsagePage } from './pages/usage.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { Link, usePath } from './router.js';
@@ -73,11 +74,7 @@ function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => 
         <button type="submit" disabled={busy}>
           Sign in
         </button>
-        {error && (
-          <p id="signin-error" role="alert" class="error">
-            {error}
-          </p>
-        )}
+        <Alert id="signin-error" message={error} />
       </form>
       <p class="hint">Create a key with: menu-api admin-key create --scope all</p>
     </main>
@@ -109,9 +106,8 @@ function Shell(props: { session: AdminSession; onSignOut: () => void }) {
     props.onSignOut();
   };
   let page = <DispensariesPage />;
-  const dispensary = /^\/dispensaries\/(\d+)(?:\/(menu|store|import))?$/.exec(path);
-  if (dispensary)
-    page = <DispensaryPage id={Number(dispensary[1])} tab={(dispensary[2] ?? 'menu') as 'menu'} />;
+  const dispensary = /^\/dispensaries\/(\d+)(?:\/(menu|store|import|publishing))?$/.exec(path);
+  if (dispensary) page = <DispensaryPage id={Number(dispensary[1])} tab={(dispensary[2] ?? 'menu') as Tab} />;
   else if (section === 'credentials') page = <CredentialsPage />;
   else if (section === 'admin-keys') page = <AdminKeysPage />;
   else if (section === 'audit') page = <AuditPage />;

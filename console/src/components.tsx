@@ -1,21 +1,26 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { DispensarySummary } from '../../src/client/types.js';
+import { api } from './api.js';
+
+/**
+ * Copies a field's text to the clipboard. Where the Clipboard API is refused (a page not served over
+ * HTTPS, a denied permission) the field is selected and the browser's copy command used instead.
+ */
+async function copyFrom(field: HTMLInputElement | HTMLTextAreaElement | null, value: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(value);
+  } catch {
+    field?.select();
+    document.execCommand('copy');
+  }
+}
 
 /** A secret shown once (a token, a password, an admin key), with a Copy button. */
 export function SecretOnce(props: { label: string; value: string; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => field.current?.focus(), []);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(props.value);
-      setCopied(true);
-    } catch {
-      field.current?.select();
-      document.execCommand('copy');
-      setCopied(true);
-    }
-  };
   return (
     <section class="secret" aria-label={props.label}>
       <p>
@@ -23,7 +28,13 @@ export function SecretOnce(props: { label: string; value: string; onDone: () => 
       </p>
       <div class="row">
         <input ref={field} readOnly value={props.value} aria-label={props.label} class="mono" size={48} />
-        <button type="button" onClick={copy}>
+        <button
+          type="button"
+          onClick={async () => {
+            await copyFrom(field.current, props.value);
+            setCopied(true);
+          }}
+        >
           Copy
         </button>
         <button type="button" onClick={props.onDone}>
@@ -32,6 +43,38 @@ export function SecretOnce(props: { label: string; value: string; onDone: () => 
       </div>
       <p role="status">{copied ? 'Copied to the clipboard.' : ''}</p>
     </section>
+  );
+}
+
+/** A value to hand on (an address, a snippet to paste into a web page), read-only, with a Copy button. */
+export function CopyField(props: { label: string; value: string; lines?: number }) {
+  const [copied, setCopied] = useState(false);
+  const id = `copy-${props.label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  return (
+    <div class="field copy">
+      <label for={id}>{props.label}</label>
+      <div class="row">
+        {props.lines ? (
+          <textarea id={id} readOnly rows={props.lines} class="mono" value={props.value} />
+        ) : (
+          <input id={id} readOnly class="mono" value={props.value} />
+        )}
+        <button
+          type="button"
+          aria-label={`Copy ${props.label.toLowerCase()}`}
+          onClick={async () => {
+            const field = document.getElementById(id) as HTMLInputElement | HTMLTextAreaElement | null;
+            await copyFrom(field, props.value);
+            setCopied(true);
+          }}
+        >
+          Copy
+        </button>
+      </div>
+      <span role="status" class="saved">
+        {copied ? 'Copied.' : ''}
+      </span>
+    </div>
   );
 }
 
@@ -74,11 +117,7 @@ export function Confirm(props: {
             <input value={text} onInput={(event) => setText(event.currentTarget.value)} autoComplete="off" />
           </label>
         )}
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
+        <Alert message={error} />
         <div class="row">
           <button type="submit" class="danger" disabled={!ready}>
             {props.action}
@@ -92,12 +131,50 @@ export function Confirm(props: {
   );
 }
 
+/** A failure to read above what it concerns (a list that did not load, a save refused as a whole). */
+export function Alert(props: { id?: string; message?: string | undefined }) {
+  return props.message ? (
+    <p id={props.id} role="alert" class="error">
+      {props.message}
+    </p>
+  ) : null;
+}
+
+/** The server's message at the field it concerns (point aria-describedby at its id). */
 export function ErrorText(props: { id?: string; message?: string | undefined }) {
   return props.message ? (
     <span id={props.id} class="error" role="alert">
       {props.message}
     </span>
   ) : null;
+}
+
+/** A list row's state (Active, or Revoked and when) and, while it is active, its Revoke button. */
+export function RevokeCells(props: { name: string; revokedAt: string | null; onRevoke: () => void }) {
+  return (
+    <>
+      <td>{props.revokedAt ? `Revoked ${when(props.revokedAt)}` : 'Active'}</td>
+      <td>
+        {!props.revokedAt && (
+          <button type="button" class="danger" aria-label={`Revoke ${props.name}`} onClick={props.onRevoke}>
+            Revoke
+          </button>
+        )}
+      </td>
+    </>
+  );
+}
+
+/** The dispensaries this key sees (for pickers), and one's name by id (undefined when not among them). */
+export function useDispensaries(): {
+  list: DispensarySummary[] | undefined;
+  nameOf: (id: number) => string | undefined;
+} {
+  const dispensaries = useLoad(() => api<DispensarySummary[]>('GET', '/dispensaries'), []);
+  return {
+    list: dispensaries.data,
+    nameOf: (id) => dispensaries.data?.find((dispensary) => dispensary.id === id)?.name,
+  };
 }
 
 export function when(at: string | null | undefined): string {

@@ -239,6 +239,8 @@ function slugTaken(slug: string): ServiceError {
   return new ServiceError(
     'conflict',
     `The slug "${slug}" is used by another dispensary. Choose another (3 to 64 characters of a-z, 0-9 and -), or leave it out to have one suggested from the name.`,
+    // Named as a field problem too, so that a form (the console's) shows it at the slug field.
+    [{ field: 'slug', message: `"${slug}" is used by another dispensary: choose another` }],
   );
 }
 

@@ -1,3 +1,4 @@
+import { publishingRecord } from '../domain/publishing.js';
 import type { AdminKey, AuditEntry, DispensarySummary, Webhook, WebhookDelivery } from '../store/store.js';
 import type { CredentialSummary } from './credentials.js';
 import { encodeCursor } from './menu-feed.js';
@@ -17,6 +18,7 @@ export function dispensarySummaryRecord(dispensary: DispensarySummary) {
     active_items: dispensary.activeItemCount,
     created_at: dispensary.createdAt,
     updated_at: dispensary.updatedAt,
+    ...publishingRecord(dispensary),
   };
 }
 

@@ -18,7 +18,7 @@ export interface PublishedDispensary extends Publishing {
   id: number;
 }
 
-export interface DispensarySummary extends Dispensary {
+export interface DispensarySummary extends Dispensary, Publishing {
   itemCount: number;
   activeItemCount: number;
 }

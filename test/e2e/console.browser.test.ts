@@ -20,8 +20,9 @@ import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
  * The console as its users drive it, in Debian's Chromium against a real `menu-api serve --demo`
  * process: sign-in, every page (each screenshot to test-results/console/, each checked by axe-core
  * for serious or critical violations), stock edited from the keyboard and read back over Form B, an
- * import with a bad row then a good one, credentials issued and revoked, a scoped key that sees only
- * its dispensary, sign-out, and a revoked key's session ending. The first page's JavaScript must stay
+ * import with a bad row then a good one, a dispensary published and unpublished (its public page
+ * fetched each time), credentials issued and revoked, a scoped key that sees only its dispensary,
+ * sign-out, and a revoked key's session ending. The first page's JavaScript must stay
  * within 250 KB gzip; first-page and 5,000-item menu timings are measured and written down (not asserted).
  */
 const CHROMIUM = '/usr/bin/chromium';
@@ -356,6 +357,92 @@ describe('the console in Chromium', () => {
     await page.getByRole('button', { name: 'Done' }).click();
   }, 60_000);
 
+  it('publishes a dispensary from its page: a refused slug is shown at the field, the public page answers, unpublishing gives 404', async () => {
+    const shop = await admin('POST', '/dispensaries', { name: 'Corner Shop' });
+    expect(shop.status).toBe(201);
+    const id = shop.body.id as number;
+    const publicPage = async () => (await fetch(`${server.url}/m/corner-shop`)).status;
+    expect(await publicPage()).toBe(404);
+
+    // The list says which dispensaries are published, with a link to the public page.
+    await page.goto(`${server.url}/console`);
+    await page
+      .getByRole('row', { name: /Demo Collective/ })
+      .getByRole('link', { name: `/m/${DEMO.slug}` })
+      .waitFor();
+    expect(
+      await page
+        .getByRole('row', { name: /Corner Shop/ })
+        .getByRole('cell', { name: 'Private' })
+        .count(),
+    ).toBe(1);
+
+    await page.getByRole('link', { name: 'Corner Shop' }).click();
+    await page.getByRole('link', { name: 'Publishing', exact: true }).click();
+    const slug = page.getByRole('textbox', { name: 'Slug' });
+    await slug.waitFor();
+
+    // Slugs the API refuses: its message at the field, nothing published.
+    await slug.fill('Corner Shop!');
+    await slug.press('Enter');
+    await expect
+      .poll(() => page.locator('#publishing-slug-error').textContent())
+      .toMatch(/3 to 64 characters/);
+    expect(await slug.getAttribute('aria-invalid')).toBe('true');
+    await slug.fill(DEMO.slug);
+    await slug.press('Enter');
+    await expect
+      .poll(() => page.locator('#publishing-slug-error').textContent())
+      .toMatch(/used by another dispensary/);
+    expect((await admin('GET', `/dispensaries/${id}`)).body).toMatchObject({ published: false, slug: null });
+
+    // Published from the keyboard, with the slug typed: the public page answers.
+    await slug.fill('corner-shop');
+    await page.getByRole('link', { name: 'Publishing', exact: true }).focus();
+    await tabTo(/^Published/, 10);
+    await page.keyboard.press('Space');
+    await page.getByRole('status').filter({ hasText: 'Published at /m/corner-shop' }).waitFor();
+    expect(await page.getByRole('switch', { name: /^Published/ }).isChecked()).toBe(true);
+    expect(await publicPage()).toBe(200);
+    expect(await page.getByRole('textbox', { name: 'Menu page address' }).inputValue()).toBe(
+      `${server.url}/m/corner-shop`,
+    );
+    expect(await page.getByRole('textbox', { name: 'Menu board address' }).inputValue()).toBe(
+      `${server.url}/board/corner-shop`,
+    );
+    await tabTo('Copy embed snippet', 20);
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+    const snippet = await page.getByRole('textbox', { name: 'Embed snippet' }).inputValue();
+    expect(snippet).toBe(
+      `<div data-menu="corner-shop"></div>\n<script src="${server.url}/embed.js" async></script>`,
+    );
+
+    await page.getByRole('checkbox', { name: 'Show stock levels' }).check();
+    await page.getByRole('status').filter({ hasText: 'show stock levels' }).waitFor();
+    expect((await admin('GET', `/dispensaries/${id}`)).body).toMatchObject({
+      published: true,
+      slug: 'corner-shop',
+      show_stock: true,
+    });
+    await shot('publishing');
+
+    await page.getByRole('link', { name: 'Dispensaries', exact: true }).click();
+    await page
+      .getByRole('row', { name: /Corner Shop/ })
+      .getByRole('link', { name: '/m/corner-shop' })
+      .waitFor();
+
+    // Unpublished: every public address answers 404 again.
+    await page.getByRole('link', { name: 'Corner Shop' }).click();
+    await page.getByRole('link', { name: 'Publishing', exact: true }).click();
+    await page.getByRole('switch', { name: /^Published/ }).uncheck();
+    await page.getByRole('status').filter({ hasText: 'Unpublished' }).waitFor();
+    await expect.poll(publicPage).toBe(404);
+    expect((await fetch(`${server.url}/board/corner-shop`)).status).toBe(404);
+    expect(await page.getByRole('textbox', { name: 'Menu page address' }).count()).toBe(0);
+  }, 60_000);
+
   it('imports a file with a bad row (refused, with its line), then a good file applied at once', async () => {
     await page.goto(`${server.url}/console/dispensaries/1/menu`);
     await page.getByRole('link', { name: 'Import', exact: true }).click();
@@ -532,7 +619,8 @@ describe('the console in Chromium', () => {
 
     expect(foreign, 'requests that left this server').toEqual([]);
     expect(
-      problems.filter((problem) => !/status of 40[0-3]/.test(problem)),
+      // Answers the tests asked for: refused writes (400, 403), ended sessions (401), a taken slug (409).
+      problems.filter((problem) => !/status of 40[0-39]/.test(problem)),
       'errors in the page',
     ).toEqual([]);
   }, 60_000);

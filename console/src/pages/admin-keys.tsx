@@ -1,11 +1,20 @@
 import { useState } from 'preact/hooks';
-import type { AdminKeySummary, CreatedAdminKey, DispensarySummary } from '../../../src/client/types.js';
+import type { AdminKeySummary, CreatedAdminKey } from '../../../src/client/types.js';
 import { api, messageOf } from '../api.js';
-import { Confirm, ErrorText, SecretOnce, useLoad, when } from '../components.js';
+import {
+  Alert,
+  Confirm,
+  ErrorText,
+  RevokeCells,
+  SecretOnce,
+  useDispensaries,
+  useLoad,
+  when,
+} from '../components.js';
 
 export function AdminKeysPage() {
   const list = useLoad(() => api<AdminKeySummary[]>('GET', '/admin-keys'), []);
-  const dispensaries = useLoad(() => api<DispensarySummary[]>('GET', '/dispensaries'), []);
+  const dispensaries = useDispensaries();
   const [name, setName] = useState('');
   const [scope, setScope] = useState('all');
   const [error, setError] = useState('');
@@ -14,7 +23,7 @@ export function AdminKeysPage() {
   const scopeName = (value: string) => {
     if (value === 'all') return 'All dispensaries';
     const id = Number(value.split(':')[1]);
-    return dispensaries.data?.find((dispensary) => dispensary.id === id)?.name ?? value;
+    return dispensaries.nameOf(id) ?? value;
   };
   return (
     <>
@@ -54,7 +63,7 @@ export function AdminKeysPage() {
             Scope
             <select value={scope} onChange={(event) => setScope(event.currentTarget.value)}>
               <option value="all">All dispensaries</option>
-              {dispensaries.data?.map((dispensary) => (
+              {dispensaries.list?.map((dispensary) => (
                 <option key={dispensary.id} value={`dispensary:${dispensary.id}`}>
                   Only {dispensary.name}
                 </option>
@@ -66,11 +75,7 @@ export function AdminKeysPage() {
         </form>
       )}
       <h2>Keys</h2>
-      {list.error && (
-        <p role="alert" class="error">
-          {list.error}
-        </p>
-      )}
+      <Alert message={list.error} />
       <table>
         <thead>
           <tr>
@@ -91,19 +96,11 @@ export function AdminKeysPage() {
               <td>{scopeName(key.scope)}</td>
               <td>{when(key.created_at)}</td>
               <td>{when(key.last_used_at)}</td>
-              <td>{key.revoked_at ? `Revoked ${when(key.revoked_at)}` : 'Active'}</td>
-              <td>
-                {!key.revoked_at && (
-                  <button
-                    type="button"
-                    class="danger"
-                    aria-label={`Revoke ${key.name}`}
-                    onClick={() => setRevoking(key.name)}
-                  >
-                    Revoke
-                  </button>
-                )}
-              </td>
+              <RevokeCells
+                name={key.name}
+                revokedAt={key.revoked_at}
+                onRevoke={() => setRevoking(key.name)}
+              />
             </tr>
           ))}
         </tbody>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { AuditEntry, DispensarySummary } from '../../../src/client/types.js';
 import { api } from '../api.js';
-import { useLoad, when } from '../components.js';
+import { Alert, useLoad, when } from '../components.js';
 
 export function AuditPage() {
   const dispensaries = useLoad(() => api<DispensarySummary[]>('GET', '/dispensaries'), []);
@@ -57,11 +57,7 @@ export function AuditPage() {
         </label>
         <button type="submit">Apply filters</button>
       </form>
-      {entries.error && (
-        <p role="alert" class="error">
-          {entries.error}
-        </p>
-      )}
+      <Alert message={entries.error} />
       <p role="status">{entries.data ? `${entries.data.length} entries, newest first` : 'Loading…'}</p>
       <table>
         <thead>

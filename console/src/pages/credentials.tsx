@@ -1,19 +1,27 @@
 import { useState } from 'preact/hooks';
-import type { CredentialSummary, DispensarySummary, IssuedCredential } from '../../../src/client/types.js';
+import type { CredentialSummary, IssuedCredential } from '../../../src/client/types.js';
 import { ApiError, api, messageOf } from '../api.js';
-import { Confirm, ErrorText, SecretOnce, useLoad, when } from '../components.js';
+import {
+  Alert,
+  Confirm,
+  ErrorText,
+  RevokeCells,
+  SecretOnce,
+  useDispensaries,
+  useLoad,
+  when,
+} from '../components.js';
 
 export function CredentialsPage() {
   const list = useLoad(() => api<CredentialSummary[]>('GET', '/credentials'), []);
-  const dispensaries = useLoad(() => api<DispensarySummary[]>('GET', '/dispensaries'), []);
+  const dispensaries = useDispensaries();
   const [username, setUsername] = useState('');
   const [expires, setExpires] = useState('');
   const [allowed, setAllowed] = useState<number[]>([]);
   const [failure, setFailure] = useState<ApiError>();
   const [issued, setIssued] = useState<IssuedCredential>();
   const [revoking, setRevoking] = useState<string>();
-  const nameOf = (id: number) =>
-    dispensaries.data?.find((dispensary) => dispensary.id === id)?.name ?? `#${id}`;
+  const nameOf = (id: number) => dispensaries.nameOf(id) ?? `#${id}`;
   return (
     <>
       <h1>Credentials</h1>
@@ -71,7 +79,7 @@ export function CredentialsPage() {
           </div>
           <fieldset>
             <legend>Allowed dispensaries (none checked: every dispensary)</legend>
-            {dispensaries.data?.map((dispensary) => (
+            {dispensaries.list?.map((dispensary) => (
               <label class="check" key={dispensary.id}>
                 <input
                   type="checkbox"
@@ -93,11 +101,7 @@ export function CredentialsPage() {
         </form>
       )}
       <h2>Issued credentials</h2>
-      {list.error && (
-        <p role="alert" class="error">
-          {list.error}
-        </p>
-      )}
+      <Alert message={list.error} />
       <table>
         <thead>
           <tr>
@@ -120,19 +124,11 @@ export function CredentialsPage() {
               <td>{when(credential.expires_at)}</td>
               <td>{when(credential.last_used_at)}</td>
               <td>{credential.dispensaries ? credential.dispensaries.map(nameOf).join(', ') : 'All'}</td>
-              <td>{credential.revoked_at ? `Revoked ${when(credential.revoked_at)}` : 'Active'}</td>
-              <td>
-                {!credential.revoked_at && (
-                  <button
-                    type="button"
-                    class="danger"
-                    aria-label={`Revoke ${credential.username}`}
-                    onClick={() => setRevoking(credential.username)}
-                  >
-                    Revoke
-                  </button>
-                )}
-              </td>
+              <RevokeCells
+                name={credential.username}
+                revokedAt={credential.revoked_at}
+                onRevoke={() => setRevoking(credential.username)}
+              />
             </tr>
           ))}
         </tbody>

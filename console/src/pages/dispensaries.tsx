@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { CreatedDispensary, DispensarySummary } from '../../../src/client/types.js';
 import { ApiError, api, messageOf } from '../api.js';
-import { Confirm, ErrorText, SecretOnce, useLoad, when } from '../components.js';
+import { Alert, Confirm, ErrorText, SecretOnce, useLoad, when } from '../components.js';
 import { Link } from '../router.js';
 
 export function DispensariesPage() {
@@ -13,11 +13,7 @@ export function DispensariesPage() {
   return (
     <>
       <h1>Dispensaries</h1>
-      {list.error && (
-        <p role="alert" class="error">
-          {list.error}
-        </p>
-      )}
+      <Alert message={list.error} />
       <table>
         <caption class="visually-hidden">Dispensaries</caption>
         <thead>
@@ -26,6 +22,7 @@ export function DispensariesPage() {
             <th scope="col">Items</th>
             <th scope="col">Active items</th>
             <th scope="col">Last change</th>
+            <th scope="col">Public pages</th>
             <th scope="col">
               <span class="visually-hidden">Actions</span>
             </th>
@@ -40,6 +37,15 @@ export function DispensariesPage() {
               <td>{dispensary.items}</td>
               <td>{dispensary.active_items}</td>
               <td>{when(dispensary.updated_at)}</td>
+              <td>
+                {dispensary.published && dispensary.slug ? (
+                  <>
+                    Published: <a href={`/m/${dispensary.slug}`}>/m/{dispensary.slug}</a>
+                  </>
+                ) : (
+                  'Private'
+                )}
+              </td>
               <td>
                 <button
                   type="button"

@@ -1,12 +1,13 @@
 import type { DispensaryDetail } from '../../../src/client/types.js';
 import { api } from '../api.js';
-import { useLoad } from '../components.js';
+import { Alert, useLoad } from '../components.js';
 import { Link } from '../router.js';
 import { ImportTab } from './import.js';
 import { MenuTab } from './menu.js';
+import { PublishingTab } from './publishing.js';
 import { StoreTab } from './store.js';
 
-export type Tab = 'menu' | 'store' | 'import';
+export type Tab = 'menu' | 'store' | 'import' | 'publishing';
 
 export function DispensaryPage(props: { id: number; tab: Tab }) {
   const detail = useLoad(() => api<DispensaryDetail>('GET', `/dispensaries/${props.id}`), [props.id]);
@@ -14,15 +15,12 @@ export function DispensaryPage(props: { id: number; tab: Tab }) {
     ['menu', 'Menu'],
     ['store', 'Store'],
     ['import', 'Import'],
+    ['publishing', 'Publishing'],
   ];
   return (
     <>
       <h1>{detail.data?.name ?? `Dispensary ${props.id}`}</h1>
-      {detail.error && (
-        <p role="alert" class="error">
-          {detail.error}
-        </p>
-      )}
+      <Alert message={detail.error} />
       <nav aria-label="Dispensary" class="tabs">
         <ul>
           {tabs.map(([tab, label]) => (
@@ -37,6 +35,9 @@ export function DispensaryPage(props: { id: number; tab: Tab }) {
       {props.tab === 'menu' && <MenuTab id={props.id} />}
       {props.tab === 'store' && detail.data && <StoreTab detail={detail.data} onSaved={detail.reload} />}
       {props.tab === 'import' && <ImportTab id={props.id} />}
+      {props.tab === 'publishing' && detail.data && (
+        <PublishingTab detail={detail.data} onSaved={detail.reload} />
+      )}
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ImportResult } from '../../../src/client/types.js';
 import { API, api, messageOf, upload } from '../api.js';
+import { Alert } from '../components.js';
 
 interface Chosen {
   name: string;
@@ -62,11 +63,7 @@ export function ImportTab(props: { id: number }) {
         </label>
         <p class="hint">…or drop it here. Nothing changes until you apply it.</p>
       </section>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
       {preview && chosen && (
         <section aria-labelledby="preview-title">
           <h3 id="preview-title">Dry run of {chosen.name}</h3>

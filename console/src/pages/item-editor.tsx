@@ -2,7 +2,7 @@ import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CanonicalItem, UpsertResult } from '../../../src/client/types.js';
 import { ApiError, api, type JsonSchema, messageOf, schemaOf } from '../api.js';
-import { Confirm, ErrorText } from '../components.js';
+import { Alert, Confirm, ErrorText } from '../components.js';
 
 type Price = CanonicalItem['prices'][number];
 type Draft = Record<string, unknown> & { prices: Price[] };
@@ -264,11 +264,7 @@ export function ItemEditor(props: {
             Add price entry
           </button>
         </fieldset>
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
+        <Alert message={error} />
         <div class="row">
           <button type="submit" disabled={!schema}>
             Save item

@@ -12,7 +12,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'preact/hooks';
 import type { CanonicalItem } from '../../../src/client/types.js';
 import { ApiError, api, messageOf } from '../api.js';
-import { useLoad } from '../components.js';
+import { Alert, ErrorText, useLoad } from '../components.js';
 import { ItemEditor } from './item-editor.js';
 
 type Price = CanonicalItem['prices'][number];
@@ -115,11 +115,7 @@ export function MenuTab(props: { id: number }) {
           {menu.data ? `${filtered.length} of ${all.length} items` : 'Loading the menu…'}
         </span>
       </div>
-      {menu.error && (
-        <p role="alert" class="error">
-          {menu.error}
-        </p>
-      )}
+      <Alert message={menu.error} />
       <p role="status" class="saved">
         {status}
       </p>
@@ -228,7 +224,9 @@ function ItemRow(props: {
           aria-label={`Active: ${item.name}`}
           checked={item.active}
           onChange={async (event) => {
-            const active = event.currentTarget.checked;
+            // Kept before the await: an event's currentTarget is null once it has been dispatched.
+            const box = event.currentTarget;
+            const active = box.checked;
             setActiveError('');
             try {
               const saved = await api<CanonicalItem>(
@@ -238,16 +236,12 @@ function ItemRow(props: {
               );
               props.onChange(saved as CanonicalItem, `${item.name} is now ${active ? 'active' : 'hidden'}.`);
             } catch (failure) {
-              event.currentTarget.checked = item.active;
+              box.checked = item.active;
               setActiveError(messageOf(failure));
             }
           }}
         />
-        {activeError && (
-          <span class="error" role="alert">
-            {activeError}
-          </span>
-        )}
+        <ErrorText message={activeError} />
       </td>
       <td class="prices">
         {item.prices.map((price, position) => (
@@ -330,11 +324,7 @@ function StockInput(props: {
         }}
         onBlur={() => void save()}
       />
-      {error && (
-        <span id={`${id}-error`} class="error" role="alert">
-          {error}
-        </span>
-      )}
+      <ErrorText id={`${id}-error`} message={error} />
     </span>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { DispensaryDetail, RotatedToken, StoreInfo } from '../../../src/client/types.js';
 import { ApiError, api, type JsonSchema, messageOf, schemaOf } from '../api.js';
-import { ErrorText, SecretOnce } from '../components.js';
+import { Alert, ErrorText, SecretOnce } from '../components.js';
 
 type Hours = NonNullable<StoreInfo['hours']>;
 type Day = keyof Hours;
@@ -124,11 +124,7 @@ export function StoreTab(props: { detail: DispensaryDetail; onSaved: () => void 
             </tbody>
           </table>
         </fieldset>
-        {failure && (
-          <p role="alert" class="error">
-            {failure.message}
-          </p>
-        )}
+        <Alert message={failure?.message} />
         <button type="submit">Save store information</button>
         <p role="status">{status}</p>
       </form>

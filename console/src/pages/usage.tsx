@@ -1,6 +1,6 @@
 import type { UsageCount } from '../../../src/client/types.js';
 import { api } from '../api.js';
-import { useLoad } from '../components.js';
+import { Alert, useLoad } from '../components.js';
 
 const HOURS = 7 * 24;
 const HOUR_MS = 3_600_000;
@@ -25,11 +25,7 @@ export function UsagePage() {
         Requests per credential per hour, last 7 days (UTC hours; counted in memory, saved at most once a
         minute).
       </p>
-      {usage.error && (
-        <p role="alert" class="error">
-          {usage.error}
-        </p>
-      )}
+      <Alert message={usage.error} />
       {usage.data && byUser.size === 0 && <p role="status">No requests in the last 7 days.</p>}
       {[...byUser].map(([username, counts]) => {
         const total = counts.reduce((sum, count) => sum + count, 0);

@@ -1,27 +1,21 @@
 import { useState } from 'preact/hooks';
-import type {
-  CreatedWebhook,
-  DispensarySummary,
-  WebhookDelivery,
-  WebhookSummary,
-} from '../../../src/client/types.js';
+import type { CreatedWebhook, WebhookDelivery, WebhookSummary } from '../../../src/client/types.js';
 import { api, messageOf } from '../api.js';
-import { Confirm, ErrorText, SecretOnce, useLoad, when } from '../components.js';
+import { Alert, Confirm, ErrorText, SecretOnce, useDispensaries, useLoad, when } from '../components.js';
 
 const EVENTS = ['item.upserted', 'item.removed', 'store.updated'] as const;
 
 /** Webhooks (an integrator credential subscribed to a dispensary's changes) and their deliveries. */
 export function WebhooksPage() {
   const list = useLoad(() => api<WebhookSummary[]>('GET', '/webhooks'), []);
-  const dispensaries = useLoad(() => api<DispensarySummary[]>('GET', '/dispensaries'), []);
+  const dispensaries = useDispensaries();
   const [form, setForm] = useState({ credential: '', dispensary: '', url: '' });
   const [events, setEvents] = useState<string[]>([]);
   const [error, setError] = useState('');
   const [created, setCreated] = useState<CreatedWebhook>();
   const [removing, setRemoving] = useState<WebhookSummary>();
   const [open, setOpen] = useState<number>();
-  const dispensaryName = (id: number) =>
-    dispensaries.data?.find((dispensary) => dispensary.id === id)?.name ?? `#${id}`;
+  const dispensaryName = (id: number) => dispensaries.nameOf(id) ?? `#${id}`;
   return (
     <>
       <h1>Webhooks</h1>
@@ -41,7 +35,7 @@ export function WebhooksPage() {
               setCreated(
                 await api<CreatedWebhook>('POST', '/webhooks', {
                   credential: form.credential,
-                  dispensary_id: Number(form.dispensary || dispensaries.data?.[0]?.id),
+                  dispensary_id: Number(form.dispensary || dispensaries.list?.[0]?.id),
                   url: form.url,
                   events: events.length > 0 ? events : null,
                 }),
@@ -68,7 +62,7 @@ export function WebhooksPage() {
                 value={form.dispensary}
                 onChange={(event) => setForm({ ...form, dispensary: event.currentTarget.value })}
               >
-                {dispensaries.data?.map((dispensary) => (
+                {dispensaries.list?.map((dispensary) => (
                   <option key={dispensary.id} value={String(dispensary.id)}>
                     {dispensary.name}
                   </option>
@@ -110,11 +104,7 @@ export function WebhooksPage() {
         </form>
       )}
       <h2>Webhooks</h2>
-      {list.error && (
-        <p role="alert" class="error">
-          {list.error}
-        </p>
-      )}
+      <Alert message={list.error} />
       <table>
         <thead>
           <tr>
@@ -209,11 +199,7 @@ function Deliveries(props: { id: number }) {
     <section aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">Deliveries of webhook {props.id}</h2>
       <p role="status">{status}</p>
-      {deliveries.error && (
-        <p role="alert" class="error">
-          {deliveries.error}
-        </p>
-      )}
+      <Alert message={deliveries.error} />
       <table>
         <thead>
           <tr>

@@ -30,6 +30,9 @@ export const ADMIN_EXAMPLES = {
     active_items: 11,
     created_at: '2026-11-20T09:00:00.000Z',
     updated_at: '2026-11-25T12:00:00.000Z',
+    published: true,
+    slug: 'demo',
+    show_stock: false,
   },
   createdDispensary: {
     id: 2,

@@ -117,17 +117,21 @@ export const IssueCredentialBody = Type.Object(
   { examples: [ADMIN_EXAMPLES.issueCredential] },
 );
 
+/** Whether and where a dispensary's public pages are served: in its record and in the list. */
+const PUBLISHING_OUT = {
+  published: Type.Boolean({
+    description: 'Whether the public pages (/m/{slug}, /board/{slug}, the embed) are served.',
+  }),
+  slug: Nullable(Type.String({ description: 'Where the public pages live; null until first published.' })),
+  show_stock: Type.Boolean({ description: 'Whether the public pages show stock quantities.' }),
+};
 export const DispensaryOut = Type.Object(
   {
     id: Type.Integer(),
     name: Type.String(),
     created_at: Type.String(),
     updated_at: Type.String(),
-    published: Type.Boolean({
-      description: 'Whether the public pages (/m/{slug}, /board/{slug}, the embed) are served.',
-    }),
-    slug: Nullable(Type.String({ description: 'Where the public pages live; null until first published.' })),
-    show_stock: Type.Boolean({ description: 'Whether the public pages show stock quantities.' }),
+    ...PUBLISHING_OUT,
     store: StoreInfoSchema,
   },
   { examples: [ADMIN_EXAMPLES.dispensary] },
@@ -141,6 +145,7 @@ export const DispensarySummaryOut = Type.Object(
     active_items: Type.Integer(),
     created_at: Type.String(),
     updated_at: Type.String(),
+    ...PUBLISHING_OUT,
   },
   { examples: [ADMIN_EXAMPLES.dispensarySummary] },
 );

@@ -75,14 +75,18 @@ export class Dispensaries implements DispensaryRepository {
         'd.name',
         'd.created_at',
         'd.updated_at',
+        'd.published',
+        'd.slug',
+        'd.show_stock',
         fn.count<number>('i.id').as('item_count'),
         fn.sum<number>('i.active').as('active_count'),
       ])
-      .groupBy(['d.id', 'd.name', 'd.created_at', 'd.updated_at'])
+      .groupBy(['d.id', 'd.name', 'd.created_at', 'd.updated_at', 'd.published', 'd.slug', 'd.show_stock'])
       .orderBy('d.id')
       .execute();
     return rows.map((row) => ({
       ...toDispensary(row),
+      ...toPublishing(row),
       itemCount: Number(row.item_count),
       activeItemCount: Number(row.active_count ?? 0),
     }));

@@ -107,7 +107,7 @@ describe('sync API: dispensaries, happy paths', () => {
       });
     });
 
-    it('the list: every dispensary with its item counts, never a token', async () => {
+    it('the list: every dispensary with its item counts and whether it is published, never a token', async () => {
       const response = await admin('GET', '/dispensaries');
       expect(response.statusCode).toBe(200);
       const list = response.json();
@@ -118,6 +118,9 @@ describe('sync API: dispensaries, happy paths', () => {
         active_items: 3,
         created_at: expect.stringMatching(ISO),
         updated_at: expect.stringMatching(ISO),
+        published: false,
+        slug: null,
+        show_stock: false,
       });
       expect(list.map((entry: { name: string }) => entry.name)).toContain('Green Leaf');
       expect(response.body).not.toContain(runtime.seed.token);

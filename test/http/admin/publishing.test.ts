@@ -45,6 +45,11 @@ describe('sync API: publishing a dispensary', () => {
     const off = await admin('PATCH', `/dispensaries/${id}`, { published: false });
     expect(off.json()).toMatchObject({ published: false, slug: 'harbor-shop', show_stock: true });
     expect((await admin('GET', `/dispensaries/${id}`)).json()).toMatchObject({ published: false });
+    // The list says it too (the console's Dispensaries page shows it).
+    const listed = (await admin('GET', '/dispensaries'))
+      .json()
+      .find((entry: { id: number }) => entry.id === id);
+    expect(listed).toMatchObject({ published: false, slug: 'harbor-shop', show_stock: true });
   });
 
   it('a slug another dispensary has is 409 with what to do, and nothing is written', async () => {
@@ -59,6 +64,10 @@ describe('sync API: publishing a dispensary', () => {
     const error = expectError(response, 409, 'conflict');
     expect(error.message).toContain('"same-slug" is used by another dispensary');
     expect(error.message).toContain('Choose another');
+    // Also named as the slug field's problem, so that a form shows it at that field.
+    expect(error.problems).toEqual([
+      { field: 'slug', message: expect.stringContaining('used by another dispensary') },
+    ]);
     expect((await admin('GET', `/dispensaries/${second}`)).json()).toMatchObject({
       published: false,
       slug: null,

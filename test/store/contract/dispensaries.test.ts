@@ -16,7 +16,9 @@ describe(`store.dispensaries on ${DATABASE_KIND}`, () => {
     });
     expect(await store.dispensaries.get(a.id)).toEqual(a);
     expect(await store.dispensaries.get(999)).toBeUndefined();
-    expect(await store.dispensaries.list()).toEqual([{ ...a, itemCount: 0, activeItemCount: 0 }]);
+    expect(await store.dispensaries.list()).toEqual([
+      { ...a, published: false, slug: null, showStock: false, itemCount: 0, activeItemCount: 0 },
+    ]);
   });
 
   it('list counts each dispensary’s items and active items, as JS numbers, by id', async ({ store }) => {
@@ -30,6 +32,18 @@ describe(`store.dispensaries on ${DATABASE_KIND}`, () => {
     ]);
     expect(typeof summary[0]!.itemCount).toBe('number');
     expect(typeof summary[0]!.activeItemCount).toBe('number');
+  });
+
+  it('list says whether each dispensary is published, and where', async ({ store }) => {
+    const a = await store.dispensaries.create('A', 'digest-a');
+    const b = await store.dispensaries.create('B', 'digest-b');
+    await store.dispensaries.setPublishing(a.id, { published: true, slug: 'a-shop', showStock: true });
+    await store.menus.replace(a.id, [item(1), item(2)]);
+    const summary = await store.dispensaries.list();
+    expect(summary.map((d) => [d.id, d.published, d.slug, d.showStock, d.itemCount])).toEqual([
+      [a.id, true, 'a-shop', true, 2],
+      [b.id, false, null, false, 0],
+    ]);
   });
 
   it('find a dispensary by its token digest, and only by the current one', async ({ store }) => {
