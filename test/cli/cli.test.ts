@@ -424,7 +424,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
       expect.objectContaining({ id: 1, name: 'Green Leaf Collective', items: 4, active_items: 3 }),
     ]);
     expect(human.stdout).toMatch(
-      /^ID\s+NAME\s+ITEMS\s+ACTIVE\s+UPDATED\n1\s+Green Leaf Collective\s+4\s+3\s+\d{4}-/,
+      /^ID\s+NAME\s+ITEMS\s+ACTIVE\s+PUBLIC\s+UPDATED\n1\s+Green Leaf Collective\s+4\s+3\s+private\s+\d{4}-/,
     );
   });
 

@@ -56,6 +56,8 @@ describe('dispensary publish and unpublish', { timeout: 60_000 }, () => {
     const published = await cliJson(database.address, ['dispensary', 'publish', String(shop)]);
     expect(published).toEqual({ id: shop, published: true, slug: 'green-leaf', show_stock: false });
     await eventually(async () => expect(await status('/m/green-leaf')).toBe(200));
+    const listed = await runCli(database.address, ['dispensary', 'list']);
+    expect(listed.stdout).toMatch(/PUBLIC[\s\S]*\/m\/green-leaf/);
     const unpublished = await cliJson(database.address, ['dispensary', 'unpublish', String(shop)]);
     expect(unpublished).toEqual({ id: shop, published: false, slug: 'green-leaf', show_stock: false });
     await eventually(async () => {

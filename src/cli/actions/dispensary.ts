@@ -30,13 +30,21 @@ export async function list(options: CommonOptions): Promise<void> {
     dispensaryService,
     async (dispensaries) => {
       const all = await dispensaries.list();
-      const rows = all.map((d) => [d.id, d.name, d.itemCount, d.activeItemCount, d.updatedAt]);
+      // PUBLIC: the public pages' slug (/m/SLUG, /board/SLUG) while published, else "private".
+      const rows = all.map((d) => [
+        d.id,
+        d.name,
+        d.itemCount,
+        d.activeItemCount,
+        d.published && d.slug ? `/m/${d.slug}` : 'private',
+        d.updatedAt,
+      ]);
       emit(
         options,
         all.map(dispensarySummaryRecord),
         all.length === 0
           ? 'No dispensaries yet. Create one with: npx menu-api dispensary create --name NAME'
-          : table(['ID', 'NAME', 'ITEMS', 'ACTIVE', 'UPDATED'], rows),
+          : table(['ID', 'NAME', 'ITEMS', 'ACTIVE', 'PUBLIC', 'UPDATED'], rows),
       );
     },
     'read',
