@@ -8,7 +8,7 @@ import type { FeedEntry } from './write.js';
  * (PostgreSQL). Each is one statement of constant text whatever the batch's size, where the portable
  * form sends chunks of VALUES and IN lists with a parameter per value: statements the server parses
  * and plans anew for every chunk, and whose length grows with the batch. Each method does exactly
- * what its portable counterpart in the repositories does.
+ * what its portable counterpart in the store does.
  */
 export interface BatchStatements {
   /** An id list for `where column = …`: `any` of the ids, bound as one array. */
