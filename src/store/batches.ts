@@ -22,7 +22,8 @@ export interface BatchStatements {
   ): Promise<StockOutcome>;
   /**
    * Inserts the feed entries of one write, numbered in the order given, in one statement; gives each
-   * inserted row's cursor (seq) and item id.
+   * inserted row's cursor (seq) and item id. An entry's `item` is JSON text (JSON.stringify's) or null,
+   * and is stored as sent, byte for byte.
    */
   insertFeed(
     trx: Transaction<Database>,
