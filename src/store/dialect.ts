@@ -1,4 +1,5 @@
-import type { CompiledQuery, Kysely, Transaction } from 'kysely';
+import type { CompiledQuery, Expression, Kysely, Transaction } from 'kysely';
+import type { BatchStatements } from './batches.js';
 import type { Database } from './schema.js';
 
 /**
@@ -37,6 +38,12 @@ export interface Dialect {
    * a Kysely transaction's client is not reachable), and callers read objects through the transaction.
    */
   readonly arraysInWrite?: ReadArrays;
+  /**
+   * Where the database binds a whole column of a batch as one array parameter (PostgreSQL), its batch
+   * statements: one statement of constant text per batch. Undefined on SQLite, which has no array
+   * parameters; the repositories' portable statements then go in chunks (see chunks()).
+   */
+  readonly batches?: BatchStatements;
   /**
    * Runs inside every writing transaction before its change notice is numbered, so that notices
    * commit in number order (PostgreSQL: a transaction advisory lock; SQLite writers are serial anyway).
@@ -104,4 +111,20 @@ export function* chunks<T>(dialect: Dialect, rows: readonly T[], parametersPerRo
     Math.min(1_000, Math.floor((dialect.maxParameters - STATEMENT_OWN_PARAMETERS) / parametersPerRow)),
   );
   for (let start = 0; start < rows.length; start += size) yield rows.slice(start, start + size);
+}
+
+/** Ids as one statement binds them: `in` a list of parameters, or `=` an expression (any of an array). */
+export type IdList = { op: 'in'; ids: readonly number[] } | { op: '='; ids: Expression<number> };
+
+/**
+ * `ids` (none: no list) as the statements reading them bind them: one array parameter where the
+ * dialect has BatchStatements, so one statement whatever their number; else chunks (see chunks()).
+ */
+export function* idLists(dialect: Dialect, ids: readonly number[]): Generator<IdList> {
+  if (ids.length === 0) return;
+  if (dialect.batches) {
+    yield { op: '=', ids: dialect.batches.anyId(ids) };
+    return;
+  }
+  for (const chunk of chunks(dialect, ids, 1)) yield { op: 'in', ids: chunk };
 }

@@ -136,37 +136,24 @@ export class Writer {
     feed: readonly FeedEntry[],
     at: string,
   ): Promise<MenuChange[]> {
-    const values = feed.map((entry) => ({
-      dispensary_id: dispensaryId,
-      at,
-      type: entry.type,
-      item_id: entry.itemId,
-      reason: entry.reason,
-      item: entry.item,
-    }));
-    const rows: MenuChange[] = [];
-    for (const chunk of chunks(this.dialect, values, 6)) {
-      const inserted = await trx
-        .insertInto('menu_changes')
-        .values(chunk)
-        .returning(['seq', 'item_id'])
-        .execute();
-      // Matched by item (a write records at most one entry per item, and store.updated once).
-      const seqs = new Map(
-        inserted.map((row) => [row.item_id === null ? null : Number(row.item_id), Number(row.seq)]),
-      );
-      for (const value of chunk) {
-        rows.push({
-          seq: seqs.get(value.item_id)!,
-          dispensaryId,
-          at,
-          type: value.type,
-          itemId: value.item_id,
-          reason: value.reason,
-          item: value.item,
-        });
-      }
-    }
+    const inserted = this.dialect.batches
+      ? await this.dialect.batches.insertFeed(trx, dispensaryId, at, feed)
+      : await insertFeedInChunks(this.dialect, trx, dispensaryId, feed, at);
+    // Matched by item (a write records at most one entry per item, and store.updated once).
+    const seqs = new Map(
+      inserted.map((row) => [row.item_id === null ? null : Number(row.item_id), Number(row.seq)]),
+    );
+    const rows = feed.map(
+      (entry): MenuChange => ({
+        seq: seqs.get(entry.itemId)!,
+        dispensaryId,
+        at,
+        type: entry.type,
+        itemId: entry.itemId,
+        reason: entry.reason,
+        item: entry.item,
+      }),
+    );
     rows.sort((a, b) => a.seq - b.seq);
     return rows;
   }
@@ -188,4 +175,29 @@ export class Writer {
       })
       .execute();
   }
+}
+
+/** Inserts a write's feed entries in order, as multi-row inserts of at most chunks() rows. */
+async function insertFeedInChunks(
+  dialect: Dialect,
+  trx: Transaction<Database>,
+  dispensaryId: number,
+  feed: readonly FeedEntry[],
+  at: string,
+): Promise<{ seq: number; item_id: number | null }[]> {
+  const values = feed.map((entry) => ({
+    dispensary_id: dispensaryId,
+    at,
+    type: entry.type,
+    item_id: entry.itemId,
+    reason: entry.reason,
+    item: entry.item,
+  }));
+  const inserted: { seq: number; item_id: number | null }[] = [];
+  for (const chunk of chunks(dialect, values, 6)) {
+    inserted.push(
+      ...(await trx.insertInto('menu_changes').values(chunk).returning(['seq', 'item_id']).execute()),
+    );
+  }
+  return inserted;
 }

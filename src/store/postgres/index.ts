@@ -5,6 +5,7 @@ import { redactUrl } from '../address.js';
 import { createStore, type KyselyStore } from '../create.js';
 import { type Dialect, type ReadArrays, withReadArrays } from '../dialect.js';
 import type { Database } from '../schema.js';
+import { postgresBatches } from './batches.js';
 import { ChangeListener, type ListenerOptions } from './listener.js';
 
 /** The NOTIFY channel every writing transaction signals on commit. */
@@ -90,6 +91,7 @@ function postgresDialect(
     location,
     maxParameters: MAX_PARAMETERS,
     skipLocked: true,
+    batches: postgresBatches,
     isUniqueViolation: (error) =>
       typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505',
     // PostgreSQL text cannot hold NUL, so no stored value contains one.

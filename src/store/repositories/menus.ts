@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import { sameCanonical, toCanonicalRecord } from '../../domain/canonical.js';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../../domain/item.js';
-import { chunks, type Dialect, type ReadArrays } from '../dialect.js';
+import { chunks, type Dialect, type IdList, idLists, type ReadArrays } from '../dialect.js';
 import {
   assignIds,
   foldMenu,
@@ -23,7 +23,7 @@ import {
   type UpsertResult,
 } from '../store.js';
 import { type FeedEntry, foundIf, now, OPERATOR, type Writer } from '../write.js';
-import { STOCK_TARGET_PARAMETERS, setStockLevels, stockTargets } from './stock-levels.js';
+import { setStockLevels, stockTargets } from './stock-levels.js';
 
 export class Menus implements MenuRepository {
   constructor(
@@ -178,8 +178,8 @@ export class Menus implements MenuRepository {
       const itemIds = (await readArrays(named)).map((row) => Number(row[0])).sort((a, b) => a - b);
       let itemRows: unknown[][] = [];
       let priceRows: unknown[][] = [];
-      for (const chunk of chunks(this.dialect, itemIds, 1)) {
-        const [items, prices] = this.menuQueries(dispensaryId, chunk);
+      for (const list of idLists(this.dialect, itemIds)) {
+        const [items, prices] = this.menuQueries(dispensaryId, list);
         itemRows = itemRows.concat(await readArrays(items));
         priceRows = priceRows.concat(await readArrays(prices));
       }
@@ -188,7 +188,7 @@ export class Menus implements MenuRepository {
   }
 
   /** The two ordered queries of a menu read (all items, or those of `ids`). */
-  private menuQueries(dispensaryId: number, ids?: readonly number[]) {
+  private menuQueries(dispensaryId: number, ids?: IdList) {
     let items = this.dialect.db
       .selectFrom('items')
       .select(MENU_ITEM_COLUMNS)
@@ -198,8 +198,8 @@ export class Menus implements MenuRepository {
       .select(MENU_PRICE_COLUMNS)
       .where('dispensary_id', '=', dispensaryId);
     if (ids) {
-      items = items.where('id', 'in', ids);
-      prices = prices.where('item_id', 'in', ids);
+      items = items.where('id', ids.op, ids.ids);
+      prices = prices.where('item_id', ids.op, ids.ids);
     }
     return [items.orderBy('id').compile(), prices.orderBy('item_id').orderBy('position').compile()] as const;
   }
@@ -243,22 +243,20 @@ export class Menus implements MenuRepository {
 
   async setStock(dispensaryId: number, updates: StockUpdate[], actor: Actor = OPERATOR): Promise<number> {
     return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
-      const at = now();
-      const matched = new Set<string>();
-      const changedItems = new Set<number>();
-      for (const chunk of chunks(this.dialect, stockTargets(updates), STOCK_TARGET_PARAMETERS)) {
-        for (const entry of await setStockLevels(trx, dispensaryId, chunk, at)) {
-          matched.add(entry.key);
-          if (entry.changed) changedItems.add(entry.itemId);
-        }
-      }
-      const unmatched = updates.flatMap((update, index) =>
-        matched.has(priceKey(update.itemId, update.unit, update.amount)) ? [] : [index],
+      const outcome = await setStockLevels(this.dialect, trx, dispensaryId, stockTargets(updates), now());
+      const missing = new Set(
+        outcome.unmatched.map((target) => priceKey(target.itemId, target.unit, target.amount)),
       );
+      const unmatched =
+        missing.size === 0
+          ? []
+          : updates.flatMap((update, index) =>
+              missing.has(priceKey(update.itemId, update.unit, update.amount)) ? [index] : [],
+            );
       // Throwing rolls the whole batch back: either every stock level is set or none.
       if (unmatched.length > 0) throw new UnmatchedStockError(unmatched);
       // Only the items whose stock really changed are read back; inactive ones are not in the feed.
-      const changed = await readItems(this.dialect, trx, dispensaryId, [...changedItems]);
+      const changed = await readItems(this.dialect, trx, dispensaryId, outcome.changedItems);
       return {
         result: updates.length,
         change: {
@@ -267,7 +265,7 @@ export class Menus implements MenuRepository {
           action: 'inventory.update',
           detail: { price_entries: updates.length },
           feed: changed.filter((item) => item.active).map(upserted),
-          ...(changedItems.size === 0 && { unchanged: true }),
+          ...(outcome.changedItems.length === 0 && { unchanged: true }),
         },
       };
     });
@@ -381,7 +379,9 @@ async function readItems(
   if (ids?.length === 0) return [];
   const items: unknown[][] = [];
   const prices: unknown[][] = [];
-  for (const chunk of ids ? chunks(dialect, [...ids], 1) : [undefined]) {
+  let lists = 0;
+  for (const list of ids ? idLists(dialect, ids) : [undefined]) {
+    lists++;
     let itemQuery = trx
       .selectFrom('items')
       .select(MENU_ITEM_COLUMNS)
@@ -393,9 +393,9 @@ async function readItems(
       .where('dispensary_id', '=', dispensaryId)
       .orderBy('item_id')
       .orderBy('position');
-    if (chunk) {
-      itemQuery = itemQuery.where('id', 'in', chunk);
-      priceQuery = priceQuery.where('item_id', 'in', chunk);
+    if (list) {
+      itemQuery = itemQuery.where('id', list.op, list.ids);
+      priceQuery = priceQuery.where('item_id', list.op, list.ids);
     }
     const arrays = dialect.arraysInWrite;
     if (arrays) {
@@ -409,10 +409,12 @@ async function readItems(
     for (const row of itemRows) items.push(MENU_ITEM_COLUMNS.map((column) => row[column]));
     for (const row of priceRows) prices.push(MENU_PRICE_COLUMNS.map((column) => row[column]));
   }
-  const itemId = MENU_ITEM_COLUMNS.indexOf('id');
-  items.sort((a, b) => Number(a[itemId]) - Number(b[itemId]));
-  // Chunks are read in the order of `ids`: by item again (a stable sort keeps each item's positions).
-  prices.sort((a, b) => Number(a[0]) - Number(b[0]));
+  if (lists > 1) {
+    const itemId = MENU_ITEM_COLUMNS.indexOf('id');
+    items.sort((a, b) => Number(a[itemId]) - Number(b[itemId]));
+    // Chunks are read in the order of `ids`: by item again (a stable sort keeps each item's positions).
+    prices.sort((a, b) => Number(a[0]) - Number(b[0]));
+  }
   return foldMenu(items, prices);
 }
 
@@ -464,7 +466,7 @@ async function previousPrices(
   itemIds: readonly number[],
 ): Promise<Map<string, PreviousPrice>> {
   const previous = new Map<string, PreviousPrice>();
-  for (const chunk of chunks(dialect, [...itemIds], 1)) {
+  for (const list of idLists(dialect, itemIds)) {
     const rows = await trx
       .selectFrom('price_entries as p')
       .innerJoin('items as i', (join) =>
@@ -472,7 +474,7 @@ async function previousPrices(
       )
       .select(['p.item_id', 'p.unit', 'p.amount', 'p.price_cents', 'p.stock', 'p.updated_at', 'i.active'])
       .where('p.dispensary_id', '=', dispensaryId)
-      .where('p.item_id', 'in', chunk)
+      .where('p.item_id', list.op, list.ids)
       .execute();
     for (const row of rows) {
       previous.set(priceKey(Number(row.item_id), row.unit, Number(row.amount)), {

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { StockUpdate } from '../../domain/item.js';
+import { chunks, type Dialect } from '../dialect.js';
 import { priceKey } from '../rows.js';
 import type { Database } from '../schema.js';
 
@@ -16,8 +17,8 @@ export interface StockTarget {
   changed: boolean;
 }
 
-/** Bound values per StockTarget row. */
-export const STOCK_TARGET_PARAMETERS = 6;
+/** Bound values per StockTarget row of the portable statement. */
+const STOCK_TARGET_PARAMETERS = 6;
 
 /** The updates, one per price entry: the last level named for it wins, as in a batch applied in order. */
 export function stockTargets(updates: StockUpdate[]): StockTarget[] {
@@ -36,25 +37,52 @@ export function stockTargets(updates: StockUpdate[]): StockTarget[] {
   return [...targets.values()];
 }
 
-/** A price entry a stock update matched, and whether its level (so its change time) moved. */
-export interface MatchedStock {
-  key: string;
-  itemId: number;
-  changed: boolean;
+/** What a stock batch did: the items whose levels moved, and the targets that matched no price entry. */
+export interface StockOutcome {
+  /** Ids of the items one of whose entries changed level (so change time), each once. */
+  changedItems: number[];
+  unmatched: StockTarget[];
 }
 
 /**
- * Sets the stock of every target in one statement, and gives the entries it matched (their priceKey),
- * each with whether it changed: RETURNING sees the new row only, so an entry changed when its change
- * time is now this write's `at`. UPDATE ... FROM (VALUES ...) runs on PostgreSQL and on SQLite (3.33 and later); both name
- * the columns of a VALUES list column1, column2, ..., and the casts give PostgreSQL their types.
+ * Sets the stock of every target, in one statement per chunk of targets (where the dialect binds
+ * arrays, one statement: BatchStatements.setStock). An entry changed when its change time is now
+ * this write's `at`.
  */
 export async function setStockLevels(
+  dialect: Dialect,
+  trx: Transaction<Database>,
+  dispensaryId: number,
+  targets: readonly StockTarget[],
+  at: string,
+): Promise<StockOutcome> {
+  if (dialect.batches) return dialect.batches.setStock(trx, dispensaryId, targets, at);
+  const matched = new Set<string>();
+  const changedItems = new Set<number>();
+  for (const chunk of chunks(dialect, targets, STOCK_TARGET_PARAMETERS)) {
+    for (const row of await setStockChunk(trx, dispensaryId, chunk, at)) {
+      matched.add(priceKey(Number(row.item_id), row.unit, Number(row.amount)));
+      if (row.updated_at === at) changedItems.add(Number(row.item_id));
+    }
+  }
+  return {
+    changedItems: [...changedItems],
+    unmatched: targets.filter((target) => !matched.has(priceKey(target.itemId, target.unit, target.amount))),
+  };
+}
+
+/**
+ * Sets the stock of every target in one statement and gives the entries it matched: RETURNING sees
+ * the new row only, so an entry changed when its change time is now `at`. UPDATE ... FROM (VALUES ...)
+ * runs on PostgreSQL and on SQLite (3.33 and later); both name the columns of a VALUES list column1,
+ * column2, ..., and the casts give PostgreSQL their types.
+ */
+async function setStockChunk(
   trx: Transaction<Database>,
   dispensaryId: number,
   targets: StockTarget[],
   at: string,
-): Promise<MatchedStock[]> {
+) {
   const values = sql.join(
     targets.map(
       (target) =>
@@ -74,9 +102,5 @@ export async function setStockLevels(
     where p.dispensary_id = v.column1
       and p.item_id = v.column2 and p.unit = v.column3 and p.amount = v.column4
     returning item_id, unit, amount, updated_at`.execute(trx);
-  return rows.map((row) => ({
-    key: priceKey(Number(row.item_id), row.unit, Number(row.amount)),
-    itemId: Number(row.item_id),
-    changed: row.updated_at === at,
-  }));
+  return rows;
 }

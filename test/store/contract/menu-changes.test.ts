@@ -59,6 +59,35 @@ describe(`the live menu feed on ${DATABASE_KIND}`, () => {
     expect(removed.item).toBeNull();
   });
 
+  it('a change carries its item’s canonical JSON text exactly, whatever characters and numbers it holds', async ({
+    store,
+  }) => {
+    const { id } = await store.dispensaries.create('A', 'digest-a');
+    // JSON escapes, array-literal and SQL metacharacters, a non-BMP letter, the JS-only line separator.
+    const text = 'say "hi" \\ back\\slash {a,b} NULL \'q\' tab\tline\nend 😀 Ünïcödé \u2028 ½';
+    const odd = { name: text, description: text, flavors: [text, ''], thc: 0.1 + 0.2, cbd: 1e-7 };
+    await store.menus.replace(id, [item(1, odd), item(2, { active: false }), item(3)]);
+    let head = await store.menuChanges.head();
+    await store.menus.setStock(id, [
+      { itemId: 1, unit: 'gram', amount: 1, stock: 2.5 },
+      { itemId: 3, unit: 'gram', amount: 1, stock: 0 },
+    ]);
+    const exact = async () =>
+      (await store.menus.read(id))
+        .filter((entry) => entry.active)
+        .map((entry) => JSON.stringify(toCanonicalRecord(entry)));
+    const stock = (await store.menuChanges.page(id, head, 10)).changes;
+    expect(stock.map((change) => change.item)).toEqual(await exact());
+    head = await store.menuChanges.head();
+    // One write of removals (no item) between upserts: each entry keeps its own item, or none.
+    await store.menus.replace(id, [item(2, odd), item(3, { ...odd, name: 'Three' })]);
+    const sync = (await store.menuChanges.page(id, head, 10)).changes;
+    expect(sync.map((change) => [change.type, change.itemId, change.item])).toEqual([
+      ['item.removed', 1, null],
+      ...(await exact()).map((json, index) => ['item.upserted', index + 2, json]),
+    ]);
+  });
+
   it('an identical sync records no change and rewrites nothing', async ({ store }) => {
     const { id } = await store.dispensaries.create('A', 'digest-a');
     const menu = [item(1), item(2, { active: false }), item(3, { flavors: ['Pine', 'Lemon'] })];

@@ -1,0 +1,81 @@
+import { sql } from 'kysely';
+import type { BatchStatements } from '../batches.js';
+
+/**
+ * PostgreSQL's batch statements: each column of a batch is bound as one array and taken apart by
+ * unnest, so a statement's text is the same for 1 entry or 10,000 (parsed quickly, and planned with
+ * the arrays' real lengths, as unnest tells the planner how many rows an array holds).
+ */
+export const postgresBatches: BatchStatements = {
+  anyId: (ids) => sql<number>`any(${numberArray(ids)}::integer[])`,
+
+  async setStock(trx, dispensaryId, targets, at) {
+    const itemIds = numberArray(targets.map((target) => target.itemId));
+    const units = targets.map((target) => target.unit);
+    const amounts = numberArray(targets.map((target) => target.amount));
+    const stocks = numberArray(targets.map((target) => target.stock));
+    const changed = `{${targets.map((target) => (target.changed ? 't' : 'f')).join(',')}}`;
+    // The same update as the portable one (repositories/stock-levels.ts), but answering with one row
+    // rather than one per entry: how many targets matched (v.n numbers them), and the items of the
+    // entries whose change time is now `at`.
+    const { rows } = await sql<{ matched: number; changed_items: number[] }>`
+      with updated as (
+        update price_entries as p
+        set stock = v.stock,
+            updated_at = case when v.changed or p.stock is distinct from v.stock then ${at} else p.updated_at end
+        from unnest(${itemIds}::integer[], ${units}::text[], ${amounts}::double precision[],
+                    ${stocks}::double precision[], ${changed}::boolean[])
+             with ordinality as v(item_id, unit, amount, stock, changed, n)
+        where p.dispensary_id = ${dispensaryId}
+          and p.item_id = v.item_id and p.unit = v.unit and p.amount = v.amount
+        returning v.n, p.item_id, p.updated_at = ${at} as moved
+      )
+      select (select count(distinct n) from updated)::integer as matched,
+             array(select distinct item_id from updated where moved) as changed_items`.execute(trx);
+    // A select of two aggregates: always one row.
+    const outcome = rows[0]!;
+    if (outcome.matched === targets.length) return { changedItems: outcome.changed_items, unmatched: [] };
+    // Some target matched nothing, and the write is rolled back: which ones, for the error.
+    const missing = await sql<{ n: number }>`
+      select v.n::integer as n
+      from unnest(${itemIds}::integer[], ${units}::text[], ${amounts}::double precision[])
+           with ordinality as v(item_id, unit, amount, n)
+      where not exists (
+        select 1 from price_entries p
+        where p.dispensary_id = ${dispensaryId}
+          and p.item_id = v.item_id and p.unit = v.unit and p.amount = v.amount)`.execute(trx);
+    return {
+      changedItems: outcome.changed_items,
+      unmatched: missing.rows.map((row) => targets[row.n - 1]!),
+    };
+  },
+
+  async insertFeed(trx, dispensaryId, at, feed) {
+    // The items (canonical JSON, or null) go as one JSON array, which they already are elements of:
+    // no escaping on the way, and json_array_elements gives back each element's text as it was sent.
+    const items = `[${feed.map((entry) => entry.item ?? 'null').join(',')}]`;
+    const { rows } = await sql<{ seq: number; item_id: number | null }>`
+      insert into menu_changes (dispensary_id, at, type, item_id, reason, item)
+      select ${dispensaryId}::integer, ${at}::text, v.type, v.item_id, v.reason,
+             case when json_typeof(v.item) = 'null' then null else v.item::text end
+      from rows from (
+             unnest(${feed.map((entry) => entry.type)}::text[]),
+             unnest(${numberArray(feed.map((entry) => entry.itemId))}::integer[]),
+             unnest(${feed.map((entry) => entry.reason)}::text[]),
+             json_array_elements(${items}::json)
+           ) with ordinality as v(type, item_id, reason, item, n)
+      -- Inserted, so numbered, in the order given.
+      order by v.n
+      returning seq, item_id`.execute(trx);
+    return rows;
+  },
+};
+
+/**
+ * Numbers (or nulls) as the text of a PostgreSQL array. Given a JS array, pg would quote and escape
+ * every element (two regular expressions each, a few ms for a large batch); a number's own text
+ * needs neither, and is read back as the same number.
+ */
+function numberArray(values: readonly (number | null)[]): string {
+  return `{${values.map((value) => value ?? 'NULL').join(',')}}`;
+}
