@@ -10,6 +10,7 @@ import {
   type PublishedMenus,
 } from '../../services/published-menus.js';
 import type { PublishedStream, StreamEvent } from '../../services/published-stream.js';
+import { negotiateEncoding } from '../../services/snapshots/encoding.js';
 import { type Asset, type DisplayFile, loadDisplayAssets } from './assets.js';
 import { renderBoard } from './board.js';
 import { BOARD_CSP, PAGE_CSP } from './html.js';
@@ -219,9 +220,14 @@ export const displayRoutes: FastifyPluginAsync<DisplayOptions> = async (app, opt
   );
 
   const sendAsset = (request: FastifyRequest, reply: FastifyReply, asset: Asset) => {
-    reply.header('etag', asset.etag).header('cache-control', 'public, max-age=300');
-    if (ifNoneMatch(request.headers['if-none-match'], asset.etag.slice(1, -1))) return reply.code(304).send();
-    return reply.type(asset.type).send(asset.body);
+    const encoding = negotiateEncoding(request.headers['accept-encoding']);
+    reply
+      .header('vary', 'Accept-Encoding')
+      .header('etag', encoding === 'identity' ? `"${asset.tag}"` : `"${asset.tag}-${encoding}"`)
+      .header('cache-control', 'public, max-age=300');
+    if (ifNoneMatch(request.headers['if-none-match'], asset.tag)) return reply.code(304).send();
+    if (encoding !== 'identity') reply.header('content-encoding', encoding);
+    return reply.type(asset.type).send(asset.bodies[encoding]);
   };
 
   app.get<{ Params: { file: string } }>('/display/:file', { schema: hide }, (request, reply) => {

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStatus } from '../../../src/domain/opening-hours.js';
 import { type AdminCall, adminKey, syncTestRuntime } from '../../helpers/admin.js';
@@ -292,5 +292,25 @@ describe('the public menu page /m/{slug}', () => {
     expect(embed.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(embed.headers['access-control-allow-origin']).toBe('*');
     expect((await get('/display/other.js')).statusCode).toBe(404);
+  });
+
+  it('compresses the scripts and styles as the client accepts, with an ETag per coding and 304', async () => {
+    const plain = await get('/display/menu.css');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    const gzipped = await get('/display/menu.css', { 'accept-encoding': 'gzip' });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe(plain.body);
+    expect(gzipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    const brotli = await get('/embed.js', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe((await get('/embed.js')).body);
+    expect(gzipped.headers.etag).toBe(`${String(plain.headers.etag).slice(0, -1)}-gzip"`);
+    // A client holding any coding of the same bytes has them.
+    for (const etag of [plain.headers.etag, gzipped.headers.etag])
+      expect(
+        (await get('/display/menu.css', { 'accept-encoding': 'br', 'if-none-match': String(etag) }))
+          .statusCode,
+      ).toBe(304);
   });
 });
