@@ -485,6 +485,8 @@ async function main(): Promise<void> {
     ms: number;
   }
   let measuring = false;
+  /** performance.now() when the measurement began, to say when each error's request was sent. */
+  let measureStarted = Number.POSITIVE_INFINITY;
   const samples: Sample[] = [];
   const errors: string[] = [];
   const counts = new Map<Operation, number>();
@@ -493,7 +495,13 @@ async function main(): Promise<void> {
 
   const record = (operation: Operation, started: number, problem?: string) => {
     // Warm-up errors count too: an error is an error.
-    if (problem) errors.push(`${operation}: ${problem}`);
+    if (problem) {
+      const phase =
+        started < measureStarted
+          ? 'in the warm-up'
+          : `at ${((started - measureStarted) / 1_000).toFixed(0)} s of the measurement`;
+      errors.push(`${operation}: ${problem} (sent ${phase})`);
+    }
     if (!measuring) return;
     samples.push({ operation, ms: performance.now() - started });
     counts.set(operation, (counts.get(operation) ?? 0) + 1);
@@ -634,6 +642,7 @@ async function main(): Promise<void> {
   const rssSeries: number[] = [rss(pid)];
   const rssStart = rssSeries[0]!;
   measuring = true;
+  measureStarted = performance.now();
   console.error(`soak: measuring for ${SECONDS} s at ${RATE} requests/s`);
   const sampler = setInterval(() => rssSeries.push(rss(pid)), 5_000);
   const began = Date.now();
@@ -727,7 +736,14 @@ async function main(): Promise<void> {
     ),
     '',
     ...(errors.length > 0
-      ? ['Errors (first 20):', '', ...errors.slice(0, 20).map((error) => `- ${error}`), '']
+      ? [
+          'Errors (first 20):',
+          '',
+          ...errors.slice(0, 20).map((error) => `- ${error}`),
+          '',
+          `Errors by kind: ${errorKinds(errors)}.`,
+          '',
+        ]
       : []),
   ].join('\n');
   process.stdout.write(`${report}\n`);
@@ -735,6 +751,22 @@ async function main(): Promise<void> {
   if (!args.db) rmSync(folder, { recursive: true, force: true });
   await postgres?.drop();
   process.exitCode = errors.length === 0 && exitCode === 0 ? 0 : 1;
+}
+
+/** The errors counted by operation and what went wrong (request ids and times left out). */
+function errorKinds(errors: readonly string[]): string {
+  const kinds = new Map<string, number>();
+  for (const error of errors) {
+    const kind = error
+      .replace(/ \(sent [^)]*\)$/, '')
+      .replace(/"request_id":"[^"]*"/, '')
+      .slice(0, 120);
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  return [...kinds.entries()]
+    .sort(([, a], [, b]) => b - a)
+    .map(([kind, count]) => `${count} × ${kind}`)
+    .join('; ');
 }
 
 /** A database of the soak's own on SOAK_POSTGRES_URL's server, dropped by `drop()`. */
