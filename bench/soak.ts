@@ -4,10 +4,15 @@
  * For --seconds (default 60) it sends a steady stream of requests (--rate per second, default 100,
  * open loop: a slow answer does not slow the stream down) mixing reads of both forms (menu, store,
  * inventory) with sync API writes (item patches, store updates, the odd full sync), plus one stock
- * change every second that the very next inventory read must show. It reports the requests, the
- * errors (anything but the expected status, a connection error, or a stale read: must be 0), latency
- * percentiles, and the server's resident memory at the start and the end (after a warm-up), then
- * stops the server with SIGTERM and checks that it exits 0.
+ * change every second that the very next inventory read must show. Meanwhile four live streams
+ * (`/events`, two per form) and a webhook receiver (signatures verified with `standardwebhooks`)
+ * follow the dispensary from the cursor before the warm-up; after the load, every change of the feed
+ * since then must have reached each of them (bench/soak-push.ts). It reports the requests, the errors
+ * (anything but the expected status, a connection error, a stale read, a change a stream or the
+ * receiver never got: must be 0), latency percentiles, the server's resident memory at the start,
+ * middle and end (after a warm-up), and per push channel the changes made, delivered, missing and
+ * duplicated, with the stock changes' delivery latency; then it stops the server with SIGTERM and
+ * checks that it exits 0. `--out` writes the report as its setup's section of that file.
  *
  *   npm run soak -- --seconds 60 --rate 100 [--items 300] [--full-sync-seconds 10] [--db PATH|postgres://...] [--out bench/SOAK.md]
  *   npm run soak -- --minutes 10 --database postgres --workers 2
@@ -22,7 +27,7 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -702,7 +707,7 @@ async function main(): Promise<void> {
   });
   const growth = ((rssEnd - rssStart) / rssStart) * 100;
   const report = [
-    '# Soak test',
+    `## ${setupTitle()}`,
     '',
     `\`npm run soak -- ${args.minutes !== undefined ? `--minutes ${args.minutes}` : `--seconds ${SECONDS}`} --rate ${RATE}${DATABASE === 'postgres' ? ' --database postgres' : ''}${WORKERS > 1 ? ` --workers ${WORKERS}` : ''}\` (a full sync every ${FULL_SYNC_SECONDS} s) on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${args.db ? 'the given database' : DATABASE === 'postgres' ? 'PostgreSQL' : 'SQLite'}, ${WORKERS > 1 ? `${WORKERS} workers, ` : ''}${ITEMS} items,`,
     `${CREDENTIALS} credentials, ${ADMIN_KEYS} admin keys, ${ADDRESSES} client addresses, one stock change per second (each checked by the next inventory read), ${2 * STREAMS_PER_FORM} live streams and a webhook receiver.`,
@@ -747,10 +752,35 @@ async function main(): Promise<void> {
       : []),
   ].join('\n');
   process.stdout.write(`${report}\n`);
-  if (args.out) writeFileSync(args.out, `${report}\n`);
+  if (args.out) writeSection(args.out, report);
   if (!args.db) rmSync(folder, { recursive: true, force: true });
   await postgres?.drop();
   process.exitCode = errors.length === 0 && exitCode === 0 ? 0 : 1;
+}
+
+/** The setup a run measures, which names its section of bench/SOAK.md. */
+function setupTitle(): string {
+  const database = args.db ? 'The given database' : DATABASE === 'postgres' ? 'PostgreSQL' : 'SQLite';
+  return `${database}, ${WORKERS > 1 ? `${WORKERS} workers` : 'one process'}`;
+}
+
+/**
+ * Writes the report as its setup's section of `path` (bench/SOAK.md): a run replaces the last run of
+ * the same setup (database and workers) and leaves the others' sections as they are.
+ */
+function writeSection(path: string, report: string): void {
+  const key = setupTitle()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-');
+  const section = `<!-- soak:${key}:start -->\n${report}\n<!-- soak:${key}:end -->\n`;
+  const marked = new RegExp(`<!-- soak:${key}:start -->[\\s\\S]*<!-- soak:${key}:end -->\\n?`);
+  const before = existsSync(path)
+    ? readFileSync(path, 'utf8')
+    : '# Soak test\n\nRuns of `npm run soak` (bench/soak.ts), the last of each setup.\n';
+  writeFileSync(
+    path,
+    marked.test(before) ? before.replace(marked, () => section) : `${before.trimEnd()}\n\n${section}`,
+  );
 }
 
 /** The errors counted by operation and what went wrong (request ids and times left out). */
