@@ -4,10 +4,15 @@
  * For --seconds (default 60) it sends a steady stream of requests (--rate per second, default 100,
  * open loop: a slow answer does not slow the stream down) mixing reads of both forms (menu, store,
  * inventory) with sync API writes (item patches, store updates, the odd full sync), plus one stock
- * change every second that the very next inventory read must show. It reports the requests, the
- * errors (anything but the expected status, a connection error, or a stale read: must be 0), latency
- * percentiles, and the server's resident memory at the start and the end (after a warm-up), then
- * stops the server with SIGTERM and checks that it exits 0.
+ * change every second that the very next inventory read must show. Meanwhile four live streams
+ * (`/events`, two per form) and a webhook receiver (signatures verified with `standardwebhooks`)
+ * follow the dispensary from the cursor before the warm-up; after the load, every change of the feed
+ * since then must have reached each of them (bench/soak-push.ts). It reports the requests, the errors
+ * (anything but the expected status, a connection error, a stale read, a change a stream or the
+ * receiver never got: must be 0), latency percentiles, the server's resident memory at the start,
+ * middle and end (after a warm-up), and per push channel the changes made, delivered, missing and
+ * duplicated, with the stock changes' delivery latency; then it stops the server with SIGTERM and
+ * checks that it exits 0. `--out` writes the report as its setup's section of that file.
  *
  *   npm run soak -- --seconds 60 --rate 100 [--items 300] [--full-sync-seconds 10] [--db PATH|postgres://...] [--out bench/SOAK.md]
  *   npm run soak -- --minutes 10 --database postgres --workers 2
@@ -21,12 +26,24 @@
  * what is measured. Exit code 1 when there was any error.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import {
+  allDelivered,
+  type Delivery,
+  delivery,
+  followStream,
+  readFeed,
+  type StockChange,
+  type StreamOpening,
+  startWebhookReceiver,
+  stockCursors,
+} from './soak-push.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'menu-api');
@@ -58,6 +75,12 @@ const FULL_SYNC_SECONDS = Number(args['full-sync-seconds']);
 const CREDENTIALS = Number(args.credentials);
 const ADDRESSES = Number(args.addresses);
 const ADMIN_KEYS = 4;
+/** Live streams per form (Form B's GET /events, Form A's POST /events). */
+const STREAMS_PER_FORM = 2;
+/** How long after the load the push channels may take to deliver the last changes. */
+const DELIVERY_GRACE_MS = 60_000;
+/** The key webhook secrets are encrypted with, for the server and the CLI (in the environment, out of ps). */
+const CHILD_ENV = { ...process.env, WEBHOOK_KEY: randomBytes(32).toString('base64') };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -66,7 +89,7 @@ function cli<T>(db: string, command: string[]): Promise<T> {
     execFile(
       process.execPath,
       [BIN, '--db', db, ...command, '--json'],
-      { cwd: ROOT, encoding: 'utf8' },
+      { cwd: ROOT, encoding: 'utf8', env: CHILD_ENV },
       (error, out, err) => {
         if (error) reject(new Error(`menu-api ${command.join(' ')}: ${err}${out}`));
         else resolve(JSON.parse(out) as T);
@@ -110,6 +133,8 @@ function menu(count: number, round: number): Record<string, unknown>[] {
 interface Answer {
   status: number;
   body: string;
+  /** The Menu-Cursor header, when there is one. */
+  cursor?: string;
 }
 
 const agents = Array.from(
@@ -137,7 +162,11 @@ function call(
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', reject);
       response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        resolve({
+          status: response.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+          cursor: response.headers['menu-cursor'] as string | undefined,
+        }),
       );
     });
     request.end(options.body);
@@ -234,8 +263,10 @@ async function startServer(
       'warn',
       '--workers',
       String(WORKERS),
+      // The webhook receiver is on loopback, which webhooks may reach only with this.
+      '--webhook-allow-private',
     ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: CHILD_ENV },
   );
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => {
@@ -333,6 +364,20 @@ async function main(): Promise<void> {
   const menuFile = join(folder, 'menu.json');
   writeFileSync(menuFile, JSON.stringify(menu(ITEMS, 0)));
   await cli(db, ['menu', 'import', '--dispensary', String(dispensary.id), menuFile]);
+  // A webhook of the first credential to a receiver of this process: every change after the import.
+  const receiver = await startWebhookReceiver();
+  const webhook = await cli<{ secret: string }>(db, [
+    '--webhook-allow-private',
+    'webhook',
+    'add',
+    '--credential',
+    credentials[0]!.username,
+    '--dispensary',
+    String(dispensary.id),
+    '--url',
+    receiver.url,
+  ]);
+  receiver.useSecret(webhook.secret);
 
   const server = await startServer(db);
   const pid = server.child.pid!;
@@ -445,6 +490,8 @@ async function main(): Promise<void> {
     ms: number;
   }
   let measuring = false;
+  /** performance.now() when the measurement began, to say when each error's request was sent. */
+  let measureStarted = Number.POSITIVE_INFINITY;
   const samples: Sample[] = [];
   const errors: string[] = [];
   const counts = new Map<Operation, number>();
@@ -453,7 +500,13 @@ async function main(): Promise<void> {
 
   const record = (operation: Operation, started: number, problem?: string) => {
     // Warm-up errors count too: an error is an error.
-    if (problem) errors.push(`${operation}: ${problem}`);
+    if (problem) {
+      const phase =
+        started < measureStarted
+          ? 'in the warm-up'
+          : `at ${((started - measureStarted) / 1_000).toFixed(0)} s of the measurement`;
+      errors.push(`${operation}: ${problem} (sent ${phase})`);
+    }
     if (!measuring) return;
     samples.push({ operation, ms: performance.now() - started });
     counts.set(operation, (counts.get(operation) ?? 0) + 1);
@@ -481,6 +534,7 @@ async function main(): Promise<void> {
 
   // The stock change, once a second, and a check that the next inventory read shows it.
   let stockRound = 0;
+  const stockChanges: StockChange[] = [];
   const stockChange = async () => {
     const item = 1 + (stockRound % ITEMS);
     const stock = 1_000 + stockRound++;
@@ -501,6 +555,8 @@ async function main(): Promise<void> {
         answer.status === 200 ? undefined : `${answer.status} ${answer.body.slice(0, 200)}`,
       );
       if (answer.status !== 200) return;
+      // An inactive item is not in the active menu: its stock change is no change of the feed.
+      if ((item - 1) % 17 !== 0) stockChanges.push({ itemId: item, stock, answeredAt: performance.now() });
       const checkStarted = performance.now();
       const read = await call(`${base}/inventory`, { headers: formB(pick(credentials)), agent });
       if (!quiet || fullSyncs.running > 0 || fullSyncs.epoch !== epoch) {
@@ -528,9 +584,32 @@ async function main(): Promise<void> {
   };
 
   // Warm-up: every credential once (each first login pays scrypt), then the mix at the full rate.
-  await Promise.all(
+  const firstReads = await Promise.all(
     credentials.map((credential) => call(`${base}/menu`, { headers: formB(credential), agent: agents[0]! })),
   );
+  // Nothing was written since the import: every change after this cursor must reach every channel.
+  const baseline = firstReads[0]!.cursor;
+  if (!baseline) throw new Error('the first /menu answer has no Menu-Cursor');
+  const streams = Array.from({ length: 2 * STREAMS_PER_FORM }, (_, index) => {
+    const credential = credentials[index % credentials.length]!;
+    const formAStream = index % 2 === 1;
+    return followStream(
+      `${base}/events`,
+      `${formAStream ? 'Form A' : 'Form B'} stream ${Math.floor(index / 2) + 1}`,
+      baseline,
+      {
+        open: (cursor): StreamOpening =>
+          formAStream
+            ? {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: formA(credential, { after: cursor }),
+              }
+            : { method: 'GET', headers: { ...formB(credential), 'last-event-id': cursor } },
+      },
+      `127.0.0.${(index % ADDRESSES) + 1}`,
+    );
+  });
 
   const runFor = async (seconds: number) => {
     const began = performance.now();
@@ -568,6 +647,7 @@ async function main(): Promise<void> {
   const rssSeries: number[] = [rss(pid)];
   const rssStart = rssSeries[0]!;
   measuring = true;
+  measureStarted = performance.now();
   console.error(`soak: measuring for ${SECONDS} s at ${RATE} requests/s`);
   const sampler = setInterval(() => rssSeries.push(rss(pid)), 5_000);
   const began = Date.now();
@@ -581,6 +661,32 @@ async function main(): Promise<void> {
   const heapAfter = await heap(server.opsUrl);
   const cpuUsed = cpuMs(pid) - cpuBefore;
 
+  // Push: every change of the feed since the baseline must reach every stream and the receiver.
+  console.error('soak: waiting for the push channels to deliver the last changes');
+  const channels = [...streams.map((stream) => stream.arrivals), receiver.arrivals];
+  const feed = await readFeed(base, () => formB(pick(credentials)), baseline);
+  const deliveryStarted = performance.now();
+  while (!allDelivered(channels, feed) && performance.now() - deliveryStarted < DELIVERY_GRACE_MS) {
+    await sleep(250);
+  }
+  const drainMs = performance.now() - deliveryStarted;
+  for (const stream of streams) stream.stop();
+  const stockCursor = stockCursors(feed, stockChanges);
+  const deliveries: Delivery[] = channels.map((arrivals) => delivery(arrivals, feed, stockCursor));
+  if (stockCursor.size < stockChanges.length) {
+    errors.push(
+      `push: ${stockChanges.length - stockCursor.size} stock changes answered 200 are not in the feed`,
+    );
+  }
+  for (const channel of deliveries) {
+    errors.push(...channel.problems);
+    if (channel.missing.length > 0) {
+      errors.push(
+        `push: ${channel.name} never received ${channel.missing.length} of ${channel.made} changes (cursors ${channel.missing.slice(0, 5).join(', ')}${channel.missing.length > 5 ? ', …' : ''})`,
+      );
+    }
+  }
+
   // A graceful stop under (just finished) load: exit code 0.
   server.child.kill('SIGTERM');
   const exitCode = await new Promise<number | null>((resolve) => {
@@ -588,6 +694,7 @@ async function main(): Promise<void> {
     server.child.once('exit', (code) => resolve(code));
   });
   for (const agent of agents) agent.destroy();
+  await receiver.close();
 
   const latencies = samples.map((sample) => sample.ms).sort((a, b) => a - b);
   const byOperation = [...counts.entries()].sort(([a], [b]) => a.localeCompare(b));
@@ -600,10 +707,10 @@ async function main(): Promise<void> {
   });
   const growth = ((rssEnd - rssStart) / rssStart) * 100;
   const report = [
-    '# Soak test',
+    `## ${setupTitle()}`,
     '',
     `\`npm run soak -- ${args.minutes !== undefined ? `--minutes ${args.minutes}` : `--seconds ${SECONDS}`} --rate ${RATE}${DATABASE === 'postgres' ? ' --database postgres' : ''}${WORKERS > 1 ? ` --workers ${WORKERS}` : ''}\` (a full sync every ${FULL_SYNC_SECONDS} s) on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${args.db ? 'the given database' : DATABASE === 'postgres' ? 'PostgreSQL' : 'SQLite'}, ${WORKERS > 1 ? `${WORKERS} workers, ` : ''}${ITEMS} items,`,
-    `${CREDENTIALS} credentials, ${ADMIN_KEYS} admin keys, ${ADDRESSES} client addresses, one stock change per second (each checked by the next inventory read).`,
+    `${CREDENTIALS} credentials, ${ADMIN_KEYS} admin keys, ${ADDRESSES} client addresses, one stock change per second (each checked by the next inventory read), ${2 * STREAMS_PER_FORM} live streams and a webhook receiver.`,
     '',
     '| | |',
     '|---|---|',
@@ -624,15 +731,72 @@ async function main(): Promise<void> {
     '|---|---|---|---|',
     ...perOperation,
     '',
+    `Push: ${STREAMS_PER_FORM} live streams per form (\`/events\`, resumed with the last cursor when the server ends one) and a webhook receiver verifying each signature with \`standardwebhooks\`, all from the cursor before the warm-up. Changes made: every change of the feed since then (full syncs, patches, stock changes, warm-up included); delivered: received at least once, by cursor; duplicates: received again. Stock changes: each matched to its change by item and level; latency from the sync API's answer to the arrival (0 when it arrived first). The last changes were all delivered ${(drainMs / 1_000).toFixed(1)} s after the load ended${allDelivered(channels, feed) ? '' : ' (or not: see missing)'}.`,
+    '',
+    '| channel | changes made | delivered | missing | duplicates | stock changes delivered | stock latency p50 / p99 ms | resumed |',
+    '|---|---|---|---|---|---|---|---|',
+    ...deliveries.map(
+      (channel) =>
+        `| ${channel.name} | ${channel.made} | ${channel.delivered} | ${channel.missing.length} | ${channel.duplicates} | ${channel.stockDelivered} of ${channel.stockMade} | ${percentile(channel.latencies, 50).toFixed(1)} / ${percentile(channel.latencies, 99).toFixed(1)} | ${channel.resumed} |`,
+    ),
+    '',
     ...(errors.length > 0
-      ? ['Errors (first 20):', '', ...errors.slice(0, 20).map((error) => `- ${error}`), '']
+      ? [
+          'Errors (first 20):',
+          '',
+          ...errors.slice(0, 20).map((error) => `- ${error}`),
+          '',
+          `Errors by kind: ${errorKinds(errors)}.`,
+          '',
+        ]
       : []),
   ].join('\n');
   process.stdout.write(`${report}\n`);
-  if (args.out) writeFileSync(args.out, `${report}\n`);
+  if (args.out) writeSection(args.out, report);
   if (!args.db) rmSync(folder, { recursive: true, force: true });
   await postgres?.drop();
   process.exitCode = errors.length === 0 && exitCode === 0 ? 0 : 1;
+}
+
+/** The setup a run measures, which names its section of bench/SOAK.md. */
+function setupTitle(): string {
+  const database = args.db ? 'The given database' : DATABASE === 'postgres' ? 'PostgreSQL' : 'SQLite';
+  return `${database}, ${WORKERS > 1 ? `${WORKERS} workers` : 'one process'}`;
+}
+
+/**
+ * Writes the report as its setup's section of `path` (bench/SOAK.md): a run replaces the last run of
+ * the same setup (database and workers) and leaves the others' sections as they are.
+ */
+function writeSection(path: string, report: string): void {
+  const key = setupTitle()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-');
+  const section = `<!-- soak:${key}:start -->\n${report}\n<!-- soak:${key}:end -->\n`;
+  const marked = new RegExp(`<!-- soak:${key}:start -->[\\s\\S]*<!-- soak:${key}:end -->\\n?`);
+  const before = existsSync(path)
+    ? readFileSync(path, 'utf8')
+    : '# Soak test\n\nRuns of `npm run soak` (bench/soak.ts), the last of each setup.\n';
+  writeFileSync(
+    path,
+    marked.test(before) ? before.replace(marked, () => section) : `${before.trimEnd()}\n\n${section}`,
+  );
+}
+
+/** The errors counted by operation and what went wrong (request ids and times left out). */
+function errorKinds(errors: readonly string[]): string {
+  const kinds = new Map<string, number>();
+  for (const error of errors) {
+    const kind = error
+      .replace(/ \(sent [^)]*\)$/, '')
+      .replace(/"request_id":"[^"]*"/, '')
+      .slice(0, 120);
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  return [...kinds.entries()]
+    .sort(([, a], [, b]) => b - a)
+    .map(([kind, count]) => `${count} × ${kind}`)
+    .join('; ');
 }
 
 /** A database of the soak's own on SOAK_POSTGRES_URL's server, dropped by `drop()`. */

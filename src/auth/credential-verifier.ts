@@ -35,6 +35,13 @@ export class CredentialVerifier {
   private readonly pairs = new Map<string, Remembered>();
   private readonly keysByUsername = new Map<string, Set<string>>();
   private readonly rows = new Map<string, Credential>();
+  /**
+   * Checks under way, by pair key: requests with a pair not yet remembered share its one check instead
+   * of each paying scrypt (after a restart, a client's burst of requests would otherwise queue as many
+   * scrypt runs, each slower for the others, until requests time out). Cleared by every forget, so no
+   * request joins a check that began before a revoke.
+   */
+  private readonly checking = new Map<string, Promise<VerifiedCredential | undefined>>();
   /** Renewed by every forget: a check that began before a change is not remembered after it. */
   private generation = 0;
   /** Per-process key: the cache keys are useless outside this process. */
@@ -61,6 +68,20 @@ export class CredentialVerifier {
     const key = this.keyOf(username, password);
     const known = this.rememberedUnder(key, username);
     if (known) return known;
+    const pending = this.checking.get(key);
+    if (pending) return pending;
+    const check = this.check(username, password, key).finally(() => {
+      if (this.checking.get(key) === check) this.checking.delete(key);
+    });
+    this.checking.set(key, check);
+    return check;
+  }
+
+  private async check(
+    username: string,
+    password: string,
+    key: string,
+  ): Promise<VerifiedCredential | undefined> {
     const generation = this.generation;
     const credential = await this.lookup(username, generation);
     const expiry = credential?.expiresAt ? Date.parse(credential.expiresAt) : Number.POSITIVE_INFINITY;
@@ -86,6 +107,7 @@ export class CredentialVerifier {
     for (const key of this.keysByUsername.get(username) ?? []) this.pairs.delete(key);
     this.keysByUsername.delete(username);
     this.rows.delete(username);
+    this.checking.clear();
     this.generation++;
   }
 
@@ -93,6 +115,7 @@ export class CredentialVerifier {
     this.pairs.clear();
     this.keysByUsername.clear();
     this.rows.clear();
+    this.checking.clear();
     this.generation++;
   }
 

@@ -14,6 +14,12 @@ export interface Dialect {
   readonly maxParameters: number;
   isUniqueViolation(error: unknown): boolean;
   /**
+   * How many recorded writes (Writer) may hold a pooled connection at once, so that a backlog of writes
+   * leaves the rest of the pool to reads (PostgreSQL: half the pool). Undefined: no limit (SQLite's one
+   * connection runs one statement at a time anyway).
+   */
+  readonly writeSlots?: number;
+  /**
    * Whether claims lock the rows they take and skip rows others hold (PostgreSQL: FOR UPDATE SKIP
    * LOCKED). SQLite has no row locks and needs none: its writing transactions run one at a time.
    */

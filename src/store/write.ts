@@ -11,6 +11,7 @@ import {
   type MenuChangeType,
   type RemovalReason,
 } from './store.js';
+import { WriteTurns } from './write-turns.js';
 
 /** The actor of writes that name none: the operator at the command line. */
 export const OPERATOR: Actor = 'cli';
@@ -59,7 +60,10 @@ export function foundIf(rows: number | bigint, change: ChangeRecord): Written<bo
 
 export interface WriteOptions {
   actor: Actor;
-  /** Locks this dispensary first (see Dialect.lockDispensary), for writes to its menu or row. */
+  /**
+   * Locks this dispensary first (see Dialect.lockDispensary), for writes to its menu or row; such
+   * writes also take turns in this process before taking a connection (see WriteTurns).
+   */
   lockDispensary?: number;
   /** The ConflictError message for a unique violation; without it, the violation is thrown as is. */
   conflict?: string;
@@ -69,18 +73,26 @@ export interface WriteOptions {
  * Every recorded write goes through here: one transaction, the dispensary lock when asked, and — when
  * the write changed something — its change notice and audit entry in that same transaction, so that
  * a failed write leaves neither. A unique violation becomes a ConflictError with the given message.
+ * Writes wait for their turn (WriteTurns) before the transaction takes a connection.
  */
 export class Writer {
   private readonly feedHooks: FeedHook[] = [];
+  private readonly turns: WriteTurns;
 
-  constructor(private readonly dialect: Dialect) {}
+  constructor(private readonly dialect: Dialect) {
+    this.turns = new WriteTurns(dialect.writeSlots ?? Number.POSITIVE_INFINITY);
+  }
 
   /** Adds a hook run in every write that records feed entries, after inserting them (Store.afterFeed). */
   afterFeed(hook: FeedHook): void {
     this.feedHooks.push(hook);
   }
 
-  async write<T>(
+  write<T>(options: WriteOptions, work: (trx: Transaction<Database>) => Promise<Written<T>>): Promise<T> {
+    return this.turns.run(options.lockDispensary, () => this.transaction(options, work));
+  }
+
+  private async transaction<T>(
     options: WriteOptions,
     work: (trx: Transaction<Database>) => Promise<Written<T>>,
   ): Promise<T> {

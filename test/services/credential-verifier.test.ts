@@ -96,6 +96,19 @@ describe('CredentialVerifier: lookups and scrypt', () => {
     passwordHash = await hashPassword(PASSWORD, TEST_SCRYPT);
   });
 
+  it('concurrent requests with one pair not yet remembered share one check (one scrypt, one query)', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => verifier.verify('integrator', PASSWORD)),
+    );
+    expect(answers.every((answer) => answer?.username === 'integrator')).toBe(true);
+    expect(scryptChecks.count).toBe(1);
+    expect(lookups).toEqual(['integrator']);
+    // Wrong passwords alike: one shared check answers every request with the same pair.
+    const wrong = await Promise.all(Array.from({ length: 5 }, () => verifier.verify('integrator', 'wrong')));
+    expect(wrong).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(scryptChecks.count).toBe(2);
+  });
+
   it('a check that was in flight when the revoke arrived is not remembered after it', async () => {
     const pending = verifier.verify('integrator', PASSWORD);
     // The revoke lands while scrypt runs for the pending check.

@@ -82,6 +82,7 @@ async function readTransaction<T>(pool: pg.Pool, work: (readArrays: ReadArrays) 
 function postgresDialect(
   db: Kysely<Database>,
   pool: pg.Pool,
+  poolSize: number,
   listenerOptions: Omit<ListenerOptions, 'channel'>,
   location: string,
 ): Dialect {
@@ -90,6 +91,9 @@ function postgresDialect(
     db,
     location,
     maxParameters: MAX_PARAMETERS,
+    // Writes waiting for a dispensary's row lock or the change lock hold their connection meanwhile:
+    // however many queue up, half the pool stays for reads (which never wait for a lock).
+    writeSlots: Math.max(1, Math.floor(poolSize / 2)),
     skipLocked: true,
     batches: postgresBatches,
     isUniqueViolation: (error) =>
@@ -127,9 +131,10 @@ function postgresDialect(
 
 export function openPostgresStore(url: string, options: PostgresOptions = {}): KyselyStore {
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    max: poolSize,
     connectionTimeoutMillis: connectTimeoutMs,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
@@ -148,6 +153,7 @@ export function openPostgresStore(url: string, options: PostgresOptions = {}): K
     postgresDialect(
       db,
       pool,
+      poolSize,
       { connectionString: url, connectTimeoutMs, applicationName: 'menu-api-listen' },
       redactUrl(url),
     ),

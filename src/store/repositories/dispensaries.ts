@@ -98,7 +98,7 @@ export class Dispensaries implements DispensaryRepository {
     actor: Actor = OPERATOR,
     previousValidUntil?: string,
   ): Promise<boolean> {
-    return this.writer.write({ actor }, async (trx) => {
+    return this.writer.write({ actor, lockDispensary: id }, async (trx) => {
       const result = await trx
         .updateTable('dispensaries')
         .set((eb) => ({
@@ -161,7 +161,7 @@ export class Dispensaries implements DispensaryRepository {
     patch: StoreInfoPatch,
     actor: Actor = OPERATOR,
   ): Promise<StoreInfo | undefined> {
-    return this.writer.write({ actor }, async (trx) => {
+    return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
       const before = await trx
         .selectFrom('dispensaries')
         .select(STORE_INFO_COLUMNS)

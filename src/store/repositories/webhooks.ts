@@ -378,16 +378,25 @@ export class Webhooks implements WebhookRepository {
         .where('w.enabled', '=', 1)
         .where('d.next_attempt_at', '<=', at)
         .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', at)]))
-        // Only the head of each endpoint's queue: a later change waits for an earlier one.
-        .where('d.id', '=', (eb) =>
+        // Only the head of each endpoint's queue: a later change waits for an earlier one. The heads are
+        // found per endpoint (one index probe each, on webhook_deliveries_queue: an endpoint has one
+        // delivery per cursor, so seq alone orders them) rather than per pending delivery: checking
+        // every pending delivery against its endpoint's head cost time in the square of the backlog,
+        // so a backlog (a full sync's hundreds of changes) slowed delivery to a crawl.
+        .where('d.id', 'in', (eb) =>
           eb
-            .selectFrom('webhook_deliveries as h')
-            .select('h.id')
-            .whereRef('h.webhook_id', '=', 'd.webhook_id')
-            .where('h.status', '=', 'pending')
-            .orderBy('h.seq')
-            .orderBy('h.id')
-            .limit(1),
+            .selectFrom('webhooks as q')
+            .select((inner) =>
+              inner
+                .selectFrom('webhook_deliveries as h')
+                .select('h.id')
+                .whereRef('h.webhook_id', '=', 'q.id')
+                .where('h.status', '=', 'pending')
+                .orderBy('h.seq')
+                .limit(1)
+                .as('head'),
+            )
+            .where('q.enabled', '=', 1),
         )
         .orderBy('d.next_attempt_at')
         .limit(limit)
