@@ -20,6 +20,12 @@ export interface Dialect {
    */
   readonly writeSlots?: number;
   /**
+   * How long a recorded write may wait for its turn and slot before it fails as unavailable (503):
+   * what it would otherwise have waited for a connection or a lock (PostgreSQL: the pool's connect
+   * timeout; SQLite: its busy timeout). Undefined: no limit.
+   */
+  readonly writeWaitMs?: number;
+  /**
    * Whether claims lock the rows they take and skip rows others hold (PostgreSQL: FOR UPDATE SKIP
    * LOCKED). SQLite has no row locks and needs none: its writing transactions run one at a time.
    */

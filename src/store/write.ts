@@ -80,7 +80,10 @@ export class Writer {
   private readonly turns: WriteTurns;
 
   constructor(private readonly dialect: Dialect) {
-    this.turns = new WriteTurns(dialect.writeSlots ?? Number.POSITIVE_INFINITY);
+    this.turns = new WriteTurns(
+      dialect.writeSlots ?? Number.POSITIVE_INFINITY,
+      dialect.writeWaitMs ?? Number.POSITIVE_INFINITY,
+    );
   }
 
   /** Adds a hook run in every write that records feed entries, after inserting them (Store.afterFeed). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isStoreUnavailable } from '../../src/store/unavailable.js';
 import { WriteTurns } from '../../src/store/write-turns.js';
 
 /** A piece of work that runs until `finish` is called, recording when it started. */
@@ -82,5 +83,25 @@ describe('WriteTurns', () => {
     second!.finish();
     other!.finish();
     expect(await Promise.all(results)).toEqual(['first', 'second', 'other']);
+  });
+
+  it('a write that waits longer than the limit gives up with 503 (unavailable); the order holds for the rest', async () => {
+    const turns = new WriteTurns(1, 30);
+    const log: string[] = [];
+    const [slow, late, other, next] = ['slow', 'late', 'other', 'next'].map((name) => pending(log, name));
+    const running = turns.run(1, slow!.work);
+    const lateResult = turns.run(1, late!.work);
+    const otherResult = turns.run(2, other!.work);
+    await expect(lateResult).rejects.toSatisfy(isStoreUnavailable);
+    await expect(otherResult).rejects.toSatisfy(isStoreUnavailable);
+    // The write after the one that gave up still waits for the one before it.
+    const nextResult = turns.run(1, next!.work);
+    await settle();
+    expect(log).toEqual(['slow']);
+    slow!.finish();
+    await settle();
+    expect(log).toEqual(['slow', 'next']);
+    next!.finish();
+    expect(await Promise.all([running, nextResult])).toEqual(['slow', 'next']);
   });
 });

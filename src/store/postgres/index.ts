@@ -94,6 +94,8 @@ function postgresDialect(
     // Writes waiting for a dispensary's row lock or the change lock hold their connection meanwhile:
     // however many queue up, half the pool stays for reads (which never wait for a lock).
     writeSlots: Math.max(1, Math.floor(poolSize / 2)),
+    // As long as a write waited for a pooled connection before it took turns: it still fails fast.
+    writeWaitMs: listenerOptions.connectTimeoutMs,
     skipLocked: true,
     batches: postgresBatches,
     isUniqueViolation: (error) =>

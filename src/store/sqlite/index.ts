@@ -12,6 +12,8 @@ const MAX_PARAMETERS = 32_766;
 
 /** How often a connection checks that its path still names the file it has open, ms. */
 const FILE_CHECK_MS = 500;
+/** How long a writer waits for another process's write lock (and, in this process, for its turn). */
+const BUSY_TIMEOUT_MS = 5000;
 
 function connect(path: string): SqliteDatabase.Database {
   const connection = new SqliteDatabase(path);
@@ -20,7 +22,7 @@ function connect(path: string): SqliteDatabase.Database {
     connection.pragma('journal_mode = WAL');
     connection.pragma('synchronous = NORMAL');
     connection.pragma('foreign_keys = ON');
-    connection.pragma('busy_timeout = 5000');
+    connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     return connection;
   } catch (error) {
     connection.close();
@@ -186,6 +188,7 @@ export function openSqliteStore(path: string): KyselyStore {
     db,
     location: `sqlite:${path}`,
     maxParameters: MAX_PARAMETERS,
+    writeWaitMs: BUSY_TIMEOUT_MS,
     canStoreText: () => true,
     migrationLock: (migrate) => connection.exclusively(migrate),
     // Not db.transaction(): its BEGIN becomes BEGIN IMMEDIATE (see WatchedConnection.prepare), which
