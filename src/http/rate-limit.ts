@@ -42,6 +42,18 @@ function note(request: FastifyRequest, policy: BucketPolicy, decision: RateDecis
   );
 }
 
+/** A policy's item of the RateLimit-Policy header: the same on every answer, so made once per policy. */
+const policyFields = new WeakMap<BucketPolicy, string>();
+
+function policyField(policy: BucketPolicy): string {
+  let field = policyFields.get(policy);
+  if (field === undefined) {
+    field = `"${policy.name}";q=${policy.burst};w=${windowSeconds(policy)}`;
+    policyFields.set(policy, field);
+  }
+  return field;
+}
+
 const refusalMessages = new Map<string, string>();
 
 function refusalMessage(policy: BucketPolicy, retryAfterSeconds: number): string {
@@ -85,7 +97,7 @@ export function addRateLimits(app: FastifyInstance, options: RateLimitOptions): 
       let states = '';
       for (const { policy, decision } of shown) {
         const separator = policies ? ', ' : '';
-        policies += `${separator}"${policy.name}";q=${policy.burst};w=${windowSeconds(policy)}`;
+        policies += separator + policyField(policy);
         states += `${separator}"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`;
       }
       reply.header('ratelimit-policy', policies);

@@ -25,6 +25,13 @@ class RequestLogger implements FastifyBaseLogger {
     return this.made;
   }
 
+  /** Whether a line at `level` would be written: a line the level drops makes no child either. */
+  private writes(level: string): boolean {
+    if (this.made) return true;
+    const parent = this.parent as FastifyBaseLogger & { isLevelEnabled?(level: string): boolean };
+    return parent.isLevelEnabled?.(level) ?? true;
+  }
+
   /** The parent's level until a child exists (a child starts at its parent's level). */
   get level(): string {
     return (this.made ?? this.parent).level;
@@ -35,22 +42,22 @@ class RequestLogger implements FastifyBaseLogger {
   }
 
   fatal(...args: LogArguments): void {
-    this.real.fatal(...args);
+    if (this.writes('fatal')) this.real.fatal(...args);
   }
   error(...args: LogArguments): void {
-    this.real.error(...args);
+    if (this.writes('error')) this.real.error(...args);
   }
   warn(...args: LogArguments): void {
-    this.real.warn(...args);
+    if (this.writes('warn')) this.real.warn(...args);
   }
   info(...args: LogArguments): void {
-    this.real.info(...args);
+    if (this.writes('info')) this.real.info(...args);
   }
   debug(...args: LogArguments): void {
-    this.real.debug(...args);
+    if (this.writes('debug')) this.real.debug(...args);
   }
   trace(...args: LogArguments): void {
-    this.real.trace(...args);
+    if (this.writes('trace')) this.real.trace(...args);
   }
   silent(...args: LogArguments): void {
     this.real.silent(...args);
