@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/profile.ts LABEL`: runs the real server under --cpu-prof, drives one workload at a
- * time (Form B gzip, Form A gzip, Form B 304, Form B 403 on the 500-item menu) and prints where the time went.
+ * time (Form B gzip, Form A gzip, Form B 304, Form B identity, Form B 403 on the 500-item menu) and prints where the time went.
  * The profiles and summaries land in bench/profiles/LABEL/ (not committed). PROFILE_ONLY (a comma-separated
  * list of workload names) profiles only those.
  */
@@ -45,6 +45,11 @@ const workloads: {
     method: 'GET',
     headers: { store: dispensary.token, username, password, 'accept-encoding': 'gzip' },
     revalidate: true,
+  },
+  {
+    name: 'form-b-identity',
+    method: 'GET',
+    headers: { store: dispensary.token, username, password },
   },
   {
     // A refusal: good credentials, a token nobody holds (must cost no more than a served read).
