@@ -79,13 +79,13 @@ function reportTallies<Label extends string>(
 class CountTally<Label extends string> {
   readonly tallies = new Map<string, Tally<Record<Label, string>>>();
 
-  add(key: string, labels: () => Record<Label, string>): void {
+  add(key: string, labels: () => Record<Label, string>, by = 1): void {
     let tally = this.tallies.get(key);
     if (!tally) {
       tally = { labels: labels(), count: 0, reported: 0 };
       this.tallies.set(key, tally);
     }
-    tally.count++;
+    tally.count += by;
   }
 }
 
@@ -164,6 +164,10 @@ export class Metrics {
   private readonly answers = new Map<string, AnswerTally>();
   private readonly authFailureTally = new CountTally<'status' | 'reason' | 'surface'>();
   private readonly rateLimitedTally = new CountTally<'limit'>();
+  /** Snapshot reads by view: counted on every read (bench/PROFILE.md), so tallied too. */
+  private readonly snapshotHitTally = new CountTally<'view'>();
+  private readonly snapshotMissTally = new CountTally<'view'>();
+  private readonly snapshotBytesTally = new CountTally<'view'>();
   /** Requests received and not yet answered or aborted; read into the gauge when scraped. */
   private inFlight = 0;
   private databaseProbe: (() => boolean) | undefined;
@@ -204,6 +208,22 @@ export class Metrics {
     const registers = [this.registry];
     const counter = <Label extends string>(name: string, help: string, labelNames: readonly Label[]) =>
       new Counter<Label>({ name, help, labelNames, registers });
+    /** A counter handed the tally's counts when scraped. */
+    const tallied = <Label extends string>(
+      name: string,
+      help: string,
+      labelNames: readonly Label[],
+      tally: CountTally<Label>,
+    ) =>
+      new Counter<Label>({
+        name,
+        help,
+        labelNames,
+        registers,
+        collect() {
+          reportTallies(this, tally.tallies.values());
+        },
+      });
     const answers = this.answers;
     const metrics = this;
     this.httpRequests = new Counter({
@@ -225,35 +245,29 @@ export class Metrics {
         this.set(metrics.inFlight);
       },
     });
-    const authFailures = this.authFailureTally.tallies;
-    this.authFailures = new Counter({
-      name: 'menu_api_auth_failures_total',
-      help: 'Refused authentications: 401 (credentials, admin key) and 403 (token, scope), by reason.',
-      labelNames: ['status', 'reason', 'surface'] as const,
-      registers,
-      collect() {
-        reportTallies(this, authFailures.values());
-      },
-    });
-    const rateLimited = this.rateLimitedTally.tallies;
-    this.rateLimited = new Counter({
-      name: 'menu_api_rate_limited_total',
-      help: 'Requests refused with 429 by a rate limit, by the limit that refused them.',
-      labelNames: ['limit'] as const,
-      registers,
-      collect() {
-        reportTallies(this, rateLimited.values());
-      },
-    });
-    this.snapshotHits = counter(
+    this.authFailures = tallied(
+      'menu_api_auth_failures_total',
+      'Refused authentications: 401 (credentials, admin key) and 403 (token, scope), by reason.',
+      ['status', 'reason', 'surface'],
+      this.authFailureTally,
+    );
+    this.rateLimited = tallied(
+      'menu_api_rate_limited_total',
+      'Requests refused with 429 by a rate limit, by the limit that refused them.',
+      ['limit'],
+      this.rateLimitedTally,
+    );
+    this.snapshotHits = tallied(
       'menu_api_snapshot_cache_hits_total',
       'Answers served from a kept snapshot, by view (a:menu:active, b:menu:both, store, inventory...).',
       ['view'],
+      this.snapshotHitTally,
     );
-    this.snapshotMisses = counter(
+    this.snapshotMisses = tallied(
       'menu_api_snapshot_cache_misses_total',
       'Answers whose snapshot had to be built first, by view.',
       ['view'],
+      this.snapshotMissTally,
     );
     this.snapshotCacheBytes = new Gauge({
       name: 'menu_api_snapshot_cache_bytes',
@@ -264,10 +278,11 @@ export class Metrics {
         if (metrics.snapshotBytesProbe) this.set({ view: 'all' }, metrics.snapshotBytesProbe());
       },
     });
-    this.snapshotBytesServed = counter(
+    this.snapshotBytesServed = tallied(
       'menu_api_snapshot_bytes_served_total',
       'Bytes of answers served from snapshots (kept or just built), by view.',
       ['view'],
+      this.snapshotBytesTally,
     );
     this.webhookAttempts = counter(
       'menu_api_webhook_attempts_total',
@@ -367,11 +382,11 @@ export class Metrics {
   }
 
   recordSnapshotHit(view = 'all'): void {
-    this.snapshotHits.inc({ view });
+    this.snapshotHitTally.add(view, () => ({ view }));
   }
 
   recordSnapshotMiss(view = 'all'): void {
-    this.snapshotMisses.inc({ view });
+    this.snapshotMissTally.add(view, () => ({ view }));
   }
 
   /** The bytes the snapshot cache holds now, for one view or (`all`) the whole cache. */
@@ -380,7 +395,7 @@ export class Metrics {
   }
 
   recordSnapshotBytesServed(bytes: number, view = 'all'): void {
-    this.snapshotBytesServed.inc({ view }, bytes);
+    this.snapshotBytesTally.add(view, () => ({ view }), bytes);
   }
 
   /** An answer Node's parser gave before any route saw the request (400, 408, 431). */
