@@ -1,7 +1,8 @@
 /**
  * `npx tsx bench/profile.ts LABEL`: runs the real server under --cpu-prof, drives one workload at a
- * time (Form B gzip, Form A gzip, Form B 304 on the 500-item menu) and prints where the time went.
- * The profiles and summaries land in bench/profiles/LABEL/ (not committed).
+ * time (Form B gzip, Form A gzip, Form B 304, Form B identity, Form B 403 on the 500-item menu) and prints where the time went.
+ * The profiles and summaries land in bench/profiles/LABEL/ (not committed). PROFILE_ONLY (a comma-separated
+ * list of workload names) profiles only those.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,6 +46,17 @@ const workloads: {
     headers: { store: dispensary.token, username, password, 'accept-encoding': 'gzip' },
     revalidate: true,
   },
+  {
+    name: 'form-b-identity',
+    method: 'GET',
+    headers: { store: dispensary.token, username, password },
+  },
+  {
+    // A refusal: good credentials, a token nobody holds (must cost no more than a served read).
+    name: 'form-b-403',
+    method: 'GET',
+    headers: { store: 'no-such-token', username, password, 'accept-encoding': 'gzip' },
+  },
 ];
 
 function loadOf(url: string, workload: (typeof workloads)[number], headers: Record<string, string>) {
@@ -58,8 +70,11 @@ function loadOf(url: string, workload: (typeof workloads)[number], headers: Reco
   };
 }
 
+// `PROFILE_ONLY=form-b-gzip,form-b-403` profiles only those.
+const only = process.env.PROFILE_ONLY?.split(',');
 try {
   for (const workload of workloads) {
+    if (only && !only.includes(workload.name)) continue;
     const profileDir = join(outDir, workload.name);
     const spawned = performance.now();
     const server = await startMenuServer({

@@ -16,13 +16,11 @@ import { join } from 'node:path';
 import { type BenchDatabase, type BenchDispensary, generateDatabase, realisticMenu } from './data.js';
 import {
   type Ceiling,
-  cpuMs,
   currentRss,
   ensureBuilt,
   fetchRaw,
   LOAD_CLIENT,
   peakRss,
-  type RawResponse,
   ROOT,
   runLoad,
   type ServerUnderTest,
@@ -32,6 +30,7 @@ import {
   TASKSET,
 } from './lib.js';
 import type { LoadResult } from './load-worker.js';
+import { type BenchRequest, formARequest, formBRequest, measureWorkload, type Row } from './measure.js';
 import { measureBothWrites, median, type WriteTimes } from './writes.js';
 
 // Even, so that each half of a workload is whole seconds (wrk takes whole seconds).
@@ -71,140 +70,25 @@ const db: BenchDatabase = await generateDatabase(database, {
 const sized = (items: number) => db.sized.find((dispensary) => dispensary.items === items)!;
 const { username, password } = db.credential;
 
-interface Request {
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  body?: string;
-}
-const formB = (dispensary: BenchDispensary, acceptEncoding?: string): Request => ({
-  method: 'GET',
-  headers: {
-    store: dispensary.token,
-    username,
-    password,
-    ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
-  },
-});
-const formA = (dispensary: BenchDispensary, acceptEncoding: string): Request => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/json', 'accept-encoding': acceptEncoding },
-  body: JSON.stringify({ username, password, collective_token: dispensary.token }),
-});
-
-interface Row {
-  name: string;
-  server: LoadResult;
-  ceiling?: LoadResult;
-  /** The ceiling row this one is compared with, when it has none of its own. */
-  ceilingOf?: string;
-  bodyBytes: number;
-  encoding: string;
-  expected: number;
-  /** CPU time (user + system, every thread) per request, µs: steadier than req/s on a busy machine. */
-  serverCpuUs: number;
-  ceilingCpuUs?: number;
-}
-
-const load = (url: string, request: Request, seconds = SECONDS) =>
-  runLoad({
-    url: `${url}/menu`,
-    connections: CONNECTIONS,
-    durationSeconds: seconds,
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
-  });
-
-/** One workload: the server (after a short warm-up), then the ceiling serving the same answer. */
-async function measure(
+const formB = (dispensary: BenchDispensary, acceptEncoding?: string) =>
+  formBRequest(db.credential, dispensary, acceptEncoding);
+const formA = (dispensary: BenchDispensary, acceptEncoding: string) =>
+  formARequest(db.credential, dispensary, acceptEncoding);
+const measure = (
   server: ServerUnderTest,
   ceiling: Ceiling | undefined,
   name: string,
-  request: Request,
+  request: BenchRequest,
   revalidate = false,
   status = 200,
-): Promise<Row> {
-  const first: RawResponse = await fetchRaw(`${server.url}/menu`, request);
-  if (first.status !== status) throw new Error(`${name}: the server answered ${first.status}: ${first.body}`);
-  let answer = first;
-  if (revalidate) {
-    request = { ...request, headers: { ...request.headers, 'if-none-match': String(first.headers.etag) } };
-    answer = await fetchRaw(`${server.url}/menu`, request);
-    if (answer.status !== 304) throw new Error(`${name}: revalidation answered ${answer.status}`);
-  }
-  await load(server.url, request, 1);
-  if (ceiling) await ceiling.serve(answer);
-  // Server, ceiling, ceiling, server (half the time each): a load that drifts during the workload
-  // (another process on the machine) weighs on both sides alike.
-  const half = SECONDS / 2;
-  const serverRuns: LoadResult[] = [];
-  const ceilingRuns: LoadResult[] = [];
-  let serverCpuMs = 0;
-  let ceilingCpuMs = 0;
-  const timed = async (pid: number, run: () => Promise<LoadResult>) => {
-    const before = cpuMs(pid);
-    const result = await run();
-    return { result, cpu: cpuMs(pid) - before };
-  };
-  const onServer = async (seconds: number) => {
-    const { result, cpu } = await timed(server.pid, () => load(server.url, request, seconds));
-    serverRuns.push(result);
-    serverCpuMs += cpu;
-  };
-  const onCeiling = async () => {
-    const { result, cpu } = await timed(ceiling!.pid, () => load(ceiling!.url, request, half));
-    ceilingRuns.push(result);
-    ceilingCpuMs += cpu;
-  };
-  log(`${name}: server, ceiling${ceiling ? ', ceiling, server' : ''}`);
-  await onServer(ceiling ? half : SECONDS);
-  if (ceiling) {
-    await onCeiling();
-    await onCeiling();
-    await onServer(half);
-  }
-  const serverResult = combine(serverRuns);
-  const ceilingResult = ceiling ? combine(ceilingRuns) : undefined;
-  const perRequest = (ms: number, runs: LoadResult[]) =>
-    (ms * 1000) /
-    Math.max(
-      1,
-      runs.reduce((sum, run) => sum + run.total, 0),
-    );
-  return {
-    serverCpuUs: perRequest(serverCpuMs, serverRuns),
-    ceilingCpuUs: ceiling ? perRequest(ceilingCpuMs, ceilingRuns) : undefined,
-    name,
-    server: serverResult,
-    ceiling: ceilingResult,
-    bodyBytes: first.body.length,
-    encoding: String(first.headers['content-encoding'] ?? 'identity'),
-    expected: revalidate ? 304 : status,
-  };
-}
-
-/** Runs of one side as one: rates averaged, p50 averaged, p99 the worse, counts summed. */
-function combine(runs: LoadResult[]): LoadResult {
-  if (runs.length === 1) return runs[0]!;
-  const mean = (pick: (run: LoadResult) => number) =>
-    runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
-  const statusCodes: Record<string, number> = {};
-  for (const run of runs) {
-    for (const [code, count] of Object.entries(run.statusCodes))
-      statusCodes[code] = (statusCodes[code] ?? 0) + count;
-  }
-  return {
-    requestsPerSecond: mean((run) => run.requestsPerSecond),
-    p50: mean((run) => run.p50),
-    p99: Math.max(...runs.map((run) => run.p99)),
-    bytesPerSecond: mean((run) => run.bytesPerSecond),
-    total: runs.reduce((sum, run) => sum + run.total, 0),
-    errors: runs.reduce((sum, run) => sum + run.errors, 0),
-    timeouts: runs.reduce((sum, run) => sum + run.timeouts, 0),
-    statusCodes,
-    client: runs[0]!.client,
-  };
-}
+) =>
+  measureWorkload(server, ceiling, name, request, {
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    revalidate,
+    status,
+    log,
+  });
 
 const rows: Row[] = [];
 let mainPeakRss = 0;

@@ -25,6 +25,7 @@ import { registerOpenApi } from './openapi.js';
 import { addProtection, type ProtectionOptions, protectionServerOptions } from './protection.js';
 import { credentialCounter } from './rate-limit.js';
 import { decorateRequests } from './request-decorations.js';
+import { lazyChildLogger } from './request-logger.js';
 import { type HealthChecks, healthRoutes, unavailableWhileUnreachable } from './routes/health.js';
 import { drainOnClose, endOnClose, isDraining } from './shutdown.js';
 
@@ -66,6 +67,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const fastifyOptions: FastifyServerOptions = {
     ...protectionServerOptions(options.protection),
     bodyLimit: options.bodyLimit,
+    childLoggerFactory: lazyChildLogger,
     genReqId: (request) => {
       const offered = request.headers['x-request-id'];
       return typeof offered === 'string' && CLIENT_REQUEST_ID.test(offered) ? offered : randomUUID();

@@ -43,12 +43,111 @@ interface AnswerLabels {
   status: string;
 }
 
-interface AnswerTally {
-  /** One object per label set, handed to prom-client as it is on every request. */
-  labels: AnswerLabels;
+/** A count per label set, kept as a plain number and handed to a prom-client counter when scraped. */
+interface Tally<Labels> {
+  /** One object per label set, handed to prom-client as it is. */
+  labels: Labels;
   count: number;
   /** How much of `count` the counter has been given. */
   reported: number;
+}
+
+/** The bounds of menu_api_http_request_duration_seconds, in seconds. */
+const DURATION_BOUNDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+interface AnswerTally extends Tally<AnswerLabels> {
+  /** Answers timed into each bucket of DURATION_BOUNDS (not cumulative); the last: above every bound. */
+  durations: Float64Array;
+  /** Answers timed, and their total seconds. */
+  timed: number;
+  seconds: number;
+}
+
+/** Gives `counter` what the tallies counted since the last scrape (from its `collect`). */
+function reportTallies<Label extends string>(
+  counter: Counter<Label>,
+  tallies: Iterable<Tally<Partial<Record<Label, string | number>>>>,
+): void {
+  for (const tally of tallies) {
+    if (tally.count === tally.reported) continue;
+    counter.inc(tally.labels, tally.count - tally.reported);
+    tally.reported = tally.count;
+  }
+}
+
+/** Counts under a few fixed label sets, without prom-client's label checks and hashing per count. */
+class CountTally<Label extends string> {
+  readonly tallies = new Map<string, Tally<Record<Label, string>>>();
+
+  add(key: string, labels: () => Record<Label, string>, by = 1): void {
+    let tally = this.tallies.get(key);
+    if (!tally) {
+      tally = { labels: labels(), count: 0, reported: 0 };
+      this.tallies.set(key, tally);
+    }
+    tally.count += by;
+  }
+}
+
+/**
+ * menu_api_http_request_duration_seconds, read from the answer tallies when scraped: a prom-client
+ * Histogram checks and hashes the labels and finds the bucket on every `observe`, the largest part of
+ * the metrics' cost per request (bench/PROFILE.md). Same name, type, buckets and text as the Histogram.
+ */
+class AnswerDurations {
+  readonly name = 'menu_api_http_request_duration_seconds';
+  readonly help =
+    'Time from the request arriving to the answer being sent, by method, route pattern and status.';
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+
+  constructor(private readonly answers: Map<string, AnswerTally>) {}
+
+  /** What the registry writes as text: buckets labelled `le`, the answer's labels shared. */
+  async getForPromString() {
+    const values: {
+      labels: Record<string, string | number>;
+      sharedLabels: AnswerLabels;
+      value: number;
+      metricName: string;
+    }[] = [];
+    for (const tally of this.answers.values()) {
+      if (tally.timed === 0) continue;
+      const sharedLabels = tally.labels;
+      let cumulative = 0;
+      DURATION_BOUNDS.forEach((le, index) => {
+        cumulative += tally.durations[index]!;
+        values.push({ labels: { le }, sharedLabels, value: cumulative, metricName: `${this.name}_bucket` });
+      });
+      values.push(
+        { labels: { le: '+Inf' }, sharedLabels, value: tally.timed, metricName: `${this.name}_bucket` },
+        { labels: {}, sharedLabels, value: tally.seconds, metricName: `${this.name}_sum` },
+        { labels: {}, sharedLabels, value: tally.timed, metricName: `${this.name}_count` },
+      );
+    }
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+  }
+
+  /** The same values with every label in `labels` (what the cluster aggregator and JSON readers use). */
+  async get() {
+    const metric = await this.getForPromString();
+    return {
+      ...metric,
+      values: metric.values.map(({ labels, sharedLabels, value, metricName }) => ({
+        labels: { ...sharedLabels, ...labels },
+        value,
+        metricName,
+      })),
+    };
+  }
+
+  reset(): void {
+    for (const tally of this.answers.values()) {
+      tally.durations.fill(0);
+      tally.timed = 0;
+      tally.seconds = 0;
+    }
+  }
 }
 
 /** The metrics one app records and `/metrics` serves. */
@@ -63,6 +162,12 @@ export class Metrics {
    * methods, status codes.
    */
   private readonly answers = new Map<string, AnswerTally>();
+  private readonly authFailureTally = new CountTally<'status' | 'reason' | 'surface'>();
+  private readonly rateLimitedTally = new CountTally<'limit'>();
+  /** Snapshot reads by view: counted on every read (bench/PROFILE.md), so tallied too. */
+  private readonly snapshotHitTally = new CountTally<'view'>();
+  private readonly snapshotMissTally = new CountTally<'view'>();
+  private readonly snapshotBytesTally = new CountTally<'view'>();
   /** Requests received and not yet answered or aborted; read into the gauge when scraped. */
   private inFlight = 0;
   private databaseProbe: (() => boolean) | undefined;
@@ -72,7 +177,6 @@ export class Metrics {
 
   /** Every answer, by method, route pattern (`/admin/v1/dispensaries/:id`, never the raw path) and status. */
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
-  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly httpInFlight: Gauge;
   /** 401 and 403 answers; `reason` is the error code (invalid_credentials, invalid_token, forbidden). */
   readonly authFailures: Counter<'status' | 'reason' | 'surface'>;
@@ -104,6 +208,22 @@ export class Metrics {
     const registers = [this.registry];
     const counter = <Label extends string>(name: string, help: string, labelNames: readonly Label[]) =>
       new Counter<Label>({ name, help, labelNames, registers });
+    /** A counter handed the tally's counts when scraped. */
+    const tallied = <Label extends string>(
+      name: string,
+      help: string,
+      labelNames: readonly Label[],
+      tally: CountTally<Label>,
+    ) =>
+      new Counter<Label>({
+        name,
+        help,
+        labelNames,
+        registers,
+        collect() {
+          reportTallies(this, tally.tallies.values());
+        },
+      });
     const answers = this.answers;
     const metrics = this;
     this.httpRequests = new Counter({
@@ -112,20 +232,11 @@ export class Metrics {
       labelNames: ['method', 'route', 'status'] as const,
       registers,
       collect() {
-        for (const tally of answers.values()) {
-          if (tally.count === tally.reported) continue;
-          this.inc(tally.labels, tally.count - tally.reported);
-          tally.reported = tally.count;
-        }
+        reportTallies(this, answers.values());
       },
     });
-    this.httpDuration = new Histogram({
-      name: 'menu_api_http_request_duration_seconds',
-      help: 'Time from the request arriving to the answer being sent, by method, route pattern and status.',
-      labelNames: ['method', 'route', 'status'] as const,
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    });
+    // Not a prom-client Histogram (see AnswerDurations), registered as one.
+    this.registry.registerMetric(new AnswerDurations(answers) as unknown as Histogram);
     this.httpInFlight = new Gauge({
       name: 'menu_api_http_requests_in_flight',
       help: 'Requests received and not yet answered.',
@@ -134,25 +245,29 @@ export class Metrics {
         this.set(metrics.inFlight);
       },
     });
-    this.authFailures = counter(
+    this.authFailures = tallied(
       'menu_api_auth_failures_total',
       'Refused authentications: 401 (credentials, admin key) and 403 (token, scope), by reason.',
       ['status', 'reason', 'surface'],
+      this.authFailureTally,
     );
-    this.rateLimited = counter(
+    this.rateLimited = tallied(
       'menu_api_rate_limited_total',
       'Requests refused with 429 by a rate limit, by the limit that refused them.',
       ['limit'],
+      this.rateLimitedTally,
     );
-    this.snapshotHits = counter(
+    this.snapshotHits = tallied(
       'menu_api_snapshot_cache_hits_total',
       'Answers served from a kept snapshot, by view (a:menu:active, b:menu:both, store, inventory...).',
       ['view'],
+      this.snapshotHitTally,
     );
-    this.snapshotMisses = counter(
+    this.snapshotMisses = tallied(
       'menu_api_snapshot_cache_misses_total',
       'Answers whose snapshot had to be built first, by view.',
       ['view'],
+      this.snapshotMissTally,
     );
     this.snapshotCacheBytes = new Gauge({
       name: 'menu_api_snapshot_cache_bytes',
@@ -163,10 +278,11 @@ export class Metrics {
         if (metrics.snapshotBytesProbe) this.set({ view: 'all' }, metrics.snapshotBytesProbe());
       },
     });
-    this.snapshotBytesServed = counter(
+    this.snapshotBytesServed = tallied(
       'menu_api_snapshot_bytes_served_total',
       'Bytes of answers served from snapshots (kept or just built), by view.',
       ['view'],
+      this.snapshotBytesTally,
     );
     this.webhookAttempts = counter(
       'menu_api_webhook_attempts_total',
@@ -243,12 +359,16 @@ export class Metrics {
 
   /** A request refused with 429 by the limit named `limit` (for example `credential` or `address`). */
   recordRateLimited(limit: string): void {
-    this.rateLimited.inc({ limit });
+    this.rateLimitedTally.add(limit, () => ({ limit }));
   }
 
   /** A 401 or 403 answer. Called by sendError for every such answer; others need not call it. */
   recordAuthFailure(status: number, reason: string, surface: 'public' | 'admin'): void {
-    this.authFailures.inc({ status: String(status), reason, surface });
+    this.authFailureTally.add(`${status} ${reason} ${surface}`, () => ({
+      status: String(status),
+      reason,
+      surface,
+    }));
   }
 
   /** One webhook delivery attempt and how long it took. */
@@ -262,11 +382,11 @@ export class Metrics {
   }
 
   recordSnapshotHit(view = 'all'): void {
-    this.snapshotHits.inc({ view });
+    this.snapshotHitTally.add(view, () => ({ view }));
   }
 
   recordSnapshotMiss(view = 'all'): void {
-    this.snapshotMisses.inc({ view });
+    this.snapshotMissTally.add(view, () => ({ view }));
   }
 
   /** The bytes the snapshot cache holds now, for one view or (`all`) the whole cache. */
@@ -275,7 +395,7 @@ export class Metrics {
   }
 
   recordSnapshotBytesServed(bytes: number, view = 'all'): void {
-    this.snapshotBytesServed.inc({ view }, bytes);
+    this.snapshotBytesTally.add(view, () => ({ view }), bytes);
   }
 
   /** An answer Node's parser gave before any route saw the request (400, 408, 431). */
@@ -328,16 +448,28 @@ export class Metrics {
     new AggregatorRegistry();
   }
 
-  /** Counts one answer; the labels it was counted under, for the latency histogram. */
-  tallyAnswer(method: string, route: string, status: number): AnswerLabels {
+  /** Counts one answer, and times it into the latency histogram when `seconds` is given. */
+  tallyAnswer(method: string, route: string, status: number, seconds?: number): void {
     const key = `${method} ${status} ${route}`;
     let tally = this.answers.get(key);
     if (!tally) {
-      tally = { labels: { method, route, status: String(status) }, count: 0, reported: 0 };
+      tally = {
+        labels: { method, route, status: String(status) },
+        count: 0,
+        reported: 0,
+        durations: new Float64Array(DURATION_BOUNDS.length + 1),
+        timed: 0,
+        seconds: 0,
+      };
       this.answers.set(key, tally);
     }
     tally.count++;
-    return tally.labels;
+    if (seconds === undefined) return;
+    let bucket = 0;
+    while (bucket < DURATION_BOUNDS.length && seconds > DURATION_BOUNDS[bucket]!) bucket++;
+    tally.durations[bucket]!++;
+    tally.timed++;
+    tally.seconds += seconds;
   }
 
   /** Called by `instrument` for each request received and each answered or aborted. */
@@ -380,8 +512,7 @@ export function instrument(app: FastifyInstance, metrics: Metrics, reachable?: (
   };
   app.addHook('onResponse', (request, reply, next) => {
     done(request);
-    const labels = metrics.tallyAnswer(request.method, routeLabel(request), reply.statusCode);
-    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+    metrics.tallyAnswer(request.method, routeLabel(request), reply.statusCode, reply.elapsedTime / 1000);
     if (reply.statusCode === 429) metrics.recordRateLimited(refusingLimit(request));
     next();
   });

@@ -6,7 +6,7 @@ import {
   type RateLimiter,
   windowSeconds,
 } from '../infra/rate-limit/rate-limiter.js';
-import { RateLimitedError } from '../services/errors.js';
+import { RateLimitedError, withoutStack } from '../services/errors.js';
 import { andThen } from '../util/maybe-promise.js';
 import type { CredentialCounter } from './request-decorations.js';
 
@@ -34,18 +34,24 @@ function note(request: FastifyRequest, policy: BucketPolicy, decision: RateDecis
   request.rateLimits ??= [];
   request.rateLimits.push({ policy, decision });
   if (decision.allowed) return undefined;
-  // A refusal must cost no more than an answer: no stack trace (nobody reads it; capturing one was
-  // the largest part of a 429), and the message built once per policy and wait.
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return new RateLimitedError(
-      refusalMessage(policy, decision.retryAfterSeconds),
-      decision.retryAfterSeconds,
-    );
-  } finally {
-    Error.stackTraceLimit = limit;
+  // A refusal must cost no more than an answer: no stack trace, and the message built once per
+  // policy and wait.
+  return withoutStack(
+    () =>
+      new RateLimitedError(refusalMessage(policy, decision.retryAfterSeconds), decision.retryAfterSeconds),
+  );
+}
+
+/** A policy's item of the RateLimit-Policy header: the same on every answer, so made once per policy. */
+const policyFields = new WeakMap<BucketPolicy, string>();
+
+function policyField(policy: BucketPolicy): string {
+  let field = policyFields.get(policy);
+  if (field === undefined) {
+    field = `"${policy.name}";q=${policy.burst};w=${windowSeconds(policy)}`;
+    policyFields.set(policy, field);
   }
+  return field;
 }
 
 const refusalMessages = new Map<string, string>();
@@ -91,7 +97,7 @@ export function addRateLimits(app: FastifyInstance, options: RateLimitOptions): 
       let states = '';
       for (const { policy, decision } of shown) {
         const separator = policies ? ', ' : '';
-        policies += `${separator}"${policy.name}";q=${policy.burst};w=${windowSeconds(policy)}`;
+        policies += separator + policyField(policy);
         states += `${separator}"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`;
       }
       reply.header('ratelimit-policy', policies);

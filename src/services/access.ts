@@ -4,7 +4,7 @@ import { secretDigest } from '../auth/secrets.js';
 import type { Dispensary, Store } from '../store/store.js';
 import { andThen, type MaybePromise } from '../util/maybe-promise.js';
 import type { ChangeFeed } from './change-feed.js';
-import { RateLimitedError, ServiceError } from './errors.js';
+import { RateLimitedError, ServiceError, withoutStack } from './errors.js';
 import type { LoginAttempt, LoginGuard, LoginVerdict } from './login-guard/login-guard.js';
 
 const LAST_USE_RESOLUTION_MS = 60_000;
@@ -34,10 +34,14 @@ export interface AccessOptions {
 /** Unknown token digests remembered at most (see AccessService.unknownTokens). */
 const UNKNOWN_TOKENS_KEPT = 4096;
 
+/** A refusal as common as a read (a client polling with an old token): made without a stack trace. */
 const invalidToken = () =>
-  new ServiceError(
-    'invalid_token',
-    'The dispensary token is not valid (unknown, or replaced by a newer one and past its grace period). Ask the dispensary for its current token.',
+  withoutStack(
+    () =>
+      new ServiceError(
+        'invalid_token',
+        'The dispensary token is not valid (unknown, or replaced by a newer one and past its grace period). Ask the dispensary for its current token.',
+      ),
   );
 
 /**

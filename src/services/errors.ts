@@ -42,6 +42,21 @@ export class RateLimitedError extends ServiceError {
   }
 }
 
+/**
+ * An error made without capturing a stack trace, for refusals that are part of normal traffic (a 429,
+ * a 403 for a token nobody holds): nobody reads their stack, and capturing one through Fastify's
+ * frames cost more than serving a read (bench/PROFILE.md). A refusal must cost no more than an answer.
+ */
+export function withoutStack<E extends Error>(make: () => E): E {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 export function describeProblems(problems: FieldProblem[], shown = 5): string {
   const listed = problems.slice(0, shown).map((problem) => `${problem.field} ${problem.message}`);
   const more = problems.length > shown ? ` (and ${problems.length - shown} more)` : '';

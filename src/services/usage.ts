@@ -10,8 +10,15 @@ export const USAGE_FLUSH_MS = 60_000;
  * process has not flushed yet.
  */
 export class UsageCounter {
-  /** `hour\nusername` to requests not yet in the database. */
+  /** `hour\nusername` to requests not yet in the database, for the hours before the current one. */
   private pending = new Map<string, number>();
+  /**
+   * The current hour's requests by username: counting needs no date or key string per request
+   * (`count` runs on every granted request; bench/PROFILE.md). Moved into `pending` when the hour ends
+   * and on every flush or read.
+   */
+  private hour = Number.NaN;
+  private hourRequests = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
 
@@ -30,12 +37,28 @@ export class UsageCounter {
   }
 
   count(username: string, at = Date.now()): void {
-    const key = `${hourOf(at)}\n${username}`;
-    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+    const hour = Math.floor(at / HOUR_MS);
+    if (hour !== this.hour) {
+      this.settleHour();
+      this.hour = hour;
+    }
+    this.hourRequests.set(username, (this.hourRequests.get(username) ?? 0) + 1);
+  }
+
+  /** Moves the current hour's counts into `pending`. */
+  private settleHour(): void {
+    if (this.hourRequests.size === 0) return;
+    const hour = new Date(this.hour * HOUR_MS).toISOString();
+    for (const [username, requests] of this.hourRequests) {
+      const key = `${hour}\n${username}`;
+      this.pending.set(key, (this.pending.get(key) ?? 0) + requests);
+    }
+    this.hourRequests = new Map();
   }
 
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing;
+    this.settleHour();
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
@@ -61,6 +84,7 @@ export class UsageCounter {
     const totals = new Map<string, number>();
     for (const row of await this.store.usage.since(since))
       totals.set(`${row.hour}\n${row.username}`, row.requests);
+    this.settleHour();
     for (const [key, requests] of this.pending) {
       if (key >= since) totals.set(key, (totals.get(key) ?? 0) + requests);
     }

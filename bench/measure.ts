@@ -1,0 +1,167 @@
+/**
+ * One read workload against the server and the bare node:http ceiling, with the CPU each spent per
+ * request: shared by `npm run bench` (bench/run.ts) and the quick read-path runs (bench/read-path.ts).
+ */
+import type { BenchDispensary } from './data.js';
+import { type Ceiling, cpuMs, fetchRaw, type RawResponse, runLoad, type ServerUnderTest } from './lib.js';
+import type { LoadResult } from './load-worker.js';
+
+export interface BenchRequest {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface Credential {
+  username: string;
+  password: string;
+}
+
+/** Form B: GET /menu, credentials and token in headers. */
+export const formBRequest = (
+  { username, password }: Credential,
+  dispensary: BenchDispensary,
+  acceptEncoding?: string,
+): BenchRequest => ({
+  method: 'GET',
+  headers: {
+    store: dispensary.token,
+    username,
+    password,
+    ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
+  },
+});
+
+/** Form A: POST /menu with a JSON body. */
+export const formARequest = (
+  { username, password }: Credential,
+  dispensary: BenchDispensary,
+  acceptEncoding: string,
+): BenchRequest => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', 'accept-encoding': acceptEncoding },
+  body: JSON.stringify({ username, password, collective_token: dispensary.token }),
+});
+
+export interface Row {
+  name: string;
+  server: LoadResult;
+  ceiling?: LoadResult;
+  /** The ceiling row this one is compared with, when it has none of its own. */
+  ceilingOf?: string;
+  bodyBytes: number;
+  encoding: string;
+  expected: number;
+  /** CPU time (user + system, every thread) per request, µs: steadier than req/s on a busy machine. */
+  serverCpuUs: number;
+  ceilingCpuUs?: number;
+}
+
+export interface MeasureOptions {
+  /** Each side's measured time (half before, half after the other side's). */
+  seconds: number;
+  connections: number;
+  /** Send the answer's ETag back (If-None-Match): a 304 workload. */
+  revalidate?: boolean;
+  /** The status the workload must answer (checked before the load: wrk does not tell statuses apart). */
+  status?: number;
+  log: (message: string) => void;
+}
+
+/** One workload: the server (after a short warm-up), then the ceiling serving the same answer. */
+export async function measureWorkload(
+  server: ServerUnderTest,
+  ceiling: Ceiling | undefined,
+  name: string,
+  request: BenchRequest,
+  options: MeasureOptions,
+): Promise<Row> {
+  const { seconds, connections, revalidate = false, status = 200, log } = options;
+  const load = (url: string, loaded: BenchRequest, duration: number) =>
+    runLoad({
+      url: `${url}/menu`,
+      connections,
+      durationSeconds: duration,
+      method: loaded.method,
+      headers: loaded.headers,
+      body: loaded.body,
+    });
+  const first: RawResponse = await fetchRaw(`${server.url}/menu`, request);
+  if (first.status !== status) throw new Error(`${name}: the server answered ${first.status}: ${first.body}`);
+  let answer = first;
+  if (revalidate) {
+    request = { ...request, headers: { ...request.headers, 'if-none-match': String(first.headers.etag) } };
+    answer = await fetchRaw(`${server.url}/menu`, request);
+    if (answer.status !== 304) throw new Error(`${name}: revalidation answered ${answer.status}`);
+  }
+  await load(server.url, request, 1);
+  if (ceiling) await ceiling.serve(answer);
+  // Server, ceiling, ceiling, server (half the time each): a load that drifts during the workload
+  // (another process on the machine) weighs on both sides alike.
+  const half = seconds / 2;
+  const serverRuns: LoadResult[] = [];
+  const ceilingRuns: LoadResult[] = [];
+  let serverCpuMs = 0;
+  let ceilingCpuMs = 0;
+  const timed = async (pid: number, run: () => Promise<LoadResult>) => {
+    const before = cpuMs(pid);
+    const result = await run();
+    return { result, cpu: cpuMs(pid) - before };
+  };
+  const onServer = async (duration: number) => {
+    const { result, cpu } = await timed(server.pid, () => load(server.url, request, duration));
+    serverRuns.push(result);
+    serverCpuMs += cpu;
+  };
+  const onCeiling = async () => {
+    const { result, cpu } = await timed(ceiling!.pid, () => load(ceiling!.url, request, half));
+    ceilingRuns.push(result);
+    ceilingCpuMs += cpu;
+  };
+  log(`${name}: server, ceiling${ceiling ? ', ceiling, server' : ''}`);
+  await onServer(ceiling ? half : seconds);
+  if (ceiling) {
+    await onCeiling();
+    await onCeiling();
+    await onServer(half);
+  }
+  const perRequest = (ms: number, runs: LoadResult[]) =>
+    (ms * 1000) /
+    Math.max(
+      1,
+      runs.reduce((sum, run) => sum + run.total, 0),
+    );
+  return {
+    serverCpuUs: perRequest(serverCpuMs, serverRuns),
+    ceilingCpuUs: ceiling ? perRequest(ceilingCpuMs, ceilingRuns) : undefined,
+    name,
+    server: combine(serverRuns),
+    ceiling: ceiling ? combine(ceilingRuns) : undefined,
+    bodyBytes: first.body.length,
+    encoding: String(first.headers['content-encoding'] ?? 'identity'),
+    expected: revalidate ? 304 : status,
+  };
+}
+
+/** Runs of one side as one: rates averaged, p50 averaged, p99 the worse, counts summed. */
+export function combine(runs: LoadResult[]): LoadResult {
+  if (runs.length === 1) return runs[0]!;
+  const mean = (pick: (run: LoadResult) => number) =>
+    runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
+  const statusCodes: Record<string, number> = {};
+  for (const run of runs) {
+    for (const [code, count] of Object.entries(run.statusCodes))
+      statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  }
+  return {
+    requestsPerSecond: mean((run) => run.requestsPerSecond),
+    p50: mean((run) => run.p50),
+    p99: Math.max(...runs.map((run) => run.p99)),
+    bytesPerSecond: mean((run) => run.bytesPerSecond),
+    total: runs.reduce((sum, run) => sum + run.total, 0),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    timeouts: runs.reduce((sum, run) => sum + run.timeouts, 0),
+    statusCodes,
+    client: runs[0]!.client,
+  };
+}

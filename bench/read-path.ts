@@ -1,0 +1,104 @@
+/**
+ * `npx tsx bench/read-path.ts [workload ...]`: the read workloads of `npm run bench` alone, each
+ * against the ceiling, without the rebuild, mixed-load, scale and write runs: for comparing the
+ * request path's CPU per request before and after a change. Workloads: b-gzip, b-identity, a-gzip,
+ * b-304, b-gzip-50, 429, 403 (default: all). Knobs: BENCH_SECONDS (default 6), BENCH_CONNECTIONS (32).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateDatabase } from './data.js';
+import { ensureBuilt, fetchRaw, startCeiling, startMenuServer } from './lib.js';
+import { type BenchRequest, formARequest, formBRequest, measureWorkload, type Row } from './measure.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const log = (message: string) => console.error(message);
+
+ensureBuilt(log);
+const work = mkdtempSync(join(tmpdir(), 'menu-api-read-path-'));
+const database = join(work, 'menu.db');
+const db = await generateDatabase(database, { sizes: [50, 500], scale: 0 });
+const sized = (items: number) => db.sized.find((dispensary) => dispensary.items === items)!;
+const m500 = sized(500);
+
+interface Workload {
+  name: string;
+  request: BenchRequest;
+  revalidate?: boolean;
+  status?: number;
+  /** Extra `serve` options (a refusing rate limit). */
+  serveArgs?: string[];
+}
+const unknownToken = formBRequest(db.credential, m500, 'gzip');
+const WORKLOADS: Record<string, Workload> = {
+  'b-gzip': { name: 'Form B, gzip, 500 items', request: formBRequest(db.credential, m500, 'gzip') },
+  'b-identity': { name: 'Form B, identity, 500 items', request: formBRequest(db.credential, m500) },
+  'a-gzip': { name: 'Form A, gzip, 500 items', request: formARequest(db.credential, m500, 'gzip') },
+  'b-304': {
+    name: 'Form B, 304 revalidation, 500 items',
+    request: formBRequest(db.credential, m500, 'gzip'),
+    revalidate: true,
+  },
+  'b-gzip-50': { name: 'Form B, gzip, 50 items', request: formBRequest(db.credential, sized(50), 'gzip') },
+  '429': {
+    name: 'Form B, 429 (rate limited), 500 items',
+    request: formBRequest(db.credential, m500, 'gzip'),
+    status: 429,
+    serveArgs: ['--rate-limit-address', '0.001,1'],
+  },
+  '403': {
+    name: 'Form B, 403 (unknown token), 500 items',
+    request: { ...unknownToken, headers: { ...unknownToken.headers, store: 'no-such-token' } },
+    status: 403,
+  },
+};
+
+const chosen = process.argv.slice(2);
+const names = chosen.length > 0 ? chosen : Object.keys(WORKLOADS);
+const rows: Row[] = [];
+try {
+  for (const key of names) {
+    const workload = WORKLOADS[key];
+    if (!workload) throw new Error(`no workload ${key}; one of ${Object.keys(WORKLOADS).join(', ')}`);
+    const server = await startMenuServer({ database, logLevel: 'warn', serveArgs: workload.serveArgs });
+    const refusing = workload.status !== undefined && workload.status >= 400;
+    // A refusal is compared with a served read (the b-gzip row), not with a ceiling of its own.
+    const ceiling = refusing ? undefined : await startCeiling();
+    try {
+      // The rate-limited workload's first request takes the one token of the bucket.
+      if (workload.status === 429) await fetchRaw(`${server.url}/menu`, workload.request);
+      const load = loadavg()[0]!.toFixed(2);
+      const row = await measureWorkload(server, ceiling, workload.name, workload.request, {
+        seconds: SECONDS,
+        connections: CONNECTIONS,
+        revalidate: workload.revalidate,
+        status: workload.status,
+        log,
+      });
+      rows.push(row);
+      const ratio = row.ceiling ? row.server.requestsPerSecond / row.ceiling.requestsPerSecond : Number.NaN;
+      const p99 = row.ceiling ? row.server.p99 / Math.max(row.ceiling.p99, 0.001) : Number.NaN;
+      console.log(
+        [
+          row.name.padEnd(40),
+          `${row.server.requestsPerSecond.toFixed(0)} req/s`,
+          row.ceiling
+            ? `ceiling ${row.ceiling.requestsPerSecond.toFixed(0)} (${(ratio * 100).toFixed(0)} %)`
+            : '',
+          `CPU ${row.serverCpuUs.toFixed(1)} µs/req${row.ceilingCpuUs === undefined ? '' : ` (ceiling ${row.ceilingCpuUs.toFixed(1)})`}`,
+          `p99 ${row.server.p99.toFixed(2)} ms${row.ceiling ? ` (${p99.toFixed(2)}×)` : ''}`,
+          `load ${load}`,
+          JSON.stringify(row.server.statusCodes),
+        ]
+          .filter(Boolean)
+          .join(' | '),
+      );
+    } finally {
+      await server.stop();
+      await ceiling?.stop();
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
