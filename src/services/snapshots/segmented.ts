@@ -40,26 +40,36 @@ export function segmentEnds(ids: readonly number[]): number[] {
   return ends;
 }
 
-interface Segment {
-  readonly ids: readonly number[];
-  /** Byte length of each item's text in the segment's bytes. */
-  readonly lengths: Uint32Array;
-  /** The first segment opens the array (`[`), the others start with a comma; the last closes it. */
-  readonly first: boolean;
-  readonly last: boolean;
-  /** The segment's identity bytes, while kept (`dropIdentity` lets them go; `patch` inflates them again). */
-  raw: Buffer | undefined;
-  readonly rawLength: number;
-  readonly crc: number;
-  readonly digest: Buffer;
-  /**
-   * The segment's bytes as raw deflate blocks that end in a full flush (byte-aligned, no final
-   * block), compressed with the 32 KiB before it as the dictionary: in the one stream the decoder
-   * has those bytes in its window, so the segments together compress about as well as one stream,
-   * and a segment must be compressed again only when what precedes it within 32 KiB changed.
-   * After assembly, a view into the gzip body, so the bytes are kept once.
-   */
-  deflated: Buffer;
+/**
+ * One segment. A class, so that every segment has the same hidden class: segments made by spreading
+ * a plain object, whose `raw` later became undefined, each got a map of their own (a map, descriptors
+ * and properties, about 0.5 KB a segment), and with ids in a JS array that made each cached list
+ * about 13 KB of V8 heap, which V8 grows to a few times what is live (issue 13: the 2,000-menu scale
+ * run). The ids and lengths share one typed buffer, off the V8 heap; the digest is a short string.
+ */
+class Segment {
+  constructor(
+    readonly ids: Float64Array,
+    /** Byte length of each item's text in the segment's bytes. */
+    readonly lengths: Uint32Array,
+    /** The first segment opens the array (`[`), the others start with a comma; the last closes it. */
+    readonly first: boolean,
+    readonly last: boolean,
+    /** The segment's identity bytes, while kept (`dropIdentity` lets them go; `patch` inflates them again). */
+    public raw: Buffer | undefined,
+    readonly rawLength: number,
+    readonly crc: number,
+    /** SHA-256 of the identity bytes, as a binary (latin1) string: one character a byte. */
+    readonly digest: string,
+    /**
+     * The segment's bytes as raw deflate blocks that end in a full flush (byte-aligned, no final
+     * block), compressed with the 32 KiB before it as the dictionary: in the one stream the decoder
+     * has those bytes in its window, so the segments together compress about as well as one stream,
+     * and a segment must be compressed again only when what precedes it within 32 KiB changed.
+     * After assembly, a view into the gzip body, so the bytes are kept once.
+     */
+    public deflated: Buffer,
+  ) {}
 }
 
 const deflateRawAsync = promisify(deflateRaw);
@@ -103,15 +113,14 @@ export class SegmentedList {
   /** A list from items ordered by id (unique ids). */
   static async build(items: readonly ListedItem[], level: number): Promise<SegmentedList> {
     const ids = items.map((item) => item.id);
-    const texts = new Map(items.map((item) => [item.id, item.text]));
     const ends = segmentEnds(ids);
     let start = 0;
     const parts = ends.map((end, index) => {
-      const segmentIds = ids.slice(start, end);
+      const segmentItems = items.slice(start, end);
       start = end;
       return rawSegment(
-        segmentIds,
-        segmentIds.map((id) => Buffer.from(texts.get(id)!)),
+        segmentItems.map((item) => item.id),
+        segmentItems.map((item) => item.text),
         index === 0,
         index === ends.length - 1,
       );
@@ -124,7 +133,9 @@ export class SegmentedList {
 
   /** The ids listed, in order. */
   get ids(): number[] {
-    return this.segments.flatMap((segment) => segment.ids);
+    const ids: number[] = [];
+    for (const segment of this.segments) ids.push(...segment.ids);
+    return ids;
   }
 
   get segmentCount(): number {
@@ -206,7 +217,7 @@ export class SegmentedList {
       }
       const texts = segmentIds.map((id) => {
         const text = changes.get(id);
-        return text === undefined ? oldText(id) : Buffer.from(text);
+        return text === undefined ? oldText(id) : text;
       });
       return rawSegment(segmentIds, texts, first, last);
     });
@@ -263,7 +274,7 @@ export class SegmentedList {
       length += segment.rawLength;
       crc = crc32Combine(crc, segment.crc, segment.rawLength);
       size += SEGMENT_OVERHEAD + segment.ids.length * 12;
-      digests.update(segment.digest);
+      digests.update(segment.digest, 'binary');
     }
     const gzip = Buffer.allocUnsafe(GZIP_HEADER.length + deflatedLength + FINAL_BLOCK.length + 8);
     let at = GZIP_HEADER.copy(gzip, 0);
@@ -284,25 +295,44 @@ export class SegmentedList {
 /** A segment's bytes and metadata, before compression. */
 type RawSegment = Omit<Segment, 'deflated' | 'raw'> & { raw: Buffer };
 
-function rawSegment(ids: number[], texts: Buffer[], first: boolean, last: boolean): RawSegment {
-  const parts: Buffer[] = [first ? OPEN : COMMA];
-  const lengths = new Uint32Array(texts.length);
+/**
+ * The texts are written straight into the segment's bytes: no buffer per item (500 small buffers per
+ * list were garbage that V8 promoted while the segments were compressed in the pool, and its heap
+ * grew with it).
+ */
+function rawSegment(
+  ids: number[],
+  texts: readonly (Buffer | string)[],
+  first: boolean,
+  last: boolean,
+): RawSegment {
+  // The ids (8 bytes each) and then the lengths (4 bytes each), in one buffer.
+  const columns = new ArrayBuffer(ids.length * 12);
+  const idColumn = new Float64Array(columns, 0, ids.length);
+  idColumn.set(ids);
+  const lengths = new Uint32Array(columns, ids.length * 8, ids.length);
+  // `[` or a comma before the items, a comma between two, and `]` after the last segment's.
+  let size = 1 + Math.max(0, texts.length - 1) + (last ? 1 : 0);
   texts.forEach((text, index) => {
-    if (index > 0) parts.push(COMMA);
-    parts.push(text);
-    lengths[index] = text.length;
+    lengths[index] = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
+    size += lengths[index]!;
   });
-  if (last) parts.push(CLOSE);
-  const raw = Buffer.concat(parts);
+  const raw = Buffer.allocUnsafe(size);
+  let at = (first ? OPEN : COMMA).copy(raw, 0);
+  texts.forEach((text, index) => {
+    if (index > 0) at += COMMA.copy(raw, at);
+    at += typeof text === 'string' ? raw.write(text, at) : text.copy(raw, at);
+  });
+  if (last) CLOSE.copy(raw, at);
   return {
-    ids,
+    ids: idColumn,
     lengths,
     first,
     last,
     raw,
     rawLength: raw.length,
     crc: crc32(raw),
-    digest: createHash('sha256').update(raw).digest(),
+    digest: createHash('sha256').update(raw).digest('binary'),
   };
 }
 
@@ -329,5 +359,15 @@ async function compressSegment(
     finishFlush: constants.Z_FULL_FLUSH,
     ...(dictionary ? { dictionary } : {}),
   });
-  return { ...part, deflated };
+  return new Segment(
+    part.ids,
+    part.lengths,
+    part.first,
+    part.last,
+    part.raw,
+    part.rawLength,
+    part.crc,
+    part.digest,
+    deflated,
+  );
 }
