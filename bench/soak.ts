@@ -649,7 +649,16 @@ async function main(): Promise<void> {
   measuring = true;
   measureStarted = performance.now();
   console.error(`soak: measuring for ${SECONDS} s at ${RATE} requests/s`);
-  const sampler = setInterval(() => rssSeries.push(rss(pid)), 5_000);
+  // A 10-minute run says where it is every 30 s (every sixth RSS sample).
+  const sampler = setInterval(() => {
+    rssSeries.push(rss(pid));
+    if (rssSeries.length % 6 === 1) {
+      const seconds = ((performance.now() - measureStarted) / 1_000).toFixed(0);
+      console.error(
+        `soak: ${seconds} s of ${SECONDS}: ${samples.length} requests, ${errors.length} errors, RSS ${mib(rssSeries.at(-1)!)}`,
+      );
+    }
+  }, 5_000);
   const began = Date.now();
   await runFor(SECONDS);
   const elapsed = (Date.now() - began) / 1_000;
@@ -723,6 +732,7 @@ async function main(): Promise<void> {
     `| stock changes checked by the next read | ${counts.get('stock-check') ?? 0} of ${counts.get('stock') ?? 0} (${checksSkipped} overlapped a full sync, which resets stock) |`,
     `| server RSS start → middle → end | ${mib(rssStart)} → ${mib(rssSeries[Math.floor(rssSeries.length / 2)]!)} → ${mib(rssEnd)} (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%)${WORKERS > 1 ? `, primary and ${WORKERS} workers together` : ''} |`,
     `| JS heap used, external memory start → end | ${mib(heapBefore.used)} → ${mib(heapAfter.used)}, ${mib(heapBefore.external)} → ${mib(heapAfter.external)} (from /metrics); snapshot cache ${mib(heapBefore.snapshots)} → ${mib(heapAfter.snapshots)} |`,
+    `| RSS mean by quarter of the run | ${quarterMeans(rssSeries).map(mib).join(' → ')} (single samples swing with garbage collection; the trend is in these) |`,
     `| RSS every 5 s | ${rssSeries.map((value) => (value / 1024 / 1024).toFixed(0)).join(', ')} MiB |`,
     `| exit code after SIGTERM | ${exitCode} |`,
     `| machine | ${availableParallelism()} cores; load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end |`,
@@ -825,3 +835,13 @@ main().catch((error) => {
   console.error(error);
   process.exitCode = 1;
 });
+
+/** The mean of each quarter of a series (the whole series when it is shorter than four). */
+function quarterMeans(series: readonly number[]): number[] {
+  const size = Math.floor(series.length / 4);
+  if (size === 0) return [series.reduce((sum, value) => sum + value, 0) / Math.max(1, series.length)];
+  return [0, 1, 2, 3].map((quarter) => {
+    const part = series.slice(quarter * size, quarter === 3 ? series.length : (quarter + 1) * size);
+    return part.reduce((sum, value) => sum + value, 0) / part.length;
+  });
+}

@@ -134,8 +134,8 @@ export type IdList = { op: 'in'; ids: readonly number[] } | { op: '='; ids: Expr
  */
 export function* idLists(dialect: Dialect, ids: readonly number[]): Generator<IdList> {
   if (ids.length === 0) return;
-  if (dialect.batches) {
-    yield { op: '=', ids: dialect.batches.anyId(ids) };
+  if (dialect.batches?.idList) {
+    yield dialect.batches.idList(ids);
     return;
   }
   for (const chunk of chunks(dialect, ids, 1)) yield { op: 'in', ids: chunk };

@@ -7,7 +7,7 @@ import type { BatchStatements } from '../batches.js';
  * the arrays' real lengths, as unnest tells the planner how many rows an array holds).
  */
 export const postgresBatches: BatchStatements = {
-  anyId: (ids) => sql<number>`any(${numberArray(ids)}::integer[])`,
+  idList: (ids) => ({ op: '=', ids: sql<number>`any(${numberArray(ids)}::integer[])` }),
 
   async setStock(trx, dispensaryId, targets, at) {
     const itemIds = numberArray(targets.map((target) => target.itemId));

@@ -57,13 +57,32 @@ export async function setStockLevels(
   at: string,
 ): Promise<StockOutcome> {
   if (dialect.batches) return dialect.batches.setStock(trx, dispensaryId, targets, at);
+  const rows: StockRow[] = [];
+  for (const chunk of chunks(dialect, targets, STOCK_TARGET_PARAMETERS)) {
+    rows.push(...(await setStockChunk(trx, dispensaryId, chunk, at)));
+  }
+  return stockOutcome(rows, targets, at);
+}
+
+/** An updated price entry, as the update's RETURNING gives it. */
+export interface StockRow {
+  item_id: number;
+  unit: string;
+  amount: number;
+  updated_at: string;
+}
+
+/** The outcome of a batch from the entries its update returned: an entry changed when its time is `at`. */
+export function stockOutcome(
+  rows: readonly StockRow[],
+  targets: readonly StockTarget[],
+  at: string,
+): StockOutcome {
   const matched = new Set<string>();
   const changedItems = new Set<number>();
-  for (const chunk of chunks(dialect, targets, STOCK_TARGET_PARAMETERS)) {
-    for (const row of await setStockChunk(trx, dispensaryId, chunk, at)) {
-      matched.add(priceKey(Number(row.item_id), row.unit, Number(row.amount)));
-      if (row.updated_at === at) changedItems.add(Number(row.item_id));
-    }
+  for (const row of rows) {
+    matched.add(priceKey(Number(row.item_id), row.unit, Number(row.amount)));
+    if (row.updated_at === at) changedItems.add(Number(row.item_id));
   }
   return {
     changedItems: [...changedItems],
@@ -94,7 +113,7 @@ async function setStockChunk(
   // price_entries is from each VALUES row, by its key (dispensary, item). With a constant, SQLite
   // scanned every price entry of the dispensary and, for each, the whole VALUES list (measured:
   // 11,567 × 1,000 comparisons per chunk of a 6,680-entry batch on the 5,000-item menu).
-  const { rows } = await sql<{ item_id: number; unit: string; amount: number; updated_at: string }>`
+  const { rows } = await sql<StockRow>`
     update price_entries as p
     set stock = v.column5,
         updated_at = case when v.column6 = 1 or p.stock is distinct from v.column5 then ${at} else p.updated_at end

@@ -6,6 +6,7 @@ import { createStore, type KyselyStore } from '../create.js';
 import { withReadArrays } from '../dialect.js';
 import { LATEST_MIGRATION } from '../migrations/index.js';
 import type { Database } from '../schema.js';
+import { sqliteBatches } from './batches.js';
 
 /** SQLITE_MAX_VARIABLE_NUMBER of the SQLite that better-sqlite3 bundles. */
 const MAX_PARAMETERS = 32_766;
@@ -189,6 +190,7 @@ export function openSqliteStore(path: string): KyselyStore {
     location: `sqlite:${path}`,
     maxParameters: MAX_PARAMETERS,
     writeWaitMs: BUSY_TIMEOUT_MS,
+    batches: sqliteBatches,
     canStoreText: () => true,
     migrationLock: (migrate) => connection.exclusively(migrate),
     // Not db.transaction(): its BEGIN becomes BEGIN IMMEDIATE (see WatchedConnection.prepare), which
