@@ -1,8 +1,49 @@
-import type { Transaction } from 'kysely';
-import type { IdList } from './dialect.js';
-import type { StockOutcome, StockTarget } from './repositories/stock-levels.js';
+import type { Expression, Transaction } from 'kysely';
 import type { Database } from './schema.js';
-import type { FeedEntry } from './write.js';
+import type { MenuChangeType, RemovalReason } from './store.js';
+
+// The shapes the batch statements take and give, here so that the dialect, the writer and the
+// repositories (which all import this module) are not imported by it.
+
+/** Ids as one statement binds them: `in` a list of parameters, or `=` an expression (any of an array). */
+export type IdList = { op: 'in'; ids: readonly number[] } | { op: '='; ids: Expression<number> };
+
+/** One price entry's new stock level, as one row of the set-based update. */
+export interface StockTarget {
+  itemId: number;
+  unit: string;
+  amount: number;
+  stock: number | null;
+  /**
+   * The entry is named more than once with different levels. Applied one by one, as the batch means,
+   * some step changed the level even if the last one equals the stored level: its time moves.
+   */
+  changed: boolean;
+}
+
+/** An updated price entry, as the update's RETURNING gives it. */
+export interface StockRow {
+  item_id: number;
+  unit: string;
+  amount: number;
+  updated_at: string;
+}
+
+/** What a stock batch did: the items whose levels moved, and the targets that matched no price entry. */
+export interface StockOutcome {
+  /** Ids of the items one of whose entries changed level (so change time), each once. */
+  changedItems: number[];
+  unmatched: StockTarget[];
+}
+
+/** One entry of the live feed a write records (see MenuChange). */
+export interface FeedEntry {
+  type: MenuChangeType;
+  itemId: number | null;
+  reason: RemovalReason | null;
+  /** The canonical item JSON after the change, on item.upserted. */
+  item: string | null;
+}
 
 /**
  * Batch statements of a database that binds a whole column of a batch as one parameter (PostgreSQL:

@@ -1,5 +1,5 @@
-import type { CompiledQuery, Expression, Kysely, Transaction } from 'kysely';
-import type { BatchStatements } from './batches.js';
+import type { CompiledQuery, Kysely, Transaction } from 'kysely';
+import type { BatchStatements, IdList } from './batches.js';
 import type { Database } from './schema.js';
 
 /**
@@ -124,9 +124,6 @@ export function* chunks<T>(dialect: Dialect, rows: readonly T[], parametersPerRo
   );
   for (let start = 0; start < rows.length; start += size) yield rows.slice(start, start + size);
 }
-
-/** Ids as one statement binds them: `in` a list of parameters, or `=` an expression (any of an array). */
-export type IdList = { op: 'in'; ids: readonly number[] } | { op: '='; ids: Expression<number> };
 
 /**
  * `ids` (none: no list) as the statements reading them bind them: one array parameter where the

@@ -1,16 +1,9 @@
 import type { Transaction } from 'kysely';
+import type { FeedEntry } from './batches.js';
 import { chunks, type Dialect } from './dialect.js';
 import { claimIn } from './idempotency-claim.js';
 import type { Database } from './schema.js';
-import {
-  type Actor,
-  type ChangeKind,
-  ConflictError,
-  type FeedHook,
-  type MenuChange,
-  type MenuChangeType,
-  type RemovalReason,
-} from './store.js';
+import { type Actor, type ChangeKind, ConflictError, type FeedHook, type MenuChange } from './store.js';
 import { WriteTurns } from './write-turns.js';
 
 /** The actor of writes that name none: the operator at the command line. */
@@ -36,15 +29,6 @@ export interface ChangeRecord {
    * recorded, no change notice, so that no cache is dropped for nothing.
    */
   unchanged?: boolean;
-}
-
-/** One entry of the live feed a write records (see MenuChange). */
-export interface FeedEntry {
-  type: MenuChangeType;
-  itemId: number | null;
-  reason: RemovalReason | null;
-  /** The canonical item JSON after the change, on item.upserted. */
-  item: string | null;
 }
 
 /** A write's result, and what it changed; no `change` when it changed nothing (an unknown id, say). */

@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
 import { sameCanonical, toCanonicalRecord } from '../../domain/canonical.js';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../../domain/item.js';
-import { chunks, type Dialect, type IdList, idLists, type ReadArrays } from '../dialect.js';
+import type { FeedEntry, IdList } from '../batches.js';
+import { chunks, type Dialect, idLists, type ReadArrays } from '../dialect.js';
 import {
   assignIds,
   foldMenu,
@@ -22,7 +23,7 @@ import {
   UnmatchedStockError,
   type UpsertResult,
 } from '../store.js';
-import { type FeedEntry, foundIf, now, OPERATOR, type Writer } from '../write.js';
+import { foundIf, now, OPERATOR, type Writer } from '../write.js';
 import { setStockLevels, stockTargets } from './stock-levels.js';
 
 export class Menus implements MenuRepository {

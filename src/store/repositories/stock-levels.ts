@@ -1,21 +1,9 @@
 import { sql, type Transaction } from 'kysely';
 import type { StockUpdate } from '../../domain/item.js';
+import type { StockOutcome, StockRow, StockTarget } from '../batches.js';
 import { chunks, type Dialect } from '../dialect.js';
 import { priceKey } from '../rows.js';
 import type { Database } from '../schema.js';
-
-/** One price entry's new stock level, as one row of the set-based update. */
-export interface StockTarget {
-  itemId: number;
-  unit: string;
-  amount: number;
-  stock: number | null;
-  /**
-   * The entry is named more than once with different levels. Applied one by one, as the batch means,
-   * some step changed the level even if the last one equals the stored level: its time moves.
-   */
-  changed: boolean;
-}
 
 /** Bound values per StockTarget row of the portable statement. */
 const STOCK_TARGET_PARAMETERS = 6;
@@ -37,13 +25,6 @@ export function stockTargets(updates: StockUpdate[]): StockTarget[] {
   return [...targets.values()];
 }
 
-/** What a stock batch did: the items whose levels moved, and the targets that matched no price entry. */
-export interface StockOutcome {
-  /** Ids of the items one of whose entries changed level (so change time), each once. */
-  changedItems: number[];
-  unmatched: StockTarget[];
-}
-
 /**
  * Sets the stock of every target, in one statement per chunk of targets (where the dialect binds
  * arrays, one statement: BatchStatements.setStock). An entry changed when its change time is now
@@ -62,14 +43,6 @@ export async function setStockLevels(
     rows.push(...(await setStockChunk(trx, dispensaryId, chunk, at)));
   }
   return stockOutcome(rows, targets, at);
-}
-
-/** An updated price entry, as the update's RETURNING gives it. */
-export interface StockRow {
-  item_id: number;
-  unit: string;
-  amount: number;
-  updated_at: string;
 }
 
 /** The outcome of a batch from the entries its update returned: an entry changed when its time is `at`. */

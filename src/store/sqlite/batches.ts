@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { BatchStatements } from '../batches.js';
-import { type StockRow, stockOutcome } from '../repositories/stock-levels.js';
+import type { BatchStatements, StockRow } from '../batches.js';
+import { stockOutcome } from '../repositories/stock-levels.js';
 
 /**
  * SQLite's batch statements (id lists stay lists of parameters: see BatchStatements.idList): a batch is bound as one JSON array and read back row by row with
