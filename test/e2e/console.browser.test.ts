@@ -1,18 +1,11 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/demo/seed.js';
+import { CHROMIUM, CHROMIUM_FLAGS, SKIP_BROWSER, SKIP_BROWSER_REASON } from '../helpers/chromium.js';
 import { assertBuilt, REPOSITORY, type ServerProcess, startServe } from '../helpers/cli.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 
@@ -25,15 +18,11 @@ import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
  * sign-out, and a revoked key's session ending. The first page's JavaScript must stay
  * within 250 KB gzip; first-page and 5,000-item menu timings are measured and written down (not asserted).
  */
-const CHROMIUM = '/usr/bin/chromium';
-const CI = Boolean(process.env.CI) && process.env.CI !== 'false';
-const SKIP = !existsSync(CHROMIUM) && !CI;
-const SKIP_REASON = `SKIPPED: ${CHROMIUM} is missing; install it with \`apt-get install -y chromium\` (CI installs it and runs this test)`;
 const SHOTS = join(REPOSITORY, 'test-results', 'console');
 const JS_BUDGET_GZIP = 250 * 1024;
 const AXE = readFileSync(join(REPOSITORY, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
-if (SKIP) process.stderr.write(`\ntest/e2e/console.browser.test.ts ${SKIP_REASON}\n`);
+if (SKIP_BROWSER) process.stderr.write(`\ntest/e2e/console.browser.test.ts ${SKIP_BROWSER_REASON}\n`);
 
 interface Measured {
   firstPageUsableMs?: number;
@@ -61,8 +50,8 @@ function bigMenu(count: number) {
 }
 
 describe('the console in Chromium', () => {
-  if (SKIP) {
-    it.skip(SKIP_REASON, () => undefined);
+  if (SKIP_BROWSER) {
+    it.skip(SKIP_BROWSER_REASON, () => undefined);
     return;
   }
 
@@ -156,16 +145,7 @@ describe('the console in Chromium', () => {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: [...CHROMIUM_FLAGS],
       viewport: { width: 1280, height: 900 },
     });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });

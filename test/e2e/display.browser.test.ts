@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_FLAGS, SKIP_BROWSER, SKIP_BROWSER_REASON } from '../helpers/chromium.js';
 import { assertBuilt, cliJson, REPOSITORY, type ServerProcess, startServe } from '../helpers/cli.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 
@@ -16,14 +17,10 @@ import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
  * not grow the board; unpublishing gives 404. axe-core finds no serious or critical problem on any of
  * them; screenshots go to test-results/display/.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const CI = Boolean(process.env.CI) && process.env.CI !== 'false';
-const SKIP = !existsSync(CHROMIUM) && !CI;
-const SKIP_REASON = `SKIPPED: ${CHROMIUM} is missing; install it with \`apt-get install -y chromium\` (CI installs it and runs this test)`;
 const SHOTS = join(REPOSITORY, 'test-results', 'display');
 const AXE = readFileSync(join(REPOSITORY, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
-if (SKIP) process.stderr.write(`\ntest/e2e/display.browser.test.ts ${SKIP_REASON}\n`);
+if (SKIP_BROWSER) process.stderr.write(`\ntest/e2e/display.browser.test.ts ${SKIP_BROWSER_REASON}\n`);
 
 interface AxeViolation {
   id: string;
@@ -51,8 +48,8 @@ async function seriousProblems(page: Page): Promise<string[]> {
 }
 
 describe('the public surfaces in Chromium', () => {
-  if (SKIP) {
-    it.skip(SKIP_REASON, () => undefined);
+  if (SKIP_BROWSER) {
+    it.skip(SKIP_BROWSER_REASON, () => undefined);
     return;
   }
 
@@ -132,18 +129,7 @@ describe('the public surfaces in Chromium', () => {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--enable-precise-memory-info',
-        '--js-flags=--expose-gc',
-      ],
+      args: [...CHROMIUM_FLAGS, '--enable-precise-memory-info', '--js-flags=--expose-gc'],
     });
   }, 60_000);
 

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_FLAGS, SKIP_BROWSER, SKIP_BROWSER_REASON } from '../helpers/chromium.js';
 import { assertBuilt, REPOSITORY, type ServerProcess, startServe } from '../helpers/cli.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 
@@ -11,16 +12,12 @@ import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
  * `menu-api serve --demo` process), runs a Form B menu request with "Execute", and sees the menu.
  * Nothing may be fetched from anywhere but the server itself. A screenshot goes to test-results/.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const CI = Boolean(process.env.CI) && process.env.CI !== 'false';
-const SKIP = !existsSync(CHROMIUM) && !CI;
-const SKIP_REASON = `SKIPPED: ${CHROMIUM} is missing; install it with \`apt-get install -y chromium\` (CI installs it and runs this test)`;
 
-if (SKIP) process.stderr.write(`\ntest/e2e/docs.browser.test.ts ${SKIP_REASON}\n`);
+if (SKIP_BROWSER) process.stderr.write(`\ntest/e2e/docs.browser.test.ts ${SKIP_BROWSER_REASON}\n`);
 
 describe('/docs in Chromium', () => {
-  if (SKIP) {
-    it.skip(SKIP_REASON, () => undefined);
+  if (SKIP_BROWSER) {
+    it.skip(SKIP_BROWSER_REASON, () => undefined);
     return;
   }
 
@@ -40,16 +37,7 @@ describe('/docs in Chromium', () => {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: [...CHROMIUM_FLAGS],
       viewport: { width: 1280, height: 900 },
     });
     page = context.pages()[0] ?? (await context.newPage());

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse, {
@@ -11,6 +11,7 @@ import lighthouse, {
   type TraceEvent,
 } from 'lighthouse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_FLAGS, SKIP_BROWSER, SKIP_BROWSER_REASON } from '../helpers/chromium.js';
 import { assertBuilt, REPOSITORY, type ServerProcess, startServe } from '../helpers/cli.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 
@@ -29,10 +30,6 @@ import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
  * Nothing leaves the machine: Chromium resolves no name but the loopback (--host-resolver-rules),
  * every request Lighthouse saw must be to the server, and error reporting (Sentry) is off.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const CI = Boolean(process.env.CI) && process.env.CI !== 'false';
-const SKIP = !existsSync(CHROMIUM) && !CI;
-const SKIP_REASON = `SKIPPED: ${CHROMIUM} is missing; install it with \`apt-get install -y chromium\` (CI installs it and runs this test)`;
 const REPORTS = join(REPOSITORY, 'test-results', 'lighthouse');
 const BAR = 0.9;
 const METRICS = [
@@ -43,20 +40,14 @@ const METRICS = [
   'speed-index',
 ];
 
-if (SKIP) process.stderr.write(`\ntest/e2e/lighthouse.browser.test.ts ${SKIP_REASON}\n`);
+if (SKIP_BROWSER) process.stderr.write(`\ntest/e2e/lighthouse.browser.test.ts ${SKIP_BROWSER_REASON}\n`);
 
 /** Debian's Chromium with a DevTools port of its own (port 0: it picks one and prints it). */
 function launchChromium(profile: string): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(
     CHROMIUM,
     [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
+      ...CHROMIUM_FLAGS,
       // Any name but the loopback fails to resolve: nothing can reach another host, even by mistake.
       '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
       '--remote-debugging-address=127.0.0.1',
@@ -126,8 +117,8 @@ function requestedUrls(lhr: Result): string[] {
 }
 
 describe('Lighthouse on the public pages', () => {
-  if (SKIP) {
-    it.skip(SKIP_REASON, () => undefined);
+  if (SKIP_BROWSER) {
+    it.skip(SKIP_BROWSER_REASON, () => undefined);
     return;
   }
 
