@@ -21,14 +21,6 @@ export interface StockTarget {
   changed: boolean;
 }
 
-/** An updated price entry, as the update's RETURNING gives it. */
-export interface StockRow {
-  item_id: number;
-  unit: string;
-  amount: number;
-  updated_at: string;
-}
-
 /** What a stock batch did: the items whose levels moved, and the targets that matched no price entry. */
 export interface StockOutcome {
   /** Ids of the items one of whose entries changed level (so change time), each once. */
@@ -46,12 +38,10 @@ export interface FeedEntry {
 }
 
 /**
- * Batch statements of a database that binds a whole column of a batch as one parameter (PostgreSQL:
- * arrays; SQLite: a JSON array read with json_each). Each is one statement of constant text whatever
- * the batch's size, where the portable
- * form sends chunks of VALUES and IN lists with a parameter per value: statements the server parses
- * and plans anew for every chunk, and whose length grows with the batch. Each method does exactly
- * what its portable counterpart in the store does.
+ * A database's batch statements: a whole column of a batch bound as one parameter (PostgreSQL:
+ * arrays; SQLite: a JSON array read with json_each), so each is one statement of constant text
+ * whatever the batch's size. Chunks of VALUES and IN lists with a parameter per value would be
+ * statements the database parses and plans anew for every chunk, and whose length grows with the batch.
  */
 export interface BatchStatements {
   /**
@@ -60,7 +50,12 @@ export interface BatchStatements {
    * it has no statistics, while a list of parameters is looked up by primary key).
    */
   idList?(ids: readonly number[]): IdList;
-  /** setStockLevels (repositories/stock-levels.ts), the whole batch in one statement. */
+  /**
+   * Sets the stock of every target (stockTargets, repositories/stock-levels.ts) in one statement. An
+   * entry changed (and its item is in `changedItems`) when its level moved or it was named with
+   * different levels; then its change time is now `at`. Targets that match no price entry are
+   * `unmatched` (the write is then refused and rolled back).
+   */
   setStock(
     trx: Transaction<Database>,
     dispensaryId: number,

@@ -50,12 +50,8 @@ export interface Dialect {
    * a Kysely transaction's client is not reachable), and callers read objects through the transaction.
    */
   readonly arraysInWrite?: ReadArrays;
-  /**
-   * Where the database binds a whole column of a batch as one array parameter (PostgreSQL), its batch
-   * statements: one statement of constant text per batch. Undefined on SQLite, which has no array
-   * parameters; the repositories' portable statements then go in chunks (see chunks()).
-   */
-  readonly batches?: BatchStatements;
+  /** Its batch statements (stock batches, feed inserts): one statement of constant text per batch. */
+  readonly batches: BatchStatements;
   /**
    * Runs inside every writing transaction before its change notice is numbered, so that notices
    * commit in number order (PostgreSQL: a transaction advisory lock; SQLite writers are serial anyway).
@@ -127,11 +123,11 @@ export function* chunks<T>(dialect: Dialect, rows: readonly T[], parametersPerRo
 
 /**
  * `ids` (none: no list) as the statements reading them bind them: one array parameter where the
- * dialect has BatchStatements, so one statement whatever their number; else chunks (see chunks()).
+ * dialect binds them so (BatchStatements.idList), one statement whatever their number; else chunks (see chunks()).
  */
 export function* idLists(dialect: Dialect, ids: readonly number[]): Generator<IdList> {
   if (ids.length === 0) return;
-  if (dialect.batches?.idList) {
+  if (dialect.batches.idList) {
     yield dialect.batches.idList(ids);
     return;
   }

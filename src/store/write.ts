@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { FeedEntry } from './batches.js';
-import { chunks, type Dialect } from './dialect.js';
+import type { Dialect } from './dialect.js';
 import { claimIn } from './idempotency-claim.js';
 import type { Database } from './schema.js';
 import { type Actor, type ChangeKind, ConflictError, type FeedHook, type MenuChange } from './store.js';
@@ -135,9 +135,7 @@ export class Writer {
     feed: readonly FeedEntry[],
     at: string,
   ): Promise<MenuChange[]> {
-    const inserted = this.dialect.batches
-      ? await this.dialect.batches.insertFeed(trx, dispensaryId, at, feed)
-      : await insertFeedInChunks(this.dialect, trx, dispensaryId, feed, at);
+    const inserted = await this.dialect.batches.insertFeed(trx, dispensaryId, at, feed);
     // Matched by item (a write records at most one entry per item, and store.updated once).
     const seqs = new Map(
       inserted.map((row) => [row.item_id === null ? null : Number(row.item_id), Number(row.seq)]),
@@ -174,29 +172,4 @@ export class Writer {
       })
       .execute();
   }
-}
-
-/** Inserts a write's feed entries in order, as multi-row inserts of at most chunks() rows. */
-async function insertFeedInChunks(
-  dialect: Dialect,
-  trx: Transaction<Database>,
-  dispensaryId: number,
-  feed: readonly FeedEntry[],
-  at: string,
-): Promise<{ seq: number; item_id: number | null }[]> {
-  const values = feed.map((entry) => ({
-    dispensary_id: dispensaryId,
-    at,
-    type: entry.type,
-    item_id: entry.itemId,
-    reason: entry.reason,
-    item: entry.item,
-  }));
-  const inserted: { seq: number; item_id: number | null }[] = [];
-  for (const chunk of chunks(dialect, values, 6)) {
-    inserted.push(
-      ...(await trx.insertInto('menu_changes').values(chunk).returning(['seq', 'item_id']).execute()),
-    );
-  }
-  return inserted;
 }

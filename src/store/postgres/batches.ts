@@ -15,7 +15,7 @@ export const postgresBatches: BatchStatements = {
     const amounts = numberArray(targets.map((target) => target.amount));
     const stocks = numberArray(targets.map((target) => target.stock));
     const changed = `{${targets.map((target) => (target.changed ? 't' : 'f')).join(',')}}`;
-    // The same update as the portable one (repositories/stock-levels.ts), but answering with one row
+    // The same update as SQLite's (sqlite/batches.ts), but answering with one row
     // rather than one per entry: how many targets matched (v.n numbers them), and the items of the
     // entries whose change time is now `at`.
     const { rows } = await sql<{ matched: number; changed_items: number[] }>`

@@ -24,7 +24,7 @@ import {
   type UpsertResult,
 } from '../store.js';
 import { foundIf, now, OPERATOR, type Writer } from '../write.js';
-import { setStockLevels, stockTargets } from './stock-levels.js';
+import { stockTargets } from './stock-levels.js';
 
 export class Menus implements MenuRepository {
   constructor(
@@ -244,7 +244,7 @@ export class Menus implements MenuRepository {
 
   async setStock(dispensaryId: number, updates: StockUpdate[], actor: Actor = OPERATOR): Promise<number> {
     return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
-      const outcome = await setStockLevels(this.dialect, trx, dispensaryId, stockTargets(updates), now());
+      const outcome = await this.dialect.batches.setStock(trx, dispensaryId, stockTargets(updates), now());
       const missing = new Set(
         outcome.unmatched.map((target) => priceKey(target.itemId, target.unit, target.amount)),
       );
