@@ -308,7 +308,10 @@ describe('the public surfaces in Chromium', () => {
       .toBe('gone');
     const page = await open(390, 844);
     // This browser loaded /m/demo in the first test, and may reuse it for max-age (10 s): ask the server.
-    await (await context.newCDPSession(page)).send('Network.setCacheDisabled', { cacheDisabled: true });
+    // setCacheDisabled holds only while the Network domain is enabled.
+    const devtools = await context.newCDPSession(page);
+    await devtools.send('Network.enable');
+    await devtools.send('Network.setCacheDisabled', { cacheDisabled: true });
     const gone = await page.goto(`${server.url}/m/demo`);
     expect(gone?.status()).toBe(404);
     expect(await page.locator('h1').textContent()).toBe('Menu not found');
