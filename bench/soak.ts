@@ -189,7 +189,9 @@ function cpuMs(pid: number): number {
 }
 
 /** The server's V8 heap in use and its external (native) memory, from its own /metrics. */
-async function heap(opsUrl: string): Promise<{ used: number; external: number; snapshots: number }> {
+async function heap(
+  opsUrl: string,
+): Promise<{ used: number; total: number; external: number; snapshots: number }> {
   const text = await new Promise<string>((resolve, reject) => {
     httpRequest(`${opsUrl}/metrics`, (response) => {
       let body = '';
@@ -204,6 +206,7 @@ async function heap(opsUrl: string): Promise<{ used: number; external: number; s
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1]);
   return {
     used: value('nodejs_heap_size_used_bytes'),
+    total: value('nodejs_heap_size_total_bytes'),
     external: value('nodejs_external_memory_bytes'),
     snapshots: value('menu_api_snapshot_cache_bytes\\{view="all"\\}'),
   };
@@ -224,16 +227,25 @@ function processTree(pid: number): number[] {
   return [pid, ...children];
 }
 
-function rss(pid: number): number {
-  let total = 0;
+/** Resident memory of each process of the tree, by pid. */
+function memberMemory(pid: number): Map<number, number> {
+  const members = new Map<number, number>();
   for (const member of processTree(pid)) {
     try {
-      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${member}/status`, 'utf8'));
-      if (match) total += Number(match[1]) * 1024;
+      const status = readFileSync(`/proc/${member}/status`, 'utf8');
+      const match = /VmRSS:\s+(\d+) kB/.exec(status);
+      if (match) members.set(member, Number(match[1]) * 1024);
     } catch {
       // A worker that just exited.
     }
   }
+  return members;
+}
+
+/** Resident memory of the process and its workers together. */
+function rss(pid: number): number {
+  let total = 0;
+  for (const resident of memberMemory(pid).values()) total += resident;
   return total;
 }
 
@@ -646,16 +658,37 @@ async function main(): Promise<void> {
   // Let the workers come up before their memory counts.
   const rssSeries: number[] = [rss(pid)];
   const rssStart = rssSeries[0]!;
+  // Each process's own series, to tell which one grows: the primary first, then the workers as they were
+  // first seen (a worker that is replaced starts a series of its own).
+  const perProcess = new Map<number, number[]>();
+  const samplePerProcess = () => {
+    for (const [member, resident] of memberMemory(pid)) {
+      const series = perProcess.get(member) ?? [];
+      series.push(resident);
+      perProcess.set(member, series);
+    }
+  };
+  samplePerProcess();
+  // The V8 heap of all processes together every 30 s (from /metrics): what is allocated and what is live.
+  const heapSeries: { used: number; total: number }[] = [heapBefore];
   measuring = true;
   measureStarted = performance.now();
   console.error(`soak: measuring for ${SECONDS} s at ${RATE} requests/s`);
   // A 10-minute run says where it is every 30 s (every sixth RSS sample).
   const sampler = setInterval(() => {
     rssSeries.push(rss(pid));
+    samplePerProcess();
     if (rssSeries.length % 6 === 1) {
       const seconds = ((performance.now() - measureStarted) / 1_000).toFixed(0);
+      const each = [...perProcess.values()].map((series) => mib(series.at(-1)!)).join(' + ');
       console.error(
-        `soak: ${seconds} s of ${SECONDS}: ${samples.length} requests, ${errors.length} errors, RSS ${mib(rssSeries.at(-1)!)}`,
+        `soak: ${seconds} s of ${SECONDS}: ${samples.length} requests, ${errors.length} errors, RSS ${mib(rssSeries.at(-1)!)}${perProcess.size > 1 ? ` (${each})` : ''}`,
+      );
+      heap(server.opsUrl).then(
+        (sample) => heapSeries.push(sample),
+        () => {
+          // A scrape that failed under load leaves a gap in the series, not an error of the run.
+        },
       );
     }
   }, 5_000);
@@ -668,6 +701,7 @@ async function main(): Promise<void> {
   rssSeries.push(rssEnd);
   const loadAfter = loadavg()[0]!;
   const heapAfter = await heap(server.opsUrl);
+  heapSeries.push(heapAfter);
   const cpuUsed = cpuMs(pid) - cpuBefore;
 
   // Push: every change of the feed since the baseline must reach every stream and the receiver.
@@ -733,6 +767,13 @@ async function main(): Promise<void> {
     `| server RSS start → middle → end | ${mib(rssStart)} → ${mib(rssSeries[Math.floor(rssSeries.length / 2)]!)} → ${mib(rssEnd)} (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%)${WORKERS > 1 ? `, primary and ${WORKERS} workers together` : ''} |`,
     `| JS heap used, external memory start → end | ${mib(heapBefore.used)} → ${mib(heapAfter.used)}, ${mib(heapBefore.external)} → ${mib(heapAfter.external)} (from /metrics); snapshot cache ${mib(heapBefore.snapshots)} → ${mib(heapAfter.snapshots)} |`,
     `| RSS mean by quarter of the run | ${quarterMeans(rssSeries).map(mib).join(' → ')} (single samples swing with garbage collection; the trend is in these) |`,
+    ...(perProcess.size > 1
+      ? [...perProcess.entries()].map(
+          ([member, series], index) =>
+            `| RSS mean by quarter, ${index === 0 ? 'primary' : `worker ${index}`} (pid ${member}) | ${quarterMeans(series).map(mib).join(' → ')} |`,
+        )
+      : []),
+    `| V8 heap allocated, and used, mean by quarter (every 30 s${WORKERS > 1 ? ', all processes together' : ''}) | ${quarterMeans(heapSeries.map((sample) => sample.total)).map(mib).join(' → ')}; used ${quarterMeans(heapSeries.map((sample) => sample.used)).map(mib).join(' → ')} |`,
     `| RSS every 5 s | ${rssSeries.map((value) => (value / 1024 / 1024).toFixed(0)).join(', ')} MiB |`,
     `| exit code after SIGTERM | ${exitCode} |`,
     `| machine | ${availableParallelism()} cores; load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end |`,
