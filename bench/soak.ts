@@ -749,6 +749,10 @@ async function main(): Promise<void> {
     return `| ${operation} | ${count} | ${percentile(own, 50).toFixed(1)} | ${percentile(own, 99).toFixed(1)} |`;
   });
   const growth = ((rssEnd - rssStart) / rssStart) * 100;
+  const heapTrend = (part: 'total' | 'used') =>
+    quarterMeans(heapSeries.map((sample) => sample[part]))
+      .map(mib)
+      .join(' → ');
   const report = [
     `## ${setupTitle()}`,
     '',
@@ -773,7 +777,7 @@ async function main(): Promise<void> {
             `| RSS mean by quarter, ${index === 0 ? 'primary' : `worker ${index}`} (pid ${member}) | ${quarterMeans(series).map(mib).join(' → ')} |`,
         )
       : []),
-    `| V8 heap allocated, and used, mean by quarter (every 30 s${WORKERS > 1 ? ', all processes together' : ''}) | ${quarterMeans(heapSeries.map((sample) => sample.total)).map(mib).join(' → ')}; used ${quarterMeans(heapSeries.map((sample) => sample.used)).map(mib).join(' → ')} |`,
+    `| V8 heap allocated, and used, mean by quarter (every 30 s${WORKERS > 1 ? ', all processes together' : ''}) | ${heapTrend('total')}; used ${heapTrend('used')} |`,
     `| RSS every 5 s | ${rssSeries.map((value) => (value / 1024 / 1024).toFixed(0)).join(', ')} MiB |`,
     `| exit code after SIGTERM | ${exitCode} |`,
     `| machine | ${availableParallelism()} cores; load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end |`,
