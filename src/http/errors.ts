@@ -156,11 +156,19 @@ export function tooLargeMessage(limit: number | undefined): string {
   }.`;
 }
 
+/** A service's refusal as its answer: the status of its code, and Retry-After for a 429. */
+export function sendServiceError(
+  error: ServiceError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
+  return sendError(reply, request, error.code, error.message, error.problems);
+}
+
 /** The one error handler: known failures get their status; anything else is a bug and a bare 500. */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
-  if (error instanceof ServiceError)
-    return sendError(reply, request, error.code, error.message, error.problems);
+  if (error instanceof ServiceError) return sendServiceError(error, request, reply);
   if (error.validation) {
     const problems = validationProblems(
       error.validation as ValidationIssue[],

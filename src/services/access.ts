@@ -34,15 +34,19 @@ export interface AccessOptions {
 /** Unknown token digests remembered at most (see AccessService.unknownTokens). */
 const UNKNOWN_TOKENS_KEPT = 4096;
 
-/** A refusal as common as a read (a client polling with an old token): made without a stack trace. */
-const invalidToken = () =>
+/**
+ * A refusal as common as a read (a client polling with an old token): one error, made once without a
+ * stack trace and frozen, thrown every time (its code and message never vary).
+ */
+const INVALID_TOKEN = Object.freeze(
   withoutStack(
     () =>
       new ServiceError(
         'invalid_token',
         'The dispensary token is not valid (unknown, or replaced by a newer one and past its grace period). Ask the dispensary for its current token.',
       ),
-  );
+  ),
+);
 
 /**
  * Decides who may read which dispensary: credentials first (401), then the dispensary token (403).
@@ -114,7 +118,7 @@ export class AccessService {
     const digest = credential ? secretDigest(request.token) : undefined;
     const dispensary = digest && this.rememberedDispensary(digest);
     if (credential && dispensary) return this.admit(credential, dispensary);
-    if (credential && digest && this.unknownTokens.has(digest)) throw invalidToken();
+    if (credential && digest && this.unknownTokens.has(digest)) throw INVALID_TOKEN;
     return this.grantSlowly(request, attempt, verdict);
   }
 
@@ -133,7 +137,7 @@ export class AccessService {
     }
     if (verdict && verdict.pairFailures > 0) await this.guard?.succeeded(attempt);
     const dispensary = await this.dispensaryFor(request.token);
-    if (!dispensary) throw invalidToken();
+    if (!dispensary) throw INVALID_TOKEN;
     return this.admit(credential, dispensary);
   }
 

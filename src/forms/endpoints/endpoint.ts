@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, preHandlerHookHandler, RouteOptions } from 'fastify';
 import type { TProperties, TSchema } from 'typebox';
 import { type ErrorStatus, errorResponses, notModified } from '../../http/error-responses.js';
+import { sendServiceError } from '../../http/errors.js';
 import type { Granted } from '../../services/access.js';
 import { ServiceError } from '../../services/errors.js';
 import type { MaybePromise } from '../../util/maybe-promise.js';
@@ -107,6 +108,15 @@ export function formRoute(form: RequestForm, context: FormContext, endpoint: End
     ...(transport.onRequest ? { onRequest: transport.onRequest } : {}),
     // After the schema's checks (a missing header is named first), before the credentials are checked.
     preHandler: refuseUnknownQuery(form, endpoint),
-    handler: (request, reply) => endpoint.handle(request, reply, grant(request)),
+    handler: (request, reply) => {
+      try {
+        return endpoint.handle(request, reply, grant(request));
+      } catch (error) {
+        // A refusal decided in memory (a token nobody holds, a credential's scope) is answered here, as
+        // cheaply as a read: through Fastify's error path it cost more than serving the menu.
+        if (error instanceof ServiceError) return sendServiceError(error, request, reply);
+        throw error;
+      }
+    },
   };
 }
