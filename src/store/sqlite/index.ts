@@ -53,7 +53,7 @@ class WatchedConnection {
   private identity: { dev: number; ino: number } | undefined;
   private checkedAt = 0;
   private fault: Error | undefined;
-  /** readArrays' statements, by SQL: prepared on `connection`, dropped with it. */
+  /** The statements of readArrays and runEach, by SQL: prepared on `connection`, dropped with it. */
   private readonly arrayStatements = new Map<string, SqliteDatabase.Statement<unknown[], unknown[]>>();
 
   constructor(private readonly path: string) {
@@ -81,6 +81,21 @@ class WatchedConnection {
    * of different lengths are different SQL).
    */
   readArrays(source: string, parameters: readonly unknown[]): unknown[][] {
+    return this.arrayStatement(source).all(...parameters);
+  }
+
+  /**
+   * Runs one statement (with RETURNING) once per row of parameters, and gives the row each run
+   * returned, as an array. For thousands of rows a kept statement run in a loop costs half what one
+   * statement over a JSON array of them does, when the rows carry long texts: JSON.stringify escapes
+   * every text and json_each unescapes it again.
+   */
+  runEach(source: string, rows: readonly (readonly unknown[])[]): unknown[][] {
+    const statement = this.arrayStatement(source);
+    return rows.map((parameters) => statement.get(...parameters) as unknown[]);
+  }
+
+  private arrayStatement(source: string): SqliteDatabase.Statement<unknown[], unknown[]> {
     const connection = this.open();
     let statement = this.arrayStatements.get(source);
     if (!statement) {
@@ -89,7 +104,7 @@ class WatchedConnection {
       if (this.arrayStatements.size >= ARRAY_STATEMENTS_KEPT) this.arrayStatements.clear();
       this.arrayStatements.set(source, statement);
     }
-    return statement.all(...parameters);
+    return statement;
   }
 
   close(): void {
@@ -190,7 +205,7 @@ export function openSqliteStore(path: string): KyselyStore {
     location: `sqlite:${path}`,
     maxParameters: MAX_PARAMETERS,
     writeWaitMs: BUSY_TIMEOUT_MS,
-    batches: sqliteBatches,
+    batches: sqliteBatches(connection),
     canStoreText: () => true,
     migrationLock: (migrate) => connection.exclusively(migrate),
     // Not db.transaction(): its BEGIN becomes BEGIN IMMEDIATE (see WatchedConnection.prepare), which
