@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type ServerProcess, startServe } from '../helpers/cli.js';
 import { type TestDatabase, testDatabase } from '../helpers/database.js';
@@ -58,6 +59,16 @@ describe('menu-api serve --workers 2', () => {
     }
     expect([...answeringPids(server.output())].sort()).toEqual([...workerPids()].sort());
   });
+
+  it.runIf(process.platform === 'linux')(
+    "starts its workers with glibc's mmap threshold fixed, so scrypt's 16 MiB are given back when freed",
+    () => {
+      for (const pid of workerPids()) {
+        const environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        expect(environment).toContain('MALLOC_MMAP_THRESHOLD_=4194304');
+      }
+    },
+  );
 
   it('replaces a worker that dies, and keeps answering meanwhile', async () => {
     const [victim] = workerPids();
