@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import type { BatchStatements, StockOutcome, StockTarget } from '../batches.js';
-import { priceKey } from '../rows.js';
+import type { BatchStatements } from '../batches.js';
 
 /** Where the feed's rows are inserted one by one: the store's connection (WatchedConnection.runEach). */
 interface RowRunner {
@@ -37,7 +36,7 @@ export function sqliteBatches(rows: RowRunner): BatchStatements {
       // dispensary is a column of each row, not a constant: then SQLite goes from each row to
       // price_entries by its key. With a constant it scanned every price entry of the dispensary and,
       // for each, the whole list (measured with VALUES lists: 11,567 × 1,000 comparisons per chunk).
-      const { rows: updated } = await sql<StockRow>`
+      const { rows: updated } = await sql<{ item_id: number; moved: number }>`
         update price_entries as p
         set stock = v.stock,
             updated_at = case when v.changed or p.stock is distinct from v.stock then ${at} else p.updated_at end
@@ -46,8 +45,20 @@ export function sqliteBatches(rows: RowRunner): BatchStatements {
               from json_each(${batch})) as v
         where p.dispensary_id = v.dispensary_id
           and p.item_id = v.item_id and p.unit = v.unit and p.amount = v.amount
-        returning item_id, unit, amount, updated_at`.execute(trx);
-      return stockOutcome(updated, targets, at);
+        returning item_id, updated_at = ${at} as moved`.execute(trx);
+      const changedItems = new Set<number>();
+      for (const row of updated) if (row.moved) changedItems.add(Number(row.item_id));
+      // A unit and amount appear once per item (validateItem), and the targets name each entry once:
+      // every target matched one entry at most, and no two the same one.
+      if (updated.length === targets.length) return { changedItems: [...changedItems], unmatched: [] };
+      // Some target matched nothing, and the write is rolled back: which ones, for the error.
+      const { rows: missing } = await sql<{ n: number }>`
+        select v.key as n from json_each(${batch}) as v
+        where not exists (
+          select 1 from price_entries p
+          where p.dispensary_id = v.value ->> 0 and p.item_id = v.value ->> 1
+            and p.unit = v.value ->> 2 and p.amount = v.value ->> 3)`.execute(trx);
+      return { changedItems: [...changedItems], unmatched: missing.map((row) => targets[row.n]!) };
     },
 
     // Kysely's transaction runs on the same (only) connection, so these inserts are inside it.
@@ -61,27 +72,5 @@ export function sqliteBatches(rows: RowRunner): BatchStatements {
         item_id: itemId === null ? null : Number(itemId),
       }));
     },
-  };
-}
-
-/** An updated price entry, as the update's RETURNING gives it. */
-interface StockRow {
-  item_id: number;
-  unit: string;
-  amount: number;
-  updated_at: string;
-}
-
-/** The outcome of a batch from the entries its update returned: an entry changed when its time is `at`. */
-function stockOutcome(rows: readonly StockRow[], targets: readonly StockTarget[], at: string): StockOutcome {
-  const matched = new Set<string>();
-  const changedItems = new Set<number>();
-  for (const row of rows) {
-    matched.add(priceKey(Number(row.item_id), row.unit, Number(row.amount)));
-    if (row.updated_at === at) changedItems.add(Number(row.item_id));
-  }
-  return {
-    changedItems: [...changedItems],
-    unmatched: targets.filter((target) => !matched.has(priceKey(target.itemId, target.unit, target.amount))),
   };
 }
