@@ -28,6 +28,15 @@ function answeringPids(output: string): Set<number> {
   return pids;
 }
 
+/**
+ * The primary's start banner (pretty-printed JSON) from the output, which the workers' log lines
+ * share: one may follow it in the same chunk, so the banner ends at its own closing brace.
+ */
+function startBanner(output: string): { workers: number } {
+  const start = output.indexOf('{\n');
+  return JSON.parse(output.slice(start, output.indexOf('\n}', start) + 2)) as { workers: number };
+}
+
 describe('menu-api serve --workers 2', () => {
   let database: TestDatabase;
   let server: ServerProcess;
@@ -49,7 +58,7 @@ describe('menu-api serve --workers 2', () => {
 
   it('runs two workers on one port, and both answer', async () => {
     expect(workerPids()).toHaveLength(2);
-    expect(JSON.parse(server.output().slice(server.output().indexOf('{\n'))).workers).toBe(2);
+    expect(startBanner(server.output()).workers).toBe(2);
     // Each request on its own connection: the primary hands connections to the workers in turn.
     for (let attempt = 0; attempt < 40 && answeringPids(server.output()).size < 2; attempt++) {
       const response = await menu();
