@@ -242,13 +242,6 @@ function memberMemory(pid: number): Map<number, number> {
   return members;
 }
 
-/** Resident memory of the process and its workers together. */
-function rss(pid: number): number {
-  let total = 0;
-  for (const resident of memberMemory(pid).values()) total += resident;
-  return total;
-}
-
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 function percentile(sorted: number[], p: number): number {
@@ -655,20 +648,23 @@ async function main(): Promise<void> {
   const heapBefore = await heap(server.opsUrl);
   const loadBefore = loadavg()[0]!;
   const cpuBefore = cpuMs(pid);
-  // Let the workers come up before their memory counts.
-  const rssSeries: number[] = [rss(pid)];
-  const rssStart = rssSeries[0]!;
+  const rssSeries: number[] = [];
   // Each process's own series, to tell which one grows: the primary first, then the workers as they were
   // first seen (a worker that is replaced starts a series of its own).
   const perProcess = new Map<number, number[]>();
-  const samplePerProcess = () => {
+  // One read of /proc per sample gives both series: each process's and their sum.
+  const sampleMemory = () => {
+    let total = 0;
     for (const [member, resident] of memberMemory(pid)) {
       const series = perProcess.get(member) ?? [];
       series.push(resident);
       perProcess.set(member, series);
+      total += resident;
     }
+    rssSeries.push(total);
   };
-  samplePerProcess();
+  sampleMemory();
+  const rssStart = rssSeries[0]!;
   // The V8 heap of all processes together every 30 s (from /metrics): what is allocated and what is live.
   const heapSeries: { used: number; total: number }[] = [heapBefore];
   measuring = true;
@@ -676,8 +672,7 @@ async function main(): Promise<void> {
   console.error(`soak: measuring for ${SECONDS} s at ${RATE} requests/s`);
   // A 10-minute run says where it is every 30 s (every sixth RSS sample).
   const sampler = setInterval(() => {
-    rssSeries.push(rss(pid));
-    samplePerProcess();
+    sampleMemory();
     if (rssSeries.length % 6 === 1) {
       const seconds = ((performance.now() - measureStarted) / 1_000).toFixed(0);
       const each = [...perProcess.values()].map((series) => mib(series.at(-1)!)).join(' + ');
@@ -697,8 +692,8 @@ async function main(): Promise<void> {
   const elapsed = (Date.now() - began) / 1_000;
   clearInterval(sampler);
   measuring = false;
-  const rssEnd = rss(pid);
-  rssSeries.push(rssEnd);
+  sampleMemory();
+  const rssEnd = rssSeries.at(-1)!;
   const loadAfter = loadavg()[0]!;
   const heapAfter = await heap(server.opsUrl);
   heapSeries.push(heapAfter);

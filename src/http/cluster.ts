@@ -15,12 +15,12 @@ export function parseWorkers(value: string | number): number {
  * The environment workers get beside the primary's. glibc raises its mmap threshold when a large
  * block is freed, so that later blocks as large as scrypt's 16 MiB working memory (each password
  * check, on a libuv pool thread) are kept in the pool threads' arenas, where they fragment and are
- * never given back: a worker's resident memory rose by about 30 MiB in its first minutes under the
+ * never given back: a worker's resident memory rose by about 50 MiB in its first minutes under the
  * soak (bench/SOAK.md). A threshold that is set stays fixed: such blocks are mapped on their own and
  * returned when freed. glibc reads it at process start, so workers can be given it, the primary
  * cannot (it checks no passwords); an operator's own value wins. Other C libraries ignore it.
  */
-export const WORKER_ENV: Readonly<Record<string, string>> =
+const WORKER_ENV: Readonly<Record<string, string>> =
   process.env.MALLOC_MMAP_THRESHOLD_ === undefined ? { MALLOC_MMAP_THRESHOLD_: String(4 * 1024 * 1024) } : {};
 
 export interface ClusterLog {
