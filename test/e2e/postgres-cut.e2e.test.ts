@@ -10,6 +10,10 @@ import { TcpProxy } from '../helpers/tcp-proxy.js';
  * A real `serve` process whose PostgreSQL connections all go through a proxy; the proxy is cut while a
  * full sync, then a stock batch, is being written. Afterwards the menu is wholly old or wholly new
  * (never a mix), and once the proxy is back the server serves and writes again without a restart.
+ *
+ * The cut is placed, not raced: a second client holds a SHARE lock on menu_changes, so the write
+ * stops at its last statement (the feed rows), after all its item or stock rows are written. A stock
+ * batch takes a few ms, so polling for it while it ran sometimes missed it (and the test timed out).
  */
 describe.skipIf(!onPostgres)('PostgreSQL connection cut in the middle of a write', () => {
   let database: TestDatabase;
@@ -17,6 +21,7 @@ describe.skipIf(!onPostgres)('PostgreSQL connection cut in the middle of a write
   let server: ServerProcess | undefined;
   let seed: Awaited<ReturnType<typeof seedWithCli>>;
   let watcher: pg.Client;
+  let locker: pg.Client;
 
   beforeAll(() => assertBuilt());
   beforeEach(async () => {
@@ -27,8 +32,11 @@ describe.skipIf(!onPostgres)('PostgreSQL connection cut in the middle of a write
     server = await startServe(withPort(database.address, proxy.port), ['--db-pool-size', '3']);
     watcher = new pg.Client({ connectionString: database.address });
     await watcher.connect();
+    locker = new pg.Client({ connectionString: database.address });
+    await locker.connect();
   }, 60_000);
   afterEach(async () => {
+    await locker.end();
     await proxy.open();
     await server?.stop();
     server = undefined;
@@ -54,20 +62,29 @@ describe.skipIf(!onPostgres)('PostgreSQL connection cut in the middle of a write
     return result.rows.map((row) => ({ id: Number(row.id), name: row.name }));
   }
 
-  /** Waits until a connection of this database runs a write whose SQL matches `pattern`, then cuts. */
-  async function cutDuring(pattern: string): Promise<void> {
+  /** Holds back every write's feed rows (the last statement of a write) until `release`. */
+  async function holdFeedWrites(): Promise<void> {
+    await locker.query('begin');
+    await locker.query('lock table menu_changes in share mode');
+  }
+
+  async function release(): Promise<void> {
+    await locker.query('rollback');
+  }
+
+  /** Waits until a write of the server's waits for the held lock to insert its feed rows, then cuts. */
+  async function cutAtFeedInsert(): Promise<void> {
     await until(
       async () => {
-        const active = await watcher.query(
+        const waiting = await watcher.query(
           `select 1 from pg_stat_activity
-            where datname = current_database() and pid <> pg_backend_pid()
-              and xact_start is not null and query ilike $1`,
-          [pattern],
+            where datname = current_database() and wait_event_type = 'Lock'
+              and query ilike '%insert into menu_changes%'`,
         );
-        return (active.rowCount ?? 0) > 0;
+        return (waiting.rowCount ?? 0) > 0;
       },
       20_000,
-      `a write matching ${pattern}`,
+      'a write waiting to insert its feed rows',
     );
     await proxy.close();
   }
@@ -87,10 +104,11 @@ describe.skipIf(!onPostgres)('PostgreSQL connection cut in the middle of a write
       ...(item as object),
       name: `New ${(item as { id: number }).id}`,
     }));
+    await holdFeedWrites();
     const sync = admin('PUT', '/menu', renamed).catch(
       (error: Error) => ({ status: 0, body: error.message }) as HttpAnswer,
     );
-    await cutDuring('%insert into%');
+    await cutAtFeedInsert();
     const answer = await sync;
     // A cut connection is 503 (retry later), never a 500 or a hang.
     expect(answer.status, answer.body).toBe(503);
@@ -100,6 +118,7 @@ describe.skipIf(!onPostgres)('PostgreSQL connection cut in the middle of a write
     // Refused with 503, so wholly the old menu (never a mix, never part of the new one).
     expect(names).toEqual(new Set(['Item']));
     expect(items).toHaveLength(50);
+    await release();
     await expectRecovery();
     expect((await admin('PUT', '/menu', old)).status).toBe(200);
     expect(await storedItems()).toHaveLength(50);
@@ -111,10 +130,11 @@ describe.skipIf(!onPostgres)('PostgreSQL connection cut in the middle of a write
     const batch = (menu as { id: number; prices: { unit: string; amount: number }[] }[]).flatMap((item) =>
       item.prices.map((price) => ({ item_id: item.id, unit: price.unit, amount: price.amount, stock: 777 })),
     );
+    await holdFeedWrites();
     const write = admin('PATCH', '/inventory', batch).catch(
       (error: Error) => ({ status: 0, body: error.message }) as HttpAnswer,
     );
-    await cutDuring('%update%');
+    await cutAtFeedInsert();
     const answer = await write;
     expect(answer.status, answer.body).toBe(503);
     const stocks = await watcher.query<{ stock: number | null; count: string }>(
@@ -125,6 +145,7 @@ describe.skipIf(!onPostgres)('PostgreSQL connection cut in the middle of a write
     // Refused with 503, so wholly old: not one stock level of the batch was kept.
     expect(sevens).toEqual([]);
     expect(stocks.rows.reduce((sum, row) => sum + Number(row.count), 0)).toBe(batch.length);
+    await release();
     await expectRecovery();
     expect((await admin('PATCH', '/inventory', batch.slice(0, 10))).status).toBe(200);
   });
