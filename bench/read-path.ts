@@ -2,7 +2,9 @@
  * `npx tsx bench/read-path.ts [workload ...]`: the read workloads of `npm run bench` alone, each
  * against the ceiling, without the rebuild, mixed-load, scale and write runs: for comparing the
  * request path's CPU per request before and after a change. Workloads: b-gzip, b-identity, a-gzip,
- * b-304, b-gzip-50, 429, 403 (default: all). Knobs: BENCH_SECONDS (default 6), BENCH_CONNECTIONS (32).
+ * b-304, b-gzip-50, 429, 403 (default: all). Knobs: BENCH_SECONDS (default 6), BENCH_CONNECTIONS (32),
+ * SERVE_ARGS (more `serve` options, space-separated: what a feature costs, as with
+ * SERVE_ARGS='--rate-limit-credential off --rate-limit-address off').
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -13,6 +15,7 @@ import { type BenchRequest, formARequest, formBRequest, measureWorkload, type Ro
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const EXTRA_SERVE_ARGS = (process.env.SERVE_ARGS ?? '').split(' ').filter(Boolean);
 const log = (message: string) => console.error(message);
 
 ensureBuilt(log);
@@ -61,7 +64,8 @@ try {
   for (const key of names) {
     const workload = WORKLOADS[key];
     if (!workload) throw new Error(`no workload ${key}; one of ${Object.keys(WORKLOADS).join(', ')}`);
-    const server = await startMenuServer({ database, logLevel: 'warn', serveArgs: workload.serveArgs });
+    const serveArgs = [...(workload.serveArgs ?? []), ...EXTRA_SERVE_ARGS];
+    const server = await startMenuServer({ database, logLevel: 'warn', serveArgs });
     const refusing = workload.status !== undefined && workload.status >= 400;
     // A refusal is compared with a served read (the b-gzip row), not with a ceiling of its own.
     const ceiling = refusing ? undefined : await startCeiling();

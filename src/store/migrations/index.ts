@@ -7,6 +7,7 @@ import * as webhooks from './0005-webhooks.js';
 import * as consoleSessions from './0007-console.js';
 import * as publishing from './0008-publishing.js';
 import * as adminKeyUse from './0009-admin-key-use.js';
+import * as stockInPlace from './0010-stock-in-place.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0007-console': consoleSessions,
   '0008-publishing': publishing,
   '0009-admin-key-use': adminKeyUse,
+  '0010-stock-in-place': stockInPlace,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
