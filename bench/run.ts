@@ -91,6 +91,8 @@ const measure = (
   });
 
 const rows: Row[] = [];
+/** The 500-item reads again, one connection at a time (section 3b). */
+const oneAtATime: Row[] = [];
 let mainPeakRss = 0;
 let rebuild: { first: number[]; all: number[] } = { first: [], all: [] };
 /** Four pollers on the 5,000-item menu, unchanging and with a stock change every 50 ms. */
@@ -119,6 +121,24 @@ try {
     );
     rows.push(await measure(server, ceiling, 'Form B, gzip, 50 items', formB(sized(50), 'gzip')));
     rows.push(await measure(server, ceiling, 'Form B, gzip, 5,000 items', formB(sized(5000), 'gzip')));
+
+    // 3b. The 500-item reads one connection at a time. With one request in flight neither side
+    // answers several per wake-up, and both pay the same system calls and wake-ups per request, so
+    // the difference in CPU per request is what the server's own code adds; under 32 connections that
+    // difference grows with how often the slower side finds the load generator asleep (bench/PROFILE.md).
+    for (const [name, request] of [
+      ['Form B, gzip, 500 items', formB(m500, 'gzip')],
+      ['Form A, gzip, 500 items', formA(m500, 'gzip')],
+      ['Form B, identity, 500 items', formB(m500)],
+    ] as const) {
+      oneAtATime.push(
+        await measureWorkload(server, ceiling, `${name}, 1 connection`, request, {
+          seconds: SECONDS,
+          connections: 1,
+          log,
+        }),
+      );
+    }
 
     // 4. The first read after a stock change, on the 5,000-item menu.
     log('rebuild after a stock change (5,000 items)');
@@ -339,6 +359,15 @@ const scaleTable = [
 ];
 
 const byName = (name: string) => rows.find((row) => row.name === name)!;
+const addedCpu = (row: Row) => row.serverCpuUs - (row.ceilingCpuUs ?? Number.NaN);
+const oneAtATimeTable = [
+  `| Workload | req/s (ceiling) | CPU µs/req, server | ceiling | Added by the server | Added at ${CONNECTIONS} connections |`,
+  '|---|--:|--:|--:|--:|--:|',
+  ...oneAtATime.map((row) => {
+    const busy = byName(row.name.replace(', 1 connection', ''));
+    return `| ${row.name} | ${fmt(row.server.requestsPerSecond)} (${row.ceiling ? fmt(row.ceiling.requestsPerSecond) : '–'}) | ${fmt(row.serverCpuUs)} | ${fmt(row.ceilingCpuUs ?? Number.NaN)} | ${fmt(addedCpu(row))} µs | ${fmt(addedCpu(busy))} µs |`;
+  }),
+];
 const bGzip = byName('Form B, gzip, 500 items');
 const aGzip = byName('Form A, gzip, 500 items');
 const bIdentity = byName('Form B, identity, 500 items');
@@ -414,6 +443,12 @@ npm install && npm run bench
 ${mainTable.join('\n')}
 
 Ratio: the server's requests per second ÷ the ceiling's for the same bytes. CPU µs/req: the process's CPU time (user + system, every thread, from /proc) per request during the measured runs, server and (in brackets) ceiling; unlike req/s it hardly depends on what else the machine runs, so on a shared machine it is the steadier comparison. The \`--log-level info\` row is compared with the ceiling of the Form B gzip row: it shows what the default request log (two lines per request) costs.
+
+## What the server's code adds to a request (one connection)
+
+${oneAtATime.length > 0 ? oneAtATimeTable.join('\n') : 'not run'}
+
+The same 500-item reads with one connection (${SECONDS} s a side, same order). With one request in flight both sides pay the same system calls and wake-ups per request, so "added" (server CPU per request − the ceiling's) is the work of the server's own code: the access check, the rate limits, the hooks, Fastify's request and reply. Under ${CONNECTIONS} connections the difference is larger than this because the load generator waits on the slower server more often, and each answer that finds it asleep pays a wake-up in \`writev\` (bench/PROFILE.md, round six).
 
 ## First read after a stock change, 5,000 items
 
