@@ -99,11 +99,14 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `bin/menu-api serve --port 0 --json` and waits for the URL it prints. */
-export function startServe(db: string, args: string[] = []): Promise<ServerProcess> {
+/**
+ * Starts `bin/menu-api serve --port 0 --json` and waits for the URL it prints. `nodeArgs` go to node
+ * before the script (V8 flags such as `--trace-gc-nvp`).
+ */
+export function startServe(db: string, args: string[] = [], nodeArgs: string[] = []): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
-    [BIN, '--db', db, 'serve', '--port', '0', '--json', '--log-level', 'warn', ...args],
+    [...nodeArgs, BIN, '--db', db, 'serve', '--port', '0', '--json', '--log-level', 'warn', ...args],
     { cwd: REPOSITORY, env: cleanEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

@@ -12,7 +12,17 @@ export function grantRequest(
   request: FastifyRequest,
   fields: Omit<AccessRequest, 'address'>,
 ): MaybePromise<Granted> {
-  return andThen(access.grant({ ...fields, address: request.ip }), (granted) => {
+  // Spelled out, not `{ ...fields, address }`: V8 (Node 20) allocates the result of a spread followed
+  // by more properties in a way that survives young-generation collections, so one such object per
+  // request filled the old generation (a mark-compact with a 7-9 ms pause every 2.4 s under load;
+  // bench/PROFILE.md, round six).
+  const asked: AccessRequest = {
+    username: fields.username,
+    password: fields.password,
+    token: fields.token,
+    address: request.ip,
+  };
+  return andThen(access.grant(asked), (granted) => {
     request.credentialUsername = granted.credential.username;
     return andThen(request.countCredential(granted.credential.username), () => granted);
   });
