@@ -137,9 +137,6 @@ export function credentialCounter(options: RateLimitOptions | undefined): Creden
   if (!options || !credential) return undefined;
   const { limiter } = options;
   return function (this: FastifyRequest, username: string) {
-    return andThen(limiter.take(credential, username), (decision) => {
-      const refusal = note(this, credential, decision);
-      if (refusal) throw refusal;
-    });
+    return andThen(limiter.take(credential, username), (decision) => note(this, credential, decision));
   };
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BucketPolicy, RateDecision } from '../infra/rate-limit/rate-limiter.js';
+import type { RateLimitedError } from '../services/errors.js';
 import type { AdminKey } from '../store/store.js';
+import type { MaybePromise } from '../util/maybe-promise.js';
 import type { Metrics } from './metrics.js';
 
 /** A bucket a request was counted in, and what it said (src/http/rate-limit.ts notes them). */
@@ -21,9 +23,10 @@ declare module 'fastify' {
     rateLimits: NotedLimit[] | null;
     /**
      * Counts a proven credential in its bucket (grantRequest calls it): answers at once with the
-     * in-memory limiter, else with a promise. A no-op when credentials are not limited.
+     * in-memory limiter, else with a promise; the 429 to answer when the bucket was empty, as a value
+     * (see `Grant` in src/services/access.ts). A no-op when credentials are not limited.
      */
-    countCredential(username: string): void | Promise<void>;
+    countCredential(username: string): MaybePromise<RateLimitedError | undefined>;
     /** The credential a public request was granted with, for the request log; null until then. */
     credentialUsername: string | null;
     /** The admin key of a sync API request, set by the bearer check; null on every other request. */
@@ -44,9 +47,12 @@ declare module 'fastify' {
 }
 
 /** A request's `countCredential`: a method on the request prototype, so that no request pays for a closure. */
-export type CredentialCounter = (this: FastifyRequest, username: string) => void | Promise<void>;
+export type CredentialCounter = (
+  this: FastifyRequest,
+  username: string,
+) => MaybePromise<RateLimitedError | undefined>;
 
-const countNothing: CredentialCounter = () => {};
+const countNothing: CredentialCounter = () => undefined;
 
 /**
  * Gives the app its metrics and every request of it its decorations with their starting values. Call

@@ -22,6 +22,14 @@ export interface Granted {
   dispensary: Dispensary;
 }
 
+/**
+ * What the access check answers: the grant, or the refusal to send (401, 403, 429) as a value. A
+ * refusal is normal traffic (a client polling with an old token), and a `throw` costs more than the
+ * answer: V8 records where each exception was thrown, by walking the stack (bench/PROFILE.md, round
+ * six). Exceptions are left to faults (a database that does not answer).
+ */
+export type Grant = Granted | ServiceError;
+
 export interface AccessOptions {
   rememberCredentialsMs: number;
   scryptCost?: ScryptCost;
@@ -36,7 +44,7 @@ const UNKNOWN_TOKENS_KEPT = 4096;
 
 /**
  * A refusal as common as a read (a client polling with an old token): one error, made once without a
- * stack trace and frozen, thrown every time (its code and message never vary).
+ * stack trace and frozen, answered every time (its code and message never vary).
  */
 const INVALID_TOKEN = Object.freeze(
   withoutStack(
@@ -95,7 +103,7 @@ export class AccessService {
    * nearly every request, where a promise per step would cost more than the checks (bench/PROFILE.md).
    * Anything else (a first use, scrypt, Redis) takes the asynchronous path.
    */
-  grant(request: AccessRequest): MaybePromise<Granted> {
+  grant(request: AccessRequest): MaybePromise<Grant> {
     const attempt = { username: request.username, address: request.address };
     return andThen(this.guard?.check(attempt), (verdict) => this.grantAfterGuard(request, attempt, verdict));
   }
@@ -104,9 +112,9 @@ export class AccessService {
     request: AccessRequest,
     attempt: LoginAttempt,
     verdict: LoginVerdict | undefined,
-  ): MaybePromise<Granted> {
+  ): MaybePromise<Grant> {
     if (verdict && !verdict.allowed) {
-      throw new RateLimitedError(
+      return new RateLimitedError(
         `Too many failed logins. Wait ${verdict.retryAfterSeconds} seconds before trying again.`,
         verdict.retryAfterSeconds,
       );
@@ -118,7 +126,7 @@ export class AccessService {
     const digest = credential ? secretDigest(request.token) : undefined;
     const dispensary = digest && this.rememberedDispensary(digest);
     if (credential && dispensary) return this.admit(credential, dispensary);
-    if (credential && digest && this.unknownTokens.has(digest)) throw INVALID_TOKEN;
+    if (credential && digest && this.unknownTokens.has(digest)) return INVALID_TOKEN;
     return this.grantSlowly(request, attempt, verdict);
   }
 
@@ -126,25 +134,25 @@ export class AccessService {
     request: AccessRequest,
     attempt: LoginAttempt,
     verdict: LoginVerdict | undefined,
-  ): Promise<Granted> {
+  ): Promise<Grant> {
     const credential = await this.verifier.verify(request.username, request.password);
     if (!credential) {
       await this.guard?.failed(attempt);
-      throw new ServiceError(
+      return new ServiceError(
         'invalid_credentials',
         'The username or password is wrong. Check the credential the operator issued to you.',
       );
     }
     if (verdict && verdict.pairFailures > 0) await this.guard?.succeeded(attempt);
     const dispensary = await this.dispensaryFor(request.token);
-    if (!dispensary) throw INVALID_TOKEN;
+    if (!dispensary) return INVALID_TOKEN;
     return this.admit(credential, dispensary);
   }
 
   /** The last check, on both paths: the credential's scope. */
-  private admit(credential: VerifiedCredential, dispensary: Dispensary): Granted {
+  private admit(credential: VerifiedCredential, dispensary: Dispensary): Grant {
     if (credential.dispensaryIds && !credential.dispensaryIds.includes(dispensary.id)) {
-      throw new ServiceError(
+      return new ServiceError(
         'forbidden',
         'This credential may not read this dispensary. Ask the operator to extend the credential, or use another one.',
       );

@@ -1,17 +1,19 @@
 import type { FastifyRequest } from 'fastify';
-import type { AccessRequest, AccessService, Granted } from '../../services/access.js';
+import type { AccessRequest, AccessService, Grant } from '../../services/access.js';
+import { ServiceError } from '../../services/errors.js';
 import { andThen, type MaybePromise } from '../../util/maybe-promise.js';
 
 /**
  * Every public route's access check: the client address goes along (the login guard counts failed
  * logins per address), the granted credential is noted for the request log and counted in its rate
- * limit. Ready at once when everything is in memory (src/util/maybe-promise.ts).
+ * limit. Ready at once when everything is in memory (src/util/maybe-promise.ts). A refusal (401, 403,
+ * 429) is answered as a value, as `AccessService.grant` answers it.
  */
 export function grantRequest(
   access: AccessService,
   request: FastifyRequest,
   fields: Omit<AccessRequest, 'address'>,
-): MaybePromise<Granted> {
+): MaybePromise<Grant> {
   // Spelled out, not `{ ...fields, address }`: V8 (Node 20) allocates the result of a spread followed
   // by more properties in a way that survives young-generation collections, so one such object per
   // request filled the old generation (a mark-compact with a 7-9 ms pause every 2.4 s under load;
@@ -22,8 +24,9 @@ export function grantRequest(
     token: fields.token,
     address: request.ip,
   };
-  return andThen(access.grant(asked), (granted) => {
-    request.credentialUsername = granted.credential.username;
-    return andThen(request.countCredential(granted.credential.username), () => granted);
+  return andThen(access.grant(asked), (grant) => {
+    if (grant instanceof ServiceError) return grant;
+    request.credentialUsername = grant.credential.username;
+    return andThen(request.countCredential(grant.credential.username), (refusal) => refusal ?? grant);
   });
 }

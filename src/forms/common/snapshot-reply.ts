@@ -41,14 +41,12 @@ export function sendRepresentation(
 export function sendSnapshot(
   request: FastifyRequest,
   reply: FastifyReply,
-  granted: MaybePromise<Granted>,
+  { dispensary }: Granted,
   view: SnapshotView,
   validators: boolean,
 ): MaybePromise<FastifyReply> {
-  return andThen(granted, ({ dispensary }) =>
-    andThen(view.read(dispensary.id, request.headers['accept-encoding']), (answer) =>
-      sendRepresentation(request, reply, answer, validators),
-    ),
+  return andThen(view.read(dispensary.id, request.headers['accept-encoding']), (answer) =>
+    sendRepresentation(request, reply, answer, validators),
   );
 }
 

@@ -46,18 +46,19 @@ export const changesEndpoint: PublicEndpoint = {
       response: changesPageSchema(changeSchema(form, item), item),
       conditional: false,
       errors: [410],
-      handle: async (request, reply, grant) => {
+      handle: (request, reply, granted) => {
         const parameters = transport.parameters(request);
         const after = parameters.after === undefined ? undefined : decodeCursor(String(parameters.after));
         const limit = parseLimit(parameters.limit);
-        const { dispensary } = await grant();
-        noStore(reply);
-        const page = await live.feed.page(dispensary.id, after, limit);
-        return {
-          changes: page.changes.map(mapper.toWire),
-          next_cursor: mapper.cursor(page.nextCursor),
-          has_more: page.hasMore,
-        };
+        return granted(async ({ dispensary }) => {
+          noStore(reply);
+          const page = await live.feed.page(dispensary.id, after, limit);
+          return {
+            changes: page.changes.map(mapper.toWire),
+            next_cursor: mapper.cursor(page.nextCursor),
+            has_more: page.hasMore,
+          };
+        });
       },
     });
   },

@@ -4,7 +4,7 @@ import { type ErrorStatus, errorResponses, notModified } from '../../http/error-
 import { sendServiceError } from '../../http/errors.js';
 import type { Granted } from '../../services/access.js';
 import { ServiceError } from '../../services/errors.js';
-import type { MaybePromise } from '../../util/maybe-promise.js';
+import { andThen, type MaybePromise } from '../../util/maybe-promise.js';
 import { grantRequest } from '../common/grant.js';
 import type { FormContext, RequestForm } from '../form.js';
 
@@ -33,15 +33,15 @@ export interface EndpointRoute {
   /** Error statuses this endpoint answers beside the form's own (410 for an expired cursor). */
   errors?: readonly ErrorStatus[];
   /**
-   * Answers a request the route's schema has validated. `grant` checks its credentials and token (and
-   * counts the request in the credential's rate limit): call it after refusing bad parameters.
+   * Answers a request the route's schema has validated. `granted` checks its credentials and token
+   * (and counts the request in the credential's rate limit), then calls `answer` with the grant, or
+   * answers the refusal itself: call it after refusing bad parameters.
    */
-  handle(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    grant: () => MaybePromise<Granted>,
-  ): MaybePromise<unknown>;
+  handle(request: FastifyRequest, reply: FastifyReply, granted: Granting): MaybePromise<unknown>;
 }
+
+/** Runs `answer` once the request is granted; a refusal (401, 403, 429) is sent instead. */
+export type Granting = <T>(answer: (granted: Granted) => MaybePromise<T>) => MaybePromise<T | FastifyReply>;
 
 /** What to say about a query parameter a client may plausibly send where it has no effect. */
 const QUERY_HINTS: Readonly<Record<string, string>> = {
@@ -88,8 +88,12 @@ function refuseUnknownQuery(form: RequestForm, endpoint: EndpointRoute): preHand
 /** The route of an endpoint in one form: method, places of the request's parts, answers, hooks. */
 export function formRoute(form: RequestForm, context: FormContext, endpoint: EndpointRoute): RouteOptions {
   const { transport } = form;
-  const grant = (request: FastifyRequest) => () =>
-    grantRequest(context.access, request, transport.credentials(request));
+  const granting =
+    (request: FastifyRequest, reply: FastifyReply): Granting =>
+    (answer) =>
+      andThen(grantRequest(context.access, request, transport.credentials(request)), (grant) =>
+        grant instanceof ServiceError ? sendServiceError(grant, request, reply) : answer(grant),
+      );
   return {
     method: transport.method,
     url: `/${endpoint.name}`,
@@ -110,10 +114,10 @@ export function formRoute(form: RequestForm, context: FormContext, endpoint: End
     preHandler: refuseUnknownQuery(form, endpoint),
     handler: (request, reply) => {
       try {
-        return endpoint.handle(request, reply, grant(request));
+        return endpoint.handle(request, reply, granting(request, reply));
       } catch (error) {
-        // A refusal decided in memory (a token nobody holds, a credential's scope) is answered here, as
-        // cheaply as a read: through Fastify's error path it cost more than serving the menu.
+        // A parameter refused at once (a malformed cursor) is answered here: through Fastify's error
+        // path it cost more than serving the menu.
         if (error instanceof ServiceError) return sendServiceError(error, request, reply);
         throw error;
       }

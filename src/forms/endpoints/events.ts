@@ -27,23 +27,24 @@ export const eventsEndpoint: PublicEndpoint = {
       response: EVENT_STREAM as never,
       conditional: false,
       errors: [410],
-      handle: async (request, reply, grant) => {
+      handle: (request, reply, granted) => {
         const parameters = transport.parameters(request);
         const lastEventId = request.headers['last-event-id'];
         const resumeAt =
           typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : parameters.after;
         const after = resumeAt === undefined ? undefined : decodeCursor(String(resumeAt));
-        const granted = await grant();
-        await sendEventStream(request, reply, {
-          hub: live.hub,
-          feed: live.feed,
-          dispensaryId: granted.dispensary.id,
-          access: accessOf(granted, transport.credentials(request).token),
-          after,
-          frame: mapper.frame,
-          maxBacklog: live.maxBacklog,
-          draining: live.draining(),
-        });
+        return granted((grant) =>
+          sendEventStream(request, reply, {
+            hub: live.hub,
+            feed: live.feed,
+            dispensaryId: grant.dispensary.id,
+            access: accessOf(grant, transport.credentials(request).token),
+            after,
+            frame: mapper.frame,
+            maxBacklog: live.maxBacklog,
+            draining: live.draining(),
+          }),
+        );
       },
     });
   },

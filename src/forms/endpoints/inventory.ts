@@ -23,15 +23,17 @@ export const inventoryEndpoint: PublicEndpoint = {
         description: `One entry per price entry of every active item. With ${transport.spell('since')}, only entries changed after that time.`,
         parameters: { since: Type.Optional(SinceSchema) },
         response: InventorySchema,
-        handle: async (request, reply, grant) => {
+        handle: (request, reply, granted) => {
           const since = parseSince(transport.parameters(request).since as string | undefined);
-          const granted = grant();
-          if (since === undefined) return sendSnapshot(request, reply, granted, view, transport.validators);
-          const { dispensary } = await granted;
-          noStore(reply);
-          const items = await menus.items(dispensary.id);
-          setMenuCursor(reply, cursorOf(items));
-          return inventoryEntries(items, since);
+          if (since === undefined) {
+            return granted((grant) => sendSnapshot(request, reply, grant, view, transport.validators));
+          }
+          return granted(async ({ dispensary }) => {
+            noStore(reply);
+            const items = await menus.items(dispensary.id);
+            setMenuCursor(reply, cursorOf(items));
+            return inventoryEntries(items, since);
+          });
         },
       });
     };

@@ -13,9 +13,9 @@ export const menuEndpoint: PublicEndpoint = {
       description: [transport.credentialsTravel, menu.note].filter(Boolean).join(' '),
       parameters: menu.parameters,
       response: menu.schema,
-      handle: (request, reply, grant) => {
+      handle: (request, reply, granted) => {
         const view = menu.view(transport.parameters(request));
-        return sendSnapshot(request, reply, grant(), view, transport.validators);
+        return granted((grant) => sendSnapshot(request, reply, grant, view, transport.validators));
       },
     });
   },

@@ -21,8 +21,8 @@ export const storeEndpoint: PublicEndpoint = {
           'Address, hours, currency and other facts about the dispensary. Unknown values are null.',
         parameters: {},
         response: StoreInfoSchema,
-        handle: (request, reply, grant) =>
-          sendSnapshot(request, reply, grant(), view, form.transport.validators),
+        handle: (request, reply, granted) =>
+          granted((grant) => sendSnapshot(request, reply, grant, view, form.transport.validators)),
       });
   },
 };
