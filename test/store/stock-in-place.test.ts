@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KyselyStore } from '../../src/store/create.js';
-import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { onPostgres, type TestDatabase, testDatabase } from '../helpers/database.js';
+import { onPostgres } from '../helpers/database.js';
+import { type PostgresStoreFixture, postgresStoreFixture } from '../helpers/postgres-store.js';
 import { until } from '../helpers/seed-cli.js';
 import { item } from './contract/fixtures.js';
 
@@ -16,24 +16,17 @@ const CHANGED = 60;
  * (stock, updated_at) would make each update write every index of the table again.
  */
 describe.runIf(onPostgres)('stock levels are updated in place on PostgreSQL', () => {
-  let database: TestDatabase;
+  let fixture: PostgresStoreFixture;
   let store: KyselyStore;
   let watcher: pg.Client;
 
   beforeEach(async () => {
-    database = await testDatabase();
     // One connection: the write's, asked below to hand in its statistics at once.
-    store = openPostgresStore(database.address, { poolSize: 1 });
-    await store.migrate();
-    watcher = new pg.Client({ connectionString: database.address });
-    await watcher.connect();
+    fixture = await postgresStoreFixture({ poolSize: 1 });
+    ({ store, session: watcher } = fixture);
   });
 
-  afterEach(async () => {
-    await watcher.end();
-    await store.close();
-    await database.cleanup();
-  });
+  afterEach(() => fixture.close());
 
   /** price_entries' update counts in this database, once the writers' statistics have arrived. */
   async function updates(): Promise<{ all: number; hot: number }> {

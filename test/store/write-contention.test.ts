@@ -1,8 +1,8 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KyselyStore } from '../../src/store/create.js';
-import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { onPostgres, type TestDatabase, testDatabase } from '../helpers/database.js';
+import { onPostgres } from '../helpers/database.js';
+import { type PostgresStoreFixture, postgresStoreFixture } from '../helpers/postgres-store.js';
 import { item } from './contract/fixtures.js';
 
 const POOL_SIZE = 4;
@@ -16,26 +16,16 @@ const WRITES = 3 * POOL_SIZE;
  * The lock is held here by another session, as a long write through another process would hold it.
  */
 describe.runIf(onPostgres)('a backlog of writes waiting for locks leaves connections to reads', () => {
-  let database: TestDatabase;
+  let fixture: PostgresStoreFixture;
   let store: KyselyStore;
   let holder: pg.Client;
 
   beforeEach(async () => {
-    database = await testDatabase();
-    store = openPostgresStore(database.address, {
-      poolSize: POOL_SIZE,
-      connectTimeoutMs: ACQUIRE_TIMEOUT_MS,
-    });
-    await store.migrate();
-    holder = new pg.Client({ connectionString: database.address });
-    await holder.connect();
+    fixture = await postgresStoreFixture({ poolSize: POOL_SIZE, connectTimeoutMs: ACQUIRE_TIMEOUT_MS });
+    ({ store, session: holder } = fixture);
   });
 
-  afterEach(async () => {
-    await holder.end();
-    await store.close();
-    await database.cleanup();
-  });
+  afterEach(() => fixture.close());
 
   /** Takes the row locks of these dispensaries in `holder`'s transaction, until `release`. */
   async function lockRows(ids: number[]): Promise<{ release(): Promise<void> }> {
