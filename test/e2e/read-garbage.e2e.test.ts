@@ -44,13 +44,13 @@ describe(`menu reads promote nothing to the old generation (${DATABASE_KIND})`, 
 
   beforeAll(async () => {
     database = await testDatabase();
-    // A 1 MiB young generation: a collection every few dozen reads, so that a few thousand reads
-    // show whether anything survives them.
     // Limits that never refuse: their bookkeeping still runs on every read.
     const never = '1000000000,1000000000';
     server = await startServe(
       database.address,
       ['--rate-limit-credential', never, '--rate-limit-address', never],
+      // A 1 MiB young generation: a collection every few dozen reads, so that a few thousand reads
+      // show whether anything survives them.
       ['--trace-gc-nvp', '--max-semi-space-size=1'],
     );
     services = createServices(await openStore(database.address), MENU_FORMS);
