@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { MENU_FORMS } from '../src/forms/index.js';
+import { tuneHeapForServing } from '../src/infra/heap-tuning.js';
 import { createServices } from '../src/services/index.js';
 import { openStore } from '../src/store/open.js';
 import { realisticMenu } from './data.js';
@@ -45,6 +46,8 @@ const BATCH = 6680;
 const ROUNDS = 5;
 
 export async function measureWrites(address: string, database: WriteTimes['database']): Promise<WriteTimes> {
+  // The sync API runs in `serve`, whose V8 makes no pretenuring decisions: these writes neither.
+  tuneHeapForServing();
   const store = await openStore(address);
   try {
     const services = createServices(store, MENU_FORMS);

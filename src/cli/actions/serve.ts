@@ -12,6 +12,7 @@ import { buildOpsApp } from '../../http/ops.js';
 import { SHUTTING_DOWN, WORKERS_NOT_LISTENING } from '../../http/routes/health.js';
 import { startServer } from '../../http/server.js';
 import { shutdownOnSignals } from '../../http/shutdown.js';
+import { tuneHeapForServing } from '../../infra/heap-tuning.js';
 import { boundedStdout } from '../../infra/log-destination.js';
 import { createServices } from '../../services/index.js';
 import { describeAddress, openStore } from '../../store/open.js';
@@ -97,6 +98,7 @@ export async function serve(settings: SettingValues, options: OutputOptions): Pr
     });
     return;
   }
+  tuneHeapForServing();
   let server: Awaited<ReturnType<typeof startServer>>;
   const { logger, dropped } = serverLogger(settings.logLevel, settings.logBufferKb);
   try {
