@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -8,6 +7,8 @@ import Fastify, {
 } from 'fastify';
 import { registerPublicEndpoints } from '../forms/endpoints/index.js';
 import type { FormBNames, FormContext, LiveContext } from '../forms/form.js';
+import { formA } from '../forms/form-a/index.js';
+import { formB } from '../forms/form-b/index.js';
 import { FORMS } from '../forms/index.js';
 import type { AccessService } from '../services/access.js';
 import type { MenuReader } from '../services/menu-reader.js';
@@ -24,7 +25,9 @@ import { instrument, type Metrics, metricsRoute } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { addProtection, type ProtectionOptions, protectionServerOptions } from './protection.js';
 import { credentialCounter } from './rate-limit.js';
+import { installReadLane, replayReadBody } from './read-lane.js';
 import { decorateRequests } from './request-decorations.js';
+import { requestIdOf } from './request-id.js';
 import { lazyChildLogger } from './request-logger.js';
 import { type HealthChecks, healthRoutes, unavailableWhileUnreachable } from './routes/health.js';
 import { drainOnClose, endOnClose, isDraining } from './shutdown.js';
@@ -54,24 +57,23 @@ export interface AppOptions {
   docs?: DocsOptions;
   /** What the app's answers are counted in, and what its `/metrics` serves. */
   metrics: Metrics;
+  /**
+   * false: every request goes through Fastify, also the plain Form B `GET /menu` reads the read lane
+   * answers before routing (src/http/read-lane.ts). Tests compare the two.
+   */
+  readLane?: boolean;
   /** Tests: sees every answer as it is sent (the contract test checks each against /openapi.json). */
   contractCheck?: ContractCheck;
 }
 
 export type ContractCheck = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => void;
 
-/** A client may send its own request id for tracing; anything unusual is replaced by ours. */
-const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
-
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const fastifyOptions: FastifyServerOptions = {
     ...protectionServerOptions(options.protection),
     bodyLimit: options.bodyLimit,
     childLoggerFactory: lazyChildLogger,
-    genReqId: (request) => {
-      const offered = request.headers['x-request-id'];
-      return typeof offered === 'string' && CLIENT_REQUEST_ID.test(offered) ? offered : randomUUID();
-    },
+    genReqId: (request) => requestIdOf(request.headers['x-request-id']),
     ajv: {
       // A field of the wrong type is the client's mistake to hear about, never something to coerce.
       customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false },
@@ -87,7 +89,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : { ...fastifyOptions, logger: false },
   );
 
-  decorateRequests(app, options.metrics, credentialCounter(options.protection?.rateLimits));
+  const countCredential = credentialCounter(options.protection?.rateLimits);
+  decorateRequests(app, options.metrics, countCredential);
   instrument(app, options.metrics, options.health?.reachable);
   drainOnClose(app);
   limitJsonDepth(app);
@@ -158,7 +161,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   // Event streams never finish by themselves: they end when closing starts, so the close need not wait.
   endOnClose(app, () => options.live.hub.stop());
+  const protection = options.protection ?? {};
+  // The lane works out neither a proxied client's address nor CORS: those requests go through Fastify.
+  const readLane = options.readLane !== false && !protection.trustProxy && !protection.corsOrigins?.length;
+  // Before the routes, so that each has it: a body the lane read and left to Fastify.
+  if (readLane) app.addHook('preParsing', replayReadBody);
   await registerPublicEndpoints(app, FORMS, context);
+  if (readLane) {
+    // The views the menu routes read (declared again under their names: the same views).
+    const formAMenu = formA.menu(context);
+    const [formAActive, formAAll] = [formAMenu.view({ active: true }), formAMenu.view({ active: false })];
+    installReadLane(app, {
+      access: options.access,
+      formBMenu: formB.menu(context).view({}),
+      formAMenu: (active) => (active ? formAActive : formAAll),
+      metrics: options.metrics,
+      log: app.log,
+      rateLimits: protection.rateLimits,
+      countCredential,
+      open: () => !isDraining(app) && (options.health?.reachable() ?? true),
+    });
+  }
   if (options.display) await app.register(displayRoutes, options.display);
   if (options.admin) await app.register(adminRoutes, { ...options.admin, prefix: '/admin/v1' });
   return app;

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { FieldProblem } from '../domain/validate-item.js';
 import { describeProblems, type ErrorCode, RateLimitedError, ServiceError } from '../services/errors.js';
@@ -112,6 +112,18 @@ export function validationProblems(issues: ValidationIssue[], dataVar: string): 
   });
 }
 
+/** The body of every error answer, whichever path sends it (Fastify's, or the read lane's). */
+export function errorBody(
+  code: ErrorCode,
+  message: string,
+  requestId: string,
+  problems?: FieldProblem[],
+): ErrorBody {
+  const body: ErrorBody = { error: { code, message, request_id: requestId } };
+  if (problems && problems.length > 0) body.error.problems = problems;
+  return body;
+}
+
 export function sendError(
   reply: FastifyReply,
   request: FastifyRequest,
@@ -119,8 +131,7 @@ export function sendError(
   message: string,
   problems?: FieldProblem[],
 ): FastifyReply {
-  const body: ErrorBody = { error: { code, message, request_id: String(request.id) } };
-  if (problems && problems.length > 0) body.error.problems = problems;
+  const body = errorBody(code, message, String(request.id), problems);
   const status = STATUS_BY_CODE[code];
   if (status === 401 || status === 403) {
     request.server.metrics?.recordAuthFailure(
@@ -186,20 +197,22 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return sendError(reply, request, 'invalid_request', 'The request is malformed.');
   }
+  return sendServiceError(faultAnswer(error, request.log), request, reply);
+}
+
+/**
+ * What a failure that is no client's mistake is answered with, logged here: 503 while the database
+ * is unreachable, else a bare 500 (a bug). A refusal a service answered is answered as it is.
+ */
+export function faultAnswer(error: unknown, log: FastifyBaseLogger): ServiceError {
+  if (error instanceof ServiceError) return error;
   if (isStoreUnavailable(error)) {
-    request.log.warn({ err: error }, 'database unavailable');
-    reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-    return sendError(
-      reply,
-      request,
-      'unavailable',
-      'The database is unreachable right now. Retry in a few seconds.',
-    );
+    log.warn({ err: error }, 'database unavailable');
+    // sendError adds its Retry-After (RETRY_AFTER_SECONDS), as to every 503.
+    return new ServiceError('unavailable', 'The database is unreachable right now. Retry in a few seconds.');
   }
-  request.log.error({ err: error }, 'unhandled error');
-  return sendError(
-    reply,
-    request,
+  log.error({ err: error }, 'unhandled error');
+  return new ServiceError(
     'internal_error',
     'Something went wrong on our side. Retry, and report the request id if it persists.',
   );

@@ -8,6 +8,7 @@ import {
   type PrometheusContentType,
   Registry,
 } from 'prom-client';
+import type { NotedLimit } from '../infra/rate-limit/rate-limiter.js';
 import type { LiveHubCounts } from '../services/live-hub.js';
 
 /**
@@ -488,9 +489,8 @@ export function routeLabel(request: FastifyRequest): string {
 }
 
 /** The bucket that refused a 429: the rate limiter's policy name, else the failed-login guard. */
-function refusingLimit(request: FastifyRequest): string {
-  const noted = request.rateLimits ?? [];
-  return noted.find((limit) => !limit.decision.allowed)?.policy.name ?? 'login';
+export function refusingLimit(noted: NotedLimit[] | null): string {
+  return noted?.find((limit) => !limit.decision.allowed)?.policy.name ?? 'login';
 }
 
 /**
@@ -513,7 +513,7 @@ export function instrument(app: FastifyInstance, metrics: Metrics, reachable?: (
   app.addHook('onResponse', (request, reply, next) => {
     done(request);
     metrics.tallyAnswer(request.method, routeLabel(request), reply.statusCode, reply.elapsedTime / 1000);
-    if (reply.statusCode === 429) metrics.recordRateLimited(refusingLimit(request));
+    if (reply.statusCode === 429) metrics.recordRateLimited(refusingLimit(request.rateLimits));
     next();
   });
   app.addHook('onRequestAbort', (request, next) => {

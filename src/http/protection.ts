@@ -1,6 +1,11 @@
 import type { Server } from 'node:http';
 import cors from '@fastify/cors';
-import { type FastifyHttpOptions, type FastifyInstance, LogController } from 'fastify';
+import {
+  type FastifyBaseLogger,
+  type FastifyHttpOptions,
+  type FastifyInstance,
+  LogController,
+} from 'fastify';
 import type { HttpLimits, RateBucket, ServerConfig, TrustProxy } from '../config.js';
 import { createRateLimiter } from '../infra/rate-limit/index.js';
 import type { BucketPolicy } from '../infra/rate-limit/rate-limiter.js';
@@ -81,21 +86,52 @@ export async function addProtection(app: FastifyInstance, options: ProtectionOpt
   if (options.rateLimits) addRateLimits(app, options.rateLimits);
 
   app.addHook('onResponse', (request, reply, next) => {
-    // Building the line is work too: skipped when the level would drop it (the null logger has none).
-    if (!LOGS_REQUESTS.has(request.log.level)) return next();
-    // Never the URL (a query may carry anything), the headers or the body: only what is safe to keep.
-    const line: Record<string, unknown> = {
-      method: request.method,
-      route: request.routeOptions.url ?? null,
-      status: reply.statusCode,
-      ms: Math.round(reply.elapsedTime * 10) / 10,
-      address: request.ip,
-    };
-    if (request.credentialUsername) line.username = request.credentialUsername;
-    if (request.adminKey) line.adminKey = request.adminKey.name;
-    request.log.info(line, 'request');
+    if (logsRequests(request.log)) {
+      const line = requestLine(
+        request.method,
+        request.routeOptions.url ?? null,
+        reply.statusCode,
+        reply.elapsedTime,
+        request.ip,
+        request.credentialUsername,
+      );
+      if (request.adminKey) line.adminKey = request.adminKey.name;
+      request.log.info(line, 'request');
+    }
     next();
   });
+}
+
+/**
+ * Whether `log` writes the request line. Building the line is work too: skipped when the level would
+ * drop it (the null logger has none).
+ */
+export function logsRequests(log: FastifyBaseLogger): boolean {
+  return LOGS_REQUESTS.has(log.level);
+}
+
+/**
+ * The request line, written at `info` with the message `request` once a request is answered (by
+ * Fastify's path or the read lane's). Never the URL (a query may carry anything), the headers or the
+ * body: only what is safe to keep.
+ */
+export function requestLine(
+  method: string,
+  route: string | null,
+  status: number,
+  elapsedMs: number,
+  address: string,
+  username: string | null,
+): Record<string, unknown> {
+  const line: Record<string, unknown> = {
+    method,
+    route,
+    status,
+    ms: Math.round(elapsedMs * 10) / 10,
+    address,
+  };
+  if (username) line.username = username;
+  return line;
 }
 
 export interface Protection {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { addressKey } from '../infra/address.js';
 import {
   type BucketPolicy,
+  type NotedLimit,
   type RateDecision,
   type RateLimiter,
   windowSeconds,
@@ -29,17 +30,21 @@ const WHO: Record<string, string> = {
   'admin-key': 'for this admin key',
 };
 
+/** What the rate limits note on a request: a Fastify request, or one the read lane answers. */
+export interface CountedRequest {
+  rateLimits: NotedLimit[] | null;
+}
+
 /** Notes the decision on the request; the 429 to answer with when the bucket was empty. */
-function note(request: FastifyRequest, policy: BucketPolicy, decision: RateDecision) {
+export function note(
+  request: CountedRequest,
+  policy: BucketPolicy,
+  decision: RateDecision,
+): RateLimitedError | undefined {
   request.rateLimits ??= [];
   request.rateLimits.push({ policy, decision });
   if (decision.allowed) return undefined;
-  // A refusal must cost no more than an answer: no stack trace, and the message built once per
-  // policy and wait.
-  return withoutStack(
-    () =>
-      new RateLimitedError(refusalMessage(policy, decision.retryAfterSeconds), decision.retryAfterSeconds),
-  );
+  return refusal(policy, decision.retryAfterSeconds);
 }
 
 /** A policy's item of the RateLimit-Policy header: the same on every answer, so made once per policy. */
@@ -54,17 +59,41 @@ function policyField(policy: BucketPolicy): string {
   return field;
 }
 
-const refusalMessages = new Map<string, string>();
+/**
+ * The 429s answered, one per policy and wait: a refusal must cost no more than an answer, so each is
+ * made once, without a stack trace, and frozen (its code, message and wait never vary), as the access
+ * check's INVALID_TOKEN is.
+ */
+const refusals = new Map<string, RateLimitedError>();
 
-function refusalMessage(policy: BucketPolicy, retryAfterSeconds: number): string {
+function refusal(policy: BucketPolicy, retryAfterSeconds: number): RateLimitedError {
   const key = `${policy.name}|${policy.ratePerSecond}|${policy.burst}|${retryAfterSeconds}`;
-  let message = refusalMessages.get(key);
-  if (message === undefined) {
-    message = `Too many requests ${WHO[policy.name] ?? ''}: at most ${policy.ratePerSecond} per second, in bursts of up to ${policy.burst}. Retry after ${retryAfterSeconds} seconds.`;
-    if (refusalMessages.size >= 256) refusalMessages.clear();
-    refusalMessages.set(key, message);
+  let refused = refusals.get(key);
+  if (refused === undefined) {
+    const message = `Too many requests ${WHO[policy.name] ?? ''}: at most ${policy.ratePerSecond} per second, in bursts of up to ${policy.burst}. Retry after ${retryAfterSeconds} seconds.`;
+    refused = Object.freeze(withoutStack(() => new RateLimitedError(message, retryAfterSeconds)));
+    if (refusals.size >= 256) refusals.clear();
+    refusals.set(key, refused);
   }
-  return message;
+  return refused;
+}
+
+/**
+ * The RateLimit-Policy and RateLimit fields of the buckets a request was counted in; none when it was
+ * counted in none. A credential's state is told only to whoever proved to hold it (or was refused by
+ * it): anyone can send a username, and must not learn how busy its owner is (the draft's security
+ * advice), so grantRequest counts a credential only once its password is proven.
+ */
+export function rateLimitFields(shown: NotedLimit[] | null): { policy: string; state: string } | undefined {
+  if (!shown) return undefined;
+  let policy = '';
+  let state = '';
+  for (const { policy: counted, decision } of shown) {
+    const separator = policy ? ', ' : '';
+    policy += separator + policyField(counted);
+    state += `${separator}"${counted.name}";r=${decision.remaining};t=${decision.resetSeconds}`;
+  }
+  return { policy, state };
 }
 
 /**
@@ -89,19 +118,10 @@ export function addRateLimits(app: FastifyInstance, options: RateLimitOptions): 
   }
 
   app.addHook('onSend', (request, reply, payload, next) => {
-    // A credential's state is told only to whoever proved to hold it (or was refused by it): anyone
-    // can send a username, and must not learn how busy its owner is (the draft's security advice).
-    const shown = request.rateLimits;
-    if (shown) {
-      let policies = '';
-      let states = '';
-      for (const { policy, decision } of shown) {
-        const separator = policies ? ', ' : '';
-        policies += separator + policyField(policy);
-        states += `${separator}"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`;
-      }
-      reply.header('ratelimit-policy', policies);
-      reply.header('ratelimit', states);
+    const fields = rateLimitFields(request.rateLimits);
+    if (fields) {
+      reply.header('ratelimit-policy', fields.policy);
+      reply.header('ratelimit', fields.state);
     }
     next(null, payload);
   });
@@ -136,7 +156,7 @@ export function credentialCounter(options: RateLimitOptions | undefined): Creden
   const credential = options?.credential;
   if (!options || !credential) return undefined;
   const { limiter } = options;
-  return function (this: FastifyRequest, username: string) {
+  return function (this: CountedRequest, username: string) {
     return andThen(limiter.take(credential, username), (decision) => note(this, credential, decision));
   };
 }

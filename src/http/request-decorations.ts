@@ -1,15 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { BucketPolicy, RateDecision } from '../infra/rate-limit/rate-limiter.js';
+import type { FastifyInstance } from 'fastify';
+import type { NotedLimit } from '../infra/rate-limit/rate-limiter.js';
 import type { RateLimitedError } from '../services/errors.js';
 import type { AdminKey } from '../store/store.js';
 import type { MaybePromise } from '../util/maybe-promise.js';
 import type { Metrics } from './metrics.js';
-
-/** A bucket a request was counted in, and what it said (src/http/rate-limit.ts notes them). */
-export interface NotedLimit {
-  policy: BucketPolicy;
-  decision: RateDecision;
-}
 
 /**
  * Everything this server adds to Fastify's types, in one place: the request decorations (what each
@@ -48,7 +42,7 @@ declare module 'fastify' {
 
 /** A request's `countCredential`: a method on the request prototype, so that no request pays for a closure. */
 export type CredentialCounter = (
-  this: FastifyRequest,
+  this: { rateLimits: NotedLimit[] | null },
   username: string,
 ) => MaybePromise<RateLimitedError | undefined>;
 

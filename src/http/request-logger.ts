@@ -74,3 +74,8 @@ export const lazyChildLogger: NonNullable<FastifyServerOptions['childLoggerFacto
   bindings,
   options,
 ) => new RequestLogger(logger, bindings, options);
+
+/** The logger of a request Fastify does not see (the read lane's): the same lazy child, `reqId` bound. */
+export function requestLogger(parent: FastifyBaseLogger, requestId: string): FastifyBaseLogger {
+  return new RequestLogger(parent, { reqId: requestId }, {});
+}

@@ -68,6 +68,8 @@ export interface RuntimeOptions {
   scryptCost?: ScryptCost;
   /** Tests: checks every answer against the OpenAPI document (see AppOptions.contractCheck). */
   contractCheck?: ContractCheck;
+  /** Tests: false answers every request through Fastify (see AppOptions.readLane). */
+  readLane?: boolean;
   /** Called when the database was a SQLite file that did not exist and was created. */
   onDatabaseCreated?: (path: string) => void;
   /** Log lines the log destination dropped so far (menu_api_log_lines_dropped_total). */
@@ -193,6 +195,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       docs: { demo: config.demo ? DEMO : undefined },
       display: { published, snapshots, stream: new PublishedStream(published) },
       contractCheck: options.contractCheck,
+      readLane: options.readLane,
       metrics,
     });
     const ops =

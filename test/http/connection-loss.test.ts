@@ -79,6 +79,11 @@ describe.skipIf(!onPostgres)('PostgreSQL connection loss', () => {
     expect(error.message).toBe('The database is unreachable right now. Retry in a few seconds.');
     expect(down.headers['retry-after']).toBe('2');
     expect(down.body).not.toContain(proxied.seed.password);
+    // Over real HTTP too, where a plain read would take the read lane: it steps aside for the 503.
+    const url = await proxied.runtime.app.listen({ host: '127.0.0.1', port: 0 });
+    const overHttp = await fetch(`${url}/menu`, { headers: formBHeaders(proxied.seed) });
+    expect(overHttp.status).toBe(503);
+    expect(overHttp.headers.get('retry-after')).toBe('2');
 
     const notReady = await ready();
     expectError(notReady, 503, 'unavailable');

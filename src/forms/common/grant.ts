@@ -1,7 +1,14 @@
-import type { FastifyRequest } from 'fastify';
 import type { AccessRequest, AccessService, Grant } from '../../services/access.js';
-import { ServiceError } from '../../services/errors.js';
+import { type RateLimitedError, ServiceError } from '../../services/errors.js';
 import { andThen, type MaybePromise } from '../../util/maybe-promise.js';
+
+/** What the access check reads and notes on a request: a Fastify request, or one the read lane answers. */
+export interface GrantedRequest {
+  /** The client address (the proxy's client when the proxy is trusted). */
+  readonly ip: string;
+  credentialUsername: string | null;
+  countCredential(username: string): MaybePromise<RateLimitedError | undefined>;
+}
 
 /**
  * Every public route's access check: the client address goes along (the login guard counts failed
@@ -11,7 +18,7 @@ import { andThen, type MaybePromise } from '../../util/maybe-promise.js';
  */
 export function grantRequest(
   access: AccessService,
-  request: FastifyRequest,
+  request: GrantedRequest,
   fields: Omit<AccessRequest, 'address'>,
 ): MaybePromise<Grant> {
   // Spelled out, not `{ ...fields, address }`: V8 (Node 20) allocates the result of a spread followed

@@ -20,18 +20,38 @@ export function sendRepresentation(
   representation: Representation,
   validators: boolean,
 ): FastifyReply {
-  reply.header('vary', 'Accept-Encoding');
-  setMenuCursor(reply, representation.cursor);
+  const status = representationHeaders(
+    representation,
+    validators,
+    request.headers['if-none-match'],
+    (name, value) => reply.header(name, value),
+  );
+  return status === 304 ? reply.code(304).send() : reply.send(representation.body);
+}
+
+/**
+ * The headers of a snapshot answer (see `sendRepresentation`), each handed to `set`; its status: 304
+ * when `If-None-Match` names the content (send no body then), else 200 with the representation's bytes.
+ * The one place these headers are decided, for Fastify's replies and the read lane's (src/http/read-lane.ts).
+ */
+export function representationHeaders(
+  representation: Representation,
+  validators: boolean,
+  ifNoneMatchHeader: string | string[] | undefined,
+  set: (name: string, value: string) => void,
+): 200 | 304 {
+  set('vary', 'Accept-Encoding');
+  if (representation.cursor !== undefined) set(MENU_CURSOR, encodeCursor(representation.cursor));
   if (validators) {
-    reply.header('etag', representation.etag);
-    reply.header('cache-control', REVALIDATE);
-    if (ifNoneMatch(request.headers['if-none-match'], representation.tag)) return reply.code(304).send();
+    set('etag', representation.etag);
+    set('cache-control', REVALIDATE);
+    if (ifNoneMatch(ifNoneMatchHeader, representation.tag)) return 304;
   } else {
-    reply.header('cache-control', NO_STORE);
+    set('cache-control', NO_STORE);
   }
-  if (representation.encoding !== 'identity') reply.header('content-encoding', representation.encoding);
-  reply.header('content-type', 'application/json; charset=utf-8');
-  return reply.send(representation.body);
+  if (representation.encoding !== 'identity') set('content-encoding', representation.encoding);
+  set('content-type', 'application/json; charset=utf-8');
+  return 200;
 }
 
 /**

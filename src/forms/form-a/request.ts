@@ -1,8 +1,13 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { Type } from 'typebox';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../http/json-depth.js';
 import { ServiceError } from '../../services/errors.js';
+import type { RequestCredentials } from '../form.js';
 
-const Secret = (description: string) => Type.String({ maxLength: 256, description });
+/** The longest secret the body schema accepts (its maxLength, in characters). */
+const LONGEST_SECRET = 256;
+
+const Secret = (description: string) => Type.String({ maxLength: LONGEST_SECRET, description });
 
 /** Form A's credentials and dispensary token: required fields of every request body. */
 export const formACredentials = {
@@ -85,4 +90,51 @@ function parseUrlEncoded(text: string): Record<string, unknown> {
     fields[name] = name === 'active' && (value === 'true' || value === 'false') ? value === 'true' : value;
   }
   return fields;
+}
+
+/** The largest body the read lane reads before deciding (src/http/read-lane.ts): a plain one is ~150 bytes. */
+const LARGEST_PLAIN_BODY = 4096;
+
+/**
+ * Whether a request's headers announce a plain JSON body (the read lane's first test): JSON by its
+ * exact media type, with a length, small.
+ */
+export function announcesPlainFormABody(headers: IncomingHttpHeaders): boolean {
+  const type = headers['content-type'];
+  const length = headers['content-length'];
+  return (
+    (type === 'application/json' || type === 'application/json; charset=utf-8') &&
+    length !== undefined &&
+    Number(length) <= LARGEST_PLAIN_BODY &&
+    headers['transfer-encoding'] === undefined
+  );
+}
+
+/** The fields of a plain body: the credentials, the token and `active`, nothing else. */
+const PLAIN_FIELDS = new Set(['username', 'password', 'collective_token', 'active']);
+
+const isSecret = (value: unknown): value is string =>
+  typeof value === 'string' && value.length <= LONGEST_SECRET;
+
+/**
+ * The credentials and `active` of a menu body the route's checks would certainly pass (the read
+ * lane's second test): a JSON object of the credentials and token, each a string of at most
+ * LONGEST_SECRET characters, and `active` as a boolean or absent. Anything else is undefined, and
+ * left to the route, whose checks say what is wrong.
+ */
+export function plainFormABody(
+  text: string,
+): { credentials: RequestCredentials; active: boolean } | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  for (const name in body) if (!PLAIN_FIELDS.has(name)) return undefined;
+  const { username, password, collective_token: token, active } = body as Record<string, unknown>;
+  if (!isSecret(username) || !isSecret(password) || !isSecret(token)) return undefined;
+  if (active !== undefined && typeof active !== 'boolean') return undefined;
+  return { credentials: { username, password, token }, active: active !== false };
 }

@@ -1,6 +1,8 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { ServiceError } from '../../services/errors.js';
+import type { RequestCredentials } from '../form.js';
 
 const Secret = (description: string) => Type.String({ maxLength: 256, description });
 
@@ -18,36 +20,43 @@ const CREDENTIAL_HEADER_BITS = new Map([
   ['password', 4],
 ]);
 
+/** All three credential headers, each sent once. */
+const ALL_CREDENTIAL_HEADERS = 7;
+
+/**
+ * Which credential headers a request sent, one bit each (CREDENTIAL_HEADER_BITS), or the name of one
+ * sent more than once. Allocates nothing on the way through: it runs on every Form B request.
+ */
+export function credentialHeadersSent(rawHeaders: readonly string[]): number | string {
+  let seen = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index]!;
+    // Only names of the right length are lower-cased and compared: `store`, `username`, `password`.
+    if (name.length !== 5 && name.length !== 8) continue;
+    const bit = CREDENTIAL_HEADER_BITS.get(name.toLowerCase());
+    if (bit === undefined) continue;
+    if (seen & bit) return name.toLowerCase();
+    seen |= bit;
+  }
+  return seen;
+}
+
 /**
  * Node joins a repeated header into one comma-separated value, which would then be checked as a
  * (wrong) secret. A repeated credential header is ambiguous, so it is refused as malformed instead.
- * Runs on every Form B request: a synchronous hook that allocates nothing on the way through.
+ * Runs on every Form B request: a synchronous hook.
  */
 export function refuseRepeatedCredentialHeaders(
   request: FastifyRequest,
   _reply: FastifyReply,
   next: HookHandlerDoneFunction,
 ): void {
-  let seen = 0;
-  const raw = request.raw.rawHeaders;
-  for (let index = 0; index < raw.length; index += 2) {
-    const name = raw[index]!;
-    // Only names of the right length are lower-cased and compared: `store`, `username`, `password`.
-    if (name.length !== 5 && name.length !== 8) continue;
-    const bit = CREDENTIAL_HEADER_BITS.get(name.toLowerCase());
-    if (bit === undefined) continue;
-    if (seen & bit) {
-      next(
-        new ServiceError(
-          'invalid_request',
-          `The header "${name.toLowerCase()}" was sent more than once; send it once.`,
-        ),
-      );
-      return;
-    }
-    seen |= bit;
+  const seen = credentialHeadersSent(request.raw.rawHeaders);
+  if (typeof seen === 'string') {
+    next(new ServiceError('invalid_request', `The header "${seen}" was sent more than once; send it once.`));
+    return;
   }
-  if (seen === 0 && hasBody(request)) {
+  if (seen === 0 && hasBody(request.headers)) {
     // A Form A body sent with GET: say where the credentials go, rather than "header store is required".
     const path = request.url.split('?')[0];
     next(
@@ -61,7 +70,35 @@ export function refuseRepeatedCredentialHeaders(
   next();
 }
 
-function hasBody(request: FastifyRequest): boolean {
-  const length = request.headers['content-length'];
-  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+/** Whether a request says it has a body. */
+export function hasBody(headers: IncomingHttpHeaders): boolean {
+  const length = headers['content-length'];
+  return (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
+}
+
+/** The longest secret the route schema accepts (its maxLength, in characters). */
+const LONGEST_SECRET = 256;
+
+/**
+ * The credentials of a request the route's checks would certainly pass (the read lane's test, see
+ * src/http/read-lane.ts): the three headers once each, none longer than LONGEST_SECRET, and no body.
+ * Anything else is undefined, and left to the route, whose checks say what is wrong.
+ */
+export function plainFormBCredentials(request: IncomingMessage): RequestCredentials | undefined {
+  const headers = request.headers;
+  const { store, username, password } = headers;
+  // A string's length counts UTF-16 units, never fewer than the characters the schema counts.
+  if (
+    typeof store !== 'string' ||
+    store.length > LONGEST_SECRET ||
+    typeof username !== 'string' ||
+    username.length > LONGEST_SECRET ||
+    typeof password !== 'string' ||
+    password.length > LONGEST_SECRET ||
+    hasBody(headers) ||
+    credentialHeadersSent(request.rawHeaders) !== ALL_CREDENTIAL_HEADERS
+  ) {
+    return undefined;
+  }
+  return { username, password, token: store };
 }

@@ -22,6 +22,12 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
+/** A bucket a request was counted in, and what it said (src/http/rate-limit.ts notes them). */
+export interface NotedLimit {
+  policy: BucketPolicy;
+  decision: RateDecision;
+}
+
 export interface RateLimiter {
   /**
    * Takes one token from the bucket of `key` under `policy`. Never rejects. Answers at once when the

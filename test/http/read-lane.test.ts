@@ -1,0 +1,406 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULTS, type ServerConfig } from '../../src/config.js';
+import type { ContractCheck } from '../../src/http/app.js';
+import { createRuntime, type Runtime } from '../../src/http/server.js';
+import { startDraining } from '../../src/http/shutdown.js';
+import { contractCheck } from '../helpers/contract.js';
+import { testDatabase } from '../helpers/database.js';
+import { GENEROUS_LIMITS, SAMPLE_MENU, type Seed, seedRuntime, TEST_SCRYPT } from '../helpers/runtime.js';
+
+/**
+ * The read lane (src/http/read-lane.ts) answers plain Form B `GET /menu` reads before Fastify routes
+ * them. Every case here sends the same requests, over real HTTP (`inject` never reaches the lane), to
+ * two servers over one database: one with the lane, one without. Their answers must be the same,
+ * byte for byte, header for header; what the lane took is told by Fastify's answer count (the
+ * contract check sees every answer Fastify sends, and none the lane sends).
+ */
+
+interface Served {
+  runtime: Runtime;
+  url: string;
+  /** Answers Fastify sent (each passes the contract check). */
+  fastifyAnswers: number;
+  /** The request lines it logged. */
+  lines: Record<string, unknown>[];
+}
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+let pair: { lane: Served; plain: Served; seed: Seed; close(): Promise<void> } | undefined;
+afterEach(async () => {
+  await pair?.close();
+  pair = undefined;
+});
+
+async function serve(config: ServerConfig, readLane: boolean): Promise<Served> {
+  const served = { fastifyAnswers: 0, lines: [] as Record<string, unknown>[] } as Served;
+  const counting: ContractCheck = (request, reply, payload) => {
+    served.fastifyAnswers++;
+    contractCheck(request, reply, payload);
+  };
+  const logger = pino(
+    { level: 'info' },
+    {
+      write: (line: string) => {
+        const parsed = JSON.parse(line) as Record<string, unknown>;
+        if (parsed.msg === 'request') served.lines.push(parsed);
+      },
+    },
+  );
+  served.runtime = await createRuntime(config, {
+    logger,
+    scryptCost: TEST_SCRYPT,
+    contractCheck: counting,
+    readLane,
+  });
+  served.url = await served.runtime.app.listen({ host: '127.0.0.1', port: 0 });
+  return served;
+}
+
+/** A server with the lane and one without, over one new database with one dispensary and credential. */
+async function start(config: Partial<ServerConfig> = {}) {
+  const database = await testDatabase();
+  const full: ServerConfig = {
+    ...DEFAULTS,
+    database: database.address,
+    databasePoolSize: 2,
+    ...GENEROUS_LIMITS,
+    // Buckets that hardly refill, so that RateLimit's r and t depend on the requests alone, never on
+    // the time between them.
+    rateLimitAddress: { ratePerSecond: 0.001, burst: 1_000_000 },
+    rateLimitCredential: { ratePerSecond: 0.001, burst: 1_000_000 },
+    ...config,
+  };
+  const lane = await serve(full, true);
+  const plain = await serve(full, false);
+  const seed = await seedRuntime(
+    lane.runtime,
+    { dispensary: 'Lane Collective', username: 'lane' },
+    SAMPLE_MENU,
+  );
+  pair = {
+    lane,
+    plain,
+    seed,
+    async close() {
+      await lane.runtime.close();
+      await plain.runtime.close();
+      await database.cleanup();
+    },
+  };
+  return pair;
+}
+
+function send(
+  url: string,
+  options: { method?: string; path?: string; headers?: [string, string | string[]][]; body?: string },
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(new URL(options.path ?? '/menu', url), {
+      method: options.method ?? 'GET',
+      agent: false,
+    });
+    for (const [name, value] of options.headers ?? []) request.setHeader(name, value);
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    if (options.body !== undefined) request.write(options.body);
+    request.end();
+  });
+}
+
+/** The headers that differ between any two answers: the clock's, and the connection's. */
+function comparable(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const { date: _date, ...rest } = headers;
+  return rest;
+}
+
+const credentials = (seed: Seed, override: Partial<Record<'store' | 'username' | 'password', string>> = {}) =>
+  Object.entries({ store: seed.token, username: seed.username, password: seed.password, ...override }) as [
+    string,
+    string,
+  ][];
+
+/**
+ * Sends one request to both servers and expects the same answer from each; returns the lane server's
+ * answer and whether the lane took it (Fastify's answer count did not move).
+ */
+async function both(
+  served: { lane: Served; plain: Served },
+  options: Parameters<typeof send>[1],
+): Promise<{ answer: Answer; tookLane: boolean }> {
+  const before = served.lane.fastifyAnswers;
+  const answer = await send(served.lane.url, options);
+  const tookLane = served.lane.fastifyAnswers === before;
+  const expected = await send(served.plain.url, options);
+  expect(answer.status, 'status').toBe(expected.status);
+  expect(comparable(answer.headers), 'headers').toEqual(comparable(expected.headers));
+  expect(answer.body.equals(expected.body), `body: ${answer.body} vs ${expected.body}`).toBe(true);
+  return { answer, tookLane };
+}
+
+describe('the read lane', () => {
+  it('answers plain Form B menu reads exactly as Fastify does: every coding, 304, 401, 403', async () => {
+    const served = await start();
+    const { seed } = served;
+    const id: [string, string] = ['x-request-id', 'lane-test-1'];
+    const cases: [string, [string, string | string[]][], number][] = [
+      ['identity', [...credentials(seed), id], 200],
+      ['gzip', [...credentials(seed), id, ['accept-encoding', 'gzip']], 200],
+      ['br', [...credentials(seed), id, ['accept-encoding', 'br;q=1, gzip;q=0.5']], 200],
+      ['no request id', [...credentials(seed), ['accept-encoding', 'gzip']], 200],
+      ['wrong password', [...credentials(seed, { password: 'wrong' }), id], 401],
+      ['unknown token', [...credentials(seed, { store: 'no-such-token' }), id], 403],
+    ];
+    for (const [what, headers, status] of cases) {
+      // Without a request id of the client's, each server makes its own: compared apart.
+      const { answer, tookLane } =
+        what === 'no request id'
+          ? await (async () => {
+              const before = served.lane.fastifyAnswers;
+              const answer = await send(served.lane.url, { headers });
+              // Counted by both, as every other case is.
+              await send(served.plain.url, { headers });
+              return { answer, tookLane: served.lane.fastifyAnswers === before };
+            })()
+          : await both(served, { headers });
+      expect(answer.status, what).toBe(status);
+      expect(tookLane, what).toBe(true);
+      expect(answer.headers['x-request-id'], what).toMatch(
+        what === 'no request id' ? /^[0-9a-f-]{36}$/ : /^lane-test-1$/,
+      );
+    }
+    const etag = (await both(served, { headers: [...credentials(seed), id] })).answer.headers.etag!;
+    const revalidated = await both(served, { headers: [...credentials(seed), id, ['if-none-match', etag]] });
+    expect(revalidated.answer.status).toBe(304);
+    expect(revalidated.tookLane).toBe(true);
+    const stale = await both(served, { headers: [...credentials(seed), id, ['if-none-match', '"old"']] });
+    expect(stale.answer.status).toBe(200);
+  });
+
+  it('leaves everything else to Fastify, which answers it as before', async () => {
+    const served = await start();
+    const { seed } = served;
+    const id: [string, string] = ['x-request-id', 'lane-test-2'];
+    const cases: [string, Parameters<typeof send>[1], number][] = [
+      ['a query', { path: '/menu?active=false', headers: [...credentials(seed), id] }, 400],
+      ['a repeated header', { headers: [...credentials(seed), ['username', [seed.username, 'x']], id] }, 400],
+      ['a header too long', { headers: [...credentials(seed, { store: 'x'.repeat(257) }), id] }, 400],
+      ['a header missing', { headers: [...credentials(seed).slice(1), id] }, 400],
+      [
+        'a body',
+        {
+          headers: [...credentials(seed), id, ['content-type', 'text/plain'], ['content-length', '5']],
+          body: 'hello',
+        },
+        200,
+      ],
+      ['HEAD', { method: 'HEAD', headers: [...credentials(seed), id] }, 200],
+      ['another path', { path: '/store', headers: [...credentials(seed), id] }, 200],
+    ];
+    for (const [what, options, status] of cases) {
+      const { answer, tookLane } = await both(served, options);
+      expect(answer.status, what).toBe(status);
+      expect(tookLane, what).toBe(false);
+    }
+  });
+
+  it('answers plain Form A menu reads exactly as Fastify does: both views, every coding, 401, 403', async () => {
+    const served = await start();
+    const { seed } = served;
+    const id: [string, string] = ['x-request-id', 'lane-test-5'];
+    const post = (fields: Record<string, unknown>, headers: [string, string][] = []) => {
+      const body = JSON.stringify(fields);
+      return {
+        method: 'POST',
+        headers: [
+          ['content-type', 'application/json'],
+          ['content-length', String(Buffer.byteLength(body))],
+          id,
+          ...headers,
+        ] as [string, string][],
+        body,
+      };
+    };
+    const fields = { username: seed.username, password: seed.password, collective_token: seed.token };
+    const cases: [string, Parameters<typeof send>[1], number][] = [
+      ['identity', post(fields), 200],
+      ['gzip', post(fields, [['accept-encoding', 'gzip']]), 200],
+      ['active: false', post({ ...fields, active: false }, [['accept-encoding', 'gzip']]), 200],
+      ['active: true', post({ active: true, ...fields }), 200],
+      [
+        'charset',
+        {
+          ...post(fields),
+          headers: [...post(fields).headers.slice(1), ['content-type', 'application/json; charset=utf-8']],
+        },
+        200,
+      ],
+      ['wrong password', post({ ...fields, password: 'wrong' }), 401],
+      ['unknown token', post({ ...fields, collective_token: 'nope' }), 403],
+    ];
+    for (const [what, options, status] of cases) {
+      const { answer, tookLane } = await both(served, options);
+      expect(answer.status, what).toBe(status);
+      expect(tookLane, what).toBe(true);
+    }
+    const all = await both(served, post({ ...fields, active: false }));
+    const active = await both(served, post(fields));
+    expect(JSON.parse(all.answer.body.toString()).length).toBeGreaterThan(
+      JSON.parse(active.answer.body.toString()).length,
+    );
+  });
+
+  it('leaves every other Form A body to Fastify, which reads it as it came', async () => {
+    const served = await start();
+    const { seed } = served;
+    const id: [string, string] = ['x-request-id', 'lane-test-6'];
+    const post = (body: string, type = 'application/json', length = true) => ({
+      method: 'POST',
+      headers: [
+        ['content-type', type],
+        ...(length ? [['content-length', String(Buffer.byteLength(body))] as [string, string]] : []),
+        id,
+      ] as [string, string][],
+      body,
+    });
+    const fields = { username: seed.username, password: seed.password, collective_token: seed.token };
+    const json = JSON.stringify(fields);
+    const cases: [string, Parameters<typeof send>[1], number, boolean][] = [
+      ['another field', post(JSON.stringify({ ...fields, note: 'x' })), 200, false],
+      ['active as text', post(JSON.stringify({ ...fields, active: 'false' })), 400, false],
+      ['a secret too long', post(JSON.stringify({ ...fields, password: 'x'.repeat(257) })), 400, false],
+      [
+        'a field missing',
+        post(JSON.stringify({ username: seed.username, password: seed.password })),
+        400,
+        false,
+      ],
+      ['not JSON', post('{"username": '), 400, false],
+      ['an array', post('[]'), 400, false],
+      ['a prototype key', post(JSON.stringify(fields).replace('{', '{"__proto__": {"x": 1}, ')), 200, false],
+      ['text/plain', post(json, 'text/plain'), 200, false],
+      [
+        'a form',
+        post(new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded'),
+        200,
+        false,
+      ],
+      [
+        'chunked',
+        {
+          ...post(json, 'application/json', false),
+          headers: [...post(json, 'application/json', false).headers, ['transfer-encoding', 'chunked']] as [
+            string,
+            string,
+          ][],
+        },
+        200,
+        false,
+      ],
+      ['a large body', post(JSON.stringify({ ...fields, padding: 'x'.repeat(5000) })), 200, false],
+    ];
+    for (const [what, options, status] of cases) {
+      const { answer, tookLane } = await both(served, options);
+      expect(answer.status, what).toBe(status);
+      expect(tookLane, what).toBe(false);
+    }
+  });
+
+  it('counts each request once in the address and credential buckets, and the login guard once', async () => {
+    const served = await start({
+      rateLimitAddress: { ratePerSecond: 0.01, burst: 6 },
+      rateLimitCredential: { ratePerSecond: 0.01, burst: 3 },
+      loginGuard: { ...DEFAULTS.loginGuard, perPair: 2 },
+    });
+    const { seed } = served;
+    const id: [string, string] = ['x-request-id', 'lane-test-3'];
+    const read = { headers: [...credentials(seed), id] };
+    const wrong = { headers: [...credentials(seed, { password: 'wrong' }), id] };
+    const sequence = [wrong, wrong, wrong, read, read, { ...read, path: '/menu?x=1' }, read, read];
+    const seen: string[] = [];
+    for (const options of sequence) {
+      const { answer } = await both(served, options);
+      seen.push(`${answer.status} ${answer.headers.ratelimit ?? ''}`);
+    }
+    // Two failures open the guard's refusal for the pair (429), then the right password is let
+    // through by the guard; the credential's bucket (3) and the address's (6) run out one per request.
+    expect(seen).toEqual([
+      '401 "address";r=5;t=100',
+      '401 "address";r=4;t=200',
+      '429 "address";r=3;t=300',
+      expect.stringMatching(/^(200|429) "address";r=2;t=400/),
+      expect.stringMatching(/^(200|429) "address";r=1;t=500/),
+      '400 "address";r=0;t=600',
+      expect.stringMatching(/^429 "address";r=0;t=\d+$/),
+      expect.stringMatching(/^429 "address";r=0;t=\d+$/),
+    ]);
+  });
+
+  it('steps aside while the app drains: Fastify answers with Connection: close', async () => {
+    const served = await start();
+    startDraining(served.lane.runtime.app);
+    const before = served.lane.fastifyAnswers;
+    const answer = await send(served.lane.url, { headers: credentials(served.seed) });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.connection).toBe('close');
+    expect(served.lane.fastifyAnswers).toBe(before + 1);
+  });
+
+  it('counts its answers in the metrics and writes the same request line', async () => {
+    const served = await start();
+    const { seed } = served;
+    const id: [string, string] = ['x-request-id', 'lane-test-4'];
+    for (const headers of [
+      [...credentials(seed), id],
+      [...credentials(seed), id, ['accept-encoding', 'gzip']],
+      [...credentials(seed, { password: 'wrong' }), id],
+      [...credentials(seed, { store: 'nope' }), id],
+    ] as [string, string][][]) {
+      const { tookLane } = await both(served, { headers });
+      expect(tookLane).toBe(true);
+    }
+    const counted = async (target: Served) => {
+      const text = (await send(target.url, { path: '/metrics' })).body.toString();
+      return text
+        .split('\n')
+        .filter((line) =>
+          /^menu_api_(http_requests_total|http_requests_in_flight|auth_failures_total|snapshot_cache_hits_total|snapshot_bytes_served_total|http_request_duration_seconds_count)\b/.test(
+            line,
+          ),
+        )
+        .filter((line) => !line.includes('/metrics'))
+        .sort();
+    };
+    const laneMetrics = await counted(served.lane);
+    expect(laneMetrics).toEqual(await counted(served.plain));
+    expect(laneMetrics).toContain('menu_api_http_requests_total{method="GET",route="/menu",status="200"} 2');
+    // The scrape itself is in flight.
+    expect(laneMetrics).toContain('menu_api_http_requests_in_flight 1');
+    const line = (entry: Record<string, unknown>) => {
+      const { time: _time, ms, pid: _pid, ...rest } = entry;
+      expect(typeof ms).toBe('number');
+      return rest;
+    };
+    const menuLines = (target: Served) => target.lines.filter((entry) => entry.route === '/menu').map(line);
+    expect(menuLines(served.lane)).toHaveLength(4);
+    expect(menuLines(served.lane)).toEqual(menuLines(served.plain));
+    expect(menuLines(served.lane)[0]).toMatchObject({
+      reqId: 'lane-test-4',
+      username: seed.username,
+      status: 200,
+    });
+  });
+});
