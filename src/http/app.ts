@@ -23,7 +23,12 @@ import { limitJsonDepth } from './json-depth.js';
 import { landingRoutes } from './landing.js';
 import { instrument, type Metrics, metricsRoute } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
-import { addProtection, type ProtectionOptions, protectionServerOptions } from './protection.js';
+import {
+  addProtection,
+  clientAddress,
+  type ProtectionOptions,
+  protectionServerOptions,
+} from './protection.js';
 import { credentialCounter } from './rate-limit.js';
 import { installReadLane, replayReadBody } from './read-lane.js';
 import { decorateRequests } from './request-decorations.js';
@@ -162,8 +167,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Event streams never finish by themselves: they end when closing starts, so the close need not wait.
   endOnClose(app, () => options.live.hub.stop());
   const protection = options.protection ?? {};
-  // The lane works out neither a proxied client's address nor CORS: those requests go through Fastify.
-  const readLane = options.readLane !== false && !protection.trustProxy && !protection.corsOrigins?.length;
+  // With CORS every answer's headers depend on the Origin: such a server answers through Fastify.
+  const readLane = options.readLane !== false && !protection.corsOrigins?.length;
   // Before the routes, so that each has it: a body the lane read and left to Fastify.
   if (readLane) app.addHook('preParsing', replayReadBody);
   await registerPublicEndpoints(app, FORMS, context);
@@ -179,6 +184,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       log: app.log,
       rateLimits: protection.rateLimits,
       countCredential,
+      clientAddress: clientAddress(protection.trustProxy),
       open: () => !isDraining(app) && (options.health?.reachable() ?? true),
     });
   }

@@ -1,5 +1,6 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import cors from '@fastify/cors';
+import proxyAddr from '@fastify/proxy-addr';
 import {
   type FastifyBaseLogger,
   type FastifyHttpOptions,
@@ -27,14 +28,36 @@ export interface ProtectionOptions {
   trustProxy?: TrustProxy;
 }
 
+type FastifyTrust = boolean | string[] | ((address: string, hop: number) => boolean);
+
+/** Fastify's trustProxy option for the setting: a number is that many proxy hops in front of the server. */
+function fastifyTrust(trust: TrustProxy): FastifyTrust {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+}
+
+/**
+ * A request's client address as Fastify's `request.ip` tells it, for requests Fastify does not see
+ * (the read lane's): the socket's peer, or behind trusted proxies the last address X-Forwarded-For
+ * names that is not one of them (the same @fastify/proxy-addr calls, on the same trust).
+ */
+export function clientAddress(trustProxy: TrustProxy = false): (request: IncomingMessage) => string {
+  if (trustProxy === false) return (request) => request.socket.remoteAddress ?? '';
+  const trust = fastifyTrust(trustProxy);
+  const trusted =
+    typeof trust === 'function' ? trust : Array.isArray(trust) ? proxyAddr.compile(trust) : () => true;
+  return (request) => {
+    const addresses = proxyAddr.all(request, trusted);
+    return addresses[addresses.length - 1] ?? '';
+  };
+}
+
 /** Fastify and Node server options for the limits: timeouts, header size, proxies. */
 export function protectionServerOptions(options: ProtectionOptions = {}): FastifyHttpOptions<Server> {
   const trust = options.trustProxy ?? false;
   const server: FastifyHttpOptions<Server> = {
     // One line per request, written by the onResponse hook below, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    // A number is that many proxy hops in front of the server.
-    trustProxy: typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust,
+    trustProxy: fastifyTrust(trust),
   };
   const http = options.http;
   if (!http) return server;

@@ -35,7 +35,7 @@ import { requestLogger } from './request-logger.js';
  * (plainFormBCredentials, plainFormABody). Anything else goes to Fastify (a Form A body the lane has
  * read is handed to it as it came), nothing counted yet, which answers it or refuses it with its
  * message. Once the lane has counted a request it answers it, refusals and failures included. Off
- * behind a trusted proxy and with CORS (the address and the Origin headers are Fastify's to work out).
+ * with CORS, whose answers' headers depend on the Origin.
  */
 export interface ReadLaneOptions {
   /** The access check of every public route. */
@@ -49,6 +49,8 @@ export interface ReadLaneOptions {
   log: FastifyBaseLogger;
   rateLimits?: RateLimitOptions;
   countCredential?: CredentialCounter;
+  /** The client address of a request, as Fastify's `request.ip` tells it (src/http/protection.ts). */
+  clientAddress(request: IncomingMessage): string;
   /** False while the app should answer through Fastify alone (draining, the database unreachable). */
   open(): boolean;
 }
@@ -228,7 +230,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler) {
   const laneRequest = (method: 'GET' | 'POST', request: IncomingMessage, started: number) =>
     new LaneRequest(
       method,
-      request.socket.remoteAddress ?? '',
+      options.clientAddress(request),
       requestIdOf(request.headers['x-request-id']),
       started,
       countCredential,

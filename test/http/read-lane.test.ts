@@ -349,6 +349,33 @@ describe('the read lane', () => {
     ]);
   });
 
+  it('behind a trusted proxy, counts the address X-Forwarded-For names, as Fastify does', async () => {
+    const served = await start({
+      trustProxy: ['127.0.0.1', '::1'],
+      rateLimitAddress: { ratePerSecond: 0.001, burst: 3 },
+    });
+    const id: [string, string] = ['x-request-id', 'lane-test-7'];
+    const from = (address: string) => ({
+      headers: [...credentials(served.seed), id, ['x-forwarded-for', address]] as [string, string][],
+    });
+    const seen: string[] = [];
+    for (const address of ['203.0.113.7', '203.0.113.7', '198.51.100.2', '203.0.113.7', '203.0.113.7']) {
+      const { answer, tookLane } = await both(served, from(address));
+      expect(tookLane).toBe(true);
+      seen.push(`${answer.status} ${String(answer.headers.ratelimit).split(',')[0]}`);
+    }
+    expect(seen).toEqual([
+      '200 "address";r=2;t=1000',
+      '200 "address";r=1;t=2000',
+      '200 "address";r=2;t=1000',
+      '200 "address";r=0;t=3000',
+      '429 "address";r=0;t=1000',
+    ]);
+    const addresses = served.lane.lines.map((line) => line.address);
+    expect(addresses).toEqual(served.plain.lines.map((line) => line.address));
+    expect(addresses).toContain('198.51.100.2');
+  });
+
   it('steps aside while the app drains: Fastify answers with Connection: close', async () => {
     const served = await start();
     startDraining(served.lane.runtime.app);
