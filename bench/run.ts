@@ -209,7 +209,7 @@ try {
     await ceiling.stop();
   }
 
-  // 6. What request logging costs (the default --log-level info writes two lines per request).
+  // 6. What request logging costs (the default --log-level info writes one line per request).
   const logging = await startMenuServer({ database, logLevel: 'info' });
   try {
     const row = await measure(
@@ -442,7 +442,7 @@ npm install && npm run bench
 
 ${mainTable.join('\n')}
 
-Ratio: the server's requests per second ÷ the ceiling's for the same bytes. CPU µs/req: the process's CPU time (user + system, every thread, from /proc) per request during the measured runs, server and (in brackets) ceiling; unlike req/s it hardly depends on what else the machine runs, so on a shared machine it is the steadier comparison. The \`--log-level info\` row is compared with the ceiling of the Form B gzip row: it shows what the default request log (two lines per request) costs.
+Ratio: the server's requests per second ÷ the ceiling's for the same bytes. CPU µs/req: the process's CPU time (user + system, every thread, from /proc) per request during the measured runs, server and (in brackets) ceiling; unlike req/s it hardly depends on what else the machine runs, so on a shared machine it is the steadier comparison. The \`--log-level info\` row is compared with the ceiling of the Form B gzip row: it shows what the default request log (one line per request) costs.
 
 ## What the server's code adds to a request (one connection)
 
