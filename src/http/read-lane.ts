@@ -240,9 +240,9 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler) {
   function readFormA(request: IncomingMessage, response: ServerResponse): void {
     const started = performance.now();
     const chunks: Buffer[] = [];
+    // A client that goes away before its body ends is neither answered nor counted: 'end' never comes
+    // (and Node emits no 'error' on a request nobody listens to for one).
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    // A client that goes away before its body has sent nothing to answer, and nothing was counted.
-    request.on('error', () => undefined);
     request.on('end', () => {
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       const plain = options.open() ? plainFormABody(body.toString('utf8')) : undefined;

@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULTS, type ServerConfig } from '../../src/config.js';
@@ -289,6 +290,7 @@ describe('the read lane', () => {
         false,
       ],
       ['not JSON', post('{"username": '), 400, false],
+      ['an empty body', post(''), 400, false],
       ['an array', post('[]'), 400, false],
       ['a prototype key', post(JSON.stringify(fields).replace('{', '{"__proto__": {"x": 1}, ')), 200, false],
       ['text/plain', post(json, 'text/plain'), 200, false],
@@ -317,6 +319,31 @@ describe('the read lane', () => {
       expect(answer.status, what).toBe(status);
       expect(tookLane, what).toBe(false);
     }
+  });
+
+  it('a client that leaves in the middle of a Form A body is neither answered nor counted', async () => {
+    const served = await start({ rateLimitAddress: { ratePerSecond: 0.001, burst: 10 } });
+    const { port } = new URL(served.lane.url);
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(
+          'POST /menu HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user',
+        );
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, 100);
+      });
+      socket.on('error', reject);
+    });
+    const { answer } = await both(served, {
+      headers: [...credentials(served.seed), ['x-request-id', 'lane-test-8']],
+    });
+    expect(answer.status).toBe(200);
+    // The first request that was counted in the address bucket.
+    expect(answer.headers.ratelimit).toMatch(/^"address";r=9;/);
+    const metrics = (await send(served.lane.url, { path: '/metrics' })).body.toString();
+    expect(metrics).toMatch(/^menu_api_http_requests_in_flight 1$/m);
   });
 
   it('counts each request once in the address and credential buckets, and the login guard once', async () => {
