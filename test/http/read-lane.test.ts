@@ -78,8 +78,11 @@ async function start(config: Partial<ServerConfig> = {}) {
     rateLimitCredential: { ratePerSecond: 0.001, burst: 1_000_000 },
     ...config,
   };
-  const lane = await serve(full, true);
-  const plain = await serve(full, false);
+  // With Redis, each server keeps its buckets under a prefix of its own, as in memory.
+  const apart = (server: string) =>
+    full.redisUrl ? { ...full, redisPrefix: `${full.redisPrefix}${server}-${Date.now()}:` } : full;
+  const lane = await serve(apart('lane'), true);
+  const plain = await serve(apart('plain'), false);
   const seed = await seedRuntime(
     lane.runtime,
     { dispensary: 'Lane Collective', username: 'lane' },
@@ -373,6 +376,39 @@ describe('the read lane', () => {
       '400 "address";r=0;t=600',
       expect.stringMatching(/^429 "address";r=0;t=\d+$/),
       expect.stringMatching(/^429 "address";r=0;t=\d+$/),
+    ]);
+  });
+
+  it('with the limits in Redis, answers once Redis has (the lane answers later, not at once)', async () => {
+    const served = await start({
+      redisUrl: 'redis://127.0.0.1:6379',
+      rateLimitAddress: { ratePerSecond: 0.001, burst: 2 },
+    });
+    const id: [string, string] = ['x-request-id', 'lane-test-9'];
+    const fields = {
+      username: served.seed.username,
+      password: served.seed.password,
+      collective_token: served.seed.token,
+    };
+    const body = JSON.stringify(fields);
+    const formA = {
+      method: 'POST',
+      headers: [['content-type', 'application/json'], ['content-length', String(body.length)], id] as [
+        string,
+        string,
+      ][],
+      body,
+    };
+    const seen: string[] = [];
+    for (const options of [{ headers: [...credentials(served.seed), id] }, formA, formA]) {
+      const { answer, tookLane } = await both(served, options);
+      expect(tookLane).toBe(true);
+      seen.push(`${answer.status} ${String(answer.headers.ratelimit).split(',')[0]}`);
+    }
+    expect(seen).toEqual([
+      '200 "address";r=1;t=1000',
+      '200 "address";r=0;t=2000',
+      '429 "address";r=0;t=1000',
     ]);
   });
 
