@@ -124,6 +124,31 @@ export function errorBody(
   return body;
 }
 
+/** Marks where the request id goes in an error body's text: JSON keeps it as it is, no message has it. */
+const REQUEST_ID_MARK = '<request-id>';
+/** The text of a frozen error's body before and after its request id. */
+const errorTextParts = new WeakMap<ServiceError, readonly [string, string]>();
+
+/**
+ * The JSON text of an error answer's body. A refusal answered again and again (a frozen error: the
+ * 403 for an unknown token, each 429) is serialized once, around its request id: a refusal must cost
+ * no more than an answer. Request ids need no escaping in JSON (src/http/request-id.ts).
+ */
+export function errorText(error: ServiceError, requestId: string): string {
+  if (!Object.isFrozen(error) || error.problems) {
+    return JSON.stringify(errorBody(error.code, error.message, requestId, error.problems));
+  }
+  let parts = errorTextParts.get(error);
+  if (parts === undefined) {
+    const text = JSON.stringify(errorBody(error.code, error.message, REQUEST_ID_MARK));
+    // The request id is the body's last field.
+    const at = text.lastIndexOf(REQUEST_ID_MARK);
+    parts = [text.slice(0, at), text.slice(at + REQUEST_ID_MARK.length)];
+    errorTextParts.set(error, parts);
+  }
+  return parts[0] + requestId + parts[1];
+}
+
 export function sendError(
   reply: FastifyReply,
   request: FastifyRequest,

@@ -13,7 +13,7 @@ import type { AccessService } from '../services/access.js';
 import { RateLimitedError, ServiceError } from '../services/errors.js';
 import type { Representation, SnapshotView } from '../services/menu-snapshots.js';
 import { andThen, type MaybePromise } from '../util/maybe-promise.js';
-import { errorBody, faultAnswer, RETRY_AFTER_SECONDS, STATUS_BY_CODE } from './errors.js';
+import { errorText, faultAnswer, RETRY_AFTER_SECONDS, STATUS_BY_CODE } from './errors.js';
 import { type Metrics, refusingLimit } from './metrics.js';
 import { logsRequests, requestLine } from './protection.js';
 import { note, type RateLimitOptions, rateLimitFields } from './rate-limit.js';
@@ -153,7 +153,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler) {
     let body: Buffer | undefined;
     if (result instanceof ServiceError) {
       status = STATUS_BY_CODE[result.code];
-      body = Buffer.from(JSON.stringify(errorBody(result.code, result.message, counted.id, result.problems)));
+      body = Buffer.from(errorText(result, counted.id));
       if (result instanceof RateLimitedError) set('retry-after', String(result.retryAfterSeconds));
       else if (result.code === 'unavailable') set('retry-after', String(RETRY_AFTER_SECONDS));
       set('content-type', 'application/json; charset=utf-8');

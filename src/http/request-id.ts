@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-/** A client may send its own request id for tracing; anything unusual is replaced by ours. */
+/**
+ * A client may send its own request id for tracing; anything unusual is replaced by ours. Either kind
+ * needs no escaping in JSON or a header (error bodies are written around it: src/http/errors.ts).
+ */
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** The id of a request: the client's `X-Request-Id` when it is plain and short, else a new UUID. */
