@@ -137,6 +137,27 @@ const credentials = (seed: Seed, override: Partial<Record<'store' | 'username' |
     string,
   ][];
 
+/** Form A's body fields for the seed. */
+const formAFields = (seed: Seed) => ({
+  username: seed.username,
+  password: seed.password,
+  collective_token: seed.token,
+});
+
+/** A Form A request with this body text: JSON by default, with its Content-Length unless `length` is false. */
+function formAPost(
+  body: string,
+  headers: [string, string][],
+  options: { type?: string; length?: boolean } = {},
+): Parameters<typeof send>[1] {
+  const { type = 'application/json', length = true } = options;
+  const sized: [string, string][] = length ? [['content-length', String(Buffer.byteLength(body))]] : [];
+  return { method: 'POST', headers: [['content-type', type], ...sized, ...headers], body };
+}
+
+/** An answer's status and address bucket, as `200 "address";r=1;t=1000`. */
+const addressState = (answer: Answer) => `${answer.status} ${String(answer.headers.ratelimit).split(',')[0]}`;
+
 /**
  * Sends one request to both servers and expects the same answer from each; returns the lane server's
  * answer and whether the lane took it (Fastify's answer count did not move).
@@ -225,33 +246,15 @@ describe('the read lane', () => {
     const served = await start();
     const { seed } = served;
     const id: [string, string] = ['x-request-id', 'lane-test-5'];
-    const post = (fields: Record<string, unknown>, headers: [string, string][] = []) => {
-      const body = JSON.stringify(fields);
-      return {
-        method: 'POST',
-        headers: [
-          ['content-type', 'application/json'],
-          ['content-length', String(Buffer.byteLength(body))],
-          id,
-          ...headers,
-        ] as [string, string][],
-        body,
-      };
-    };
-    const fields = { username: seed.username, password: seed.password, collective_token: seed.token };
+    const post = (fields: Record<string, unknown>, headers: [string, string][] = []) =>
+      formAPost(JSON.stringify(fields), [id, ...headers]);
+    const fields = formAFields(seed);
     const cases: [string, Parameters<typeof send>[1], number][] = [
       ['identity', post(fields), 200],
       ['gzip', post(fields, [['accept-encoding', 'gzip']]), 200],
       ['active: false', post({ ...fields, active: false }, [['accept-encoding', 'gzip']]), 200],
       ['active: true', post({ active: true, ...fields }), 200],
-      [
-        'charset',
-        {
-          ...post(fields),
-          headers: [...post(fields).headers.slice(1), ['content-type', 'application/json; charset=utf-8']],
-        },
-        200,
-      ],
+      ['charset', formAPost(JSON.stringify(fields), [id], { type: 'application/json; charset=utf-8' }), 200],
       ['wrong password', post({ ...fields, password: 'wrong' }), 401],
       ['unknown token', post({ ...fields, collective_token: 'nope' }), 403],
     ];
@@ -271,16 +274,8 @@ describe('the read lane', () => {
     const served = await start();
     const { seed } = served;
     const id: [string, string] = ['x-request-id', 'lane-test-6'];
-    const post = (body: string, type = 'application/json', length = true) => ({
-      method: 'POST',
-      headers: [
-        ['content-type', type],
-        ...(length ? [['content-length', String(Buffer.byteLength(body))] as [string, string]] : []),
-        id,
-      ] as [string, string][],
-      body,
-    });
-    const fields = { username: seed.username, password: seed.password, collective_token: seed.token };
+    const post = (body: string, type?: string, length?: boolean) => formAPost(body, [id], { type, length });
+    const fields = formAFields(seed);
     const json = JSON.stringify(fields);
     const cases: [string, Parameters<typeof send>[1], number, boolean][] = [
       ['another field', post(JSON.stringify({ ...fields, note: 'x' })), 200, false],
@@ -303,18 +298,7 @@ describe('the read lane', () => {
         200,
         false,
       ],
-      [
-        'chunked',
-        {
-          ...post(json, 'application/json', false),
-          headers: [...post(json, 'application/json', false).headers, ['transfer-encoding', 'chunked']] as [
-            string,
-            string,
-          ][],
-        },
-        200,
-        false,
-      ],
+      ['chunked', formAPost(json, [id, ['transfer-encoding', 'chunked']], { length: false }), 200, false],
       ['a large body', post(JSON.stringify({ ...fields, padding: 'x'.repeat(5000) })), 200, false],
     ];
     for (const [what, options, status] of cases) {
@@ -385,25 +369,12 @@ describe('the read lane', () => {
       rateLimitAddress: { ratePerSecond: 0.001, burst: 2 },
     });
     const id: [string, string] = ['x-request-id', 'lane-test-9'];
-    const fields = {
-      username: served.seed.username,
-      password: served.seed.password,
-      collective_token: served.seed.token,
-    };
-    const body = JSON.stringify(fields);
-    const formA = {
-      method: 'POST',
-      headers: [['content-type', 'application/json'], ['content-length', String(body.length)], id] as [
-        string,
-        string,
-      ][],
-      body,
-    };
+    const formA = formAPost(JSON.stringify(formAFields(served.seed)), [id]);
     const seen: string[] = [];
     for (const options of [{ headers: [...credentials(served.seed), id] }, formA, formA]) {
       const { answer, tookLane } = await both(served, options);
       expect(tookLane).toBe(true);
-      seen.push(`${answer.status} ${String(answer.headers.ratelimit).split(',')[0]}`);
+      seen.push(addressState(answer));
     }
     expect(seen).toEqual([
       '200 "address";r=1;t=1000',
@@ -425,7 +396,7 @@ describe('the read lane', () => {
     for (const address of ['203.0.113.7', '203.0.113.7', '198.51.100.2', '203.0.113.7', '203.0.113.7']) {
       const { answer, tookLane } = await both(served, from(address));
       expect(tookLane).toBe(true);
-      seen.push(`${answer.status} ${String(answer.headers.ratelimit).split(',')[0]}`);
+      seen.push(addressState(answer));
     }
     expect(seen).toEqual([
       '200 "address";r=2;t=1000',
