@@ -180,6 +180,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       access: options.access,
       formBMenu: formB.menu(context).view({}),
       formAMenu: (active) => (active ? formAActive : formAAll),
+      bodyLimit: options.bodyLimit,
       metrics: options.metrics,
       log: app.log,
       rateLimits: protection.rateLimits,

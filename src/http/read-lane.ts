@@ -44,6 +44,8 @@ export interface ReadLaneOptions {
   formBMenu: SnapshotView;
   /** Form A's menu views: the active items, or every item (`active: false`). */
   formAMenu(active: boolean): SnapshotView;
+  /** The public routes' largest request body, in bytes: a larger Form A body is Fastify's to refuse. */
+  bodyLimit: number;
   metrics: Metrics;
   /** The app's logger: the lane's request line is written to a child of it, as Fastify's is. */
   log: FastifyBaseLogger;
@@ -114,7 +116,7 @@ export function installReadLane(app: FastifyInstance, options: ReadLaneOptions):
 
 /** The lane as a function: true when it took the request (and answers it), false to leave it to Fastify. */
 function readLane(options: ReadLaneOptions, fastifyHandler: Handler) {
-  const { access, metrics, log, rateLimits, countCredential, formBMenu, formAMenu } = options;
+  const { access, metrics, log, rateLimits, countCredential, formBMenu, formAMenu, bodyLimit } = options;
   const address = rateLimits?.address;
   const limiter = rateLimits?.limiter;
 
@@ -269,7 +271,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler) {
       serve(request, response, laneRequest('GET', request, performance.now()), credentials, formBMenu);
       return true;
     }
-    if (request.method === 'POST' && announcesPlainFormABody(request.headers)) {
+    if (request.method === 'POST' && announcesPlainFormABody(request.headers, bodyLimit)) {
       readFormA(request, response);
       return true;
     }

@@ -308,6 +308,14 @@ describe('the read lane', () => {
     }
   });
 
+  it('leaves a Form A body over --body-limit to Fastify, which refuses it with 413', async () => {
+    const served = await start({ bodyLimit: 100 });
+    const body = JSON.stringify({ ...formAFields(served.seed), username: 'u'.repeat(60) });
+    const { answer, tookLane } = await both(served, formAPost(body, [['x-request-id', 'lane-test-10']]));
+    expect(answer.status).toBe(413);
+    expect(tookLane).toBe(false);
+  });
+
   it('a client that leaves in the middle of a Form A body is neither answered nor counted', async () => {
     const served = await start({ rateLimitAddress: { ratePerSecond: 0.001, burst: 10 } });
     const { port } = new URL(served.lane.url);

@@ -97,15 +97,16 @@ const LARGEST_PLAIN_BODY = 4096;
 
 /**
  * Whether a request's headers announce a plain JSON body (the read lane's first test): JSON by its
- * exact media type, with a length, small.
+ * exact media type, with a length, small, and within the route's `bodyLimit` (a larger body is the
+ * route's to refuse with 413).
  */
-export function announcesPlainFormABody(headers: IncomingHttpHeaders): boolean {
+export function announcesPlainFormABody(headers: IncomingHttpHeaders, bodyLimit: number): boolean {
   const type = headers['content-type'];
   const length = headers['content-length'];
   return (
     (type === 'application/json' || type === 'application/json; charset=utf-8') &&
     length !== undefined &&
-    Number(length) <= LARGEST_PLAIN_BODY &&
+    Number(length) <= Math.min(LARGEST_PLAIN_BODY, bodyLimit) &&
     headers['transfer-encoding'] === undefined
   );
 }

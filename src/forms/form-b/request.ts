@@ -4,7 +4,10 @@ import { type Static, Type } from 'typebox';
 import { ServiceError } from '../../services/errors.js';
 import type { RequestCredentials } from '../form.js';
 
-const Secret = (description: string) => Type.String({ maxLength: 256, description });
+/** The longest secret the route schema accepts (its maxLength, in characters). */
+const LONGEST_SECRET = 256;
+
+const Secret = (description: string) => Type.String({ maxLength: LONGEST_SECRET, description });
 
 export const FormBRequestHeaders = Type.Object({
   store: Secret('Token obtained from the dispensary.'),
@@ -27,7 +30,7 @@ const ALL_CREDENTIAL_HEADERS = 7;
  * Which credential headers a request sent, one bit each (CREDENTIAL_HEADER_BITS), or the name of one
  * sent more than once. Allocates nothing on the way through: it runs on every Form B request.
  */
-export function credentialHeadersSent(rawHeaders: readonly string[]): number | string {
+function credentialHeadersSent(rawHeaders: readonly string[]): number | string {
   let seen = 0;
   for (let index = 0; index < rawHeaders.length; index += 2) {
     const name = rawHeaders[index]!;
@@ -71,13 +74,10 @@ export function refuseRepeatedCredentialHeaders(
 }
 
 /** Whether a request says it has a body. */
-export function hasBody(headers: IncomingHttpHeaders): boolean {
+function hasBody(headers: IncomingHttpHeaders): boolean {
   const length = headers['content-length'];
   return (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
 }
-
-/** The longest secret the route schema accepts (its maxLength, in characters). */
-const LONGEST_SECRET = 256;
 
 /**
  * The credentials of a request the route's checks would certainly pass (the read lane's test, see
