@@ -110,6 +110,28 @@ export interface RequestForm {
   /** The items in this form's wire shape, as its menu endpoint would send them. */
   toWire(items: readonly MenuItem[], context: Pick<FormContext, 'formBNames'>): unknown[];
   transport: FormTransport;
-  /** The menu endpoint in this form's item shape, built once per app. */
+  /** The menu endpoint in this form's item shape: call `menuOf`, which builds it once per app. */
   menu(context: FormContext): FormMenu;
+}
+
+/** Each app's (context's) menus, by form. */
+const builtMenus = new WeakMap<FormContext, Map<RequestForm, FormMenu>>();
+
+/**
+ * A form's menu for an app, built on first use and shared by everything that reads it (the menu and
+ * changes endpoints, the read lane): its snapshot views are declared, and their serializers compiled,
+ * once.
+ */
+export function menuOf(form: RequestForm, context: FormContext): FormMenu {
+  let menus = builtMenus.get(context);
+  if (!menus) {
+    menus = new Map();
+    builtMenus.set(context, menus);
+  }
+  let menu = menus.get(form);
+  if (!menu) {
+    menu = form.menu(context);
+    menus.set(form, menu);
+  }
+  return menu;
 }

@@ -6,7 +6,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { registerPublicEndpoints } from '../forms/endpoints/index.js';
-import type { FormBNames, FormContext, LiveContext } from '../forms/form.js';
+import { type FormBNames, type FormContext, type LiveContext, menuOf } from '../forms/form.js';
 import { formA } from '../forms/form-a/index.js';
 import { formB } from '../forms/form-b/index.js';
 import { FORMS } from '../forms/index.js';
@@ -63,8 +63,8 @@ export interface AppOptions {
   /** What the app's answers are counted in, and what its `/metrics` serves. */
   metrics: Metrics;
   /**
-   * false: every request goes through Fastify, also the plain Form B `GET /menu` reads the read lane
-   * answers before routing (src/http/read-lane.ts). Tests compare the two.
+   * false: every request goes through Fastify, also the plain menu reads the read lane answers before
+   * routing (src/http/read-lane.ts). Tests compare the two.
    */
   readLane?: boolean;
   /** Tests: sees every answer as it is sent (the contract test checks each against /openapi.json). */
@@ -173,12 +173,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (readLane) app.addHook('preParsing', replayReadBody);
   await registerPublicEndpoints(app, FORMS, context);
   if (readLane) {
-    // The views the menu routes read (declared again under their names: the same views).
-    const formAMenu = formA.menu(context);
+    // The views the menu routes read.
+    const formAMenu = menuOf(formA, context);
     const [formAActive, formAAll] = [formAMenu.view({ active: true }), formAMenu.view({ active: false })];
     installReadLane(app, {
       access: options.access,
-      formBMenu: formB.menu(context).view({}),
+      formBMenu: menuOf(formB, context).view({}),
       formAMenu: (active) => (active ? formAActive : formAAll),
       bodyLimit: options.bodyLimit,
       metrics: options.metrics,

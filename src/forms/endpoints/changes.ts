@@ -2,7 +2,7 @@ import { type TArray, Type } from 'typebox';
 import { decodeCursor } from '../../services/menu-feed.js';
 import { changeMapper, changeSchema, changesPageSchema, parseLimit } from '../common/changes.js';
 import { noStore } from '../common/snapshot-reply.js';
-import type { RequestForm } from '../form.js';
+import { menuOf, type RequestForm } from '../form.js';
 import { formRoute, type PublicEndpoint } from './endpoint.js';
 
 /** `after` and `limit`: a query string carries text, a JSON body a number. */
@@ -36,7 +36,7 @@ export const changesEndpoint: PublicEndpoint = {
     const { live } = context;
     const { transport } = form;
     const mapper = changeMapper(form, context);
-    const item = itemSchemaOf(form, form.menu(context));
+    const item = itemSchemaOf(form, menuOf(form, context));
     return formRoute(form, context, {
       name: 'changes',
       operationId: 'readChanges',

@@ -1,10 +1,11 @@
 import { sendSnapshot } from '../common/snapshot-reply.js';
+import { menuOf } from '../form.js';
 import { formRoute, type PublicEndpoint } from './endpoint.js';
 
 /** The menu, in each form's item shape (the form decides which items and which spellings). */
 export const menuEndpoint: PublicEndpoint = {
   build: (context) => (form) => {
-    const menu = form.menu(context);
+    const menu = menuOf(form, context);
     const { transport } = form;
     return formRoute(form, context, {
       name: 'menu',
