@@ -3,6 +3,7 @@ import { type Static, Type } from 'typebox';
 import type { FieldProblem } from '../domain/validate-item.js';
 import { describeProblems, type ErrorCode, RateLimitedError, ServiceError } from '../services/errors.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
+import type { Metrics } from './metrics.js';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_request: 400,
@@ -158,13 +159,7 @@ export function sendError(
 ): FastifyReply {
   const body = errorBody(code, message, String(request.id), problems);
   const status = STATUS_BY_CODE[code];
-  if (status === 401 || status === 403) {
-    request.server.metrics?.recordAuthFailure(
-      status,
-      code,
-      request.url.startsWith('/admin/') ? 'admin' : 'public',
-    );
-  }
+  countAuthFailure(request.server.metrics, code, request.url);
   // Every 503 says when to try again, whichever path raised it.
   if (code === 'unavailable' && !reply.hasHeader('retry-after')) {
     reply.header('retry-after', String(RETRY_AFTER_SECONDS));
@@ -175,6 +170,19 @@ export function sendError(
     .header('x-request-id', String(request.id))
     .type('application/json; charset=utf-8')
     .send(body);
+}
+
+/** Counts an error answer in menu_api_auth_failures_total when it is a 401 or a 403, by surface. */
+export function countAuthFailure(metrics: Metrics | null, code: ErrorCode, path: string): void {
+  const status = STATUS_BY_CODE[code];
+  if (status !== 401 && status !== 403) return;
+  metrics?.recordAuthFailure(status, code, path.startsWith('/admin/') ? 'admin' : 'public');
+}
+
+/** The Retry-After of an error answer, in seconds: a 429's wait, and RETRY_AFTER_SECONDS for a 503. */
+export function retryAfterOf(error: ServiceError): number | undefined {
+  if (error instanceof RateLimitedError) return error.retryAfterSeconds;
+  return error.code === 'unavailable' ? RETRY_AFTER_SECONDS : undefined;
 }
 
 /** A 413 that states the limit, in bytes and in a unit a person reads. */
@@ -198,7 +206,8 @@ export function sendServiceError(
   request: FastifyRequest,
   reply: FastifyReply,
 ): FastifyReply {
-  if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
+  const retryAfter = retryAfterOf(error);
+  if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
   return sendError(reply, request, error.code, error.message, error.problems);
 }
 

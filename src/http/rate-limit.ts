@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { addressKey } from '../infra/address.js';
 import {
   type BucketPolicy,
+  type CountedRequest,
   type NotedLimit,
   type RateDecision,
   type RateLimiter,
@@ -29,11 +30,6 @@ const WHO: Record<string, string> = {
   credential: 'for this credential',
   'admin-key': 'for this admin key',
 };
-
-/** What the rate limits note on a request: a Fastify request, or one the read lane answers. */
-export interface CountedRequest {
-  rateLimits: NotedLimit[] | null;
-}
 
 /** Notes the decision on the request; the 429 to answer with when the bucket was empty. */
 export function note(

@@ -10,10 +10,10 @@ import { plainFormBCredentials } from '../forms/form-b/request.js';
 import { addressKey } from '../infra/address.js';
 import type { NotedLimit } from '../infra/rate-limit/rate-limiter.js';
 import type { AccessService } from '../services/access.js';
-import { RateLimitedError, ServiceError } from '../services/errors.js';
+import { type RateLimitedError, ServiceError } from '../services/errors.js';
 import type { Representation, SnapshotView } from '../services/menu-snapshots.js';
 import { andThen, type MaybePromise } from '../util/maybe-promise.js';
-import { errorText, faultAnswer, RETRY_AFTER_SECONDS, STATUS_BY_CODE } from './errors.js';
+import { countAuthFailure, errorText, faultAnswer, retryAfterOf, STATUS_BY_CODE } from './errors.js';
 import { type Metrics, refusingLimit } from './metrics.js';
 import { logsRequests, requestLine } from './protection.js';
 import { note, type RateLimitOptions, rateLimitFields } from './rate-limit.js';
@@ -156,11 +156,11 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler) {
     if (result instanceof ServiceError) {
       status = STATUS_BY_CODE[result.code];
       body = Buffer.from(errorText(result, counted.id));
-      if (result instanceof RateLimitedError) set('retry-after', String(result.retryAfterSeconds));
-      else if (result.code === 'unavailable') set('retry-after', String(RETRY_AFTER_SECONDS));
+      const retryAfter = retryAfterOf(result);
+      if (retryAfter !== undefined) set('retry-after', String(retryAfter));
       set('content-type', 'application/json; charset=utf-8');
       set('cache-control', 'no-store');
-      if (status === 401 || status === 403) metrics.recordAuthFailure(status, result.code, 'public');
+      countAuthFailure(metrics, result.code, ROUTE);
       if (status === 429) metrics.recordRateLimited(refusingLimit(counted.rateLimits));
     } else {
       // Form B's answers carry validators (ETag, 304); Form A's (POST) never do.
@@ -183,7 +183,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler) {
     metrics.tallyAnswer(counted.method, ROUTE, status, elapsedMs / 1000);
     metrics.countInFlight(-1);
     if (logsRequests(log)) {
-      requestLog(log, counted).info(
+      requestLogger(log, counted.id).info(
         requestLine(counted.method, ROUTE, status, elapsedMs, counted.ip, counted.credentialUsername),
         'request',
       );
@@ -203,7 +203,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler) {
     try {
       result = answer(counted, credentials, view, request.headers['accept-encoding']);
     } catch (error) {
-      result = faultAnswer(error, requestLog(log, counted));
+      result = faultAnswer(error, requestLogger(log, counted.id));
     }
     if (!(result instanceof Promise)) {
       send(request, response, counted, result);
@@ -211,7 +211,8 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler) {
     }
     result.then(
       (ready) => finish(request, response, counted, ready),
-      (error: unknown) => finish(request, response, counted, faultAnswer(error, requestLog(log, counted))),
+      (error: unknown) =>
+        finish(request, response, counted, faultAnswer(error, requestLogger(log, counted.id))),
     );
   }
 
@@ -277,8 +278,4 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler) {
     }
     return false;
   };
-}
-
-function requestLog(log: FastifyBaseLogger, counted: LaneRequest): FastifyBaseLogger {
-  return requestLogger(log, counted.id);
 }

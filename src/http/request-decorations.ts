@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { NotedLimit } from '../infra/rate-limit/rate-limiter.js';
+import type { CountedRequest, NotedLimit } from '../infra/rate-limit/rate-limiter.js';
 import type { RateLimitedError } from '../services/errors.js';
 import type { AdminKey } from '../store/store.js';
 import type { MaybePromise } from '../util/maybe-promise.js';
@@ -42,7 +42,7 @@ declare module 'fastify' {
 
 /** A request's `countCredential`: a method on the request prototype, so that no request pays for a closure. */
 export type CredentialCounter = (
-  this: { rateLimits: NotedLimit[] | null },
+  this: CountedRequest,
   username: string,
 ) => MaybePromise<RateLimitedError | undefined>;
 

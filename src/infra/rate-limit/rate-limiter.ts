@@ -28,6 +28,11 @@ export interface NotedLimit {
   decision: RateDecision;
 }
 
+/** What the rate limits note on a request: a Fastify request, or one the read lane answers. */
+export interface CountedRequest {
+  rateLimits: NotedLimit[] | null;
+}
+
 export interface RateLimiter {
   /**
    * Takes one token from the bucket of `key` under `policy`. Never rejects. Answers at once when the
