@@ -1,6 +1,7 @@
 import type { MenuItem } from './item.js';
 import {
   type CanonicalItem,
+  type Field,
   ITEM_FIELD_LIST,
   type ItemFieldName,
   type NamedField,
@@ -29,20 +30,28 @@ function mapFields(
   fields: readonly NamedField[],
   direction: 'toCanonical' | 'toModel',
 ): Record<string, unknown> {
-  const [from, to, money] =
-    direction === 'toCanonical' ? (['key', 'name', fromCents] as const) : (['name', 'key', toCents] as const);
+  const [from, to, scalar] =
+    direction === 'toCanonical'
+      ? (['key', 'name', canonicalValue] as const)
+      : (['name', 'key', modelValueOf] as const);
   const record: Record<string, unknown> = {};
   for (const field of fields) {
     const value = values[field[from]];
     record[field[to]] =
-      field.kind === 'money'
-        ? money(value as number)
-        : field.kind === 'entries'
-          ? (value as Record<string, unknown>[]).map((entry) => mapFields(entry, PRICE_FIELD_LIST, direction))
-          : value;
+      field.kind === 'entries'
+        ? (value as Record<string, unknown>[]).map((entry) => mapFields(entry, PRICE_FIELD_LIST, direction))
+        : scalar(field, value);
   }
   return record;
 }
+
+/** A field's value (not price entries) as the canonical record spells the model's: money in units, not cents. */
+export function canonicalValue(field: Field, value: unknown): unknown {
+  return field.kind === 'money' ? fromCents(value as number) : value;
+}
+
+const modelValueOf = (field: Field, value: unknown): unknown =>
+  field.kind === 'money' ? toCents(value as number) : value;
 
 /**
  * Whether two items have the same canonical record (`JSON.stringify(toCanonicalRecord(...))` equal),

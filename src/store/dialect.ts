@@ -45,11 +45,10 @@ export interface Dialect {
    */
   readTransaction<T>(work: (readArrays: ReadArrays) => Promise<T>): Promise<T>;
   /**
-   * Reads rows as arrays inside a write transaction, where the dialect can (SQLite: the one connection
-   * runs every statement, so these run in the open transaction); undefined where it cannot (PostgreSQL:
-   * a Kysely transaction's client is not reachable), and callers read objects through the transaction.
+   * Reads rows as arrays (see ReadArrays) inside the write transaction `trx`, on its own connection,
+   * so that they see what the transaction has written so far.
    */
-  readonly arraysInWrite?: ReadArrays;
+  arraysInWrite(trx: Transaction<Database>, query: CompiledQuery): Promise<unknown[][]>;
   /** Its batch statements (stock batches, feed inserts): one statement of constant text per batch. */
   readonly batches: BatchStatements;
   /**

@@ -5,7 +5,9 @@ import type { FeedEntry, IdList } from '../batches.js';
 import { chunks, type Dialect, idLists, type ReadArrays } from '../dialect.js';
 import {
   assignIds,
+  foldCanonicalJson,
   foldMenu,
+  type ItemJson,
   itemRow,
   MENU_ITEM_COLUMNS,
   MENU_PRICE_COLUMNS,
@@ -236,7 +238,7 @@ export class Menus implements MenuRepository {
         .where('item_id', '=', itemId)
         .execute();
       const feed = active
-        ? (await readItems(this.dialect, trx, dispensaryId, [itemId])).map(upserted)
+        ? (await readItemJson(this.dialect, trx, dispensaryId, [itemId])).map(upsertedJson)
         : [removal(itemId, 'deactivated')];
       return { result: true, change: { ...change, feed } };
     });
@@ -257,7 +259,7 @@ export class Menus implements MenuRepository {
       // Throwing rolls the whole batch back: either every stock level is set or none.
       if (unmatched.length > 0) throw new UnmatchedStockError(unmatched);
       // Only the items whose stock really changed are read back; inactive ones are not in the feed.
-      const changed = await readItems(this.dialect, trx, dispensaryId, outcome.changedItems);
+      const changed = await readItemJson(this.dialect, trx, dispensaryId, outcome.changedItems);
       return {
         result: updates.length,
         change: {
@@ -265,7 +267,7 @@ export class Menus implements MenuRepository {
           dispensaryId,
           action: 'inventory.update',
           detail: { price_entries: updates.length },
-          feed: changed.filter((item) => item.active).map(upserted),
+          feed: changed.filter((item) => item.active).map(upsertedJson),
           ...(outcome.changedItems.length === 0 && { unchanged: true }),
         },
       };
@@ -314,11 +316,11 @@ interface Diff {
 /** The canonical JSON of an item: what the feed carries, and what tells whether an item changed. */
 const canonicalJson = (item: MenuItem): string => JSON.stringify(toCanonicalRecord(item));
 
-const upserted = (item: MenuItem): FeedEntry => ({
+const upsertedJson = (item: ItemJson): FeedEntry => ({
   type: 'item.upserted',
   itemId: item.id,
   reason: null,
-  item: canonicalJson(item),
+  item: item.json,
 });
 
 const removal = (itemId: number, reason: RemovalReason): FeedEntry => ({
@@ -377,7 +379,30 @@ async function readItems(
   dispensaryId: number,
   ids?: readonly number[],
 ): Promise<MenuItem[]> {
-  if (ids?.length === 0) return [];
+  return foldMenu(...(await readItemRows(dialect, trx, dispensaryId, ids)));
+}
+
+/** The items of `ids` inside a write's transaction, as the live feed records them (canonical JSON). */
+async function readItemJson(
+  dialect: Dialect,
+  trx: Transaction<Database>,
+  dispensaryId: number,
+  ids: readonly number[],
+): Promise<ItemJson[]> {
+  return foldCanonicalJson(...(await readItemRows(dialect, trx, dispensaryId, ids)));
+}
+
+/**
+ * The rows of the dispensary's items inside a write's transaction, those of `ids` or all, and of their
+ * price entries, as arrays of MENU_ITEM_COLUMNS and MENU_PRICE_COLUMNS, in the order the folds take.
+ */
+async function readItemRows(
+  dialect: Dialect,
+  trx: Transaction<Database>,
+  dispensaryId: number,
+  ids?: readonly number[],
+): Promise<[unknown[][], unknown[][]]> {
+  if (ids?.length === 0) return [[], []];
   const items: unknown[][] = [];
   const prices: unknown[][] = [];
   let lists = 0;
@@ -398,17 +423,9 @@ async function readItems(
       itemQuery = itemQuery.where('id', list.op, list.ids);
       priceQuery = priceQuery.where('item_id', list.op, list.ids);
     }
-    const arrays = dialect.arraysInWrite;
-    if (arrays) {
-      // Rows as arrays on the transaction's own connection: no object per row to build and take apart.
-      for (const row of await arrays(itemQuery.compile())) items.push(row);
-      for (const row of await arrays(priceQuery.compile())) prices.push(row);
-      continue;
-    }
-    const itemRows = await itemQuery.execute();
-    const priceRows = await priceQuery.execute();
-    for (const row of itemRows) items.push(MENU_ITEM_COLUMNS.map((column) => row[column]));
-    for (const row of priceRows) prices.push(MENU_PRICE_COLUMNS.map((column) => row[column]));
+    // Rows as arrays on the transaction's own connection: no object per row to build and take apart.
+    for (const row of await dialect.arraysInWrite(trx, itemQuery.compile())) items.push(row);
+    for (const row of await dialect.arraysInWrite(trx, priceQuery.compile())) prices.push(row);
   }
   if (lists > 1) {
     const itemId = MENU_ITEM_COLUMNS.indexOf('id');
@@ -416,7 +433,7 @@ async function readItems(
     // Chunks are read in the order of `ids`: by item again (a stable sort keeps each item's positions).
     prices.sort((a, b) => Number(a[0]) - Number(b[0]));
   }
-  return foldMenu(items, prices);
+  return [items, prices];
 }
 
 /**

@@ -228,7 +228,8 @@ export function openSqliteStore(path: string): KyselyStore {
           throw error;
         }
       }),
-    arraysInWrite: async (query) => connection.readArrays(query.sql, query.parameters),
+    // Kysely's transaction runs on this same (only) connection: the read is inside it.
+    arraysInWrite: async (_trx, query) => connection.readArrays(query.sql, query.parameters),
     // A primary key is unique too (the idempotency claim's row collides on one).
     isUniqueViolation: (error) =>
       error instanceof Error &&

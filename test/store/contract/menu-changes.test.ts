@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it as plainIt } from 'vitest';
 import { toCanonicalRecord } from '../../../src/domain/canonical.js';
 import type { MenuItem } from '../../../src/domain/item.js';
@@ -86,6 +87,69 @@ describe(`the live menu feed on ${DATABASE_KIND}`, () => {
       ['item.removed', 1, null],
       ...(await exact()).map((json, index) => ['item.upserted', index + 2, json]),
     ]);
+  });
+
+  it('a stock batch records each changed item as the canonical JSON of the item read back, for any items', async ({
+    store,
+  }) => {
+    const { id } = await store.dispensaries.create('A', 'digest-a');
+    // Values of every kind the item schema has: escapes and odd letters, decimals, tiny and large
+    // numbers, nulls, empty and repeated lists, inactive items, entries with and without stock.
+    // PostgreSQL text holds no NUL (the validator refuses it before the store sees it).
+    const text = fc.string({ unit: 'grapheme', maxLength: 12 }).map((value) => value.replaceAll('\0', ''));
+    const amount = fc.constantFrom(1, 0.125, 3.5, 1e-7, 0.1 + 0.2, 28, 1_000_000);
+    const items = fc.uniqueArray(
+      fc.record({
+        id: fc.integer({ min: 1, max: 40 }),
+        name: text.map((value) => `n${value}`),
+        description: text,
+        image: fc.option(text.map((value) => `https://example.com/${value}`)),
+        cbd: fc.option(fc.constantFrom(0, 0.1, 99.99, 1e-7)),
+        totalThc: fc.option(fc.double({ min: 0, max: 1_000_000, noNaN: true })),
+        flavors: fc.array(
+          text.map((value) => `f${value}`),
+          { maxLength: 3 },
+        ),
+        active: fc.boolean(),
+        prices: fc.uniqueArray(
+          fc.record({
+            unit: fc.constantFrom('gram' as const, 'ounce' as const, 'unit' as const),
+            amount,
+            priceCents: fc.integer({ min: 0, max: 100_000_000_00 }),
+            stock: fc.option(fc.double({ min: 0, max: 1_000_000_000, noNaN: true })),
+          }),
+          { minLength: 1, maxLength: 3, selector: (price) => `${price.unit}|${price.amount}` },
+        ),
+      }),
+      { minLength: 1, maxLength: 6, selector: (entry) => entry.id },
+    );
+    await fc.assert(
+      fc.asyncProperty(items, fc.integer({ min: 0, max: 99 }), async (drawn, level) => {
+        await store.menus.replace(
+          id,
+          drawn.map((entry) => item(entry.id, { ...entry, image: entry.image })),
+        );
+        const head = await store.menuChanges.head();
+        await store.menus.setStock(
+          id,
+          drawn.flatMap((entry) =>
+            entry.prices.map((price) => ({
+              itemId: entry.id,
+              unit: price.unit,
+              amount: price.amount,
+              // Every level moves, so every active item is in the feed.
+              stock: (price.stock ?? level) + 1,
+            })),
+          ),
+        );
+        const stock = (await store.menuChanges.page(id, head, 100)).changes;
+        const exact = (await store.menus.read(id))
+          .filter((entry) => entry.active)
+          .map((entry) => JSON.stringify(toCanonicalRecord(entry)));
+        expect(stock.map((change) => change.item)).toEqual(exact);
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('an identical sync records no change and rewrites nothing', async ({ store }) => {
