@@ -187,15 +187,33 @@ function modelValue(spec: Field, value: unknown): unknown {
   }
 }
 
-/** How to read each field of a record from a row read as an array of `columns`. */
-function readerOf(fields: readonly NamedField[], columns: readonly string[]) {
-  const read = fields
-    .filter((field) => field.kind !== 'entries')
-    .map((field) => ({ field, index: columns.indexOf(field.column) }));
-  return (row: readonly unknown[]) => {
-    const model: Record<string, unknown> = {};
-    for (const { field, index } of read) model[field.key] = modelValue(field, row[index]);
-    return model;
+/**
+ * How to read a record from a row read as an array of `columns`, field by field in the fields' order:
+ * each value as the model holds it (modelValue) under the field's model key, or as the canonical
+ * record spells it (canonicalValue) under its canonical name. Price entries are given, and take their
+ * field's place.
+ */
+function readerOf(
+  fields: readonly NamedField[],
+  columns: readonly string[],
+  spelling: 'model' | 'canonical',
+) {
+  const read = fields.map((field) => ({
+    field,
+    index: columns.indexOf(field.column),
+    name: spelling === 'model' ? field.key : field.name,
+  }));
+  return (row: readonly unknown[], entries?: readonly object[]) => {
+    const record: Record<string, unknown> = {};
+    for (const { field, index, name } of read) {
+      if (field.kind === 'entries') {
+        record[name] = entries;
+        continue;
+      }
+      const value = modelValue(field, row[index]);
+      record[name] = spelling === 'model' ? value : canonicalValue(field, value);
+    }
+    return record;
   };
 }
 
@@ -206,8 +224,10 @@ function columnIndexes<const C extends readonly string[]>(columns: C): Readonly<
 
 const ITEM = columnIndexes(MENU_ITEM_COLUMNS);
 const PRICE = columnIndexes(MENU_PRICE_COLUMNS);
-const readItem = readerOf(ITEM_FIELD_LIST, MENU_ITEM_COLUMNS);
-const readPrice = readerOf(PRICE_FIELD_LIST, MENU_PRICE_COLUMNS);
+const readItem = readerOf(ITEM_FIELD_LIST, MENU_ITEM_COLUMNS, 'model');
+const readPrice = readerOf(PRICE_FIELD_LIST, MENU_PRICE_COLUMNS, 'model');
+const readCanonicalItem = readerOf(ITEM_FIELD_LIST, MENU_ITEM_COLUMNS, 'canonical');
+const readCanonicalPrice = readerOf(PRICE_FIELD_LIST, MENU_PRICE_COLUMNS, 'canonical');
 
 /**
  * Folds a menu's items (ordered by id) and its price entries (ordered by item id, then position), rows
@@ -234,13 +254,19 @@ function fold<T>(
 
 /** The items of a menu's rows (see fold), as the model holds them. */
 export function foldMenu(items: readonly unknown[][], prices: readonly unknown[][]): MenuItem[] {
-  return fold(items, prices, (row, entries) => ({
-    ...(readItem(row) as MenuItem),
-    prices: entries.map((price) => ({
-      ...(readPrice(price) as PriceEntry),
-      updatedAt: price[PRICE.updated_at] as Database['price_entries']['updated_at'],
-    })),
-  }));
+  return fold(
+    items,
+    prices,
+    (row, entries) =>
+      readItem(
+        row,
+        entries.map((price) => {
+          const entry = readPrice(price) as PriceEntry;
+          entry.updatedAt = price[PRICE.updated_at] as Database['price_entries']['updated_at'];
+          return entry;
+        }),
+      ) as MenuItem,
+  );
 }
 
 /** An item read back for the live feed: its id, whether it is active, and its canonical JSON. */
@@ -251,25 +277,6 @@ export interface ItemJson {
   json: string;
 }
 
-/**
- * How to read a record's canonical spelling from a row read as an array of `columns`: the value the
- * model holds (modelValue), spelled as the canonical record spells it (canonicalValue), under each
- * field's canonical name, in the fields' order; price entries are given.
- */
-function canonicalReaderOf(fields: readonly NamedField[], columns: readonly string[]) {
-  const read = fields.map((field) => ({ field, index: columns.indexOf(field.column) }));
-  return (row: readonly unknown[], entries?: readonly object[]) => {
-    const record: Record<string, unknown> = {};
-    for (const { field, index } of read) {
-      record[field.name] =
-        field.kind === 'entries' ? entries : canonicalValue(field, modelValue(field, row[index]));
-    }
-    return record;
-  };
-}
-
-const readCanonicalItem = canonicalReaderOf(ITEM_FIELD_LIST, MENU_ITEM_COLUMNS);
-const readCanonicalPrice = canonicalReaderOf(PRICE_FIELD_LIST, MENU_PRICE_COLUMNS);
 const ACTIVE = ITEM_FIELD_LIST.find((field) => field.column === 'active')!;
 
 /**
