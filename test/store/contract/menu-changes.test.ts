@@ -64,8 +64,9 @@ describe(`the live menu feed on ${DATABASE_KIND}`, () => {
     store,
   }) => {
     const { id } = await store.dispensaries.create('A', 'digest-a');
-    // JSON escapes, array-literal and SQL metacharacters, a non-BMP letter, the JS-only line separator.
-    const text = 'say "hi" \\ back\\slash {a,b} NULL \'q\' tab\tline\nend 😀 Ünïcödé \u2028 ½';
+    // JSON escapes, array-literal and SQL metacharacters, a non-BMP letter, the JS-only line separator,
+    // and the record separator (PostgreSQL's feed insert splits its items at one: JSON escapes it).
+    const text = 'say "hi" \\ back\\slash {a,b} NULL \'q\' tab\tline\nend 😀 Ünïcödé \u2028 ½ \u001e';
     const odd = { name: text, description: text, flavors: [text, ''], thc: 0.1 + 0.2, cbd: 1e-7 };
     await store.menus.replace(id, [item(1, odd), item(2, { active: false }), item(3)]);
     let head = await store.menuChanges.head();
