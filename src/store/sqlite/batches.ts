@@ -1,57 +1,105 @@
 import { sql } from 'kysely';
 import type { BatchStatements } from '../batches.js';
 
-/** Where the feed's rows are inserted one by one: the store's connection (WatchedConnection.runEach). */
-interface RowRunner {
-  runEach(source: string, rows: readonly (readonly unknown[])[]): unknown[][];
+/** Where the batch statements run: the store's connection, inside the open transaction (WatchedConnection). */
+interface ArrayRunner {
+  /** Runs a statement, kept by its text, and gives the rows it returns as arrays. */
+  readArrays(source: string, parameters: readonly unknown[]): unknown[][];
 }
 
-/** One feed row, numbered (seq) as it is inserted, in the order given. */
-const INSERT_FEED_ROW = `insert into menu_changes (dispensary_id, at, type, item_id, reason, item)
-  values (?, ?, ?, ?, ?, ?) returning seq, item_id`;
+/**
+ * The sizes a batch is cut into, largest first: each size is one statement with that many rows of
+ * VALUES, prepared once per connection and kept. A batch of n rows runs about n / 512 statements and
+ * at most 7 more (one of each smaller size 7 times), whatever n is; a single stock change runs one
+ * statement of one row.
+ */
+const STOCK_CHUNKS = [512, 64, 8, 1];
+/** Feed rows carry whole items: smaller statements bind fewer long texts at once. */
+const FEED_CHUNKS = [64, 8, 1];
+
+/** `rows` cut into slices of the given sizes (the last size must be 1), largest first. */
+function* chunked<T>(rows: readonly T[], sizes: readonly number[]): Generator<readonly T[]> {
+  let next = 0;
+  for (const size of sizes) {
+    for (; rows.length - next >= size; next += size) yield rows.slice(next, next + size);
+  }
+}
+
+/** The text of a statement, by the number of VALUES rows it takes (each text is a kept statement). */
+function bySize(text: (values: string) => string): (size: number) => string {
+  const texts = new Map<number, string>();
+  return (size) => {
+    let source = texts.get(size);
+    if (source === undefined) {
+      source = text(Array.from({ length: size }, () => '(?, ?, ?, ?, ?, ?)').join(', '));
+      texts.set(size, source);
+    }
+    return source;
+  };
+}
 
 /**
- * SQLite's batch statements. The stock batch is bound as one JSON array and read back row by row
- * with json_each, so its text is the same for 1 entry or 10,000: chunks of VALUES lists of up to 6,000
- * parameters, which better-sqlite3 prepares and Kysely compiles anew for every chunk, took a quarter
- * of a 6,680-entry batch's time. Feed rows, which carry whole items, are inserted by one kept
- * statement run once per row, on the transaction's own connection (`rows`): half the time of the
- * same rows through json_each, which had to unescape every item's text. Id lists stay lists of
- * parameters (see BatchStatements.idList).
+ * One slice of a stock batch. The change time moves only when the level does, so `since` polls see
+ * real changes only. The dispensary is a column of each row, not a constant: then SQLite goes from
+ * each row to price_entries by its key. With a constant it scanned every price entry of the
+ * dispensary and, for each, the whole list (11,567 × 1,000 comparisons per chunk of 1,000).
  */
-export function sqliteBatches(rows: RowRunner): BatchStatements {
+const stockUpdate = bySize(
+  (values) => `update price_entries as p
+    set stock = v.column5,
+        updated_at = case when v.column6 or p.stock is distinct from v.column5 then ? else p.updated_at end
+    from (values ${values}) as v
+    where p.dispensary_id = v.column1
+      and p.item_id = v.column2 and p.unit = v.column3 and p.amount = v.column4
+    returning item_id, updated_at = ? as moved`,
+);
+
+/** One slice of a write's feed rows, numbered (seq) as they are inserted, in the order given. */
+const feedInsert = bySize(
+  (values) => `insert into menu_changes (dispensary_id, at, type, item_id, reason, item)
+    values ${values} returning seq, item_id`,
+);
+
+/**
+ * SQLite's batch statements: a batch is cut into slices of a few fixed sizes (STOCK_CHUNKS,
+ * FEED_CHUNKS), each a statement of VALUES rows kept on the transaction's own connection, so none is
+ * parsed twice. Chunks of VALUES that Kysely compiled and better-sqlite3 prepared anew for every
+ * chunk took a quarter of a 6,680-entry stock batch's time; one statement over a JSON array
+ * (json_each) took twice as long as the kept slices do, as it reads each row's fields back out of
+ * JSON text (bench/PROFILE.md, round ten). Id lists stay lists of parameters (see
+ * BatchStatements.idList).
+ */
+export function sqliteBatches(connection: ArrayRunner): BatchStatements {
   return {
+    // Kysely's transaction runs on the same (only) connection, so these statements are inside it.
     async setStock(trx, dispensaryId, targets, at) {
-      const batch = JSON.stringify(
-        targets.map((target) => [
-          dispensaryId,
-          target.itemId,
-          target.unit,
-          target.amount,
-          target.stock,
-          target.changed,
-        ]),
-      );
-      // The change time moves only when the level does, so `since` polls see real changes only. The
-      // dispensary is a column of each row, not a constant: then SQLite goes from each row to
-      // price_entries by its key. With a constant it scanned every price entry of the dispensary and,
-      // for each, the whole list (measured with VALUES lists: 11,567 × 1,000 comparisons per chunk).
-      const { rows: updated } = await sql<{ item_id: number; moved: number }>`
-        update price_entries as p
-        set stock = v.stock,
-            updated_at = case when v.changed or p.stock is distinct from v.stock then ${at} else p.updated_at end
-        from (select value ->> 0 as dispensary_id, value ->> 1 as item_id, value ->> 2 as unit,
-                     value ->> 3 as amount, value ->> 4 as stock, value ->> 5 as changed
-              from json_each(${batch})) as v
-        where p.dispensary_id = v.dispensary_id
-          and p.item_id = v.item_id and p.unit = v.unit and p.amount = v.amount
-        returning item_id, updated_at = ${at} as moved`.execute(trx);
       const changedItems = new Set<number>();
-      for (const row of updated) if (row.moved) changedItems.add(Number(row.item_id));
+      let matched = 0;
+      for (const slice of chunked(targets, STOCK_CHUNKS)) {
+        const parameters: unknown[] = [at];
+        for (const target of slice) {
+          parameters.push(
+            dispensaryId,
+            target.itemId,
+            target.unit,
+            target.amount,
+            target.stock,
+            target.changed ? 1 : 0,
+          );
+        }
+        parameters.push(at);
+        for (const [itemId, moved] of connection.readArrays(stockUpdate(slice.length), parameters)) {
+          matched++;
+          if (moved) changedItems.add(Number(itemId));
+        }
+      }
       // A unit and amount appear once per item (validateItem), and the targets name each entry once:
       // every target matched one entry at most, and no two the same one.
-      if (updated.length === targets.length) return { changedItems: [...changedItems], unmatched: [] };
+      if (matched === targets.length) return { changedItems: [...changedItems], unmatched: [] };
       // Some target matched nothing, and the write is rolled back: which ones, for the error.
+      const batch = JSON.stringify(
+        targets.map((target) => [dispensaryId, target.itemId, target.unit, target.amount]),
+      );
       const { rows: missing } = await sql<{ n: number }>`
         select v.key as n from json_each(${batch}) as v
         where not exists (
@@ -61,16 +109,18 @@ export function sqliteBatches(rows: RowRunner): BatchStatements {
       return { changedItems: [...changedItems], unmatched: missing.map((row) => targets[row.n]!) };
     },
 
-    // Kysely's transaction runs on the same (only) connection, so these inserts are inside it.
     async insertFeed(_trx, dispensaryId, at, feed) {
-      const inserted = rows.runEach(
-        INSERT_FEED_ROW,
-        feed.map((entry) => [dispensaryId, at, entry.type, entry.itemId, entry.reason, entry.item]),
-      );
-      return inserted.map(([seq, itemId]) => ({
-        seq: Number(seq),
-        item_id: itemId === null ? null : Number(itemId),
-      }));
+      const inserted: { seq: number; item_id: number | null }[] = [];
+      for (const slice of chunked(feed, FEED_CHUNKS)) {
+        const parameters: unknown[] = [];
+        for (const entry of slice) {
+          parameters.push(dispensaryId, at, entry.type, entry.itemId, entry.reason, entry.item);
+        }
+        for (const [seq, itemId] of connection.readArrays(feedInsert(slice.length), parameters)) {
+          inserted.push({ seq: Number(seq), item_id: itemId === null ? null : Number(itemId) });
+        }
+      }
+      return inserted;
     },
   };
 }

@@ -53,7 +53,7 @@ class WatchedConnection {
   private identity: { dev: number; ino: number } | undefined;
   private checkedAt = 0;
   private fault: Error | undefined;
-  /** The statements of readArrays and runEach, by SQL: prepared on `connection`, dropped with it. */
+  /** The statements of readArrays, by SQL: prepared on `connection`, dropped with it. */
   private readonly arrayStatements = new Map<string, SqliteDatabase.Statement<unknown[], unknown[]>>();
 
   constructor(private readonly path: string) {
@@ -75,24 +75,13 @@ class WatchedConnection {
   }
 
   /**
-   * Runs a select and returns its rows as arrays. Only for use while Kysely holds this connection
-   * (inside db.connection() or a db.transaction()), as its own queries are: the rows are then those of
-   * the transaction open on it. Statements are kept for the next read (a bounded number: lists of ids
-   * of different lengths are different SQL).
+   * Runs a statement that returns rows (a select, or a write with RETURNING) and gives them as arrays.
+   * Only for use while Kysely holds this connection (inside db.connection() or a db.transaction()), as
+   * its own queries are: the statement then runs in the transaction open on it. Statements are kept
+   * for the next run (a bounded number: lists of ids of different lengths are different SQL).
    */
   readArrays(source: string, parameters: readonly unknown[]): unknown[][] {
     return this.arrayStatement(source).all(...parameters);
-  }
-
-  /**
-   * Runs one statement (with RETURNING) once per row of parameters, and gives the row each run
-   * returned, as an array. For thousands of rows a kept statement run in a loop costs half what one
-   * statement over a JSON array of them does, when the rows carry long texts: JSON.stringify escapes
-   * every text and json_each unescapes it again.
-   */
-  runEach(source: string, rows: readonly (readonly unknown[])[]): unknown[][] {
-    const statement = this.arrayStatement(source);
-    return rows.map((parameters) => statement.get(...parameters) as unknown[]);
   }
 
   private arrayStatement(source: string): SqliteDatabase.Statement<unknown[], unknown[]> {
