@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import { canonicalValue } from '../domain/canonical.js';
+import { canonicalValue, toCanonicalRecord } from '../domain/canonical.js';
 import type { MenuItem, MenuItemInput, PriceEntry } from '../domain/item.js';
 import {
   type ColumnsOf,
@@ -115,6 +116,7 @@ export function itemRow(dispensaryId: number, item: MenuItem, at: string): Datab
     dispensary_id: dispensaryId,
     ...(columnValues(item, ITEM_FIELD_LIST) as ItemColumns),
     updated_at: at,
+    fields_json: fieldsJsonOf(item),
   };
 }
 
@@ -241,7 +243,8 @@ function fold<T>(
 ): T[] {
   let next = 0;
   return items.map((row) => {
-    const id = Number(row[ITEM.id]);
+    // The id is the first column of every item read (MENU_ITEM_COLUMNS, KEPT_JSON_COLUMNS).
+    const id = Number(row[0]);
     const entries: unknown[][] = [];
     // `<=`, not `===`: an entry whose item is not in the list is passed over, as a join would.
     for (; next < prices.length && Number(prices[next]![PRICE.item_id]) <= id; next++) {
@@ -297,6 +300,75 @@ export function foldCanonicalJson(items: readonly unknown[][], prices: readonly 
       ),
     ),
   }));
+}
+
+// The feed's kept item JSON (below) puts the price entries after the item's other fields.
+if (
+  ITEM_FIELD_LIST.at(-1)?.kind !== 'entries' ||
+  ITEM_FIELD_LIST.filter((field) => field.kind === 'entries').length !== 1
+) {
+  throw new Error(
+    "store/rows.ts: the price entries must be the item's last field (fieldsJsonOf, foldKeptJson)",
+  );
+}
+if (MENU_ITEM_COLUMNS[0] !== 'id')
+  throw new Error('store/rows.ts: fold() takes the id from the first column');
+
+const ENTRIES = ITEM_FIELD_LIST.at(-1)!;
+
+/**
+ * The version of the field list an item's kept JSON was written for: a digest of the item's field
+ * names and kinds. A kept JSON of another version (a field added since) is not used: its item's feed
+ * JSON is built from the row, as for an item written before fields_json existed.
+ */
+const FIELDS_JSON_VERSION = createHash('sha256')
+  .update(JSON.stringify(ITEM_FIELD_LIST.map((field) => [field.name, field.kind])))
+  .digest('hex')
+  .slice(0, 8);
+
+/**
+ * What an item keeps of its canonical JSON (items.fields_json): the version, then the JSON of its
+ * canonical record without its price entries, so `{"id":1,…,"active":true}`.
+ */
+export function fieldsJsonOf(item: MenuItem): string {
+  return FIELDS_JSON_VERSION + JSON.stringify({ ...toCanonicalRecord(item), [ENTRIES.name]: undefined });
+}
+
+/** The columns of an item read for the live feed's kept JSON (foldKeptJson). */
+export const KEPT_JSON_COLUMNS = ['id', 'active', 'fields_json'] as const;
+
+/** The text between an item's kept JSON, without its closing brace, and its price entries' JSON. */
+const ENTRIES_KEY = `,${JSON.stringify(ENTRIES.name)}:`;
+
+/**
+ * The items of rows of KEPT_JSON_COLUMNS and their price entries' rows (see fold) as their canonical
+ * JSON: the kept JSON of the item's fields with the JSON of its price entries put after them. Only the
+ * entries are serialized, not the item's descriptive fields, which a stock change leaves alone: the
+ * feed of a 6,680-entry stock batch records 2,900 items. Items whose kept JSON is missing or of
+ * another version are `stale`, to be read whole (foldCanonicalJson). Equal to `JSON.stringify(
+ * toCanonicalRecord(item))` of foldMenu's items (the same property test holds them equal).
+ */
+export function foldKeptJson(
+  items: readonly unknown[][],
+  prices: readonly unknown[][],
+): { kept: ItemJson[]; stale: number[] } {
+  const kept: ItemJson[] = [];
+  const stale: number[] = [];
+  fold(items, prices, (row, entries) => {
+    const id = Number(row[0]);
+    const fields = row[2];
+    if (typeof fields !== 'string' || !fields.startsWith(FIELDS_JSON_VERSION)) {
+      stale.push(id);
+      return;
+    }
+    const json =
+      fields.slice(FIELDS_JSON_VERSION.length, -1) +
+      ENTRIES_KEY +
+      JSON.stringify(entries.map((price) => readCanonicalPrice(price))) +
+      '}';
+    kept.push({ id, active: modelValue(ACTIVE, row[1]) as boolean, json });
+  });
+  return { kept, stale };
 }
 
 /** Gives every item without an id a fresh one, after every id the dispensary has used or is writing. */

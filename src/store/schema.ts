@@ -71,7 +71,17 @@ export type PriceColumns = ColumnsOf<typeof PRICE_FIELDS>;
 
 type Flat<T> = { [K in keyof T]: T[K] };
 
-export type ItemTable = Flat<{ dispensary_id: number } & ItemColumns & { updated_at: string }>;
+export type ItemTable = Flat<
+  { dispensary_id: number } & ItemColumns & {
+      updated_at: string;
+      /**
+       * The item's canonical JSON without its price entries, after the version of the field list it
+       * was written for (rows.ts, fieldsJsonOf): what the live feed of a stock change keeps of the
+       * item. Null, or of another version, until the item is next written (0011-item-fields-json).
+       */
+      fields_json: string | null;
+    }
+>;
 
 export type PriceEntryTable = Flat<
   { dispensary_id: number; item_id: number; position: number } & PriceColumns & { updated_at: string }

@@ -8,6 +8,7 @@ import * as consoleSessions from './0007-console.js';
 import * as publishing from './0008-publishing.js';
 import * as adminKeyUse from './0009-admin-key-use.js';
 import * as stockInPlace from './0010-stock-in-place.js';
+import * as itemFieldsJson from './0011-item-fields-json.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0008-publishing': publishing,
   '0009-admin-key-use': adminKeyUse,
   '0010-stock-in-place': stockInPlace,
+  '0011-item-fields-json': itemFieldsJson,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

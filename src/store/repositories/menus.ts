@@ -5,10 +5,13 @@ import type { FeedEntry, IdList } from '../batches.js';
 import { chunks, type Dialect, idLists, type ReadArrays } from '../dialect.js';
 import {
   assignIds,
+  fieldsJsonOf,
   foldCanonicalJson,
+  foldKeptJson,
   foldMenu,
   type ItemJson,
   itemRow,
+  KEPT_JSON_COLUMNS,
   MENU_ITEM_COLUMNS,
   MENU_PRICE_COLUMNS,
   matchByNameAndBrand,
@@ -214,19 +217,21 @@ export class Menus implements MenuRepository {
     actor: Actor = OPERATOR,
   ): Promise<boolean> {
     return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
-      const was = await isActive(trx, dispensaryId, itemId);
-      if (was === undefined) return { result: false };
+      const [item] = await readItems(this.dialect, trx, dispensaryId, [itemId]);
+      if (item === undefined) return { result: false };
       const change = {
         kind: 'menu' as const,
         dispensaryId,
         action: 'menu.set_active',
         detail: { item_id: itemId, active },
       };
-      if (was === active) return { result: true, change: { ...change, unchanged: true } };
+      if (item.active === active) return { result: true, change: { ...change, unchanged: true } };
       const at = now();
+      const changed = { ...item, active };
       await trx
         .updateTable('items')
-        .set({ active: active ? 1 : 0, updated_at: at })
+        // `active` is one of the fields the item keeps the JSON of.
+        .set({ active: active ? 1 : 0, updated_at: at, fields_json: fieldsJsonOf(changed) })
         .where('dispensary_id', '=', dispensaryId)
         .where('id', '=', itemId)
         .execute();
@@ -238,7 +243,7 @@ export class Menus implements MenuRepository {
         .where('item_id', '=', itemId)
         .execute();
       const feed = active
-        ? (await readItemJson(this.dialect, trx, dispensaryId, [itemId])).map(upsertedJson)
+        ? [upserted({ id: itemId, active, json: canonicalJson(changed) })]
         : [removal(itemId, 'deactivated')];
       return { result: true, change: { ...change, feed } };
     });
@@ -267,7 +272,7 @@ export class Menus implements MenuRepository {
           dispensaryId,
           action: 'inventory.update',
           detail: { price_entries: updates.length },
-          feed: changed.filter((item) => item.active).map(upsertedJson),
+          feed: changed.filter((item) => item.active).map(upserted),
           ...(outcome.changedItems.length === 0 && { unchanged: true }),
         },
       };
@@ -316,7 +321,7 @@ interface Diff {
 /** The canonical JSON of an item: what the feed carries, and what tells whether an item changed. */
 const canonicalJson = (item: MenuItem): string => JSON.stringify(toCanonicalRecord(item));
 
-const upsertedJson = (item: ItemJson): FeedEntry => ({
+const upserted = (item: ItemJson): FeedEntry => ({
   type: 'item.upserted',
   itemId: item.id,
   reason: null,
@@ -382,25 +387,36 @@ async function readItems(
   return foldMenu(...(await readItemRows(dialect, trx, dispensaryId, ids)));
 }
 
-/** The items of `ids` inside a write's transaction, as the live feed records them (canonical JSON). */
+/**
+ * The items of `ids` inside a write's transaction, ordered by id, as the live feed records them
+ * (canonical JSON): from each item's kept JSON and its price entries, or from its whole row when it
+ * keeps none of this version (see foldKeptJson).
+ */
 async function readItemJson(
   dialect: Dialect,
   trx: Transaction<Database>,
   dispensaryId: number,
   ids: readonly number[],
 ): Promise<ItemJson[]> {
-  return foldCanonicalJson(...(await readItemRows(dialect, trx, dispensaryId, ids)));
+  const { kept, stale } = foldKeptJson(
+    ...(await readItemRows(dialect, trx, dispensaryId, ids, KEPT_JSON_COLUMNS)),
+  );
+  if (stale.length === 0) return kept;
+  const rebuilt = foldCanonicalJson(...(await readItemRows(dialect, trx, dispensaryId, stale)));
+  return [...kept, ...rebuilt].sort((a, b) => a.id - b.id);
 }
 
 /**
  * The rows of the dispensary's items inside a write's transaction, those of `ids` or all, and of their
- * price entries, as arrays of MENU_ITEM_COLUMNS and MENU_PRICE_COLUMNS, in the order the folds take.
+ * price entries, as arrays of `itemColumns` (the id first) and MENU_PRICE_COLUMNS, in the order the
+ * folds take.
  */
 async function readItemRows(
   dialect: Dialect,
   trx: Transaction<Database>,
   dispensaryId: number,
   ids?: readonly number[],
+  itemColumns: readonly (keyof Database['items'] & string)[] = MENU_ITEM_COLUMNS,
 ): Promise<[unknown[][], unknown[][]]> {
   if (ids?.length === 0) return [[], []];
   const items: unknown[][] = [];
@@ -410,7 +426,7 @@ async function readItemRows(
     lists++;
     let itemQuery = trx
       .selectFrom('items')
-      .select(MENU_ITEM_COLUMNS)
+      .select(itemColumns)
       .where('dispensary_id', '=', dispensaryId)
       .orderBy('id');
     let priceQuery = trx
@@ -428,7 +444,7 @@ async function readItemRows(
     for (const row of await dialect.arraysInWrite(trx, priceQuery.compile())) prices.push(row);
   }
   if (lists > 1) {
-    const itemId = MENU_ITEM_COLUMNS.indexOf('id');
+    const itemId = itemColumns.indexOf('id');
     items.sort((a, b) => Number(a[itemId]) - Number(b[itemId]));
     // Chunks are read in the order of `ids`: by item again (a stable sort keeps each item's positions).
     prices.sort((a, b) => Number(a[0]) - Number(b[0]));

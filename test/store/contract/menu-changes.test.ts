@@ -90,7 +90,7 @@ describe(`the live menu feed on ${DATABASE_KIND}`, () => {
     ]);
   });
 
-  it('a stock batch records each changed item as the canonical JSON of the item read back, for any items', async ({
+  it('a stock batch records each changed item as the canonical JSON of the item read back, for any items and edits', async ({
     store,
   }) => {
     const { id } = await store.dispensaries.create('A', 'digest-a');
@@ -124,12 +124,33 @@ describe(`the live menu feed on ${DATABASE_KIND}`, () => {
       }),
       { minLength: 1, maxLength: 6, selector: (entry) => entry.id },
     );
+    // Before the batch: items switched on or off one by one, and items whose kept JSON (fields_json)
+    // is missing, as before its migration, or written for another version of the field list.
+    const edits = fc.array(
+      fc.record({ pick: fc.nat(), kind: fc.constantFrom('switch', 'missing', 'other version') }),
+      { maxLength: 4 },
+    );
     await fc.assert(
-      fc.asyncProperty(items, fc.integer({ min: 0, max: 99 }), async (drawn, level) => {
+      fc.asyncProperty(items, fc.integer({ min: 0, max: 99 }), edits, async (drawn, level, changes) => {
         await store.menus.replace(
           id,
           drawn.map((entry) => item(entry.id, { ...entry, image: entry.image })),
         );
+        const active = new Map(drawn.map((entry) => [entry.id, entry.active]));
+        for (const { pick, kind } of changes) {
+          const itemId = drawn[pick % drawn.length]!.id;
+          if (kind === 'switch') {
+            active.set(itemId, !active.get(itemId));
+            await store.menus.setItemActive(id, itemId, active.get(itemId)!);
+            continue;
+          }
+          await store.database
+            .updateTable('items')
+            .set({ fields_json: kind === 'missing' ? null : '00000000{"id":0,"name":"stale"}' })
+            .where('dispensary_id', '=', id)
+            .where('id', '=', itemId)
+            .execute();
+        }
         const head = await store.menuChanges.head();
         await store.menus.setStock(
           id,
