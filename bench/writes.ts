@@ -1,7 +1,7 @@
 /**
  * Writes that should cost what they change (issue 13, §2), through the services (what the sync API
  * and the CLI call), on SQLite and PostgreSQL: a stock batch of 6,680 entries on the 5,000-item menu,
- * and a full sync of the same 5,000 items (nothing changed). Medians of 5 after one warm-up.
+ * and a full sync of the same 5,000 items (nothing changed). Medians of 11 after one warm-up.
  *
  * `npx tsx bench/writes.ts` runs both databases (PostgreSQL: a scratch database on BENCH_POSTGRES_URL,
  * default postgres://postgres@127.0.0.1:5432/postgres, dropped afterwards); bench/run.ts imports it.
@@ -43,7 +43,7 @@ async function timed(work: () => Promise<unknown>): Promise<[number, number]> {
 
 const ITEMS = 5000;
 const BATCH = 6680;
-const ROUNDS = 5;
+const ROUNDS = 11;
 
 export async function measureWrites(address: string, database: WriteTimes['database']): Promise<WriteTimes> {
   // The sync API runs in `serve`, whose V8 makes no pretenuring decisions: these writes neither.
