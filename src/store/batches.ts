@@ -38,10 +38,11 @@ export interface FeedEntry {
 }
 
 /**
- * A database's batch statements: a whole column of a batch bound as one parameter (PostgreSQL:
- * arrays; SQLite: a JSON array read with json_each), so each is one statement of constant text
- * whatever the batch's size. Chunks of VALUES and IN lists with a parameter per value would be
- * statements the database parses and plans anew for every chunk, and whose length grows with the batch.
+ * A database's batch statements, each of a text the database parses once, whatever the batch's size:
+ * PostgreSQL binds a whole column of a batch as one parameter (an array), one statement per batch;
+ * SQLite runs kept statements of a few fixed numbers of VALUES rows (sqlite/batches.ts). Chunks of
+ * VALUES and IN lists compiled for each batch would be statements the database parses and plans anew
+ * for every chunk, and whose length grows with the batch.
  */
 export interface BatchStatements {
   /**
@@ -51,7 +52,8 @@ export interface BatchStatements {
    */
   idList?(ids: readonly number[]): IdList;
   /**
-   * Sets the stock of every target (stockTargets, repositories/stock-levels.ts) in one statement. An
+   * Sets the stock of every target (stockTargets, repositories/stock-levels.ts), in the write's
+   * transaction. An
    * entry changed (and its item is in `changedItems`) when its level moved or it was named with
    * different levels; then its change time is now `at`. Targets that match no price entry are
    * `unmatched` (the write is then refused and rolled back).
@@ -63,9 +65,9 @@ export interface BatchStatements {
     at: string,
   ): Promise<StockOutcome>;
   /**
-   * Inserts the feed entries of one write, numbered in the order given, in one statement; gives each
-   * inserted row's cursor (seq) and item id. An entry's `item` is JSON text (JSON.stringify's) or null,
-   * and is stored as sent, byte for byte.
+   * Inserts the feed entries of one write, numbered in the order given; gives each inserted row's
+   * cursor (seq) and item id. An entry's `item` is JSON text (JSON.stringify's) or null, and is stored
+   * as sent, byte for byte.
    */
   insertFeed(
     trx: Transaction<Database>,

@@ -49,7 +49,7 @@ export interface Dialect {
    * so that they see what the transaction has written so far.
    */
   arraysInWrite(trx: Transaction<Database>, query: CompiledQuery): Promise<unknown[][]>;
-  /** Its batch statements (stock batches, feed inserts): one statement of constant text per batch. */
+  /** Its batch statements (stock batches, feed inserts), each of a text parsed once (BatchStatements). */
   readonly batches: BatchStatements;
   /**
    * Runs inside every writing transaction before its change notice is numbered, so that notices

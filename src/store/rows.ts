@@ -336,6 +336,7 @@ export function fieldsJsonOf(item: MenuItem): string {
 
 /** The columns of an item read for the live feed's kept JSON (foldKeptJson). */
 export const KEPT_JSON_COLUMNS = ['id', 'active', 'fields_json'] as const;
+const KEPT = columnIndexes(KEPT_JSON_COLUMNS);
 
 /** The text between an item's kept JSON, without its closing brace, and its price entries' JSON. */
 const ENTRIES_KEY = `,${JSON.stringify(ENTRIES.name)}:`;
@@ -355,8 +356,8 @@ export function foldKeptJson(
   const kept: ItemJson[] = [];
   const stale: number[] = [];
   fold(items, prices, (row, entries) => {
-    const id = Number(row[0]);
-    const fields = row[2];
+    const id = Number(row[KEPT.id]);
+    const fields = row[KEPT.fields_json];
     if (typeof fields !== 'string' || !fields.startsWith(FIELDS_JSON_VERSION)) {
       stale.push(id);
       return;
@@ -366,7 +367,7 @@ export function foldKeptJson(
       ENTRIES_KEY +
       JSON.stringify(entries.map((price) => readCanonicalPrice(price))) +
       '}';
-    kept.push({ id, active: modelValue(ACTIVE, row[1]) as boolean, json });
+    kept.push({ id, active: modelValue(ACTIVE, row[KEPT.active]) as boolean, json });
   });
   return { kept, stale };
 }

@@ -78,7 +78,7 @@ async function readTransaction<T>(pool: pg.Pool, work: (readArrays: ReadArrays) 
   }
 }
 
-/** Starts the text of a statement whose rows ArrayRowsClient gives as arrays: a comment, to PostgreSQL. */
+/** Starts the text of a statement whose rows a pool client gives as arrays (giveArraysWhenAsked): a comment, to PostgreSQL. */
 const ARRAY_ROWS = '/* rows as arrays */ ';
 
 /**
