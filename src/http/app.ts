@@ -54,7 +54,7 @@ export interface AppOptions {
   opsRoutes?: boolean;
   /** The sync API; left out, the server is read-only. */
   admin?: AdminOptions;
-  /** Rate limits, connection limits, CORS, proxies (README: "Limits and abuse protection"). */
+  /** Rate limits, connection limits, CORS, proxies (docs/limits.md). */
   protection?: ProtectionOptions;
   /** The public surfaces of published dispensaries (/m/{slug}, /board/{slug}, /embed.js); left out, none. */
   display?: DisplayOptions;
