@@ -5,10 +5,10 @@
  * `--help` says.
  * `npm run cli-doc:check`: fails when the committed page differs from a fresh rendering.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command, Help } from 'commander';
 import { buildProgram } from '../src/cli/main.js';
+import { writeOrCheck } from './generated-section.js';
 
 const PAGE = fileURLToPath(new URL('../docs/cli.md', import.meta.url));
 const BEGIN = '<!-- cli:begin: generated from src/cli/commands by `npm run cli-doc` -->';
@@ -84,25 +84,12 @@ export function cliReference(): string {
   return lines.join('\n');
 }
 
-function main(): void {
-  const page = readFileSync(PAGE, 'utf8');
-  const begin = page.indexOf(BEGIN);
-  const end = page.indexOf(END);
-  if (begin < 0 || end < begin) {
-    process.stderr.write(`docs/cli.md has no ${BEGIN} ... ${END} markers.\n`);
-    process.exit(1);
-  }
-  const fresh = page.slice(0, begin) + cliReference() + page.slice(end + END.length);
-  if (process.argv.includes('--check')) {
-    if (fresh !== page) {
-      process.stderr.write(
-        'docs/cli.md is not what the command definitions (src/cli/commands) generate. Run `npm run cli-doc` and commit the result.\n',
-      );
-      process.exit(1);
-    }
-    return;
-  }
-  writeFileSync(PAGE, fresh);
-}
-
-main();
+writeOrCheck({
+  file: PAGE,
+  name: 'docs/cli.md',
+  begin: BEGIN,
+  end: END,
+  render: cliReference,
+  source: 'the command definitions (src/cli/commands)',
+  command: 'npm run cli-doc',
+});

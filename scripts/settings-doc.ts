@@ -3,9 +3,9 @@
  * (src/config/settings.ts), between the markers below.
  * `npm run settings:check`: fails when the committed page differs from a fresh rendering.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SETTINGS, type Setting } from '../src/config/settings.js';
+import { writeOrCheck } from './generated-section.js';
 
 const PAGE = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
 const BEGIN = '<!-- settings:begin: generated from src/config/settings.ts by `npm run settings` -->';
@@ -48,25 +48,12 @@ export function settingsSection(): string {
   ].join('\n');
 }
 
-function main(): void {
-  const page = readFileSync(PAGE, 'utf8');
-  const begin = page.indexOf(BEGIN);
-  const end = page.indexOf(END);
-  if (begin < 0 || end < begin) {
-    process.stderr.write(`docs/configuration.md has no ${BEGIN} ... ${END} markers.\n`);
-    process.exit(1);
-  }
-  const fresh = page.slice(0, begin) + settingsSection() + page.slice(end + END.length);
-  if (process.argv.includes('--check')) {
-    if (fresh !== page) {
-      process.stderr.write(
-        "docs/configuration.md's tables are not what src/config/settings.ts generates. Run `npm run settings` and commit the result.\n",
-      );
-      process.exit(1);
-    }
-    return;
-  }
-  writeFileSync(PAGE, fresh);
-}
-
-main();
+writeOrCheck({
+  file: PAGE,
+  name: 'docs/configuration.md',
+  begin: BEGIN,
+  end: END,
+  render: settingsSection,
+  source: 'src/config/settings.ts',
+  command: 'npm run settings',
+});
