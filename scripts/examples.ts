@@ -1,6 +1,6 @@
 /**
  * `npm run examples`: writes examples/menu.json and examples/menu.csv, the ready menu templates the
- * README imports. The first item is the canonical item schema's own example (src/domain/item-schema.ts);
+ * manual imports (docs/sync-api.md). The first item is the canonical item schema's own example (src/domain/item-schema.ts);
  * the CSV is the JSON written by the same code as `menu export --format csv`. `--check` fails when the
  * committed files differ (test/e2e/readme.e2e.test.ts runs it).
  */

@@ -1,13 +1,13 @@
 /**
- * `npm run settings`: writes the README's configuration tables from the settings table
+ * `npm run settings`: writes the configuration tables of docs/configuration.md from the settings table
  * (src/config/settings.ts), between the markers below.
- * `npm run settings:check`: fails when the committed README differs from a fresh rendering.
+ * `npm run settings:check`: fails when the committed page differs from a fresh rendering.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SETTINGS, type Setting } from '../src/config/settings.js';
+import { writeOrCheck } from './generated-section.js';
 
-const README = fileURLToPath(new URL('../README.md', import.meta.url));
+const PAGE = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
 const BEGIN = '<!-- settings:begin: generated from src/config/settings.ts by `npm run settings` -->';
 const END = '<!-- settings:end -->';
 
@@ -33,7 +33,7 @@ function table(scope: Setting<unknown>['scope']): string {
   ].join('\n');
 }
 
-/** The generated part of the README, markers included. */
+/** The generated part of the page, markers included. */
 export function settingsSection(): string {
   return [
     BEGIN,
@@ -48,25 +48,12 @@ export function settingsSection(): string {
   ].join('\n');
 }
 
-function main(): void {
-  const readme = readFileSync(README, 'utf8');
-  const begin = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
-  if (begin < 0 || end < begin) {
-    process.stderr.write(`README.md has no ${BEGIN} ... ${END} markers.\n`);
-    process.exit(1);
-  }
-  const fresh = readme.slice(0, begin) + settingsSection() + readme.slice(end + END.length);
-  if (process.argv.includes('--check')) {
-    if (fresh !== readme) {
-      process.stderr.write(
-        "README.md's configuration tables are not what src/config/settings.ts generates. Run `npm run settings` and commit the result.\n",
-      );
-      process.exit(1);
-    }
-    return;
-  }
-  writeFileSync(README, fresh);
-}
-
-main();
+writeOrCheck({
+  file: PAGE,
+  name: 'docs/configuration.md',
+  begin: BEGIN,
+  end: END,
+  render: settingsSection,
+  source: 'src/config/settings.ts',
+  command: 'npm run settings',
+});

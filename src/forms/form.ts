@@ -10,7 +10,7 @@ import type { MenuFeed } from '../services/menu-feed.js';
 import type { MenuReader } from '../services/menu-reader.js';
 import type { MenuSnapshots, SnapshotView } from '../services/menu-snapshots.js';
 
-/** Which of Form B's two documented spellings to send (see README: "Form B field names"). */
+/** Which of Form B's two documented spellings to send (see docs/architecture.md: "Form B field names"). */
 export type { FormBNames };
 
 export interface FormContext {

@@ -54,12 +54,14 @@ export interface AppOptions {
   opsRoutes?: boolean;
   /** The sync API; left out, the server is read-only. */
   admin?: AdminOptions;
-  /** Rate limits, connection limits, CORS, proxies (README: "Limits and abuse protection"). */
+  /** Rate limits, connection limits, CORS, proxies (docs/limits.md). */
   protection?: ProtectionOptions;
   /** The public surfaces of published dispensaries (/m/{slug}, /board/{slug}, /embed.js); left out, none. */
   display?: DisplayOptions;
   /** The /docs page; `demo` pre-fills its credentials there. */
   docs?: DocsOptions;
+  /** On a demo server (`--demo`): the demo dispensary's slug, whose public pages the landing page links. */
+  demoSlug?: string;
   /** What the app's answers are counted in, and what its `/metrics` serves. */
   metrics: Metrics;
   /**
@@ -124,7 +126,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerOpenApi(app);
   await app.register(docsRoutes, options.docs ?? {});
   if (options.admin) await app.register(consoleRoutes);
-  await app.register(landingRoutes, { opsRoutes: Boolean(options.health) && options.opsRoutes !== false });
+  await app.register(landingRoutes, {
+    opsRoutes: Boolean(options.health) && options.opsRoutes !== false,
+    console: Boolean(options.admin),
+    demoSlug: options.display ? options.demoSlug : undefined,
+  });
   await addProtection(app, options.protection);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;

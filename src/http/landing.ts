@@ -4,13 +4,18 @@ import { VERSION } from './openapi.js';
 
 /**
  * GET /: what a newcomer's first request finds. A browser (`Accept: text/html`) gets a small page naming
- * the service and its version with links to the docs, the OpenAPI document and the health endpoints;
- * an API client gets the same links as JSON. Relative links, so the page also works behind a proxy
+ * the service and its version with links to the docs, the OpenAPI document, the health endpoints, the
+ * console and, on a demo server, the demo dispensary's public menu page and board; an API client gets
+ * the same links as JSON. Relative links, so the page also works behind a proxy
  * that adds a path prefix; no script, no request to anywhere else.
  */
 export interface LandingOptions {
   /** False when `/healthz`, `/readyz` and `/metrics` are on the ops listener (`--ops-port`), not here. */
   opsRoutes: boolean;
+  /** True when the sync API, and so the console at /console, is served. */
+  console: boolean;
+  /** On a demo server (`--demo`) with public pages: the demo dispensary's slug, for /m/{slug} and /board/{slug}. */
+  demoSlug?: string;
 }
 
 const NAME = 'Dispensary Menu API';
@@ -32,6 +37,25 @@ function links(options: LandingOptions): Link[] {
           { rel: 'metrics', href: 'metrics', title: 'Prometheus metrics' },
         ]
       : []),
+    ...(options.console
+      ? [
+          {
+            rel: 'console',
+            href: 'console',
+            title: 'Console: dispensaries, menus and keys (sign in with an admin key)',
+          },
+        ]
+      : []),
+    ...(options.demoSlug === undefined
+      ? []
+      : [
+          {
+            rel: 'demo_menu',
+            href: `m/${options.demoSlug}`,
+            title: 'The demo dispensary’s public menu page',
+          },
+          { rel: 'demo_board', href: `board/${options.demoSlug}`, title: 'The demo dispensary’s menu board' },
+        ]),
   ];
 }
 

@@ -193,6 +193,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       },
       protection: protection.options,
       docs: { demo: config.demo ? DEMO : undefined },
+      demoSlug: config.demo ? DEMO.slug : undefined,
       display: { published, snapshots, stream: new PublishedStream(published) },
       contractCheck: options.contractCheck,
       readLane: options.readLane,

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleFiles, sameContent } from '../../scripts/examples.js';
 import {
@@ -14,16 +14,30 @@ import {
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 
 /**
- * The README as a tested document (issue 15): every shell block that calls the API or the CLI runs, in
- * order, against one demo server on a free port over a temporary database, and must succeed. Blocks
- * are found, not listed: a block added later is run too. The only substitutions are the ones the
- * README declares ("How to read the examples"): the demo server's address, and `$ADMIN_KEY`.
+ * The README and the manual in docs/ as tested documents (issues 15 and 28): every shell block that
+ * calls the API or the CLI runs against one demo server on a free port over a temporary database, and
+ * must succeed. First the README's blocks, then each page's, in the order docs/README.md (the manual's
+ * index) lists the pages, each page's blocks in order; a page's blocks may rely on earlier blocks of
+ * that page only. Blocks and pages are found, not listed: a block or a page added later is run too (a
+ * page the index does not list fails the test). The only substitutions are the ones the manual declares
+ * ("How to read the examples"): the demo server's address, and `$ADMIN_KEY`.
  * A block opts out only with `<!-- readme-test: skip (reason) -->` on the line before it.
  */
-const README = readFileSync(join(REPOSITORY, 'README.md'), 'utf8');
 const README_ADDRESS = 'http://127.0.0.1:8080';
 const SKIP = /^<!-- readme-test: skip \((.*)\) -->$/;
 const SHELL_FENCE = /^```(sh|bash|shell)\s*$/;
+const INDEX = 'docs/README.md';
+const read = (page: string) => readFileSync(join(REPOSITORY, page), 'utf8');
+
+/** The README, the index, then every page the index links, in its order (repository-relative paths). */
+function manualPages(): string[] {
+  const pages = ['README.md', INDEX];
+  for (const [, target] of read(INDEX).matchAll(/\]\(([^)#\s]+\.md)(?:#[^)]*)?\)/g)) {
+    const page = normalize(join('docs', target!));
+    if (!pages.includes(page)) pages.push(page);
+  }
+  return pages;
+}
 
 interface Block {
   /** 1-based line of the opening fence. */
@@ -65,19 +79,20 @@ function runBlock(
     execFile(
       'bash',
       ['-c', `${prelude}${code}\n`],
-      { cwd: REPOSITORY, env, timeout: 90_000, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: REPOSITORY, env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
   });
 }
 
-const BLOCKS = shellBlocks(README);
+const PAGES = manualPages();
+const BLOCKS = PAGES.flatMap((page) => shellBlocks(read(page)).map((block) => ({ ...block, page })));
 const RUN = BLOCKS.filter((block) => !block.skip && callsApiOrCli(block));
 
 const WEBHOOK_KEY = Buffer.alloc(32, 7).toString('base64');
 
-describe('README.md runs as written', () => {
+describe('README.md and docs/ run as written', () => {
   let database: TestDatabase;
   let server: ServerProcess;
   let adminKey: string;
@@ -104,16 +119,32 @@ describe('README.md runs as written', () => {
   });
 
   it('finds its shell blocks; each skipped one says why; the placeholders are documented', () => {
+    expect(RUN.filter((block) => block.page === 'README.md').length).toBeGreaterThanOrEqual(3);
     expect(RUN.length).toBeGreaterThanOrEqual(8);
     for (const block of BLOCKS.filter((found) => found.skip !== undefined))
-      expect(block.skip!.length, `the skip marker before line ${block.line} gives no reason`).toBeGreaterThan(
-        5,
-      );
-    expect(README).toContain('How to read the examples');
-    expect(README).toContain('`$ADMIN_KEY`');
+      expect(
+        block.skip!.length,
+        `the skip marker before ${block.page} line ${block.line} gives no reason`,
+      ).toBeGreaterThan(5);
+    for (const page of ['README.md', INDEX]) {
+      expect(read(page), page).toContain('How to read the examples');
+      expect(read(page), page).toContain('`$ADMIN_KEY`');
+    }
+    // Every page with blocks to run says where its placeholders are explained.
+    for (const page of new Set(RUN.map((block) => block.page)))
+      if (page.startsWith('docs/') && page !== INDEX)
+        expect(read(page), page).toContain('(README.md#how-to-read-the-examples)');
     // One spelling of the command line: `npx menu-api` (bare `menu-api` only when installed globally).
     for (const block of BLOCKS)
-      expect(block.code, `line ${block.line}`).not.toMatch(/(?<![\w/.-])(?<!npx )menu-api\s/m);
+      expect(block.code, `${block.page} line ${block.line}`).not.toMatch(/(?<![\w/.-])(?<!npx )menu-api\s/m);
+  });
+
+  it('runs every page of docs/: the index lists each one', () => {
+    const pages = readdirSync(join(REPOSITORY, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`);
+    expect(pages.length).toBeGreaterThanOrEqual(10);
+    for (const page of pages) expect(PAGES, `${INDEX} does not link ${page}`).toContain(page);
   });
 
   it('ships examples/menu.json and menu.csv as `npm run examples` makes them, and both import cleanly', async () => {
@@ -145,7 +176,7 @@ describe('README.md runs as written', () => {
     expect(sync.status, await sync.clone().text()).toBe(200);
   });
 
-  it('runs every shell block that calls the API or the CLI, in order, and each succeeds', async () => {
+  it('runs every shell block that calls the API or the CLI, page by page in order, and each succeeds', async () => {
     const env = cleanEnvironment({
       DATABASE_URL: database.address,
       MENU_API_URL: server.url,
@@ -158,9 +189,9 @@ describe('README.md runs as written', () => {
       const result = await runBlock(code, env);
       if (result.code !== 0)
         failures.push(
-          `README.md line ${block.line} exited ${result.code}:\n${code}\n${result.stdout}${result.stderr}`,
+          `${block.page} line ${block.line} exited ${result.code}:\n${code}\n${result.stdout}${result.stderr}`,
         );
     }
     expect(failures).toEqual([]);
-  }, 180_000);
+  }, 420_000);
 });

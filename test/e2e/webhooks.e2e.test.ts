@@ -210,9 +210,9 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
     }
   }, 60_000);
 
-  it('the README’s receiver (examples/webhook-receiver.ts) takes a real delivery and refuses a forged one', async () => {
+  it('the manual’s receiver (examples/webhook-receiver.ts, in docs/webhooks.md) takes a real delivery and refuses a forged one', async () => {
     const example = readFileSync(join(REPOSITORY, 'examples/webhook-receiver.ts'), 'utf8');
-    expect(readFileSync(join(REPOSITORY, 'README.md'), 'utf8')).toContain(example.trim());
+    expect(readFileSync(join(REPOSITORY, 'docs/webhooks.md'), 'utf8')).toContain(example.trim());
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/`;
     const subscribed = await addWebhook(database.address, seed, url, ['--events', 'item.upserted']);

@@ -21,7 +21,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 1_000);
 const SOCKET_RUNS = RUNS;
 
 /**
- * The documented statuses (README "Errors", and the OpenAPI document): 304 for a matching
+ * The documented statuses (docs/errors.md, and the OpenAPI document): 304 for a matching
  * If-None-Match, 503 only while the database is unreachable (it never is here, so it is not allowed),
  * 301 for `/docs/` (a trailing slash leads to /docs).
  */

@@ -11,13 +11,16 @@ const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avi
 describe('GET /: the landing page', () => {
   let runtime: TestRuntime;
   let opsElsewhere: TestRuntime;
+  let demo: TestRuntime;
   beforeAll(async () => {
     runtime = await testRuntime();
     opsElsewhere = await testRuntime({ config: { opsPort: 0 } });
+    demo = await testRuntime({ config: { demo: true } });
   });
   afterAll(async () => {
     await runtime.close();
     await opsElsewhere.close();
+    await demo.close();
   });
 
   it('a browser gets a small page: the name, the version, links to the docs, the document and health', async () => {
@@ -26,7 +29,7 @@ describe('GET /: the landing page', () => {
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(response.body).toContain('Dispensary Menu API');
     expect(response.body).toContain(`version ${VERSION}`);
-    for (const href of ['docs', 'openapi.json', 'healthz', 'readyz', 'metrics'])
+    for (const href of ['docs', 'openapi.json', 'healthz', 'readyz', 'metrics', 'console'])
       expect(response.body).toContain(`href="${href}"`);
     // No script at all, nothing from elsewhere: the inline stylesheet is allowed by its hash alone.
     expect(response.body).not.toContain('<script');
@@ -56,6 +59,7 @@ describe('GET /: the landing page', () => {
           health: '/healthz',
           ready: '/readyz',
           metrics: '/metrics',
+          console: '/console',
         },
       });
     }
@@ -70,9 +74,28 @@ describe('GET /: the landing page', () => {
 
   it('leaves out the health links when they are on the ops port (--ops-port)', async () => {
     const json = (await opsElsewhere.app.inject({ method: 'GET', url: '/' })).json();
-    expect(Object.keys(json.links)).toEqual(['docs', 'openapi']);
+    expect(Object.keys(json.links)).toEqual(['docs', 'openapi', 'console']);
     const html = await opsElsewhere.app.inject({ method: 'GET', url: '/', headers: { accept: BROWSER } });
     expect(html.body).not.toContain('healthz');
+  });
+
+  it('a demo server (--demo) also links the demo dispensary’s public menu page and board, and they answer', async () => {
+    const json = (await demo.app.inject({ method: 'GET', url: '/' })).json();
+    expect(json.links).toMatchObject({
+      console: '/console',
+      demo_menu: '/m/demo',
+      demo_board: '/board/demo',
+    });
+    const html = (await demo.app.inject({ method: 'GET', url: '/', headers: { accept: BROWSER } })).body;
+    for (const href of ['console', 'm/demo', 'board/demo']) expect(html).toContain(`href="${href}"`);
+    for (const href of Object.values(json.links as Record<string, string>))
+      expect((await demo.app.inject({ method: 'GET', url: href })).statusCode, href).toBe(200);
+    // Without --demo there is no demo to link.
+    const plain = (await runtime.app.inject({ method: 'GET', url: '/' })).json();
+    expect(Object.keys(plain.links)).not.toContain('demo_menu');
+    expect(
+      (await runtime.app.inject({ method: 'GET', url: '/', headers: { accept: BROWSER } })).body,
+    ).not.toMatch(/href="(m|board)\//);
   });
 
   it('/docs/ with a trailing slash leads to the docs page', async () => {
