@@ -177,16 +177,18 @@ export function TextInput(props: {
   );
 }
 
-/** The dispensaries this key sees (for pickers), and one's name by id (undefined when not among them). */
+/**
+ * The dispensaries this key sees (for pickers), one's name by id (undefined when not among them), and
+ * its label in a list (the name, or #id when not among them).
+ */
 export function useDispensaries(): {
   list: DispensarySummary[] | undefined;
   nameOf: (id: number) => string | undefined;
+  labelOf: (id: number) => string;
 } {
   const dispensaries = useLoad(() => api<DispensarySummary[]>('GET', '/dispensaries'), []);
-  return {
-    list: dispensaries.data,
-    nameOf: (id) => dispensaries.data?.find((dispensary) => dispensary.id === id)?.name,
-  };
+  const nameOf = (id: number) => dispensaries.data?.find((dispensary) => dispensary.id === id)?.name;
+  return { list: dispensaries.data, nameOf, labelOf: (id) => nameOf(id) ?? `#${id}` };
 }
 
 export function when(at: string | null | undefined): string {

@@ -21,6 +21,8 @@ export function useSecretForm<Created>(create: () => Promise<Created>, onCreated
     /** Shows another failure of the page (the webhooks' enable switch) where the form shows its own. */
     fail: (problem: unknown) => setFailure(asApiError(problem)),
     done: () => setCreated(undefined),
+    /** The server's message about one field, else the failure's own message. */
+    messageAt: (field: string) => failure?.at(field) ?? failure?.message,
     submit: async (event: Event) => {
       event.preventDefault();
       setFailure(undefined);

@@ -27,7 +27,6 @@ export function CredentialsPage() {
   );
   const failure = issuing.failure;
   const revoking = useDeletion((name: string) => `/credentials/${encodeURIComponent(name)}`, list.reload);
-  const nameOf = (id: number) => dispensaries.nameOf(id) ?? `#${id}`;
   return (
     <>
       <h1>Credentials</h1>
@@ -60,7 +59,7 @@ export function CredentialsPage() {
           onChange={setAllowed}
         />
         <button type="submit">Issue credential</button>
-        <ErrorText id="issue-error" message={failure?.at('username') ?? failure?.message} />
+        <ErrorText id="issue-error" message={issuing.messageAt('username')} />
       </SecretForm>
       <h2>Issued credentials</h2>
       <ListTable
@@ -73,7 +72,9 @@ export function CredentialsPage() {
             <td>{when(credential.created_at)}</td>
             <td>{when(credential.expires_at)}</td>
             <td>{when(credential.last_used_at)}</td>
-            <td>{credential.dispensaries ? credential.dispensaries.map(nameOf).join(', ') : 'All'}</td>
+            <td>
+              {credential.dispensaries ? credential.dispensaries.map(dispensaries.labelOf).join(', ') : 'All'}
+            </td>
             <RevokeCells
               name={credential.username}
               revokedAt={credential.revoked_at}

@@ -16,7 +16,7 @@ export function DispensariesPage() {
       list.reload();
     },
   );
-  const error = creating.failure?.at('name') ?? creating.failure?.message;
+  const error = creating.messageAt('name');
   const removing = useDeletion(
     (dispensary: DispensarySummary) => `/dispensaries/${dispensary.id}`,
     list.reload,

@@ -28,7 +28,6 @@ export function WebhooksPage() {
   );
   const removing = useDeletion((hook: WebhookSummary) => `/webhooks/${hook.id}`, list.reload);
   const [open, setOpen] = useState<number>();
-  const dispensaryName = (id: number) => dispensaries.nameOf(id) ?? `#${id}`;
   return (
     <>
       <h1>Webhooks</h1>
@@ -74,7 +73,7 @@ export function WebhooksPage() {
           <tr key={hook.id}>
             <td>{hook.id}</td>
             <td>{hook.credential}</td>
-            <td>{dispensaryName(hook.dispensary_id)}</td>
+            <td>{dispensaries.labelOf(hook.dispensary_id)}</td>
             <td class="mono">{hook.url}</td>
             <td>{hook.events ? hook.events.join(', ') : 'All'}</td>
             <td>
