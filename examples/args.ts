@@ -1,5 +1,9 @@
-/** The options both examples take, defaulting to the demo server (`npm start`). */
+/**
+ * What both examples share: their options (defaulting to the demo server of `npm start`), the client
+ * those options describe, and how a failure is reported.
+ */
 import { parseArgs } from 'node:util';
+import { MenuApiError, MenuClient } from 'dispensary-menu-api/client';
 
 export interface ExampleOptions {
   baseUrl: string;
@@ -61,4 +65,29 @@ export function exampleOptions(
     form,
     values: values as Record<string, string | undefined>,
   };
+}
+
+/** The client the options describe (the token goes with each call, not here). */
+export function exampleClient(options: ExampleOptions): MenuClient {
+  return new MenuClient({
+    baseUrl: options.baseUrl,
+    username: options.username,
+    password: options.password,
+    form: options.form,
+  });
+}
+
+/**
+ * Runs an example's main. A refusal of the API prints its status, code, message and request id (what
+ * to quote when asking for help); anything else prints as thrown. Either way the exit code is 1.
+ */
+export function runExample(main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    if (error instanceof MenuApiError) {
+      console.error(`${error.status} ${error.code}: ${error.message} (request ${error.requestId ?? 'none'})`);
+    } else {
+      console.error(error);
+    }
+    process.exitCode = 1;
+  });
 }

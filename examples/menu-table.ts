@@ -5,15 +5,8 @@
  *
  * The defaults are the demo server's (`npm start`).
  */
-import {
-  brandOf,
-  type FormAItem,
-  type FormBItem,
-  MenuApiError,
-  MenuClient,
-  pricesOf,
-} from 'dispensary-menu-api/client';
-import { COMMON_USAGE, exampleOptions } from './args.js';
+import { brandOf, type FormAItem, type FormBItem, pricesOf } from 'dispensary-menu-api/client';
+import { COMMON_USAGE, exampleClient, exampleOptions, runExample } from './args.js';
 
 const USAGE = `Prints a store's menu as a table.
 
@@ -50,12 +43,7 @@ function table(header: string[], rows: string[][]): string {
 
 async function main(): Promise<void> {
   const options = exampleOptions(USAGE);
-  const client = new MenuClient({
-    baseUrl: options.baseUrl,
-    username: options.username,
-    password: options.password,
-    form: options.form,
-  });
+  const client = exampleClient(options);
   const [store, items] = await Promise.all([client.store(options.token), client.menu(options.token)]);
   const rows: Row[] =
     options.form === 'A'
@@ -95,11 +83,4 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof MenuApiError) {
-    console.error(`${error.status} ${error.code}: ${error.message} (request ${error.requestId ?? 'none'})`);
-  } else {
-    console.error(error);
-  }
-  process.exitCode = 1;
-});
+runExample(main);

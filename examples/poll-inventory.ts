@@ -5,8 +5,8 @@
  *   npx tsx examples/poll-inventory.ts [--iterations N] [--interval-ms MS] [--base-url URL] [--username U]
  *     [--password P] [--token T] [--form A|B]
  */
-import { type InventoryEntry, MenuApiError, MenuClient } from 'dispensary-menu-api/client';
-import { COMMON_USAGE, exampleOptions } from './args.js';
+import type { InventoryEntry } from 'dispensary-menu-api/client';
+import { COMMON_USAGE, exampleClient, exampleOptions, runExample } from './args.js';
 
 const USAGE = `Polls a store's inventory with since and prints what changed.
 
@@ -28,12 +28,7 @@ async function main(): Promise<void> {
   const intervalMs = Number(options.values['interval-ms']);
   if (!Number.isInteger(iterations) || iterations < 1)
     throw new Error('--iterations must be a whole number ≥ 1');
-  const client = new MenuClient({
-    baseUrl: options.baseUrl,
-    username: options.username,
-    password: options.password,
-    form: options.form,
-  });
+  const client = exampleClient(options);
 
   const known = new Map<string, InventoryEntry>();
   let since: string | undefined;
@@ -62,11 +57,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof MenuApiError) {
-    console.error(`${error.status} ${error.code}: ${error.message} (request ${error.requestId ?? 'none'})`);
-  } else {
-    console.error(error);
-  }
-  process.exitCode = 1;
-});
+runExample(main);

@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DispensarySummary } from '../../src/client/types.js';
 import { api } from './api.js';
@@ -131,50 +131,64 @@ export function Confirm(props: {
   );
 }
 
-/** A failure to read above what it concerns (a list that did not load, a save refused as a whole). */
-export function Alert(props: { id?: string; message?: string | undefined }) {
-  return props.message ? (
-    <p id={props.id} role="alert" class="error">
-      {props.message}
-    </p>
-  ) : null;
+/** An error message, announced when it appears; nothing while there is none. */
+function errorMessage(Tag: 'p' | 'span') {
+  return (props: { id?: string; message?: string | undefined }) =>
+    props.message ? (
+      <Tag id={props.id} role="alert" class="error">
+        {props.message}
+      </Tag>
+    ) : null;
 }
+
+/** A failure to read above what it concerns (a list that did not load, a save refused as a whole). */
+export const Alert = errorMessage('p');
 
 /** The server's message at the field it concerns (point aria-describedby at its id). */
-export function ErrorText(props: { id?: string; message?: string | undefined }) {
-  return props.message ? (
-    <span id={props.id} class="error" role="alert">
-      {props.message}
-    </span>
-  ) : null;
-}
+export const ErrorText = errorMessage('span');
 
-/** A list row's state (Active, or Revoked and when) and, while it is active, its Revoke button. */
-export function RevokeCells(props: { name: string; revokedAt: string | null; onRevoke: () => void }) {
+/** A required text field in its label; `invalidBy` names the message that says what is wrong, if any. */
+export function TextInput(props: {
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  /** An address field (type="url"), for the browser's check and keyboard. */
+  url?: boolean;
+  maxLength?: number;
+  size?: number;
+  invalidBy?: string | undefined;
+}) {
+  // Preact types each kind of input apart, so a URL field's type comes in its own attribute set.
+  const kind: JSX.IntrinsicElements['input'] = props.url ? { type: 'url' } : {};
   return (
-    <>
-      <td>{props.revokedAt ? `Revoked ${when(props.revokedAt)}` : 'Active'}</td>
-      <td>
-        {!props.revokedAt && (
-          <button type="button" class="danger" aria-label={`Revoke ${props.name}`} onClick={props.onRevoke}>
-            Revoke
-          </button>
-        )}
-      </td>
-    </>
+    <label>
+      {props.label}
+      <input
+        {...kind}
+        value={props.value}
+        required
+        maxLength={props.maxLength}
+        size={props.size}
+        aria-invalid={props.invalidBy ? true : undefined}
+        aria-describedby={props.invalidBy}
+        onInput={(event) => props.onInput(event.currentTarget.value)}
+      />
+    </label>
   );
 }
 
-/** The dispensaries this key sees (for pickers), and one's name by id (undefined when not among them). */
+/**
+ * The dispensaries this key sees (for pickers), one's name by id (undefined when not among them), and
+ * its label in a list (the name, or #id when not among them).
+ */
 export function useDispensaries(): {
   list: DispensarySummary[] | undefined;
   nameOf: (id: number) => string | undefined;
+  labelOf: (id: number) => string;
 } {
   const dispensaries = useLoad(() => api<DispensarySummary[]>('GET', '/dispensaries'), []);
-  return {
-    list: dispensaries.data,
-    nameOf: (id) => dispensaries.data?.find((dispensary) => dispensary.id === id)?.name,
-  };
+  const nameOf = (id: number) => dispensaries.data?.find((dispensary) => dispensary.id === id)?.name;
+  return { list: dispensaries.data, nameOf, labelOf: (id) => nameOf(id) ?? `#${id}` };
 }
 
 export function when(at: string | null | undefined): string {

@@ -3,7 +3,7 @@ import { ServiceError } from '../services/errors.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/store.js';
 import type { CommonOptions } from './options.js';
-import { fail } from './output.js';
+import { emitList, fail, type ListView } from './output.js';
 
 /**
  * Runs a command's work with one service over the selected database, and reports any failure. Each
@@ -30,6 +30,16 @@ export async function withService<Service>(
   } finally {
     await store?.close();
   }
+}
+
+/** A list command's work: reading the entries with one service, then printing them as `view` says. */
+export function listAction<Service, Entry>(
+  make: (store: Store) => Service,
+  read: (service: Service) => Promise<Entry[]>,
+  view: ListView<Entry>,
+): (options: CommonOptions) => Promise<void> {
+  return (options) =>
+    withService(options, make, async (service) => emitList(options, await read(service), view), 'read');
 }
 
 export function parseId(value: string, what: string): number {

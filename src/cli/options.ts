@@ -32,3 +32,31 @@ export function jsonAction<Own extends object = object>(
     .addOption(jsonOption())
     .action(() => work(command.processedArgs as string[], commonOptions<Own>(command)));
 }
+
+/** The work of the secrets the CLI hands out and takes back (admin keys, credentials). */
+interface RevocableActions {
+  list(options: CommonOptions): Promise<void>;
+  revoke(name: string, options: CommonOptions): Promise<void>;
+}
+
+/**
+ * Adds the `list` and `revoke NAME` subcommands of such a secret, with their help (`argument`: the
+ * revoke argument's name and description), and returns the command.
+ */
+export function addListAndRevoke(
+  command: Command,
+  actions: () => Promise<RevocableActions>,
+  help: { list: string; revoke: string; argument: [string, string] },
+): Command {
+  jsonAction(command.command('list').description(help.list), async (_args, options) =>
+    (await actions()).list(options),
+  );
+  jsonAction(
+    command
+      .command('revoke')
+      .description(help.revoke)
+      .argument(...help.argument),
+    async ([name], options) => (await actions()).revoke(name!, options),
+  );
+  return command;
+}

@@ -8,6 +8,23 @@ export function emit(options: OutputOptions, result: unknown, human: string): vo
   process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${human}\n`);
 }
 
+/** How a list command prints its entries: their records with --json; else a table, or a hint when empty. */
+export interface ListView<Entry> {
+  record: (entry: Entry) => unknown;
+  /** What to print instead of an empty table (usually how to make the first one). */
+  empty: string;
+  headers: string[];
+  row: (entry: Entry) => (string | number)[];
+}
+
+export function emitList<Entry>(options: OutputOptions, entries: Entry[], view: ListView<Entry>): void {
+  emit(
+    options,
+    entries.map(view.record),
+    entries.length === 0 ? view.empty : table(view.headers, entries.map(view.row)),
+  );
+}
+
 /** A plain text table: one header row, columns padded to the widest cell. */
 export function table(headers: string[], rows: (string | number)[][]): string {
   const cells = [headers, ...rows.map((row) => row.map(String))];

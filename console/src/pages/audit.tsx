@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
-import type { AuditEntry, DispensarySummary } from '../../../src/client/types.js';
+import type { AuditEntry } from '../../../src/client/types.js';
 import { api } from '../api.js';
-import { Alert, useLoad, when } from '../components.js';
+import { Alert, useDispensaries, useLoad, when } from '../components.js';
+import { DispensarySelect, TableHead } from '../lists.js';
 
 export function AuditPage() {
-  const dispensaries = useLoad(() => api<DispensarySummary[]>('GET', '/dispensaries'), []);
+  const dispensaries = useDispensaries();
   const [form, setForm] = useState({ dispensary: '', actor: '', since: '', until: '' });
   const [query, setQuery] = useState('');
   const entries = useLoad(() => api<AuditEntry[]>('GET', `/audit${query}`), [query]);
@@ -29,20 +30,13 @@ export function AuditPage() {
           setQuery(text ? `?${text}` : '');
         }}
       >
-        <label>
-          Dispensary
-          <select
-            value={form.dispensary}
-            onChange={(event) => setForm({ ...form, dispensary: event.currentTarget.value })}
-          >
-            <option value="">All</option>
-            {dispensaries.data?.map((dispensary) => (
-              <option key={dispensary.id} value={String(dispensary.id)}>
-                {dispensary.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <DispensarySelect
+          value={form.dispensary}
+          onChange={(dispensary) => setForm({ ...form, dispensary })}
+          list={dispensaries.list}
+        >
+          <option value="">All</option>
+        </DispensarySelect>
         <label>
           Actor
           <input placeholder="key:NAME or cli" {...field('actor')} />
@@ -60,15 +54,7 @@ export function AuditPage() {
       <Alert message={entries.error} />
       <p role="status">{entries.data ? `${entries.data.length} entries, newest first` : 'Loading…'}</p>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Actor</th>
-            <th scope="col">Dispensary</th>
-            <th scope="col">Action</th>
-            <th scope="col">Detail</th>
-          </tr>
-        </thead>
+        <TableHead columns={['When', 'Actor', 'Dispensary', 'Action', 'Detail']} />
         <tbody>
           {entries.data
             ?.slice()

@@ -1,115 +1,81 @@
 import { useState } from 'preact/hooks';
 import type { CreatedDispensary, DispensarySummary } from '../../../src/client/types.js';
-import { ApiError, api, messageOf } from '../api.js';
-import { Alert, Confirm, ErrorText, SecretOnce, useLoad, when } from '../components.js';
+import { api } from '../api.js';
+import { Confirm, ErrorText, TextInput, useLoad, when } from '../components.js';
+import { DangerButton, ListTable, useDeletion } from '../lists.js';
 import { Link } from '../router.js';
+import { SecretForm, useSecretForm } from '../secret-form.js';
 
 export function DispensariesPage() {
   const list = useLoad(() => api<DispensarySummary[]>('GET', '/dispensaries'), []);
   const [name, setName] = useState('');
-  const [error, setError] = useState<string>();
-  const [created, setCreated] = useState<CreatedDispensary>();
-  const [removing, setRemoving] = useState<DispensarySummary>();
+  const creating = useSecretForm(
+    () => api<CreatedDispensary>('POST', '/dispensaries', { name }),
+    () => {
+      setName('');
+      list.reload();
+    },
+  );
+  const error = creating.messageAt('name');
+  const removing = useDeletion(
+    (dispensary: DispensarySummary) => `/dispensaries/${dispensary.id}`,
+    list.reload,
+  );
   return (
     <>
       <h1>Dispensaries</h1>
-      <Alert message={list.error} />
-      <table>
-        <caption class="visually-hidden">Dispensaries</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Items</th>
-            <th scope="col">Active items</th>
-            <th scope="col">Last change</th>
-            <th scope="col">Public pages</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
+      <ListTable
+        list={list}
+        caption="Dispensaries"
+        columns={['Name', 'Items', 'Active items', 'Last change', 'Public pages']}
+        actions
+        row={(dispensary) => (
+          <tr key={dispensary.id}>
+            <td>
+              <Link to={`/dispensaries/${dispensary.id}/menu`}>{dispensary.name}</Link>
+            </td>
+            <td>{dispensary.items}</td>
+            <td>{dispensary.active_items}</td>
+            <td>{when(dispensary.updated_at)}</td>
+            <td>
+              {dispensary.published && dispensary.slug ? (
+                <>
+                  Published: <a href={`/m/${dispensary.slug}`}>/m/{dispensary.slug}</a>
+                </>
+              ) : (
+                'Private'
+              )}
+            </td>
+            <td>
+              <DangerButton name={`Remove ${dispensary.name}`} onClick={() => removing.ask(dispensary)}>
+                Remove
+              </DangerButton>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.data?.map((dispensary) => (
-            <tr key={dispensary.id}>
-              <td>
-                <Link to={`/dispensaries/${dispensary.id}/menu`}>{dispensary.name}</Link>
-              </td>
-              <td>{dispensary.items}</td>
-              <td>{dispensary.active_items}</td>
-              <td>{when(dispensary.updated_at)}</td>
-              <td>
-                {dispensary.published && dispensary.slug ? (
-                  <>
-                    Published: <a href={`/m/${dispensary.slug}`}>/m/{dispensary.slug}</a>
-                  </>
-                ) : (
-                  'Private'
-                )}
-              </td>
-              <td>
-                <button
-                  type="button"
-                  class="danger"
-                  aria-label={`Remove ${dispensary.name}`}
-                  onClick={() => setRemoving(dispensary)}
-                >
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        )}
+      />
       <h2>Create a dispensary</h2>
-      {created ? (
-        <SecretOnce
-          label={`Token of ${created.name}`}
-          value={created.token}
-          onDone={() => setCreated(undefined)}
+      <SecretForm
+        state={creating}
+        secret={(created) => ({ label: `Token of ${created.name}`, value: created.token })}
+        class="row"
+      >
+        <TextInput
+          label="Name"
+          value={name}
+          onInput={setName}
+          maxLength={200}
+          invalidBy={error ? 'create-error' : undefined}
         />
-      ) : (
-        <form
-          class="row"
-          onSubmit={async (event) => {
-            event.preventDefault();
-            setError(undefined);
-            try {
-              setCreated(await api<CreatedDispensary>('POST', '/dispensaries', { name }));
-              setName('');
-              list.reload();
-            } catch (failure) {
-              setError(
-                failure instanceof ApiError ? (failure.at('name') ?? failure.message) : messageOf(failure),
-              );
-            }
-          }}
-        >
-          <label>
-            Name
-            <input
-              value={name}
-              required
-              maxLength={200}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? 'create-error' : undefined}
-              onInput={(event) => setName(event.currentTarget.value)}
-            />
-          </label>
-          <button type="submit">Create dispensary</button>
-          <ErrorText id="create-error" message={error} />
-        </form>
-      )}
-      {removing && (
+        <button type="submit">Create dispensary</button>
+        <ErrorText id="create-error" message={error} />
+      </SecretForm>
+      {removing.target && (
         <Confirm
-          title={`Remove ${removing.name}?`}
+          title={`Remove ${removing.target.name}?`}
           action="Remove dispensary"
-          typed={removing.name}
-          onCancel={() => setRemoving(undefined)}
-          onConfirm={async () => {
-            await api('DELETE', `/dispensaries/${removing.id}`);
-            setRemoving(undefined);
-            list.reload();
-          }}
+          typed={removing.target.name}
+          {...removing.handlers}
         >
           <p>Its menu and token go with it; integrators reading it get 403 from then on.</p>
         </Confirm>

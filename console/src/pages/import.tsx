@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ImportResult } from '../../../src/client/types.js';
 import { API, api, messageOf, upload } from '../api.js';
 import { Alert } from '../components.js';
+import { TableHead } from '../lists.js';
 
 interface Chosen {
   name: string;
@@ -77,13 +78,7 @@ export function ImportTab(props: { id: number }) {
           {preview.rejected.length > 0 && (
             <table>
               <caption>Rejected rows</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Line</th>
-                  <th scope="col">Field</th>
-                  <th scope="col">Reason</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Line', 'Field', 'Reason']} />
               <tbody>
                 {preview.rejected.map((problem, index) => (
                   <tr key={index}>

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { DispensaryDetail, RotatedToken, StoreInfo } from '../../../src/client/types.js';
-import { ApiError, api, type JsonSchema, messageOf, schemaOf } from '../api.js';
-import { Alert, ErrorText, SecretOnce } from '../components.js';
+import { type ApiError, api, type JsonSchema, schemaOf } from '../api.js';
+import { Alert, ErrorText } from '../components.js';
+import { TableHead } from '../lists.js';
+import { asApiError, SecretForm, useSecretForm } from '../secret-form.js';
 
 type Hours = NonNullable<StoreInfo['hours']>;
 type Day = keyof Hours;
@@ -38,9 +40,7 @@ export function StoreTab(props: { detail: DispensaryDetail; onSaved: () => void 
             setStatus('Store information saved.');
             props.onSaved();
           } catch (problem) {
-            setFailure(
-              problem instanceof ApiError ? problem : new ApiError(0, 'unknown', messageOf(problem)),
-            );
+            setFailure(asApiError(problem));
           }
         }}
       >
@@ -76,14 +76,7 @@ export function StoreTab(props: { detail: DispensaryDetail; onSaved: () => void 
           <legend>Weekly hours</legend>
           <ErrorText message={failure?.at('hours')} />
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Closed</th>
-                <th scope="col">Opens</th>
-                <th scope="col">Closes</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Day', 'Closed', 'Opens', 'Closes']} />
             <tbody>
               {days.map((day) => {
                 const entry = hours?.[day] ?? { open: null, close: null, closed: true };
@@ -101,23 +94,17 @@ export function StoreTab(props: { detail: DispensaryDetail; onSaved: () => void 
                         onChange={(event) => setDay(day, { closed: event.currentTarget.checked })}
                       />
                     </td>
-                    <td>
-                      <input
-                        type="time"
-                        aria-label={`${labelOf(day)} opens`}
-                        value={entry.open ?? ''}
-                        onInput={(event) => setDay(day, { open: event.currentTarget.value || null })}
-                      />
-                    </td>
-                    <td>
-                      <input
-                        type="time"
-                        aria-label={`${labelOf(day)} closes`}
-                        value={entry.close ?? ''}
-                        onInput={(event) => setDay(day, { close: event.currentTarget.value || null })}
-                      />
-                      <ErrorText message={message} />
-                    </td>
+                    {(['open', 'close'] as const).map((edge) => (
+                      <td key={edge}>
+                        <input
+                          type="time"
+                          aria-label={`${labelOf(day)} ${edge === 'open' ? 'opens' : 'closes'}`}
+                          value={entry[edge] ?? ''}
+                          onInput={(event) => setDay(day, { [edge]: event.currentTarget.value || null })}
+                        />
+                        {edge === 'close' && <ErrorText message={message} />}
+                      </td>
+                    ))}
                   </tr>
                 );
               })}
@@ -135,42 +122,33 @@ export function StoreTab(props: { detail: DispensaryDetail; onSaved: () => void 
 
 function RotateToken(props: { id: number }) {
   const [hours, setHours] = useState('24');
-  const [token, setToken] = useState<string>();
-  const [error, setError] = useState('');
+  const rotating = useSecretForm(
+    () =>
+      api<RotatedToken>('POST', `/dispensaries/${props.id}/rotate-token`, {
+        grace_seconds: Math.round(Number(hours) * 3600),
+      }),
+    () => undefined,
+  );
   return (
     <section aria-labelledby="rotate-title">
       <h2 id="rotate-title">Dispensary token</h2>
-      {token ? (
-        <SecretOnce label="New dispensary token" value={token} onDone={() => setToken(undefined)} />
-      ) : (
-        <form
-          class="row"
-          onSubmit={async (event) => {
-            event.preventDefault();
-            setError('');
-            try {
-              const rotated = await api<RotatedToken>('POST', `/dispensaries/${props.id}/rotate-token`, {
-                grace_seconds: Math.round(Number(hours) * 3600),
-              });
-              setToken(rotated.token);
-            } catch (problem) {
-              setError(messageOf(problem));
-            }
-          }}
-        >
-          <label>
-            Grace period (hours)
-            <input
-              inputMode="decimal"
-              size={4}
-              value={hours}
-              onInput={(event) => setHours(event.currentTarget.value)}
-            />
-          </label>
-          <button type="submit">Rotate token</button>
-          <ErrorText message={error} />
-        </form>
-      )}
+      <SecretForm
+        state={rotating}
+        secret={(rotated) => ({ label: 'New dispensary token', value: rotated.token })}
+        class="row"
+      >
+        <label>
+          Grace period (hours)
+          <input
+            inputMode="decimal"
+            size={4}
+            value={hours}
+            onInput={(event) => setHours(event.currentTarget.value)}
+          />
+        </label>
+        <button type="submit">Rotate token</button>
+        <ErrorText message={rotating.failure?.message} />
+      </SecretForm>
       <p class="hint">
         The old token keeps working for the grace period, so integrators can switch without a gap.
       </p>

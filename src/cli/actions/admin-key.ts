@@ -1,9 +1,9 @@
 import { AdminKeyService } from '../../services/admin-keys.js';
 import { adminKeyRecord } from '../../services/records.js';
 import type { Store } from '../../store/store.js';
-import { withService } from '../context.js';
+import { listAction, withService } from '../context.js';
 import type { CommonOptions } from '../options.js';
-import { emit, table } from '../output.js';
+import { emit } from '../output.js';
 
 const adminKeyService = (store: Store) => new AdminKeyService(store);
 
@@ -18,32 +18,18 @@ export async function create(options: CommonOptions & { scope: string; name: str
   });
 }
 
-export async function list(options: CommonOptions): Promise<void> {
-  await withService(
-    options,
-    adminKeyService,
-    async (adminKeys) => {
-      const keys = await adminKeys.list();
-      emit(
-        options,
-        keys.map(adminKeyRecord),
-        keys.length === 0
-          ? 'No admin keys yet. Create one with: npx menu-api admin-key create --scope all --name NAME'
-          : table(
-              ['NAME', 'SCOPE', 'CREATED', 'LAST USED', 'REVOKED'],
-              keys.map((key) => [
-                key.name,
-                key.scope,
-                key.createdAt,
-                key.lastUsedAt ?? 'never',
-                key.revokedAt ? `yes, ${key.revokedAt}` : 'no',
-              ]),
-            ),
-      );
-    },
-    'read',
-  );
-}
+export const list = listAction(adminKeyService, (adminKeys) => adminKeys.list(), {
+  record: adminKeyRecord,
+  empty: 'No admin keys yet. Create one with: npx menu-api admin-key create --scope all --name NAME',
+  headers: ['NAME', 'SCOPE', 'CREATED', 'LAST USED', 'REVOKED'],
+  row: (key) => [
+    key.name,
+    key.scope,
+    key.createdAt,
+    key.lastUsedAt ?? 'never',
+    key.revokedAt ? `yes, ${key.revokedAt}` : 'no',
+  ],
+});
 
 export async function revoke(name: string, options: CommonOptions): Promise<void> {
   await withService(options, adminKeyService, async (adminKeys) => {

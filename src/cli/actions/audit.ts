@@ -3,7 +3,7 @@ import { auditEntryRecord } from '../../services/records.js';
 import type { Store } from '../../store/store.js';
 import { parseId, withService } from '../context.js';
 import type { CommonOptions } from '../options.js';
-import { emit, table } from '../output.js';
+import { emitList } from '../output.js';
 
 const auditService = (store: Store) => new AuditService(store);
 
@@ -20,22 +20,18 @@ export async function audit(
         since: options.since,
         limit: parseId(options.limit, 'The limit'),
       });
-      emit(
-        options,
-        entries.map(auditEntryRecord),
-        entries.length === 0
-          ? 'No audit entries match.'
-          : table(
-              ['AT', 'ACTOR', 'DISPENSARY', 'ACTION', 'DETAIL'],
-              entries.map((entry) => [
-                entry.at,
-                entry.actor,
-                entry.dispensaryId ?? '-',
-                entry.action,
-                JSON.stringify(entry.detail),
-              ]),
-            ),
-      );
+      emitList(options, entries, {
+        record: auditEntryRecord,
+        empty: 'No audit entries match.',
+        headers: ['AT', 'ACTOR', 'DISPENSARY', 'ACTION', 'DETAIL'],
+        row: (entry) => [
+          entry.at,
+          entry.actor,
+          entry.dispensaryId ?? '-',
+          entry.action,
+          JSON.stringify(entry.detail),
+        ],
+      });
     },
     'read',
   );

@@ -1,9 +1,9 @@
 import { CredentialService } from '../../services/credentials.js';
 import { credentialRecord } from '../../services/records.js';
 import type { Store } from '../../store/store.js';
-import { parseId, withService } from '../context.js';
+import { listAction, parseId, withService } from '../context.js';
 import type { CommonOptions } from '../options.js';
-import { emit, table } from '../output.js';
+import { emit } from '../output.js';
 
 const credentialService = (store: Store) => new CredentialService(store);
 
@@ -23,31 +23,19 @@ export async function issue(
   });
 }
 
-export async function list(options: CommonOptions): Promise<void> {
-  await withService(
-    options,
-    credentialService,
-    async (credentials) => {
-      const all = await credentials.list();
-      const rows = all.map((c) => [
-        c.username,
-        c.createdAt,
-        c.lastUsedAt ?? 'never',
-        c.expiresAt ?? 'never',
-        c.dispensaryIds?.join(',') ?? 'all',
-        c.revokedAt ?? 'active',
-      ]);
-      emit(
-        options,
-        all.map(credentialRecord),
-        all.length === 0
-          ? 'No credentials yet. Issue one with: npx menu-api credential issue --username NAME'
-          : table(['USERNAME', 'CREATED', 'LAST USED', 'EXPIRES', 'DISPENSARIES', 'REVOKED'], rows),
-      );
-    },
-    'read',
-  );
-}
+export const list = listAction(credentialService, (credentials) => credentials.list(), {
+  record: credentialRecord,
+  empty: 'No credentials yet. Issue one with: npx menu-api credential issue --username NAME',
+  headers: ['USERNAME', 'CREATED', 'LAST USED', 'EXPIRES', 'DISPENSARIES', 'REVOKED'],
+  row: (c) => [
+    c.username,
+    c.createdAt,
+    c.lastUsedAt ?? 'never',
+    c.expiresAt ?? 'never',
+    c.dispensaryIds?.join(',') ?? 'all',
+    c.revokedAt ?? 'active',
+  ],
+});
 
 export async function revoke(username: string, options: CommonOptions): Promise<void> {
   await withService(options, credentialService, async (credentials) => {

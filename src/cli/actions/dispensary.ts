@@ -6,7 +6,7 @@ import { DispensaryService } from '../../services/dispensaries.js';
 import { ServiceError } from '../../services/errors.js';
 import { dispensarySummaryRecord } from '../../services/records.js';
 import type { Store } from '../../store/store.js';
-import { parseId, withService } from '../context.js';
+import { listAction, parseId, withService } from '../context.js';
 import { STORE_FIELDS } from '../option-values.js';
 import type { CommonOptions } from '../options.js';
 import { emit, table } from '../output.js';
@@ -24,32 +24,20 @@ export async function create(options: CommonOptions & { name: string }): Promise
   });
 }
 
-export async function list(options: CommonOptions): Promise<void> {
-  await withService(
-    options,
-    dispensaryService,
-    async (dispensaries) => {
-      const all = await dispensaries.list();
-      // PUBLIC: the public pages' slug (/m/SLUG, /board/SLUG) while published, else "private".
-      const rows = all.map((d) => [
-        d.id,
-        d.name,
-        d.itemCount,
-        d.activeItemCount,
-        d.published && d.slug ? `/m/${d.slug}` : 'private',
-        d.updatedAt,
-      ]);
-      emit(
-        options,
-        all.map(dispensarySummaryRecord),
-        all.length === 0
-          ? 'No dispensaries yet. Create one with: npx menu-api dispensary create --name NAME'
-          : table(['ID', 'NAME', 'ITEMS', 'ACTIVE', 'PUBLIC', 'UPDATED'], rows),
-      );
-    },
-    'read',
-  );
-}
+export const list = listAction(dispensaryService, (dispensaries) => dispensaries.list(), {
+  record: dispensarySummaryRecord,
+  empty: 'No dispensaries yet. Create one with: npx menu-api dispensary create --name NAME',
+  headers: ['ID', 'NAME', 'ITEMS', 'ACTIVE', 'PUBLIC', 'UPDATED'],
+  row: (d) => [
+    d.id,
+    d.name,
+    d.itemCount,
+    d.activeItemCount,
+    // PUBLIC: the public pages' slug (/m/SLUG, /board/SLUG) while published, else "private".
+    d.published && d.slug ? `/m/${d.slug}` : 'private',
+    d.updatedAt,
+  ],
+});
 
 export async function rotateToken(
   id: string,

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { jsonAction } from '../options.js';
+import { addListAndRevoke, jsonAction } from '../options.js';
 
 const actions = () => import('../actions/admin-key.js');
 
@@ -16,17 +16,9 @@ export function adminKeyCommand(): Command {
       .requiredOption('--name <name>', 'a name for the key, shown in the audit log'),
     async (_args, options) => (await actions()).create(options),
   );
-  jsonAction(
-    command.command('list').description('list admin keys (never the keys themselves)'),
-    async (_args, options) => (await actions()).list(options),
-  );
-  jsonAction(
-    command
-      .command('revoke')
-      .description('revoke an admin key; running servers refuse it within a second')
-      .argument('<name>', 'the key name'),
-    async ([name], options) => (await actions()).revoke(name!, options),
-  );
-
-  return command;
+  return addListAndRevoke(command, actions, {
+    list: 'list admin keys (never the keys themselves)',
+    revoke: 'revoke an admin key; running servers refuse it within a second',
+    argument: ['<name>', 'the key name'],
+  });
 }

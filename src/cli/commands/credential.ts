@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { jsonAction } from '../options.js';
+import { addListAndRevoke, jsonAction } from '../options.js';
 
 const actions = () => import('../actions/credential.js');
 
@@ -18,17 +18,9 @@ export function credentialCommand(): Command {
       ),
     async (_args, options) => (await actions()).issue(options),
   );
-  jsonAction(
-    command.command('list').description('list credentials (passwords are never shown again)'),
-    async (_args, options) => (await actions()).list(options),
-  );
-  jsonAction(
-    command
-      .command('revoke')
-      .description('revoke a credential; running servers refuse it within a second')
-      .argument('<username>', 'the credential username'),
-    async ([username], options) => (await actions()).revoke(username!, options),
-  );
-
-  return command;
+  return addListAndRevoke(command, actions, {
+    list: 'list credentials (passwords are never shown again)',
+    revoke: 'revoke a credential; running servers refuse it within a second',
+    argument: ['<username>', 'the credential username'],
+  });
 }

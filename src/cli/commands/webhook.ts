@@ -26,6 +26,7 @@ function settingsOf(
 }
 
 type Own = { webhookKey?: string; webhookAllowPrivate?: boolean };
+type WebhookActions = ReturnType<Awaited<ReturnType<typeof actions>>['webhookActions']>;
 
 export function webhookCommand(): Command {
   const command = new Cmd('webhook').description(
@@ -33,15 +34,20 @@ export function webhookCommand(): Command {
   );
   const define = <Extra extends object = object>(
     sub: Command,
-    work: (
-      module: Awaited<ReturnType<typeof actions>>,
-      args: string[],
-      options: CommonOptions & Own & Extra,
-      settings: WebhookCliSettings,
-    ) => Promise<void>,
+    work: (webhooks: WebhookActions, args: string[], options: Extra) => Promise<void>,
   ) =>
     jsonAction<Own & Extra>(sub, async (args, options) =>
-      work(await actions(), args, options, settingsOf(sub, options)),
+      work((await actions()).webhookActions(options, settingsOf(sub, options)), args, options),
+    );
+  /** A subcommand about one webhook, named by its id. */
+  const aboutOne = (
+    name: string,
+    description: string,
+    work: (webhooks: WebhookActions, id: string) => Promise<void>,
+  ) =>
+    define(
+      command.command(name).description(description).argument('<id>', 'the webhook id'),
+      (webhooks, [id]) => work(webhooks, id!),
     );
 
   define<{ credential: string; dispensary: string; url: string; events?: string }>(
@@ -55,23 +61,19 @@ export function webhookCommand(): Command {
       .requiredOption('--dispensary <id>', 'the dispensary id')
       .requiredOption('--url <url>', 'the https:// URL that receives the deliveries')
       .option('--events <types>', 'comma list of item.upserted, item.removed, store.updated (default: all)'),
-    (module, _args, options, settings) => module.add(options, settings),
+    (webhooks, _args, options) => webhooks.add(options),
   );
-  define(
-    command.command('list').description('list webhooks (never their secrets)'),
-    (module, _args, options, settings) => module.list(options, settings),
+  define(command.command('list').description('list webhooks (never their secrets)'), (webhooks) =>
+    webhooks.list(),
   );
-  define(
-    command.command('show').description('show one webhook').argument('<id>', 'the webhook id'),
-    (module, [id], options, settings) => module.show(id!, options, settings),
-  );
+  aboutOne('show', 'show one webhook', (webhooks, id) => webhooks.show(id));
   define<{ limit?: string }>(
     command
       .command('deliveries')
       .description('list a webhook’s latest deliveries, newest first, with their attempts')
       .argument('<id>', 'the webhook id')
       .option('--limit <n>', 'how many (1 to 500)', '50'),
-    (module, [id], options, settings) => module.deliveries(id!, options, settings),
+    (webhooks, [id], options) => webhooks.deliveries(id!, options.limit),
   );
   define(
     command
@@ -79,35 +81,19 @@ export function webhookCommand(): Command {
       .description('send a delivery again now (a failed one, or a pending one without waiting)')
       .argument('<id>', 'the webhook id')
       .argument('<delivery_id>', 'the delivery id (msg_…)'),
-    (module, [id, delivery], options, settings) => module.retry(id!, delivery!, options, settings),
+    (webhooks, [id, delivery]) => webhooks.retry(id!, delivery!),
   );
-  define(
-    command
-      .command('disable')
-      .description('stop sending to a webhook (changes still queue up)')
-      .argument('<id>', 'the webhook id'),
-    (module, [id], options, settings) => module.setEnabled(id!, false, options, settings),
+  aboutOne('disable', 'stop sending to a webhook (changes still queue up)', (webhooks, id) =>
+    webhooks.setEnabled(id, false),
   );
-  define(
-    command
-      .command('enable')
-      .description('send to a webhook again, starting with what queued up')
-      .argument('<id>', 'the webhook id'),
-    (module, [id], options, settings) => module.setEnabled(id!, true, options, settings),
+  aboutOne('enable', 'send to a webhook again, starting with what queued up', (webhooks, id) =>
+    webhooks.setEnabled(id, true),
   );
-  define(
-    command
-      .command('rotate-secret')
-      .description('replace a webhook’s signing secret (shown once; the old one stops at once)')
-      .argument('<id>', 'the webhook id'),
-    (module, [id], options, settings) => module.rotateSecret(id!, options, settings),
+  aboutOne(
+    'rotate-secret',
+    'replace a webhook’s signing secret (shown once; the old one stops at once)',
+    (webhooks, id) => webhooks.rotateSecret(id),
   );
-  define(
-    command
-      .command('remove')
-      .description('remove a webhook and its deliveries')
-      .argument('<id>', 'the webhook id'),
-    (module, [id], options, settings) => module.remove(id!, options, settings),
-  );
+  aboutOne('remove', 'remove a webhook and its deliveries', (webhooks, id) => webhooks.remove(id));
   return command;
 }
