@@ -5,7 +5,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SETTINGS, type Setting } from '../src/config/settings.js';
+import type { Setting } from '../src/config/setting.js';
+import { SETTINGS } from '../src/config/settings.js';
 
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 const BEGIN = '<!-- settings:begin: generated from src/config/settings.ts by `npm run settings` -->';

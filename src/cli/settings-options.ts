@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { SETTINGS, type Setting, type SettingName, type SettingValues } from '../config/settings.js';
+import type { Setting } from '../config/setting.js';
+import { SETTINGS, type SettingName, type SettingValues } from '../config/settings.js';
 
 /** The commander option of one setting of the table: its flag, variable, parser, choices and default. */
 export function settingOption<T>(setting: Setting<T>): Option {
