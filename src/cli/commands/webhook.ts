@@ -1,28 +1,17 @@
 import type { Command } from 'commander';
 import { Command as Cmd } from 'commander';
-import { parseBoolean } from '../../config/parse.js';
 import type { WebhookCliSettings } from '../actions/webhook.js';
 import { type CommonOptions, jsonAction } from '../options.js';
+import { readSetting } from '../settings-options.js';
 
 const actions = () => import('../actions/webhook.js');
 
-/**
- * The global settings as this command sees them. Commander turns a switch on whenever its variable is
- * set, whatever it says; WEBHOOK_ALLOW_PRIVATE=false is off here, as for `serve`.
- */
-function settingsOf(
-  command: Command,
-  options: CommonOptions & { webhookKey?: string; webhookAllowPrivate?: boolean },
-): WebhookCliSettings {
-  let allowPrivate = options.webhookAllowPrivate === true;
-  if (allowPrivate && command.getOptionValueSourceWithGlobals('webhookAllowPrivate') === 'env') {
-    try {
-      allowPrivate = parseBoolean(process.env.WEBHOOK_ALLOW_PRIVATE ?? '');
-    } catch {
-      allowPrivate = false;
-    }
-  }
-  return { webhookKey: options.webhookKey, allowPrivate };
+/** The global settings as this command sees them, read as `serve` reads them (WEBHOOK_ALLOW_PRIVATE=false is off). */
+function settingsOf(command: Command): WebhookCliSettings {
+  return {
+    webhookKey: readSetting(command, 'webhookKey'),
+    allowPrivate: readSetting(command, 'webhookAllowPrivate'),
+  };
 }
 
 type Own = { webhookKey?: string; webhookAllowPrivate?: boolean };
@@ -41,7 +30,7 @@ export function webhookCommand(): Command {
     ) => Promise<void>,
   ) =>
     jsonAction<Own & Extra>(sub, async (args, options) =>
-      work(await actions(), args, options, settingsOf(sub, options)),
+      work(await actions(), args, options, settingsOf(sub)),
     );
 
   define<{ credential: string; dispensary: string; url: string; events?: string }>(
