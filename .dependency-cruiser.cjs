@@ -6,6 +6,17 @@
  */
 const COMPOSITION_ROOT = '^src/http/(app|server|cluster)\\.ts$';
 
+/** The rule that the modules matching `path` import nothing of src/ but each other. */
+function leaf(name, path, comment) {
+  return {
+    name: `${name}-is-a-leaf`,
+    severity: 'error',
+    comment,
+    from: { path },
+    to: { path: '^src/', pathNot: path },
+  };
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -25,27 +36,21 @@ module.exports = {
       from: { path: '^src/(services|store|domain|auth|infra)/' },
       to: { path: '^src/(forms|http|cli)/', dependencyTypesNot: ['type-only'] },
     },
-    {
-      name: 'domain-is-a-leaf',
-      severity: 'error',
-      comment: 'The domain (item schema, money, validation) depends on no other part of the app.',
-      from: { path: '^src/domain/' },
-      to: { path: '^src/', pathNot: '^src/domain/' },
-    },
-    {
-      name: 'config-is-a-leaf',
-      severity: 'error',
-      comment: 'Settings are read before anything else loads, so they import nothing of the app.',
-      from: { path: '^src/(config\\.ts$|config/)' },
-      to: { path: '^src/', pathNot: '^src/(config\\.ts$|config/)' },
-    },
-    {
-      name: 'util-is-a-leaf',
-      severity: 'error',
-      comment: 'util holds small generic helpers any part may use, so it depends on no part of the app.',
-      from: { path: '^src/util/' },
-      to: { path: '^src/', pathNot: '^src/util/' },
-    },
+    leaf(
+      'domain',
+      '^src/domain/',
+      'The domain (item schema, money, validation) depends on no other part of the app.',
+    ),
+    leaf(
+      'config',
+      '^src/(config\\.ts$|config/)',
+      'Settings are read before anything else loads, so they import nothing of the app.',
+    ),
+    leaf(
+      'util',
+      '^src/util/',
+      'util holds small generic helpers any part may use, so it depends on no part of the app.',
+    ),
     {
       name: 'client-ships-alone',
       severity: 'error',
