@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { SETTINGS, type SettingName, type SettingValues } from '../../src/config/settings.js';
+import {
+  defaultSettings,
+  SETTINGS,
+  type SettingName,
+  type SettingValues,
+} from '../../src/config/settings.js';
 import { DEFAULTS, serverConfig } from '../../src/config.js';
 
 const NAMES = Object.keys(SETTINGS) as SettingName[];
@@ -43,5 +48,12 @@ describe('the server configuration', () => {
     expect(Object.keys(DEFAULTS.http).sort()).toEqual([...named('http'), 'timeoutCheckIntervalMs'].sort());
     // The process's own settings (workers, logging) stay with `serve`.
     for (const name of named('process')) expect(DEFAULTS, name).not.toHaveProperty(name);
+  });
+
+  it('makes a field of every input setting, and none of the process settings', () => {
+    const changed = (name: SettingName) =>
+      serverConfig({ ...defaultSettings(), [name]: distinctValues()[name] });
+    for (const name of named('input')) expect(changed(name), name).not.toEqual(DEFAULTS);
+    for (const name of named('process')) expect(changed(name), name).toEqual(DEFAULTS);
   });
 });
