@@ -9,7 +9,7 @@ import {
 
 /*
  * The server's configuration, made from the settings table (src/config/settings.ts). This module and
- * the two beside it import nothing else of the application: every part below may depend on them.
+ * those of src/config/ import nothing else of the application: every part below may depend on them.
  */
 
 export type { RateBucket, TrustProxy } from './config/parse.js';

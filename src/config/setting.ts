@@ -29,6 +29,7 @@ export interface Setting<T> {
   default: T;
   /** How the default is written in --help and the README, when not as JSON. */
   shown?: string;
+  /** What becomes of its value: see SettingUse. */
   use: SettingUse;
 }
 
