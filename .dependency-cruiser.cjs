@@ -1,4 +1,22 @@
 // The dependency rules of src/ (issue 11, "Dependencies point down"); `npm run check:deps`, part of `npm run lint`.
+
+/**
+ * The composition root: the modules that build the server from every part and run its processes. The
+ * lead moves them out of http/ into a folder of their own (issue 28 §3); until then they are named here.
+ */
+const COMPOSITION_ROOT = '^src/http/(app|server|cluster)\\.ts$';
+
+/** The rule that the modules matching `path` import nothing of src/ but each other. */
+function leaf(name, path, comment) {
+  return {
+    name: `${name}-is-a-leaf`,
+    severity: 'error',
+    comment,
+    from: { path },
+    to: { path: '^src/', pathNot: path },
+  };
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -18,19 +36,59 @@ module.exports = {
       from: { path: '^src/(services|store|domain|auth|infra)/' },
       to: { path: '^src/(forms|http|cli)/', dependencyTypesNot: ['type-only'] },
     },
+    leaf(
+      'domain',
+      '^src/domain/',
+      'The domain (item schema, money, validation) depends on no other part of the app.',
+    ),
+    leaf(
+      'config',
+      '^src/(config\\.ts$|config/)',
+      'Settings are read before anything else loads, so they import nothing of the app.',
+    ),
+    leaf(
+      'util',
+      '^src/util/',
+      'util holds small generic helpers any part may use, so it depends on no part of the app.',
+    ),
     {
-      name: 'domain-is-a-leaf',
+      name: 'client-ships-alone',
       severity: 'error',
-      comment: 'The domain (item schema, money, validation) depends on no other part of the app.',
-      from: { path: '^src/domain/' },
-      to: { path: '^src/', pathNot: '^src/domain/' },
+      comment:
+        'The client (the package export) runs in programs that load nothing of the server: at run time it ' +
+        'imports only its own modules.',
+      from: { path: '^src/client/' },
+      to: { path: '^src/', pathNot: '^src/client/', dependencyTypesNot: ['type-only'] },
     },
     {
-      name: 'config-is-a-leaf',
+      name: 'client-types-from-wire-formats',
       severity: 'error',
-      comment: 'Settings are read before anything else loads, so they import nothing of the app.',
-      from: { path: '^src/(config\\.ts$|config/)' },
-      to: { path: '^src/', pathNot: '^src/(config\\.ts$|config/)' },
+      comment:
+        'The client is typed from the schemas the server serializes with, so that its types cannot drift: ' +
+        'type-only imports of the wire formats (domain, forms, the sync API under http/admin) and nothing ' +
+        'else of the server (services, store, config...): what it shares with them sits in a leaf.',
+      from: { path: '^src/client/' },
+      to: { path: '^src/', pathNot: '^src/(client|domain|forms|http/admin)/' },
+    },
+    {
+      name: 'demo-only-from-the-top',
+      severity: 'error',
+      comment:
+        'The demo data is loaded by `serve --demo` and nothing else: only the composition root and the CLI ' +
+        'import it, never a layer below (the API examples use src/forms/example-dispensary.ts).',
+      from: { path: '^src/', pathNot: ['^src/(demo|cli)/', COMPOSITION_ROOT] },
+      to: { path: '^src/demo/' },
+    },
+    {
+      name: 'http-does-not-import-forms',
+      // A warning until http/ and forms/ are rewritten along it (issue 28 §1-§3); then an error.
+      severity: 'warn',
+      comment:
+        'The direction between the request forms and HTTP: a form builds on the request pipeline of http/ ' +
+        '(forms may import it), and http/ does not load the forms at run time. Only the composition root ' +
+        'puts them together; type-only imports are allowed.',
+      from: { path: '^src/http/', pathNot: COMPOSITION_ROOT },
+      to: { path: '^src/forms/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'not-to-unresolvable',

@@ -4,7 +4,8 @@
  * `npm run settings:check`: fails when the committed page differs from a fresh rendering.
  */
 import { fileURLToPath } from 'node:url';
-import { SETTINGS, type Setting } from '../src/config/settings.js';
+import type { Setting } from '../src/config/setting.js';
+import { SETTINGS } from '../src/config/settings.js';
 import { writeOrCheck } from './generated-section.js';
 
 const PAGE = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));

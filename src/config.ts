@@ -1,8 +1,15 @@
-import { defaultSettings, type SettingValues } from './config/settings.js';
+import type { SettingUse } from './config/setting.js';
+import {
+  defaultSettings,
+  SETTINGS,
+  type SettingName,
+  type SettingsFor,
+  type SettingValues,
+} from './config/settings.js';
 
 /*
  * The server's configuration, made from the settings table (src/config/settings.ts). This module and
- * the two beside it import nothing else of the application: every part below may depend on them.
+ * those of src/config/ import nothing else of the application: every part below may depend on them.
  */
 
 export type { RateBucket, TrustProxy } from './config/parse.js';
@@ -22,59 +29,17 @@ export interface LoginGuardLimits {
   perUsername: number;
 }
 
-/** Connection limits of the HTTP server; each is documented in the settings table. */
-export interface HttpLimits
-  extends Pick<
-    SettingValues,
-    | 'maxHeaderSize'
-    | 'headersTimeoutMs'
-    | 'requestTimeoutMs'
-    | 'keepAliveTimeoutMs'
-    | 'connectionTimeoutMs'
-    | 'maxConnections'
-    | 'maxRequestsPerSocket'
-  > {
+/** Connection limits of the HTTP server: the table's `http` settings (src/config/setting.ts). */
+export interface HttpLimits extends Pick<SettingValues, SettingsFor<'http'>> {
   /** How often the timeouts are checked, ms: fixed, not a setting. */
   timeoutCheckIntervalMs: number;
 }
 
 /**
- * Every setting of the server. The fields taken as they are from the table are documented there; the
- * others are made from one or two settings by `serverConfig` below.
+ * Every setting of the server: the table's `server` settings as they are (documented there), and the
+ * fields `serverConfig` below makes of its `http` and `input` settings.
  */
-export interface ServerConfig
-  extends Pick<
-    SettingValues,
-    | 'database'
-    | 'databasePoolSize'
-    | 'host'
-    | 'port'
-    | 'demo'
-    | 'formBNames'
-    | 'bodyLimit'
-    | 'adminBodyLimit'
-    | 'changePollMs'
-    | 'changeRetentionDays'
-    | 'maxStreams'
-    | 'maxStreamsPerCredential'
-    | 'streamHeartbeatMs'
-    | 'streamMaxBacklog'
-    | 'rememberCredentialsMs'
-    | 'shutdownTimeoutMs'
-    | 'drainDelayMs'
-    | 'rateLimitCredential'
-    | 'rateLimitAddress'
-    | 'rateLimitAdminKey'
-    | 'redisPrefix'
-    | 'trustProxy'
-    | 'consoleIdleTimeout'
-    | 'consoleSessionLifetime'
-    | 'webhookKey'
-    | 'webhookAllowPrivate'
-    | 'webhookTimeoutMs'
-    | 'webhookRetrySchedule'
-    | 'webhookDisableAfter'
-  > {
+export interface ServerConfig extends Pick<SettingValues, SettingsFor<'server'>> {
   /** Most bytes of serialized answers kept in memory per process (README: "Menu snapshots"). */
   snapshotBudgetBytes: number;
   /** Failed logins before further attempts are refused (429) until the window passes. */
@@ -101,52 +66,24 @@ export function serverConfig(values: SettingValues): ServerConfig {
       ? Math.min(values.headersTimeoutMs, values.requestTimeoutMs)
       : values.headersTimeoutMs;
   return {
-    database: values.database,
-    databasePoolSize: values.databasePoolSize,
-    host: values.host,
-    port: values.port,
-    demo: values.demo,
-    formBNames: values.formBNames,
-    bodyLimit: values.bodyLimit,
-    adminBodyLimit: values.adminBodyLimit,
-    changePollMs: values.changePollMs,
-    changeRetentionDays: values.changeRetentionDays,
-    maxStreams: values.maxStreams,
-    maxStreamsPerCredential: values.maxStreamsPerCredential,
-    streamHeartbeatMs: values.streamHeartbeatMs,
-    streamMaxBacklog: values.streamMaxBacklog,
-    rememberCredentialsMs: values.rememberCredentialsMs,
-    shutdownTimeoutMs: values.shutdownTimeoutMs,
-    drainDelayMs: values.drainDelayMs,
+    ...valuesFor(values, 'server'),
     snapshotBudgetBytes: values.snapshotBudgetMb * 1024 * 1024,
-    rateLimitCredential: values.rateLimitCredential,
-    rateLimitAddress: values.rateLimitAddress,
-    rateLimitAdminKey: values.rateLimitAdminKey,
     loginGuard: { windowMs: values.loginWindow * 1000, perPair, perAddress, perUsername },
     redisUrl: values.redisUrl || undefined,
-    redisPrefix: values.redisPrefix,
-    http: {
-      maxHeaderSize: values.maxHeaderSize,
-      headersTimeoutMs,
-      requestTimeoutMs: values.requestTimeoutMs,
-      keepAliveTimeoutMs: values.keepAliveTimeoutMs,
-      connectionTimeoutMs: values.connectionTimeoutMs,
-      maxConnections: values.maxConnections,
-      maxRequestsPerSocket: values.maxRequestsPerSocket,
-      timeoutCheckIntervalMs: 1_000,
-    },
+    http: { ...valuesFor(values, 'http'), headersTimeoutMs, timeoutCheckIntervalMs: 1_000 },
     corsOrigins: values.corsOrigins ?? [],
-    trustProxy: values.trustProxy,
-    consoleIdleTimeout: values.consoleIdleTimeout,
-    consoleSessionLifetime: values.consoleSessionLifetime,
-    webhookKey: values.webhookKey,
-    webhookAllowPrivate: values.webhookAllowPrivate,
-    webhookTimeoutMs: values.webhookTimeoutMs,
-    webhookRetrySchedule: values.webhookRetrySchedule,
-    webhookDisableAfter: values.webhookDisableAfter,
     opsPort: values.opsPort ?? null,
     opsHost: values.opsHost ?? null,
   };
+}
+
+/** The values of the settings of one use, under their own names. */
+function valuesFor<U extends SettingUse>(values: SettingValues, use: U): Pick<SettingValues, SettingsFor<U>> {
+  const picked: Partial<SettingValues> = {};
+  for (const name of Object.keys(SETTINGS) as SettingName[]) {
+    if (SETTINGS[name].use === use) Object.assign(picked, { [name]: values[name] });
+  }
+  return picked as Pick<SettingValues, SettingsFor<U>>; // every name of that use, picked above
 }
 
 export const DEFAULTS: ServerConfig = serverConfig(defaultSettings());

@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { SETTINGS, type Setting, type SettingName, type SettingValues } from '../config/settings.js';
+import type { Setting } from '../config/setting.js';
+import { SETTINGS, type SettingName, type SettingValues } from '../config/settings.js';
 
 /** The commander option of one setting of the table: its flag, variable, parser, choices and default. */
 export function settingOption<T>(setting: Setting<T>): Option {
@@ -23,38 +24,37 @@ export function addSettingOptions(command: Command, scope: Setting<unknown>['sco
   return command;
 }
 
-/**
- * The value of every setting as the command line and the environment give it (the program's options
- * included). Commander hands a switch's variable over as "set" whatever it says; here DEMO=false is
- * off, and a value that is neither true nor false is a usage error like any other.
- */
+/** The value of every setting as the command line and the environment give it (the program's options included). */
 export function readSettings(command: Command): SettingValues {
-  const given = command.optsWithGlobals();
   const values: Record<string, unknown> = {};
-  for (const name of NAMES) {
-    const setting = entry(name);
-    const option = findOption(command, setting.flag);
-    const key = option.attributeName();
-    let value = given[key] ?? setting.default;
-    if (option.isBoolean()) {
-      const source = sourceOf(command, key);
-      const text = process.env[setting.env];
-      if (source === 'env' && text !== undefined && setting.parse) {
-        try {
-          value = setting.parse(text);
-        } catch (error) {
-          if (!(error instanceof InvalidArgumentError)) throw error;
-          command.error(
-            `error: option '${setting.flag}' value '${text}' from env '${setting.env}' is invalid. ${error.message}`,
-            { code: error.code, exitCode: error.exitCode },
-          );
-        }
-      }
-      value = Boolean(value);
-    }
-    values[name] = value;
-  }
+  for (const name of NAMES) values[name] = readSetting(command, name);
   return values as SettingValues; // one value per table entry, parsed by that entry
+}
+
+/**
+ * The value of one setting as the command line and the environment give it. Commander hands a switch's
+ * variable over as "set" whatever it says; here DEMO=false is off, and a value that is neither true
+ * nor false is a usage error like any other.
+ */
+export function readSetting<Name extends SettingName>(command: Command, name: Name): SettingValues[Name] {
+  const setting = entry(name);
+  const option = findOption(command, setting.flag);
+  const key = option.attributeName();
+  let value: unknown = command.optsWithGlobals()[key] ?? setting.default;
+  const text = process.env[setting.env];
+  if (option.isBoolean() && sourceOf(command, key) === 'env' && text !== undefined && setting.parse) {
+    try {
+      value = setting.parse(text);
+    } catch (error) {
+      if (!(error instanceof InvalidArgumentError)) throw error;
+      command.error(
+        `error: option '${setting.flag}' value '${text}' from env '${setting.env}' is invalid. ${error.message}`,
+        { code: error.code, exitCode: error.exitCode },
+      );
+    }
+  }
+  if (option.isBoolean()) value = Boolean(value);
+  return value as SettingValues[Name]; // parsed by this entry's parser: commander's argParser, or above
 }
 
 function findOption(command: Command, flag: string): Option {

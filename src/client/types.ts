@@ -3,13 +3,13 @@
  * here is `import type`: nothing of the server is loaded at run time.
  */
 import type { Static } from 'typebox';
+import type { ErrorCode } from '../domain/error-codes.js';
 import type { Unit } from '../domain/item-vocabulary.js';
 import type { WeeklyHours } from '../domain/store-info.js';
 import type { InventoryEntrySchema } from '../forms/common/inventory.js';
 import type { StoreInfoSchema } from '../forms/common/store-info.js';
 import type { FormAItem as FormAItemWire, FormAPrice as FormAPriceSchema } from '../forms/form-a/item.js';
 import type { FormBPrice as FormBPriceSchema, formBItemSchema } from '../forms/form-b/item.js';
-import type { ErrorCode } from '../services/errors.js';
 
 export type { Unit };
 export type Form = 'A' | 'B';

@@ -1,3 +1,4 @@
+import { EXAMPLE_DISPENSARY, EXAMPLE_STORE } from '../forms/example-dispensary.js';
 import type { AdminKeyService } from '../services/admin-keys.js';
 import type { CredentialService } from '../services/credentials.js';
 import type { DispensaryService } from '../services/dispensaries.js';
@@ -5,14 +6,12 @@ import type { MenuService } from '../services/menus.js';
 import demoMenu from './menu.json' with { type: 'json' };
 
 /**
- * Well-known demo secrets, printed on every start so the curl commands can be pasted.
- * They are public by design: never run --demo on a server that holds real dispensaries.
+ * Well-known demo secrets, printed on every start so the curl commands can be pasted: the API's example
+ * dispensary, and the console's sign-in. They are public by design: never run --demo on a server that
+ * holds real dispensaries.
  */
 export const DEMO = {
-  dispensaryName: 'Demo Collective',
-  token: 'demo-collective-token',
-  username: 'demo',
-  password: 'demo-password',
+  ...EXAMPLE_DISPENSARY,
   /** The console's demo sign-in: an admin key with scope all, as public as the rest. */
   adminKeyName: 'demo-console',
   adminKey: 'mak_demo-console-key',
@@ -20,37 +19,8 @@ export const DEMO = {
   slug: 'demo',
 } as const;
 
-const day = (open: string, close: string) => ({ open, close, closed: false as const });
-
-/**
- * The demo dispensary's store information (snake_case, as the sync API takes it): a complete, realistic
- * store, so that `/store` on a demo server shows what a real one would. The address, the 555 phone
- * number and the .example domain are fictional.
- */
-export const DEMO_STORE = {
-  name: DEMO.dispensaryName,
-  address: '1200 Harbor Blvd',
-  city: 'Oakland',
-  state: 'CA',
-  postal_code: '94607',
-  country: 'US',
-  phone: '+1 510 555 0100',
-  email: 'hello@demo-collective.example',
-  website: 'https://demo-collective.example',
-  timezone: 'America/Los_Angeles',
-  license_number: 'C10-0000001-LIC',
-  currency: 'USD',
-  hours: {
-    monday: day('09:00', '21:00'),
-    tuesday: day('09:00', '21:00'),
-    wednesday: day('09:00', '21:00'),
-    thursday: day('09:00', '21:00'),
-    friday: day('09:00', '23:00'),
-    saturday: day('10:00', '02:00'),
-    sunday: { open: null, close: null, closed: true as const },
-  },
-  logo: 'https://demo-collective.example/logo.png',
-};
+/** The demo dispensary's store information: the example one, so that `/store` answers as documented. */
+export const DEMO_STORE = EXAMPLE_STORE;
 
 export interface DemoServices {
   dispensaries: DispensaryService;

@@ -1,11 +1,12 @@
 /**
  * Example requests and answers for the OpenAPI document, in the shapes the schemas describe (a test
- * validates every example against its schema). They use the demo data, so that "try it" on a server
- * started with --demo answers them.
+ * validates every example against its schema). They show the example dispensary, which a server
+ * started with --demo loads, so that "try it" there answers them.
  */
-import { DEMO, DEMO_STORE } from '../demo/seed.js';
+import { EXAMPLE_DISPENSARY, EXAMPLE_STORE } from './example-dispensary.js';
 
-const credentials = { username: DEMO.username, password: DEMO.password, collective_token: DEMO.token };
+const { username, password, token } = EXAMPLE_DISPENSARY;
+const credentials = { username, password, collective_token: token };
 
 export const FORM_A_MENU_REQUEST_EXAMPLE = { ...credentials, active: true };
 export const FORM_A_STORE_REQUEST_EXAMPLE = { ...credentials };
@@ -13,8 +14,8 @@ export const FORM_A_INVENTORY_REQUEST_EXAMPLE = { ...credentials, since: '2026-1
 export const FORM_A_CHANGES_REQUEST_EXAMPLE = { ...credentials, after: '0000000000001234', limit: 100 };
 export const FORM_A_EVENTS_REQUEST_EXAMPLE = { ...credentials, after: '0000000000001234' };
 
-/** The demo dispensary's store information, as `/store` answers it on a demo server. */
-export const STORE_INFO_EXAMPLE = { ...DEMO_STORE, updated_at: '2026-11-25T12:00:00.000Z' };
+/** The example dispensary's store information, as `/store` answers it on a demo server. */
+export const STORE_INFO_EXAMPLE = { ...EXAMPLE_STORE, updated_at: '2026-11-25T12:00:00.000Z' };
 
 export const INVENTORY_EXAMPLE = [
   {

@@ -1,23 +1,8 @@
+import type { ErrorCode } from '../domain/error-codes.js';
 import type { FieldProblem } from '../domain/validate-item.js';
 
-/** Every failure a caller can act on has one of these codes; the HTTP layer and the CLI each map them. */
-export type ErrorCode =
-  | 'invalid_request'
-  | 'invalid_credentials'
-  | 'invalid_token'
-  | 'not_found'
-  | 'cursor_expired'
-  | 'method_not_allowed'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'conflict'
-  | 'unprocessable'
-  | 'forbidden'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'request_timeout'
-  | 'headers_too_large'
-  | 'internal_error';
+/** The codes are shared with the client, from the domain (a leaf): see there. */
+export type { ErrorCode };
 
 export class ServiceError extends Error {
   constructor(

@@ -1,31 +1,19 @@
 import type { Command } from 'commander';
 import { Command as Cmd } from 'commander';
-import { parseBoolean } from '../../config/parse.js';
 import type { WebhookCliSettings } from '../actions/webhook.js';
-import { type CommonOptions, jsonAction } from '../options.js';
+import { jsonAction } from '../options.js';
+import { readSetting } from '../settings-options.js';
 
 const actions = () => import('../actions/webhook.js');
 
-/**
- * The global settings as this command sees them. Commander turns a switch on whenever its variable is
- * set, whatever it says; WEBHOOK_ALLOW_PRIVATE=false is off here, as for `serve`.
- */
-function settingsOf(
-  command: Command,
-  options: CommonOptions & { webhookKey?: string; webhookAllowPrivate?: boolean },
-): WebhookCliSettings {
-  let allowPrivate = options.webhookAllowPrivate === true;
-  if (allowPrivate && command.getOptionValueSourceWithGlobals('webhookAllowPrivate') === 'env') {
-    try {
-      allowPrivate = parseBoolean(process.env.WEBHOOK_ALLOW_PRIVATE ?? '');
-    } catch {
-      allowPrivate = false;
-    }
-  }
-  return { webhookKey: options.webhookKey, allowPrivate };
+/** The global settings as this command sees them, read as `serve` reads them (WEBHOOK_ALLOW_PRIVATE=false is off). */
+function settingsOf(command: Command): WebhookCliSettings {
+  return {
+    webhookKey: readSetting(command, 'webhookKey'),
+    allowPrivate: readSetting(command, 'webhookAllowPrivate'),
+  };
 }
 
-type Own = { webhookKey?: string; webhookAllowPrivate?: boolean };
 type WebhookActions = ReturnType<Awaited<ReturnType<typeof actions>>['webhookActions']>;
 
 export function webhookCommand(): Command {
@@ -36,8 +24,8 @@ export function webhookCommand(): Command {
     sub: Command,
     work: (webhooks: WebhookActions, args: string[], options: Extra) => Promise<void>,
   ) =>
-    jsonAction<Own & Extra>(sub, async (args, options) =>
-      work((await actions()).webhookActions(options, settingsOf(sub, options)), args, options),
+    jsonAction<Extra>(sub, async (args, options) =>
+      work((await actions()).webhookActions(options, settingsOf(sub)), args, options),
     );
   /** A subcommand about one webhook, named by its id. */
   const aboutOne = (
