@@ -67,7 +67,7 @@ const [first] = menu;
 const entry = (first!.prices as { unit: string; amount: number }[])[0]!;
 
 const server = await startMenuServer({ database: db, logLevel: 'warn' });
-const ceiling = await startCeiling();
+const ceiling = await startCeiling(server);
 const pageUrl = `${server.url}/m/bench`;
 
 // 1. The page from its snapshot, against the ceiling.

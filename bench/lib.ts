@@ -101,6 +101,8 @@ export function fetchRaw(
 export interface ServerUnderTest {
   url: string;
   pid: number;
+  /** Its keep-alive timeout, from the `Keep-Alive: timeout=` header it writes: the ceiling's too. */
+  keepAliveMs: number;
   child: ChildProcess;
   stop(): Promise<void>;
 }
@@ -157,10 +159,12 @@ export async function startMenuServer(options: {
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
+  let keepAliveMs = Number.NaN;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${stderr}`);
     try {
-      const response = await fetchRaw(`${url}/healthz`);
+      const response = await fetchRaw(`${url}/healthz`, { headers: { connection: 'keep-alive' } });
+      keepAliveMs = Number(/timeout=(\d+)/.exec(String(response.headers['keep-alive']))?.[1]) * 1000;
       if (response.status === 200) break;
     } catch {
       // not listening yet
@@ -171,6 +175,7 @@ export async function startMenuServer(options: {
   return {
     url,
     pid: child.pid!,
+    keepAliveMs,
     child,
     stop: () =>
       new Promise<void>((resolve) => {
@@ -325,8 +330,8 @@ export interface Ceiling {
   stop(): Promise<void>;
 }
 
-/** Starts the bare node:http ceiling server, pinned to the server core. */
-export async function startCeiling(): Promise<Ceiling> {
+/** Starts the bare node:http ceiling server of `server` (same keep-alive timeout), pinned to the server core. */
+export async function startCeiling(server: ServerUnderTest): Promise<Ceiling> {
   const port = await freePort();
   const [command, argv] = pinned(SERVER_CORE, process.execPath, [
     '--import',
@@ -335,7 +340,7 @@ export async function startCeiling(): Promise<Ceiling> {
   ]);
   const child = spawn(command, argv, {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, PORT: String(port), KEEP_ALIVE_MS: String(server.keepAliveMs) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -350,7 +355,7 @@ export async function startCeiling(): Promise<Ceiling> {
         child.once('message', () => resolve());
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(response.headers)) {
-          // Connection management is the server's own business; everything else is copied.
+          // Node writes the connection headers (from the keep-alive timeout) and the date itself.
           if (value === undefined || ['connection', 'keep-alive', 'date'].includes(name)) continue;
           headers[name] = Array.isArray(value) ? value.join(', ') : value;
         }

@@ -68,7 +68,7 @@ try {
     const server = await startMenuServer({ database, logLevel: 'warn', serveArgs });
     const refusing = workload.status !== undefined && workload.status >= 400;
     // A refusal is compared with a served read (the b-gzip row), not with a ceiling of its own.
-    const ceiling = refusing ? undefined : await startCeiling();
+    const ceiling = refusing ? undefined : await startCeiling(server);
     try {
       // The rate-limited workload's first request takes the one token of the bucket.
       if (workload.status === 429) await fetchRaw(`${server.url}/menu`, workload.request);

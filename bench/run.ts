@@ -124,7 +124,7 @@ const scaleRows: {
 try {
   // 3. The workloads, each against the ceiling.
   const server = await startMenuServer({ database, logLevel: 'warn' });
-  const ceiling = await startCeiling();
+  const ceiling = await startCeiling(server);
   try {
     const m500 = sized(500);
     const readers = [server];
