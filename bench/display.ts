@@ -2,7 +2,7 @@
  * The display benchmark (issue 17).
  *
  * 1. The menu page /m/{slug} served from its kept snapshot (gzip, and 304 revalidation), requests per
- *    second against a bare node:http ceiling (bench/ceiling.ts) writing the very bytes and headers
+ *    second against a bare node:http ceiling (bench/lib/ceiling-server.ts) writing the very bytes and headers
  *    the server sent, on the same core, measured in the same run (autocannon, pinned to the other core).
  * 2. DISPLAY_BOARDS (default 500) boards on one process: event streams of /m/{slug}/events; one stock
  *    change through the sync API; the time until every stream has its event, DISPLAY_ROUNDS rounds.
@@ -15,19 +15,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { realisticMenu } from './data.js';
-import {
-  currentRss,
-  ensureBuilt,
-  fetchRaw,
-  ROOT,
-  runLoad,
-  sleep,
-  startCeiling,
-  startMenuServer,
-  TASKSET,
-} from './lib.js';
-import type { LoadResult } from './load-worker.js';
+import { startCeiling } from './lib/ceiling.js';
+import { realisticMenu } from './lib/data.js';
+import { fetchRaw } from './lib/http.js';
+import { runLoad } from './lib/load.js';
+import type { LoadResult } from './lib/load-worker.js';
+import { currentRss, ensureBuilt, ROOT, sleep, TASKSET } from './lib/processes.js';
+import { startMenuServer } from './lib/server.js';
 
 const SECONDS = Number(process.env.DISPLAY_SECONDS ?? 5);
 const BOARDS = Number(process.env.DISPLAY_BOARDS ?? 500);
@@ -202,7 +196,7 @@ Run with \`npx tsx bench/display.ts\` (also a step of \`npm run bench\`).
 - Machine: ${availableParallelism()} cores, ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}; ${process.platform} ${process.arch}
 - Load average (1, 5, 15 min) at start: ${loadAtStart.map((value) => value.toFixed(2)).join(', ')}; at end: ${loadAtEnd.map((value) => value.toFixed(2)).join(', ')}
 - Server: \`bin/menu-api serve\` (production build, one process)${TASKSET ? ', pinned to core 0 with taskset' : ''}, rate limits that never refuse; a published dispensary with ${MENU_ITEMS} items.
-- Ceiling: a bare \`node:http\` server on the same core (bench/ceiling.ts) writing the very bytes and headers the server sent.
+- Ceiling: a bare \`node:http\` server on the same core (bench/lib/ceiling-server.ts) writing the very bytes and headers the server sent.
 - Load: autocannon, ${CONNECTIONS} connections, in a child process pinned to core 1; 1 s warm-up, then ${SECONDS} s on each side (server, ceiling, ceiling, server).
 
 ${table.join('\n')}

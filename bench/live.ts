@@ -9,7 +9,7 @@
  * 3. Fan-out: LIVE_STREAMS streams of one server, one change: the time until every stream has it, and
  *    the server's memory per open stream.
  *
- * The ceiling, measured in the same run: a bare node:http server (bench/live-ceiling.ts) on the same
+ * The ceiling, measured in the same run: a bare node:http server (bench/lib/live-ceiling-server.ts) on the same
  * core that, on a POST, writes an event of the same size to every open stream and answers: the cost
  * of the transport alone. Servers run pinned to core 0 (taskset); this process is the client.
  *
@@ -24,7 +24,7 @@ import { request as httpRequest } from 'node:http';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { realisticMenu } from './data.js';
+import { realisticMenu } from './lib/data.js';
 import {
   currentRss,
   ensureBuilt,
@@ -33,9 +33,9 @@ import {
   ROOT,
   SERVER_CORE,
   sleep,
-  startMenuServer,
   TASKSET,
-} from './lib.js';
+} from './lib/processes.js';
+import { startMenuServer } from './lib/server.js';
 
 const CHANGES = Number(process.env.LIVE_CHANGES ?? 1000);
 const STREAMS = Number(process.env.LIVE_STREAMS ?? 1000);
@@ -218,7 +218,7 @@ async function startCeiling(): Promise<{ url: string; pid: number; stop(): Promi
   const [command, argv] = pinned(SERVER_CORE, process.execPath, [
     '--import',
     'tsx',
-    join(ROOT, 'bench/live-ceiling.ts'),
+    join(ROOT, 'bench/lib/live-ceiling-server.ts'),
   ]);
   const child: ChildProcess = spawn(command, argv, {
     cwd: ROOT,
@@ -466,7 +466,7 @@ Run with \`npx tsx bench/live.ts\` (also the last step of \`npm run bench\`).
 - Machine: ${availableParallelism()} cores, ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}; ${process.platform} ${process.arch}
 - Load average (1, 5, 15 min) at start: ${loadAtStart.map((value) => value.toFixed(2)).join(', ')}; at end: ${loadAtEnd.map((value) => value.toFixed(2)).join(', ')}
 - Servers: \`bin/menu-api serve\` (production build, one process each)${TASKSET ? ', pinned to core 0 with taskset' : ''}; the client (this script: the sync API writer and the stream readers) is unpinned. Menu of ${MENU_ITEMS} items; each change sets the stock of one price entry (\`PATCH /admin/v1/dispensaries/:id/inventory\`), one change at a time; the event is recognized on a Form B \`GET /events\` stream.
-- Ceiling: a bare \`node:http\` server on the same core (bench/live-ceiling.ts) that, on a POST, writes an event of about the same size to every open stream and answers.
+- Ceiling: a bare \`node:http\` server on the same core (bench/lib/live-ceiling-server.ts) that, on a POST, writes an event of about the same size to every open stream and answers.
 - send → event: from sending the write to the event's arrival (includes the write itself). accepted → event: from the write's answer to the event's arrival (0 when the event came first: the server publishes right after the commit, before it answers).
 
 | | |

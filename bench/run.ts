@@ -13,25 +13,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BenchDatabase, type BenchDispensary, generateDatabase, realisticMenu } from './data.js';
-import {
-  type Ceiling,
-  currentRss,
-  ensureBuilt,
-  fetchRaw,
-  LOAD_CLIENT,
-  peakRss,
-  ROOT,
-  runLoad,
-  type ServerUnderTest,
-  sleep,
-  startCeiling,
-  startMenuServer,
-  TASKSET,
-} from './lib.js';
-import type { LoadResult } from './load-worker.js';
-import { type BenchRequest, formARequest, formBRequest, measureWorkload, type Row } from './measure.js';
-import { measureBothWrites, median, type WriteTimes } from './writes.js';
+import { type Ceiling, startCeiling } from './lib/ceiling.js';
+import { type BenchDatabase, type BenchDispensary, generateDatabase, realisticMenu } from './lib/data.js';
+import { fetchRaw } from './lib/http.js';
+import { LOAD_CLIENT, runLoad } from './lib/load.js';
+import type { LoadResult } from './lib/load-worker.js';
+import { type BenchRequest, formARequest, formBRequest, measureWorkload, type Row } from './lib/measure.js';
+import { currentRss, ensureBuilt, peakRss, ROOT, sleep, TASKSET } from './lib/processes.js';
+import { type ServerUnderTest, startMenuServer } from './lib/server.js';
+import { measureBothWrites, median, type WriteTimes } from './lib/writes.js';
 
 // Even, so that each half of a workload is whole seconds (wrk takes whole seconds).
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);

@@ -7,7 +7,7 @@
  * change every second that the very next inventory read must show. Meanwhile four live streams
  * (`/events`, two per form) and a webhook receiver (signatures verified with `standardwebhooks`)
  * follow the dispensary from the cursor before the warm-up; after the load, every change of the feed
- * since then must have reached each of them (bench/soak-push.ts). It reports the requests, the errors
+ * since then must have reached each of them (bench/lib/soak-push.ts). It reports the requests, the errors
  * (anything but the expected status, a connection error, a stale read, a change a stream or the
  * receiver never got: must be 0), latency percentiles, the server's resident memory at the start,
  * middle and end (after a warm-up), and per push channel the changes made, delivered, missing and
@@ -43,7 +43,7 @@ import {
   type StreamOpening,
   startWebhookReceiver,
   stockCursors,
-} from './soak-push.js';
+} from './lib/soak-push.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'menu-api');

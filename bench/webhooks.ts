@@ -28,8 +28,9 @@ import { createServices, type Services } from '../src/services/index.js';
 import { webhookKeySource } from '../src/services/webhook-key.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
-import { realisticMenu } from './data.js';
-import { ROOT, type ServerUnderTest, startMenuServer } from './lib.js';
+import { realisticMenu } from './lib/data.js';
+import { ROOT } from './lib/processes.js';
+import { type ServerUnderTest, startMenuServer } from './lib/server.js';
 
 const CHANGES = Number(process.env.BENCH_WEBHOOK_CHANGES ?? 1000);
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
