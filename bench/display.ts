@@ -3,7 +3,7 @@
  *
  * 1. The menu page /m/{slug} served from its kept snapshot (gzip, and 304 revalidation), requests per
  *    second against a bare node:http ceiling (bench/lib/ceiling-server.ts) writing the very bytes and headers
- *    the server sent, on the same core, measured in the same run (autocannon, pinned to the other core).
+ *    the server sent, on the same core, measured in the same run (wrk, else autocannon, pinned to the other core).
  * 2. DISPLAY_BOARDS (default 500) boards on one process: event streams of /m/{slug}/events; one stock
  *    change through the sync API; the time until every stream has its event, DISPLAY_ROUNDS rounds.
  *
@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { startCeiling } from './lib/ceiling.js';
 import { realisticMenu } from './lib/data.js';
 import { fetchRaw } from './lib/http.js';
-import { runLoad } from './lib/load.js';
+import { LOAD_CLIENT, runLoad } from './lib/load.js';
 import type { LoadResult } from './lib/load-worker.js';
 import { currentRss, ensureBuilt, ROOT, sleep, TASKSET } from './lib/processes.js';
 import { startMenuServer } from './lib/server.js';
@@ -197,7 +197,7 @@ Run with \`npx tsx bench/display.ts\` (also a step of \`npm run bench\`).
 - Load average (1, 5, 15 min) at start: ${loadAtStart.map((value) => value.toFixed(2)).join(', ')}; at end: ${loadAtEnd.map((value) => value.toFixed(2)).join(', ')}
 - Server: \`bin/menu-api serve\` (production build, one process)${TASKSET ? ', pinned to core 0 with taskset' : ''}, rate limits that never refuse; a published dispensary with ${MENU_ITEMS} items.
 - Ceiling: a bare \`node:http\` server on the same core (bench/lib/ceiling-server.ts) writing the very bytes and headers the server sent.
-- Load: autocannon, ${CONNECTIONS} connections, in a child process pinned to core 1; 1 s warm-up, then ${SECONDS} s on each side (server, ceiling, ceiling, server).
+- Load: ${LOAD_CLIENT === 'wrk' ? 'wrk (one thread)' : 'autocannon'}, ${CONNECTIONS} connections, in a child process pinned to core 1; 1 s warm-up, then ${SECONDS} s on each side (server, ceiling, ceiling, server).
 
 ${table.join('\n')}
 
