@@ -10,17 +10,16 @@
  * Run alone: `npx tsx bench/display.ts` (builds first if needed). Knobs: DISPLAY_SECONDS (per load
  * run, default 5), DISPLAY_BOARDS, DISPLAY_ROUNDS (default 10). Writes its section of bench/RESULTS.md.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCeiling } from './lib/ceiling.js';
-import { realisticMenu } from './lib/data.js';
+import { cliDispensary, menuCli } from './lib/cli.js';
 import { fetchRaw } from './lib/http.js';
 import { LOAD_CLIENT, runLoad } from './lib/load.js';
 import type { LoadResult } from './lib/load-worker.js';
-import { currentRss, ensureBuilt, ROOT, sleep, TASKSET } from './lib/processes.js';
+import { currentRss, ensureBuilt, progressLog, ROOT, sleep, TASKSET } from './lib/processes.js';
 import { startMenuServer } from './lib/server.js';
 
 const SECONDS = Number(process.env.DISPLAY_SECONDS ?? 5);
@@ -28,35 +27,21 @@ const BOARDS = Number(process.env.DISPLAY_BOARDS ?? 500);
 const ROUNDS = Number(process.env.DISPLAY_ROUNDS ?? 10);
 const CONNECTIONS = 32;
 const MENU_ITEMS = 500;
-const BIN = join(ROOT, 'bin/menu-api');
 
 const started = Date.now();
 const loadAtStart = loadavg();
-const log = (message: string) =>
-  console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}`);
+const log = progressLog('', started);
 
 ensureBuilt(log);
 
-const cli = <T>(db: string, args: string[]): T =>
-  JSON.parse(execFileSync(process.execPath, [BIN, '--db', db, ...args, '--json'], { encoding: 'utf8' })) as T;
-
 const work = mkdtempSync(join(tmpdir(), 'menu-api-display-bench-'));
 const db = join(work, 'menu.db');
-const dispensary = cli<{ id: number }>(db, ['dispensary', 'create', '--name', 'Display Bench']);
-const { key } = cli<{ key: string }>(db, [
-  'admin-key',
-  'create',
-  '--scope',
-  'all',
-  '--name',
-  'bench-display',
-]);
-const menu = realisticMenu(MENU_ITEMS, 11).map(
-  (item): Record<string, unknown> => ({ ...item, active: true }),
-);
-writeFileSync(join(work, 'menu.json'), JSON.stringify(menu));
-cli(db, ['menu', 'import', '--dispensary', String(dispensary.id), join(work, 'menu.json')]);
-cli(db, ['dispensary', 'publish', String(dispensary.id), '--slug', 'bench']);
+const { key, menu, ...dispensary } = cliDispensary(db, work, {
+  name: 'Display Bench',
+  items: MENU_ITEMS,
+  seed: 11,
+});
+menuCli(db, ['dispensary', 'publish', String(dispensary.id), '--slug', 'bench']);
 const [first] = menu;
 const entry = (first!.prices as { unit: string; amount: number }[])[0]!;
 

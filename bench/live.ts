@@ -17,19 +17,20 @@
  * LIVE_STREAMS (default 1000), LIVE_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres;
  * the PostgreSQL part is skipped when it is unreachable). Writes its section of bench/RESULTS.md.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { realisticMenu } from './lib/data.js';
+import { cliDispensary, menuCli } from './lib/cli.js';
 import {
   currentRss,
   ensureBuilt,
   freePort,
   pinned,
+  progressLog,
   ROOT,
   SERVER_CORE,
   sleep,
@@ -42,17 +43,12 @@ const STREAMS = Number(process.env.LIVE_STREAMS ?? 1000);
 const FAN_OUT_ROUNDS = 10;
 const POSTGRES_URL = process.env.LIVE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MENU_ITEMS = 500;
-const BIN = join(ROOT, 'bin/menu-api');
 
 const started = Date.now();
 const loadAtStart = loadavg();
-const log = (message: string) =>
-  console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}`);
+const log = progressLog('', started);
 
 ensureBuilt(log);
-
-const cli = <T>(db: string, args: string[]): T =>
-  JSON.parse(execFileSync(process.execPath, [BIN, '--db', db, ...args, '--json'], { encoding: 'utf8' })) as T;
 
 interface Fixture {
   token: string;
@@ -66,20 +62,17 @@ interface Fixture {
 
 /** A dispensary with a realistic menu (every item active), a credential and an admin key, through the CLI. */
 function setUp(db: string, work: string): Fixture {
-  const dispensary = cli<{ id: number; token: string }>(db, ['dispensary', 'create', '--name', 'Live Bench']);
-  const credential = cli<{ username: string; password: string }>(db, [
+  const { key, menu, ...dispensary } = cliDispensary(db, work, {
+    name: 'Live Bench',
+    items: MENU_ITEMS,
+    seed: 7,
+  });
+  const credential = menuCli<{ username: string; password: string }>(db, [
     'credential',
     'issue',
     '--username',
     'bench-live',
   ]);
-  const { key } = cli<{ key: string }>(db, ['admin-key', 'create', '--scope', 'all', '--name', 'bench-live']);
-  const menu = realisticMenu(MENU_ITEMS, 7).map(
-    (item): Record<string, unknown> => ({ ...item, active: true }),
-  );
-  const file = join(work, 'menu.json');
-  writeFileSync(file, JSON.stringify(menu));
-  cli(db, ['menu', 'import', '--dispensary', String(dispensary.id), file]);
   const entries = menu.map((item) => {
     const [price] = item.prices as { unit: string; amount: number }[];
     return { item_id: item.id as number, unit: price!.unit, amount: price!.amount };

@@ -19,7 +19,7 @@ import { fetchRaw } from './lib/http.js';
 import { LOAD_CLIENT, runLoad } from './lib/load.js';
 import type { LoadResult } from './lib/load-worker.js';
 import { type BenchRequest, formARequest, formBRequest, measureWorkload, type Row } from './lib/measure.js';
-import { currentRss, ensureBuilt, peakRss, ROOT, sleep, TASKSET } from './lib/processes.js';
+import { currentRss, ensureBuilt, peakRss, progressLog, ROOT, sleep, TASKSET } from './lib/processes.js';
 import { type ServerUnderTest, startMenuServer } from './lib/server.js';
 import { measureBothWrites, median, type WriteTimes } from './lib/writes.js';
 
@@ -36,8 +36,7 @@ const MB = 1024 * 1024;
 
 const started = Date.now();
 const loadAtStart = loadavg();
-const log = (message: string) =>
-  console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}`);
+const log = progressLog('', started);
 
 // 1. A current build.
 ensureBuilt(log);

@@ -31,6 +31,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { Agent, request as httpRequest } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
@@ -158,15 +159,14 @@ function call(
     request.on('timeout', () => request.destroy(new Error('timed out after 30 s')));
     request.on('error', reject);
     request.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', reject);
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          body: Buffer.concat(chunks).toString('utf8'),
-          cursor: response.headers['menu-cursor'] as string | undefined,
-        }),
+      text(response).then(
+        (body) =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body,
+            cursor: response.headers['menu-cursor'] as string | undefined,
+          }),
+        reject,
       );
     });
     request.end(options.body);

@@ -29,7 +29,7 @@ import { webhookKeySource } from '../src/services/webhook-key.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { realisticMenu } from './lib/data.js';
-import { ROOT } from './lib/processes.js';
+import { progressLog, ROOT } from './lib/processes.js';
 import { type ServerUnderTest, startMenuServer } from './lib/server.js';
 
 const CHANGES = Number(process.env.BENCH_WEBHOOK_CHANGES ?? 1000);
@@ -37,8 +37,7 @@ const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.
 const KEY = randomBytes(32).toString('base64');
 const started = Date.now();
 const loadAtStart = loadavg();
-const log = (message: string) =>
-  console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] webhooks: ${message}`);
+const log = progressLog('webhooks: ', started);
 
 if (!existsSync(join(ROOT, 'dist/cli/main.js'))) {
   log('building (npm run build)');

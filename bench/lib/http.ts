@@ -1,5 +1,6 @@
 /** Raw HTTP for the benchmark: one request, the answer's bytes as sent. */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { buffer } from 'node:stream/consumers';
 
 export interface RawResponse {
   status: number;
@@ -20,17 +21,16 @@ export function fetchRaw(
       url,
       { method: options.method ?? 'GET', headers: options.headers, agent: false },
       (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks),
-            ms: performance.now() - started,
-          }),
+        buffer(response).then(
+          (body) =>
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              body,
+              ms: performance.now() - started,
+            }),
+          reject,
         );
-        response.on('error', reject);
       },
     );
     request.on('error', reject);

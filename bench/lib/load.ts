@@ -1,5 +1,5 @@
 /** Load runs: wrk (else autocannon) in a child process pinned to the load core. */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -116,6 +116,7 @@ function runWrk(job: LoadJob): Promise<LoadResult> {
   }).finally(() => rmSync(dirname(file), { recursive: true, force: true }));
 }
 
+/** Runs a load generator to its end and parses the last line it printed (one JSON object). */
 function collect(
   command: string,
   argv: string[],
@@ -123,22 +124,11 @@ function collect(
   parse: (line: string) => LoadResult,
 ): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('exit', (code) => {
+    execFile(command, argv, { cwd: ROOT, encoding: 'utf8' }, (error, stdout, stderr) => {
       const line = stdout.trim().split('\n').pop() ?? '';
-      if (code !== 0 || !line.startsWith('{')) {
-        reject(new Error(`${name} failed (${code}): ${stderr}${stdout}`));
-        return;
-      }
-      resolve(parse(line));
+      if (error || !line.startsWith('{'))
+        reject(new Error(`${name} failed (${error?.code ?? 0}): ${stderr}${stdout}`));
+      else resolve(parse(line));
     });
   });
 }

@@ -38,6 +38,12 @@ export function freePort(): Promise<number> {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A long run's progress log: each line prefixed with the seconds since `started`. */
+export function progressLog(label = '', started = Date.now()): (message: string) => void {
+  return (message) =>
+    console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${label}${message}`);
+}
+
 /** Peak resident set size of a process, in bytes (VmHWM). */
 export function peakRss(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
