@@ -38,6 +38,7 @@ const work = mkdtempSync(join(tmpdir(), 'menu-api-display-bench-'));
 const db = join(work, 'menu.db');
 const { key, menu, ...dispensary } = cliDispensary(db, work, {
   name: 'Display Bench',
+  keyName: 'bench-display',
   items: MENU_ITEMS,
   seed: 11,
 });

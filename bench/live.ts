@@ -64,6 +64,7 @@ interface Fixture {
 function setUp(db: string, work: string): Fixture {
   const { key, menu, ...dispensary } = cliDispensary(db, work, {
     name: 'Live Bench',
+    keyName: 'bench-live',
     items: MENU_ITEMS,
     seed: 7,
   });

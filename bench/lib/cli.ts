@@ -30,7 +30,7 @@ export interface CliDispensary {
 export function cliDispensary(
   database: string,
   work: string,
-  options: { name: string; items: number; seed: number },
+  options: { name: string; keyName: string; items: number; seed: number },
 ): CliDispensary {
   const { id, token } = menuCli<{ id: number; token: string }>(database, [
     'dispensary',
@@ -44,7 +44,7 @@ export function cliDispensary(
     '--scope',
     'all',
     '--name',
-    options.name,
+    options.keyName,
   ]);
   const menu = realisticMenu(options.items, options.seed).map(
     (item): Record<string, unknown> => ({ ...item, active: true }),

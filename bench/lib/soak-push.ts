@@ -139,7 +139,8 @@ export function followStream(
       }
       // An event ends at an empty line; its `id:` line names the change it carries.
       let id: string | undefined;
-      createInterface({ input: response, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
+      const lines = createInterface({ input: response, crlfDelay: Number.POSITIVE_INFINITY });
+      lines.on('line', (line) => {
         if (line === '') {
           if (id !== undefined) arrivals.arrived(id);
           id = undefined;
@@ -147,6 +148,8 @@ export function followStream(
           id = line.slice(3).trim();
         }
       });
+      // readline passes on the response's errors (a connection cut when the server stops).
+      lines.on('error', (error) => resume(error.message));
       response.on('close', () => resume('the server ended the stream'));
     });
     outgoing.end(body);
