@@ -10,7 +10,7 @@
  * Run alone: `npx tsx bench/display.ts` (builds first if needed). Knobs: DISPLAY_SECONDS (per load
  * run, default 5), DISPLAY_BOARDS, DISPLAY_ROUNDS (default 10). Writes its section of bench/RESULTS.md.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,8 @@ import { cliDispensary, menuCli } from './lib/cli.js';
 import { fetchRaw } from './lib/http.js';
 import { LOAD_CLIENT, runLoad } from './lib/load.js';
 import type { LoadResult } from './lib/load-worker.js';
-import { currentRss, ensureBuilt, progressLog, ROOT, sleep, TASKSET } from './lib/processes.js';
+import { currentRss, ensureBuilt, progressLog, sleep, TASKSET } from './lib/processes.js';
+import { writeResultsSection } from './lib/results.js';
 import { startMenuServer } from './lib/server.js';
 
 const SECONDS = Number(process.env.DISPLAY_SECONDS ?? 5);
@@ -195,16 +196,7 @@ ${fanOutLine}
 - Server memory per open board stream (RSS growth ÷ ${BOARDS}): ${(bytesPerBoard / 1024).toFixed(1)} KiB
 <!-- display:end -->
 `;
-const resultsPath = join(ROOT, 'bench/RESULTS.md');
-let results = '';
-try {
-  results = readFileSync(resultsPath, 'utf8');
-} catch {
-  results = '# Benchmark results\n';
-}
-const existing = /<!-- display:start[\s\S]*?<!-- display:end -->\n?/;
-results = existing.test(results) ? results.replace(existing, section) : `${results.trimEnd()}\n\n${section}`;
-writeFileSync(resultsPath, results);
+writeResultsSection('display', section);
 console.log(`\n${table.join('\n')}\n\n${fanOutLine}\n`);
 log('wrote the display section of bench/RESULTS.md');
 process.exit(0);

@@ -19,7 +19,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,7 @@ import {
   sleep,
   TASKSET,
 } from './lib/processes.js';
+import { writeResultsSection } from './lib/results.js';
 import { startMenuServer } from './lib/server.js';
 
 const CHANGES = Number(process.env.LIVE_CHANGES ?? 1000);
@@ -483,15 +484,6 @@ ${fanOutLines.join('\n')}
 <!-- live:end -->
 `.replace('| | |\n|---|---|\n', '');
 
-const resultsPath = join(ROOT, 'bench/RESULTS.md');
-let results = '';
-try {
-  results = readFileSync(resultsPath, 'utf8');
-} catch {
-  results = '# Benchmark results\n';
-}
-const existing = /<!-- live:start[\s\S]*?<!-- live:end -->\n?/;
-results = existing.test(results) ? results.replace(existing, section) : `${results.trimEnd()}\n\n${section}`;
-writeFileSync(resultsPath, results);
+writeResultsSection('live', section);
 console.log(`\n${table.join('\n')}\n\n${fanOutLines.join('\n')}\n`);
 log('wrote the live section of bench/RESULTS.md');
