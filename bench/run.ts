@@ -399,14 +399,15 @@ const bGzipLogged = byName(DEFAULT_LOG_ROW);
 const defaultLogNote = `At the default log level Form B gzip served ${fmt((bGzipLogged.server.requestsPerSecond / bGzip.server.requestsPerSecond) * 100)} % of the quiet row's requests per second, at ${fmt(bGzipLogged.serverCpuUs - bGzip.serverCpuUs)} µs more CPU per request.`;
 const aGzip = byName('Form A, gzip, 500 items');
 const bIdentity = byName('Form B, identity, 500 items');
-const p99Rows = rows.filter((row) => row.ceiling);
+/** The p99 targets hold for the bench's configuration (--log-level warn), not the default log row. */
+const p99Rows = rows.filter((row) => row.ceiling && row.name !== DEFAULT_LOG_ROW);
 const worstP99 = p99Rows.reduce((worst, row) => (p99Ratio(row) > p99Ratio(worst) ? row : worst), p99Rows[0]!);
 const largest = scaleRows.at(-1);
 /** The same comparison by CPU time: the ceiling's µs per request ÷ the server's. */
 const cpuRatio = (row: Row) =>
   row.ceilingCpuUs === undefined ? '–' : `${fmt((row.ceilingCpuUs / row.serverCpuUs) * 100)} %`;
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
-const p99Of500 = rows.filter((row) => row.ceiling && row.name.includes('500 items'));
+const p99Of500 = p99Rows.filter((row) => row.name.includes('500 items'));
 const worst500 = p99Of500.reduce(
   (worst, row) => (p99Ratio(row) > p99Ratio(worst) ? row : worst),
   p99Of500[0]!,
