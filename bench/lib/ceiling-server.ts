@@ -9,8 +9,8 @@
  * list is flattened once per workload, not per request. Only a request with a body (Form A's POST)
  * is read to its end first, as the real server must read it to answer. Waiting for `end` on every
  * request, as this server once did, costs a resumed stream, an `end` listener and two more ticks per
- * request: a third more CPU than a plain handler sending the same bytes (bench/PROFILE.md, round
- * eleven). Told its port by PORT and the server's keep-alive timeout by KEEP_ALIVE_MS.
+ * request: about a sixth more CPU than a plain handler sending the same bytes, a fifth fewer
+ * requests per second (bench/PROFILE.md, round eleven). Told its port by PORT and the server's keep-alive timeout by KEEP_ALIVE_MS.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
@@ -39,8 +39,9 @@ const server = createServer((request, response) => {
   request.resume();
   request.on('end', () => answer(request, response));
 });
-// The real server's, which Node writes in `Keep-Alive: timeout=`.
-server.keepAliveTimeout = Number(process.env.KEEP_ALIVE_MS);
+// The real server's, which Node writes in `Keep-Alive: timeout=` (Node's default when it sent none).
+const keepAliveMs = Number(process.env.KEEP_ALIVE_MS);
+if (Number.isFinite(keepAliveMs)) server.keepAliveTimeout = keepAliveMs;
 process.on('message', (message: Canned) => {
   status = message.status;
   headers = Object.entries(message.headers).flat();

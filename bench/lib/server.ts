@@ -7,7 +7,7 @@ import { freePort, pinned, ROOT, SERVER_CORE, sleep } from './processes.js';
 export interface ServerUnderTest {
   url: string;
   pid: number;
-  /** Its keep-alive timeout, from the `Keep-Alive: timeout=` header it writes: the ceiling's too. */
+  /** Its keep-alive timeout, from the `Keep-Alive: timeout=` header it writes (NaN without one): the ceiling's too. */
   keepAliveMs: number;
   child: ChildProcess;
   stop(): Promise<void>;
