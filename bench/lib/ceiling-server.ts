@@ -9,7 +9,7 @@
  * list is flattened once per workload, not per request. Only a request with a body (Form A's POST)
  * is read to its end first, as the real server must read it to answer. Waiting for `end` on every
  * request, as this server once did, costs a resumed stream, an `end` listener and two more ticks per
- * request: about a sixth more CPU than a plain handler sending the same bytes, a fifth fewer
+ * request: about a fifth more CPU than a plain handler sending the same bytes, a fifth fewer
  * requests per second (bench/PROFILE.md, round eleven). Told its port by PORT and the server's keep-alive timeout by KEEP_ALIVE_MS.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
