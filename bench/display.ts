@@ -2,72 +2,53 @@
  * The display benchmark (issue 17).
  *
  * 1. The menu page /m/{slug} served from its kept snapshot (gzip, and 304 revalidation), requests per
- *    second against a bare node:http ceiling (bench/ceiling.ts) writing the very bytes and headers
- *    the server sent, on the same core, measured in the same run (autocannon, pinned to the other core).
+ *    second against a bare node:http ceiling (bench/lib/ceiling-server.ts) writing the very bytes and headers
+ *    the server sent, on the same core, measured in the same run (wrk, else autocannon, pinned to the other core).
  * 2. DISPLAY_BOARDS (default 500) boards on one process: event streams of /m/{slug}/events; one stock
  *    change through the sync API; the time until every stream has its event, DISPLAY_ROUNDS rounds.
  *
  * Run alone: `npx tsx bench/display.ts` (builds first if needed). Knobs: DISPLAY_SECONDS (per load
  * run, default 5), DISPLAY_BOARDS, DISPLAY_ROUNDS (default 10). Writes its section of bench/RESULTS.md.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { realisticMenu } from './data.js';
-import {
-  currentRss,
-  ensureBuilt,
-  fetchRaw,
-  ROOT,
-  runLoad,
-  sleep,
-  startCeiling,
-  startMenuServer,
-  TASKSET,
-} from './lib.js';
-import type { LoadResult } from './load-worker.js';
+import { startCeiling } from './lib/ceiling.js';
+import { cliDispensary, menuCli } from './lib/cli.js';
+import { fetchRaw } from './lib/http.js';
+import { LOAD_CLIENT, runLoad } from './lib/load.js';
+import type { LoadResult } from './lib/load-worker.js';
+import { currentRss, ensureBuilt, progressLog, sleep, TASKSET } from './lib/processes.js';
+import { writeResultsSection } from './lib/results.js';
+import { startMenuServer } from './lib/server.js';
 
 const SECONDS = Number(process.env.DISPLAY_SECONDS ?? 5);
 const BOARDS = Number(process.env.DISPLAY_BOARDS ?? 500);
 const ROUNDS = Number(process.env.DISPLAY_ROUNDS ?? 10);
 const CONNECTIONS = 32;
 const MENU_ITEMS = 500;
-const BIN = join(ROOT, 'bin/menu-api');
 
 const started = Date.now();
 const loadAtStart = loadavg();
-const log = (message: string) =>
-  console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}`);
+const log = progressLog('', started);
 
 ensureBuilt(log);
 
-const cli = <T>(db: string, args: string[]): T =>
-  JSON.parse(execFileSync(process.execPath, [BIN, '--db', db, ...args, '--json'], { encoding: 'utf8' })) as T;
-
 const work = mkdtempSync(join(tmpdir(), 'menu-api-display-bench-'));
 const db = join(work, 'menu.db');
-const dispensary = cli<{ id: number }>(db, ['dispensary', 'create', '--name', 'Display Bench']);
-const { key } = cli<{ key: string }>(db, [
-  'admin-key',
-  'create',
-  '--scope',
-  'all',
-  '--name',
-  'bench-display',
-]);
-const menu = realisticMenu(MENU_ITEMS, 11).map(
-  (item): Record<string, unknown> => ({ ...item, active: true }),
-);
-writeFileSync(join(work, 'menu.json'), JSON.stringify(menu));
-cli(db, ['menu', 'import', '--dispensary', String(dispensary.id), join(work, 'menu.json')]);
-cli(db, ['dispensary', 'publish', String(dispensary.id), '--slug', 'bench']);
+const { key, menu, ...dispensary } = cliDispensary(db, work, {
+  name: 'Display Bench',
+  keyName: 'bench-display',
+  items: MENU_ITEMS,
+  seed: 11,
+});
+menuCli(db, ['dispensary', 'publish', String(dispensary.id), '--slug', 'bench']);
 const [first] = menu;
 const entry = (first!.prices as { unit: string; amount: number }[])[0]!;
 
 const server = await startMenuServer({ database: db, logLevel: 'warn' });
-const ceiling = await startCeiling();
+const ceiling = await startCeiling(server);
 const pageUrl = `${server.url}/m/bench`;
 
 // 1. The page from its snapshot, against the ceiling.
@@ -202,8 +183,8 @@ Run with \`npx tsx bench/display.ts\` (also a step of \`npm run bench\`).
 - Machine: ${availableParallelism()} cores, ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}; ${process.platform} ${process.arch}
 - Load average (1, 5, 15 min) at start: ${loadAtStart.map((value) => value.toFixed(2)).join(', ')}; at end: ${loadAtEnd.map((value) => value.toFixed(2)).join(', ')}
 - Server: \`bin/menu-api serve\` (production build, one process)${TASKSET ? ', pinned to core 0 with taskset' : ''}, rate limits that never refuse; a published dispensary with ${MENU_ITEMS} items.
-- Ceiling: a bare \`node:http\` server on the same core (bench/ceiling.ts) writing the very bytes and headers the server sent.
-- Load: autocannon, ${CONNECTIONS} connections, in a child process pinned to core 1; 1 s warm-up, then ${SECONDS} s on each side (server, ceiling, ceiling, server).
+- Ceiling: a bare \`node:http\` server on the same core (bench/lib/ceiling-server.ts) writing the very bytes and headers the server sent.
+- Load: ${LOAD_CLIENT === 'wrk' ? 'wrk (one thread)' : 'autocannon'}, ${CONNECTIONS} connections, in a child process pinned to core 1; 1 s warm-up, then ${SECONDS} s on each side (server, ceiling, ceiling, server).
 
 ${table.join('\n')}
 
@@ -215,16 +196,7 @@ ${fanOutLine}
 - Server memory per open board stream (RSS growth ÷ ${BOARDS}): ${(bytesPerBoard / 1024).toFixed(1)} KiB
 <!-- display:end -->
 `;
-const resultsPath = join(ROOT, 'bench/RESULTS.md');
-let results = '';
-try {
-  results = readFileSync(resultsPath, 'utf8');
-} catch {
-  results = '# Benchmark results\n';
-}
-const existing = /<!-- display:start[\s\S]*?<!-- display:end -->\n?/;
-results = existing.test(results) ? results.replace(existing, section) : `${results.trimEnd()}\n\n${section}`;
-writeFileSync(resultsPath, results);
+writeResultsSection('display', section);
 console.log(`\n${table.join('\n')}\n\n${fanOutLine}\n`);
 log('wrote the display section of bench/RESULTS.md');
 process.exit(0);

@@ -10,7 +10,7 @@ import { validateMenu } from '../src/domain/validate-item.js';
 import { formBMenuSchema, toFormBItem } from '../src/forms/form-b/item.js';
 import { ALL_ITEM_FIELD_ALIASES } from '../src/forms/index.js';
 import { compileSerializer } from '../src/services/snapshots/serializer.js';
-import { realisticMenu } from './data.js';
+import { realisticMenu } from './lib/data.js';
 
 const RUNS = 7;
 function median(work: () => unknown): number {

@@ -14,7 +14,7 @@ import { fromCents } from '../src/domain/money.js';
 import type { FormBNames } from '../src/forms/form.js';
 import { toFormAItem } from '../src/forms/form-a/item.js';
 import { toFormBItem } from '../src/forms/form-b/item.js';
-import { realisticMenu } from './data.js';
+import { realisticMenu } from './lib/data.js';
 
 const ITEMS = 5000;
 const ROUNDS = 11;

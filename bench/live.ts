@@ -9,7 +9,7 @@
  * 3. Fan-out: LIVE_STREAMS streams of one server, one change: the time until every stream has it, and
  *    the server's memory per open stream.
  *
- * The ceiling, measured in the same run: a bare node:http server (bench/live-ceiling.ts) on the same
+ * The ceiling, measured in the same run: a bare node:http server (bench/lib/live-ceiling-server.ts) on the same
  * core that, on a POST, writes an event of the same size to every open stream and answers: the cost
  * of the transport alone. Servers run pinned to core 0 (taskset); this process is the client.
  *
@@ -17,42 +17,39 @@
  * LIVE_STREAMS (default 1000), LIVE_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres;
  * the PostgreSQL part is skipped when it is unreachable). Writes its section of bench/RESULTS.md.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { realisticMenu } from './data.js';
+import { cliDispensary, menuCli } from './lib/cli.js';
 import {
   currentRss,
   ensureBuilt,
   freePort,
   pinned,
+  progressLog,
   ROOT,
   SERVER_CORE,
   sleep,
-  startMenuServer,
   TASKSET,
-} from './lib.js';
+} from './lib/processes.js';
+import { writeResultsSection } from './lib/results.js';
+import { startMenuServer } from './lib/server.js';
 
 const CHANGES = Number(process.env.LIVE_CHANGES ?? 1000);
 const STREAMS = Number(process.env.LIVE_STREAMS ?? 1000);
 const FAN_OUT_ROUNDS = 10;
 const POSTGRES_URL = process.env.LIVE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MENU_ITEMS = 500;
-const BIN = join(ROOT, 'bin/menu-api');
 
 const started = Date.now();
 const loadAtStart = loadavg();
-const log = (message: string) =>
-  console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}`);
+const log = progressLog('', started);
 
 ensureBuilt(log);
-
-const cli = <T>(db: string, args: string[]): T =>
-  JSON.parse(execFileSync(process.execPath, [BIN, '--db', db, ...args, '--json'], { encoding: 'utf8' })) as T;
 
 interface Fixture {
   token: string;
@@ -66,20 +63,18 @@ interface Fixture {
 
 /** A dispensary with a realistic menu (every item active), a credential and an admin key, through the CLI. */
 function setUp(db: string, work: string): Fixture {
-  const dispensary = cli<{ id: number; token: string }>(db, ['dispensary', 'create', '--name', 'Live Bench']);
-  const credential = cli<{ username: string; password: string }>(db, [
+  const { key, menu, ...dispensary } = cliDispensary(db, work, {
+    name: 'Live Bench',
+    keyName: 'bench-live',
+    items: MENU_ITEMS,
+    seed: 7,
+  });
+  const credential = menuCli<{ username: string; password: string }>(db, [
     'credential',
     'issue',
     '--username',
     'bench-live',
   ]);
-  const { key } = cli<{ key: string }>(db, ['admin-key', 'create', '--scope', 'all', '--name', 'bench-live']);
-  const menu = realisticMenu(MENU_ITEMS, 7).map(
-    (item): Record<string, unknown> => ({ ...item, active: true }),
-  );
-  const file = join(work, 'menu.json');
-  writeFileSync(file, JSON.stringify(menu));
-  cli(db, ['menu', 'import', '--dispensary', String(dispensary.id), file]);
   const entries = menu.map((item) => {
     const [price] = item.prices as { unit: string; amount: number }[];
     return { item_id: item.id as number, unit: price!.unit, amount: price!.amount };
@@ -218,7 +213,7 @@ async function startCeiling(): Promise<{ url: string; pid: number; stop(): Promi
   const [command, argv] = pinned(SERVER_CORE, process.execPath, [
     '--import',
     'tsx',
-    join(ROOT, 'bench/live-ceiling.ts'),
+    join(ROOT, 'bench/lib/live-ceiling-server.ts'),
   ]);
   const child: ChildProcess = spawn(command, argv, {
     cwd: ROOT,
@@ -466,7 +461,7 @@ Run with \`npx tsx bench/live.ts\` (also the last step of \`npm run bench\`).
 - Machine: ${availableParallelism()} cores, ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}; ${process.platform} ${process.arch}
 - Load average (1, 5, 15 min) at start: ${loadAtStart.map((value) => value.toFixed(2)).join(', ')}; at end: ${loadAtEnd.map((value) => value.toFixed(2)).join(', ')}
 - Servers: \`bin/menu-api serve\` (production build, one process each)${TASKSET ? ', pinned to core 0 with taskset' : ''}; the client (this script: the sync API writer and the stream readers) is unpinned. Menu of ${MENU_ITEMS} items; each change sets the stock of one price entry (\`PATCH /admin/v1/dispensaries/:id/inventory\`), one change at a time; the event is recognized on a Form B \`GET /events\` stream.
-- Ceiling: a bare \`node:http\` server on the same core (bench/live-ceiling.ts) that, on a POST, writes an event of about the same size to every open stream and answers.
+- Ceiling: a bare \`node:http\` server on the same core (bench/lib/live-ceiling-server.ts) that, on a POST, writes an event of about the same size to every open stream and answers.
 - send → event: from sending the write to the event's arrival (includes the write itself). accepted → event: from the write's answer to the event's arrival (0 when the event came first: the server publishes right after the commit, before it answers).
 
 | | |
@@ -489,15 +484,6 @@ ${fanOutLines.join('\n')}
 <!-- live:end -->
 `.replace('| | |\n|---|---|\n', '');
 
-const resultsPath = join(ROOT, 'bench/RESULTS.md');
-let results = '';
-try {
-  results = readFileSync(resultsPath, 'utf8');
-} catch {
-  results = '# Benchmark results\n';
-}
-const existing = /<!-- live:start[\s\S]*?<!-- live:end -->\n?/;
-results = existing.test(results) ? results.replace(existing, section) : `${results.trimEnd()}\n\n${section}`;
-writeFileSync(resultsPath, results);
+writeResultsSection('live', section);
 console.log(`\n${table.join('\n')}\n\n${fanOutLines.join('\n')}\n`);
 log('wrote the live section of bench/RESULTS.md');

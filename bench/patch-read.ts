@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { formBMenuSchema, toFormBItem } from '../src/forms/form-b/item.js';
 import { MenuSnapshots } from '../src/services/menu-snapshots.js';
 import { openStore } from '../src/store/open.js';
-import { generateDatabase } from './data.js';
-import { median } from './writes.js';
+import { generateDatabase } from './lib/data.js';
+import { median } from './lib/writes.js';
 
 const work = mkdtempSync(join(tmpdir(), 'menu-api-patch-'));
 try {

@@ -7,9 +7,12 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CpuProfile, formatSummary, summarize } from './cpuprofile.js';
-import { generateDatabase } from './data.js';
-import { fetchRaw, ROOT, runLoad, startMenuServer } from './lib.js';
+import { type CpuProfile, formatSummary, summarize } from './lib/cpuprofile.js';
+import { generateDatabase } from './lib/data.js';
+import { fetchRaw } from './lib/http.js';
+import { runLoad } from './lib/load.js';
+import { ROOT } from './lib/processes.js';
+import { startMenuServer } from './lib/server.js';
 
 const label = process.argv[2] ?? 'now';
 const seconds = Number(process.env.PROFILE_SECONDS ?? 5);

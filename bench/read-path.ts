@@ -9,9 +9,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateDatabase } from './data.js';
-import { ensureBuilt, fetchRaw, startCeiling, startMenuServer } from './lib.js';
-import { type BenchRequest, formARequest, formBRequest, measureWorkload, type Row } from './measure.js';
+import { startCeiling } from './lib/ceiling.js';
+import { generateDatabase } from './lib/data.js';
+import { fetchRaw } from './lib/http.js';
+import { type BenchRequest, formARequest, formBRequest, measureWorkload, type Row } from './lib/measure.js';
+import { ensureBuilt } from './lib/processes.js';
+import { startMenuServer } from './lib/server.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -68,7 +71,7 @@ try {
     const server = await startMenuServer({ database, logLevel: 'warn', serveArgs });
     const refusing = workload.status !== undefined && workload.status >= 400;
     // A refusal is compared with a served read (the b-gzip row), not with a ceiling of its own.
-    const ceiling = refusing ? undefined : await startCeiling();
+    const ceiling = refusing ? undefined : await startCeiling(server);
     try {
       // The rate-limited workload's first request takes the one token of the bucket.
       if (workload.status === 429) await fetchRaw(`${server.url}/menu`, workload.request);

@@ -11,7 +11,7 @@ import { formBMenuSchema, toFormBItem } from '../src/forms/form-b/item.js';
 import { compress } from '../src/services/snapshots/encoding.js';
 import { compileSerializer } from '../src/services/snapshots/serializer.js';
 import { openStore } from '../src/store/open.js';
-import { generateDatabase } from './data.js';
+import { generateDatabase } from './lib/data.js';
 
 const work = mkdtempSync(join(tmpdir(), 'menu-api-rebuild-'));
 try {

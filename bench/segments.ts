@@ -11,7 +11,7 @@ import { FormAItem, toFormAItem } from '../src/forms/form-a/item.js';
 import { formBMenuSchema, toFormBItem } from '../src/forms/form-b/item.js';
 import { ALL_ITEM_FIELD_ALIASES } from '../src/forms/index.js';
 import { SegmentedList } from '../src/services/snapshots/segmented.js';
-import { realisticMenu } from './data.js';
+import { realisticMenu } from './lib/data.js';
 
 const RUNS = 7;
 async function median(work: () => unknown): Promise<number> {

@@ -7,7 +7,7 @@
  * change every second that the very next inventory read must show. Meanwhile four live streams
  * (`/events`, two per form) and a webhook receiver (signatures verified with `standardwebhooks`)
  * follow the dispensary from the cursor before the warm-up; after the load, every change of the feed
- * since then must have reached each of them (bench/soak-push.ts). It reports the requests, the errors
+ * since then must have reached each of them (bench/lib/soak-push.ts). It reports the requests, the errors
  * (anything but the expected status, a connection error, a stale read, a change a stream or the
  * receiver never got: must be 0), latency percentiles, the server's resident memory at the start,
  * middle and end (after a warm-up), and per push channel the changes made, delivered, missing and
@@ -31,6 +31,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { Agent, request as httpRequest } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
@@ -43,7 +44,7 @@ import {
   type StreamOpening,
   startWebhookReceiver,
   stockCursors,
-} from './soak-push.js';
+} from './lib/soak-push.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'menu-api');
@@ -158,15 +159,14 @@ function call(
     request.on('timeout', () => request.destroy(new Error('timed out after 30 s')));
     request.on('error', reject);
     request.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', reject);
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          body: Buffer.concat(chunks).toString('utf8'),
-          cursor: response.headers['menu-cursor'] as string | undefined,
-        }),
+      text(response).then(
+        (body) =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body,
+            cursor: response.headers['menu-cursor'] as string | undefined,
+          }),
+        reject,
       );
     });
     request.end(options.body);

@@ -17,7 +17,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -28,16 +28,17 @@ import { createServices, type Services } from '../src/services/index.js';
 import { webhookKeySource } from '../src/services/webhook-key.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
-import { realisticMenu } from './data.js';
-import { ROOT, type ServerUnderTest, startMenuServer } from './lib.js';
+import { realisticMenu } from './lib/data.js';
+import { progressLog, ROOT } from './lib/processes.js';
+import { writeResultsSection } from './lib/results.js';
+import { type ServerUnderTest, startMenuServer } from './lib/server.js';
 
 const CHANGES = Number(process.env.BENCH_WEBHOOK_CHANGES ?? 1000);
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const KEY = randomBytes(32).toString('base64');
 const started = Date.now();
 const loadAtStart = loadavg();
-const log = (message: string) =>
-  console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] webhooks: ${message}`);
+const log = progressLog('webhooks: ', started);
 
 if (!existsSync(join(ROOT, 'dist/cli/main.js'))) {
   log('building (npm run build)');
@@ -294,12 +295,6 @@ Written by \`npx tsx bench/webhooks.ts\` (also at the end of \`npm run bench\`).
 ${table.join('\n')}
 <!-- webhooks:end -->
 `;
-const resultsPath = join(ROOT, 'bench/RESULTS.md');
-const results = existsSync(resultsPath) ? readFileSync(resultsPath, 'utf8') : '# Benchmark results\n';
-const marked = /<!-- webhooks:start -->[\s\S]*<!-- webhooks:end -->\n?/;
-writeFileSync(
-  resultsPath,
-  marked.test(results) ? results.replace(marked, section) : `${results.trimEnd()}\n\n${section}`,
-);
+writeResultsSection('webhooks', section);
 console.log(`\n${table.join('\n')}\n`);
 log('wrote the Webhooks section of bench/RESULTS.md');

@@ -2,9 +2,9 @@
  * Realistic menus for the benchmark, and a database built from them through the services (the same
  * validation and writes as `menu import`), never by raw SQL.
  */
-import { MENU_FORMS } from '../src/forms/index.js';
-import { createServices, type Services } from '../src/services/index.js';
-import { openStore } from '../src/store/open.js';
+import { MENU_FORMS } from '../../src/forms/index.js';
+import { createServices, type Services } from '../../src/services/index.js';
+import { openStore } from '../../src/store/open.js';
 
 /** A small deterministic generator, so that every run serves the same bytes. */
 function random(seed: number): () => number {

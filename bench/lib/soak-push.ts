@@ -6,6 +6,7 @@
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
 import { Webhook } from 'standardwebhooks';
 
 /** What one push channel (a stream, the webhook receiver) received, by cursor. */
@@ -136,24 +137,19 @@ export function followStream(
         response.on('end', () => resume(`status ${response.statusCode}`));
         return;
       }
-      response.setEncoding('utf8');
-      let buffer = '';
+      // An event ends at an empty line; its `id:` line names the change it carries.
       let id: string | undefined;
-      response.on('data', (chunk: string) => {
-        buffer += chunk;
-        let newline = buffer.indexOf('\n');
-        while (newline >= 0) {
-          const line = buffer.slice(0, newline);
-          buffer = buffer.slice(newline + 1);
-          if (line === '') {
-            if (id !== undefined) arrivals.arrived(id);
-            id = undefined;
-          } else if (line.startsWith('id:')) {
-            id = line.slice(3).trim();
-          }
-          newline = buffer.indexOf('\n');
+      const lines = createInterface({ input: response, crlfDelay: Number.POSITIVE_INFINITY });
+      lines.on('line', (line) => {
+        if (line === '') {
+          if (id !== undefined) arrivals.arrived(id);
+          id = undefined;
+        } else if (line.startsWith('id:')) {
+          id = line.slice(3).trim();
         }
       });
+      // readline passes on the response's errors (a connection cut when the server stops).
+      lines.on('error', (error) => resume(error.message));
       response.on('close', () => resume('the server ended the stream'));
     });
     outgoing.end(body);

@@ -2,9 +2,14 @@
  * One read workload against the server and the bare node:http ceiling, with the CPU each spent per
  * request: shared by `npm run bench` (bench/run.ts) and the quick read-path runs (bench/read-path.ts).
  */
+
+import type { Ceiling } from './ceiling.js';
 import type { BenchDispensary } from './data.js';
-import { type Ceiling, cpuMs, fetchRaw, type RawResponse, runLoad, type ServerUnderTest } from './lib.js';
+import { fetchRaw, type RawResponse } from './http.js';
+import { runLoad } from './load.js';
 import type { LoadResult } from './load-worker.js';
+import { cpuMs } from './processes.js';
+import type { ServerUnderTest } from './server.js';
 
 export interface BenchRequest {
   method: 'GET' | 'POST';
