@@ -42,8 +42,10 @@ export function writeRoutes(app: FastifyInstance, write: AdminContext['write'], 
         ...(body === undefined ? {} : { body }),
         response: { ...success, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503) },
       },
+      // Every write takes an Idempotency-Key: the writer and the OpenAPI document read this.
+      config: { idempotent: secretField === undefined ? {} : { secretField } },
       handler: (request, reply) =>
-        write(request, reply, async () => ({ status, body: (await run(request)) ?? null }), secretField),
+        write(request, reply, async () => ({ status, body: (await run(request)) ?? null })),
     });
   };
 }
