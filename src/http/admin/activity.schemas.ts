@@ -1,0 +1,46 @@
+import { Type } from 'typebox';
+import { Nullable } from '../../domain/nullable.js';
+import { ADMIN_EXAMPLES } from './examples.js';
+import { ID_PATTERN } from './shared.schemas.js';
+
+/** The schemas of the audit log and usage routes (src/http/admin/activity.ts). */
+
+export const AuditQuerystring = Type.Object({
+  dispensary_id: Type.Optional(Type.String({ pattern: ID_PATTERN, description: 'Dispensary id' })),
+  actor: Type.Optional(Type.String({ maxLength: 100, description: 'cli, or key:NAME' })),
+  since: Type.Optional(Type.String({ description: 'RFC 3339 time: entries after it.' })),
+  until: Type.Optional(Type.String({ description: 'RFC 3339 time: entries before it.' })),
+  limit: Type.Optional(
+    Type.String({
+      pattern: '^[1-9][0-9]{0,3}$',
+      description: 'At most this many entries, the newest (default 500).',
+    }),
+  ),
+});
+
+export const AuditEntryOut = Type.Object(
+  {
+    id: Type.Integer(),
+    at: Type.String(),
+    actor: Type.String(),
+    dispensary_id: Nullable(Type.Integer()),
+    action: Type.String(),
+    detail: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { examples: [ADMIN_EXAMPLES.auditEntry] },
+);
+
+export const UsageQuerystring = Type.Object({
+  days: Type.Optional(
+    Type.String({ pattern: '^([1-9]|[12][0-9]|3[01])$', description: '1 to 31 days back (default 7).' }),
+  ),
+});
+
+export const UsageOut = Type.Object(
+  {
+    username: Type.String(),
+    hour: Type.String({ description: "The hour's start (UTC)." }),
+    requests: Type.Integer(),
+  },
+  { examples: [ADMIN_EXAMPLES.usage] },
+);
