@@ -16,8 +16,7 @@ export const activityRoutes: FastifyPluginAsync<AdminContext & { usage?: UsageCo
   adminRoutes(app, write, ['Sync API: audit log']).read('/audit', {
     operationId: 'listAuditEntries',
     summary: 'Read the audit log, newest last',
-    request: { querystring: AuditQuerystring },
-    success: { 200: Type.Array(AuditEntryOut) },
+    schema: { querystring: AuditQuerystring, response: { 200: Type.Array(AuditEntryOut) } },
     run: async (request) => {
       const { query } = request;
       const dispensaryId = query.dispensary_id === undefined ? undefined : Number(query.dispensary_id);
@@ -39,8 +38,7 @@ export const activityRoutes: FastifyPluginAsync<AdminContext & { usage?: UsageCo
     summary: 'Requests per credential per hour',
     description:
       'Counted in memory by each server process and added to the database at most once a minute; this process adds what it has not written yet.',
-    request: { querystring: UsageQuerystring },
-    success: { 200: Type.Array(UsageOut) },
+    schema: { querystring: UsageQuerystring, response: { 200: Type.Array(UsageOut) } },
     run: async (request) => {
       requireFullScope(request);
       const days = Number(request.query.days ?? 7);

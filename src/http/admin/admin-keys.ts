@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { adminKeyRecord } from '../../services/records.js';
 import { noContent } from '../error-responses.js';
 import { AdminKeyOut, CreateAdminKeyBody, CreatedAdminKeyOut, NameParams } from './admin-keys.schemas.js';
-import { actorOf, requireFullScope } from './auth.js';
+import { actorOf, operatorOnly } from './auth.js';
 import type { AdminContext } from './context.js';
 import { adminRoutes } from './route.js';
 
@@ -13,30 +13,27 @@ const tags = ['Sync API: admin keys'];
 export const adminKeyRoutes: FastifyPluginAsync<AdminContext> = async (app, { services, write }) => {
   const { adminKeys } = services;
   const route = adminRoutes(app, write, tags);
-  app.addHook('preHandler', async (request) => requireFullScope(request));
+  operatorOnly(app);
 
   route.write('POST', '/admin-keys', {
     operationId: 'createAdminKey',
     summary: 'Create an admin key (the key is shown once)',
     secretField: 'key',
-    request: { body: CreateAdminKeyBody },
-    success: { 201: CreatedAdminKeyOut },
+    schema: { body: CreateAdminKeyBody, response: { 201: CreatedAdminKeyOut } },
     run: async (request) => adminKeys.create(request.body.name, request.body.scope, actorOf(request)),
   });
 
   route.read('/admin-keys', {
     operationId: 'listAdminKeys',
     summary: 'List admin keys (never the keys themselves)',
-    request: {},
-    success: { 200: Type.Array(AdminKeyOut) },
+    schema: { response: { 200: Type.Array(AdminKeyOut) } },
     run: async () => (await adminKeys.list()).map(adminKeyRecord),
   });
 
   route.write('DELETE', '/admin-keys/:name', {
     operationId: 'revokeAdminKey',
     summary: 'Revoke an admin key (its console sessions end too)',
-    request: { params: NameParams },
-    success: noContent('Revoked.'),
+    schema: { params: NameParams, response: noContent('Revoked.') },
     run: async (request) => {
       await adminKeys.revoke(request.params.name, actorOf(request));
     },

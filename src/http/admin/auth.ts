@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AdminKeyVerifier } from '../../services/admin-keys.js';
 import { scopedDispensary } from '../../services/admin-keys.js';
 import type { ConsoleSessionService } from '../../services/console-sessions.js';
@@ -155,4 +155,9 @@ export function requireFullScope(request: Keyed): void {
   if (adminKeyOf(request).scope !== 'all') {
     throw new ServiceError('forbidden', 'This needs an admin key with scope all.');
   }
+}
+
+/** Every route of this plugin is the operator's: each needs a key with scope all. */
+export function operatorOnly(app: FastifyInstance): void {
+  app.addHook('preHandler', async (request) => requireFullScope(request));
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { credentialRecord } from '../../services/records.js';
 import { noContent } from '../error-responses.js';
-import { actorOf, requireFullScope } from './auth.js';
+import { actorOf, operatorOnly } from './auth.js';
 import type { AdminContext } from './context.js';
 import {
   CredentialOut,
@@ -18,14 +18,13 @@ const tags = ['Sync API: credentials'];
 export const credentialRoutes: FastifyPluginAsync<AdminContext> = async (app, { services, write }) => {
   const { credentials } = services;
   const route = adminRoutes(app, write, tags);
-  app.addHook('preHandler', async (request) => requireFullScope(request));
+  operatorOnly(app);
 
   route.write('POST', '/credentials', {
     operationId: 'issueCredential',
     summary: 'Issue a credential (the password is shown once)',
     secretField: 'password',
-    request: { body: IssueCredentialBody },
-    success: { 201: IssuedCredentialOut },
+    schema: { body: IssueCredentialBody, response: { 201: IssuedCredentialOut } },
     run: async (request) => {
       const { username, expires_at: expiresAt, dispensaries: dispensaryIds } = request.body;
       return credentials.issue(username, actorOf(request), { expiresAt, dispensaryIds });
@@ -35,16 +34,14 @@ export const credentialRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
   route.read('/credentials', {
     operationId: 'listCredentials',
     summary: 'List credentials',
-    request: {},
-    success: { 200: Type.Array(CredentialOut) },
+    schema: { response: { 200: Type.Array(CredentialOut) } },
     run: async () => (await credentials.list()).map(credentialRecord),
   });
 
   route.write('DELETE', '/credentials/:username', {
     operationId: 'revokeCredential',
     summary: 'Revoke a credential',
-    request: { params: UsernameParams },
-    success: noContent('Revoked.'),
+    schema: { params: UsernameParams, response: noContent('Revoked.') },
     run: async (request) => {
       await credentials.revoke(request.params.username, actorOf(request));
     },

@@ -42,8 +42,7 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
     description:
       'Answers the dispensary token once. A dispensary name need not be unique: two dispensaries may share one, and the id tells them apart.',
     secretField: 'token',
-    request: { body: CreateDispensaryBody },
-    success: { 201: CreatedDispensaryOut },
+    schema: { body: CreateDispensaryBody, response: { 201: CreatedDispensaryOut } },
     run: async (request) => {
       requireFullScope(request);
       const { name, ...store } = request.body;
@@ -55,8 +54,7 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
   route.read('/dispensaries', {
     operationId: 'listDispensaries',
     summary: 'List dispensaries (a scoped key sees its own)',
-    request: {},
-    success: { 200: Type.Array(DispensarySummaryOut) },
+    schema: { response: { 200: Type.Array(DispensarySummaryOut) } },
     run: async (request) => {
       const limit = scopedDispensary(adminKeyOf(request).scope);
       const all = await dispensaries.list();
@@ -69,16 +67,14 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
   route.read('/dispensaries/:id', {
     operationId: 'getDispensary',
     summary: 'Read a dispensary and its store information',
-    request: { params: IdParams },
-    success: { 200: DispensaryOut },
+    schema: { params: IdParams, response: { 200: DispensaryOut } },
     run: (request) => describe(dispensaryOf(request)),
   });
 
   route.write('PATCH', '/dispensaries/:id', {
     operationId: 'updateDispensary',
     summary: 'Update store information; publish or unpublish',
-    request: { params: IdParams, body: StoreInfoBody },
-    success: { 200: DispensaryOut },
+    schema: { params: IdParams, body: StoreInfoBody, response: { 200: DispensaryOut } },
     run: async (request) => {
       const id = dispensaryOf(request);
       const { body } = request;
@@ -97,8 +93,7 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
     description:
       'The old token keeps working for grace_seconds (JSON body, optional; default 86400 = 24 h; 0 ends it at once).',
     secretField: 'token',
-    request: { params: IdParams, body: RotateTokenBody },
-    success: { 200: TokenOut },
+    schema: { params: IdParams, body: RotateTokenBody, response: { 200: TokenOut } },
     run: async (request) =>
       dispensaries.rotateToken(dispensaryOf(request), actorOf(request), request.body?.grace_seconds),
   });
@@ -106,8 +101,7 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
   route.write('DELETE', '/dispensaries/:id', {
     operationId: 'deleteDispensary',
     summary: 'Delete a dispensary and its menu',
-    request: { params: IdParams },
-    success: noContent('Deleted, with its menu.'),
+    schema: { params: IdParams, response: noContent('Deleted, with its menu.') },
     run: async (request) => {
       requireFullScope(request);
       await dispensaries.remove(pathId(request), actorOf(request));

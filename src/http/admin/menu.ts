@@ -34,16 +34,14 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
   route.read('/dispensaries/:id/menu', {
     operationId: 'getMenu',
     summary: 'Read the whole menu (canonical items, active and inactive)',
-    request: { params: IdParams },
-    success: { 200: Type.Array(CanonicalItem) },
+    schema: { params: IdParams, response: { 200: Type.Array(CanonicalItem) } },
     run: async (request) => (await menus.items(dispensaryOf(request))).map(toCanonicalRecord),
   });
 
   route.write('PUT', '/dispensaries/:id/menu', {
     operationId: 'replaceMenu',
     summary: 'Full sync: replace the whole menu atomically',
-    request: { params: IdParams, body: ItemsBody },
-    success: { 200: ImportReportOut },
+    schema: { params: IdParams, body: ItemsBody, response: { 200: ImportReportOut } },
     run: async (request) => {
       const id = dispensaryOf(request);
       const report = await menus.replace(id, menus.validate(request.body), false, actorOf(request));
@@ -65,8 +63,7 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
       summary: 'Import a menu file (CSV or JSON): check it (dry_run=true), or replace the whole menu with it',
       description:
         'The body is the file: text/csv, text/plain or application/json. A dry run answers every problem with its CSV line (or JSON index) and the counts of what passed; an apply with any problem is refused with 400 and changes nothing, else it replaces the menu in one transaction, as PUT /menu does. The same rules as `menu-api menu import [--dry-run]`.',
-      request: { params: IdParams, querystring: MenuFileQuerystring },
-      success: { 200: ImportResultOut },
+      schema: { params: IdParams, querystring: MenuFileQuerystring, response: { 200: ImportResultOut } },
       run: async (request) => {
         const id = dispensaryOf(request);
         const { format, dry_run } = request.query;
@@ -93,14 +90,17 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
   route.read('/dispensaries/:id/menu/export', {
     operationId: 'exportMenuFile',
     summary: 'Export the menu as a file: canonical CSV or JSON (what import reads back)',
-    request: { params: IdParams, querystring: ExportQuerystring },
     produces: ['text/csv', 'application/json'],
-    success: {
-      200: {
-        description: 'The file (Content-Disposition: attachment).',
-        content: {
-          'text/csv': { schema: { type: 'string' } },
-          'application/json': { schema: Type.Array(CanonicalItem) },
+    schema: {
+      params: IdParams,
+      querystring: ExportQuerystring,
+      response: {
+        200: {
+          description: 'The file (Content-Disposition: attachment).',
+          content: {
+            'text/csv': { schema: { type: 'string' } },
+            'application/json': { schema: Type.Array(CanonicalItem) },
+          },
         },
       },
     },
@@ -118,24 +118,21 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
   route.write('PATCH', '/dispensaries/:id/menu/items', {
     operationId: 'upsertMenuItems',
     summary: 'Partial sync: create or replace items by id',
-    request: { params: IdParams, body: ItemsBody },
-    success: { 200: UpsertOut },
+    schema: { params: IdParams, body: ItemsBody, response: { 200: UpsertOut } },
     run: (request) => menus.upsert(dispensaryOf(request), request.body, actorOf(request)),
   });
 
   route.write('PATCH', '/dispensaries/:id/menu/items/:item_id', {
     operationId: 'patchMenuItem',
     summary: 'Change some fields of one item, such as active',
-    request: { params: ItemParams, body: ItemPatchBody },
-    success: { 200: CanonicalItem },
+    schema: { params: ItemParams, body: ItemPatchBody, response: { 200: CanonicalItem } },
     run: (request) => menus.patchItem(dispensaryOf(request), itemOf(request), request.body, actorOf(request)),
   });
 
   route.write('DELETE', '/dispensaries/:id/menu/items/:item_id', {
     operationId: 'deleteMenuItem',
     summary: 'Delete one item',
-    request: { params: ItemParams },
-    success: noContent('Deleted.'),
+    schema: { params: ItemParams, response: noContent('Deleted.') },
     run: async (request) => {
       await menus.deleteItem(dispensaryOf(request), itemOf(request), actorOf(request));
     },
@@ -144,8 +141,7 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
   route.write('PATCH', '/dispensaries/:id/inventory', {
     operationId: 'setStockLevels',
     summary: 'Set many stock levels in one transaction',
-    request: { params: IdParams, body: StockBody },
-    success: { 200: StockOut },
+    schema: { params: IdParams, body: StockBody, response: { 200: StockOut } },
     run: (request) => menus.setStock(dispensaryOf(request), request.body, actorOf(request)),
   });
 };

@@ -12,11 +12,16 @@ import type { TSchema } from 'typebox';
 import { type ErrorStatus, errorResponses } from '../error-responses.js';
 import type { AdminContext } from './context.js';
 
-/** What a sync API request carries: its path parameters, query string and body, each a TypeBox schema. */
-export interface RequestSchemas {
+/**
+ * A sync API route's own schema: what its request carries (path parameters, query string, body, each
+ * a TypeBox schema) and its one success response (`{ 200: Thing }`, `noContent('Deleted.')`), which
+ * gives the answer's status. The errors of its kind are added to it.
+ */
+export interface RouteSchemas {
   params?: TSchema;
   querystring?: TSchema;
   body?: TSchema;
+  response: Record<number, unknown>;
 }
 
 /**
@@ -29,7 +34,7 @@ interface Unchecked extends RouteGenericInterface {
 }
 
 /** A request as a handler gets it: params, query and body typed from the route's schemas by the type provider. */
-export type AdminRequest<S extends RequestSchemas> = FastifyRequest<
+export type AdminRequest<S extends RouteSchemas> = FastifyRequest<
   Unchecked,
   RawServerDefault,
   RawRequestDefaultExpression,
@@ -38,26 +43,24 @@ export type AdminRequest<S extends RequestSchemas> = FastifyRequest<
 >;
 
 /** What one route of the sync API says about itself: its schema documents it. */
-interface AdminRoute<S extends RequestSchemas> {
+interface AdminRoute<S extends RouteSchemas> {
   /** Unique and stable: code generators name their methods after it. */
   operationId: string;
   summary: string;
   description?: string;
-  /** The request's parts, which type `run`'s request. */
-  request: S;
-  /** The one success response (`{ 200: Thing }`, `noContent('Deleted.')`) gives the answer's status. */
-  success: Record<number, unknown>;
+  /** Its request's parts type `run`'s request. */
+  schema: S;
 }
 
 /** A read: its answer is what `run` gives (or sends itself through `reply`). */
-export interface ReadRoute<S extends RequestSchemas> extends AdminRoute<S> {
+export interface ReadRoute<S extends RouteSchemas> extends AdminRoute<S> {
   /** The media types of an answer that is not JSON only. */
   produces?: string[];
   run: (request: AdminRequest<S>, reply: FastifyReply) => unknown;
 }
 
 /** A write: it takes an Idempotency-Key, and `run` does it and gives the answer's body (nothing for a 204). */
-export interface WriteRoute<S extends RequestSchemas> extends AdminRoute<S> {
+export interface WriteRoute<S extends RouteSchemas> extends AdminRoute<S> {
   /** The field of the answer that holds a secret, which an Idempotency-Key replay must not repeat. */
   secretField?: string;
   run: (request: AdminRequest<S>) => Promise<unknown>;
@@ -68,7 +71,7 @@ const EVERY_ROUTE: readonly ErrorStatus[] = [401, 403, 429, 500, 503];
 const MALFORMED: readonly ErrorStatus[] = [400];
 const NOT_FOUND: readonly ErrorStatus[] = [404];
 /** A read's: 400 for a malformed path or query, 404 for a path naming nothing (numeric keys sort themselves). */
-const readErrors = ({ params, querystring }: RequestSchemas): ErrorStatus[] => [
+const readErrors = ({ params, querystring }: RouteSchemas): ErrorStatus[] => [
   ...(params || querystring ? MALFORMED : []),
   ...EVERY_ROUTE,
   ...(params ? NOT_FOUND : []),
@@ -83,32 +86,32 @@ const WRITE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 413, 415,
  */
 export function adminRoutes(app: FastifyInstance, write: AdminContext['write'], tags: string[]) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const schemaOf = <S extends RequestSchemas>(route: AdminRoute<S>, errors: readonly ErrorStatus[]) => ({
+  const schemaOf = <S extends RouteSchemas>(route: AdminRoute<S>, errors: readonly ErrorStatus[]) => ({
     operationId: route.operationId,
     summary: route.summary,
     ...(route.description === undefined ? {} : { description: route.description }),
     tags,
-    ...route.request,
-    response: { ...route.success, ...errorResponses(...errors) },
+    ...route.schema,
+    response: { ...route.schema.response, ...errorResponses(...errors) },
   });
   return {
-    read<S extends RequestSchemas>(url: string, route: ReadRoute<S>) {
+    read<S extends RouteSchemas>(url: string, route: ReadRoute<S>) {
       typed.route<Unchecked, ContextConfigDefault, S>({
         method: 'GET',
         url,
         schema: {
-          ...schemaOf(route, readErrors(route.request)),
+          ...schemaOf(route, readErrors(route.schema)),
           ...(route.produces === undefined ? {} : { produces: route.produces }),
         },
         handler: (request, reply) => route.run(request, reply),
       });
     },
-    write<S extends RequestSchemas>(
+    write<S extends RouteSchemas>(
       method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
       url: string,
       route: WriteRoute<S>,
     ) {
-      const status = Number(Object.keys(route.success)[0]);
+      const status = Number(Object.keys(route.schema.response)[0]);
       const { secretField } = route;
       typed.route<Unchecked, ContextConfigDefault, S>({
         method,

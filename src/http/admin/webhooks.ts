@@ -37,8 +37,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
     description:
       'Each change of the dispensary (item.upserted, item.removed, store.updated) is POSTed to url, signed as Standard Webhooks specifies. The credential must exist and be allowed to read the dispensary.',
     secretField: 'secret',
-    request: { body: CreateWebhookBody },
-    success: { 201: WebhookWithSecretOut },
+    schema: { body: CreateWebhookBody, response: { 201: WebhookWithSecretOut } },
     run: async (request) => {
       const { credential, dispensary_id: dispensaryId, url, events } = request.body;
       const created = await webhooks.create(
@@ -53,16 +52,14 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
   route.read('/webhooks', {
     operationId: 'listWebhooks',
     summary: 'List webhooks',
-    request: {},
-    success: { 200: Type.Array(WebhookOut) },
+    schema: { response: { 200: Type.Array(WebhookOut) } },
     run: async (request) => (await webhooks.list(scopeOf(request))).map(webhookRecord),
   });
 
   route.read('/webhooks/:id', {
     operationId: 'getWebhook',
     summary: 'Read a webhook',
-    request: { params: WebhookParams },
-    success: { 200: WebhookOut },
+    schema: { params: WebhookParams, response: { 200: WebhookOut } },
     run: async (request) => webhookRecord(await webhooks.get(webhookOf(request), scopeOf(request))),
   });
 
@@ -70,8 +67,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
     operationId: 'updateWebhook',
     summary: 'Change a webhook’s url, events or enabled',
     description: 'Enabling a webhook that was disabled for failing starts its failing period anew.',
-    request: { params: WebhookParams, body: PatchWebhookBody },
-    success: { 200: WebhookOut },
+    schema: { params: WebhookParams, body: PatchWebhookBody, response: { 200: WebhookOut } },
     run: async (request) => {
       return webhookRecord(
         await webhooks.update(webhookOf(request), request.body, actorOf(request), scopeOf(request)),
@@ -82,8 +78,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
   route.write('DELETE', '/webhooks/:id', {
     operationId: 'deleteWebhook',
     summary: 'Remove a webhook and its deliveries',
-    request: { params: WebhookParams },
-    success: noContent('Removed.'),
+    schema: { params: WebhookParams, response: noContent('Removed.') },
     run: async (request) => {
       await webhooks.remove(webhookOf(request), actorOf(request), scopeOf(request));
     },
@@ -93,8 +88,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
     operationId: 'rotateWebhookSecret',
     summary: 'Replace the signing secret (shown once; the old one stops signing at once)',
     secretField: 'secret',
-    request: { params: WebhookParams },
-    success: { 200: WebhookWithSecretOut },
+    schema: { params: WebhookParams, response: { 200: WebhookWithSecretOut } },
     run: async (request) =>
       webhookWithSecretRecord(
         await webhooks.rotateSecret(webhookOf(request), actorOf(request), scopeOf(request)),
@@ -104,8 +98,11 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
   route.read('/webhooks/:id/deliveries', {
     operationId: 'listWebhookDeliveries',
     summary: 'List a webhook’s latest deliveries with their attempts',
-    request: { params: WebhookParams, querystring: DeliveriesQuery },
-    success: { 200: Type.Array(DeliveryOut) },
+    schema: {
+      params: WebhookParams,
+      querystring: DeliveriesQuery,
+      response: { 200: Type.Array(DeliveryOut) },
+    },
     run: async (request) => {
       const { limit } = request.query;
       const count = limit === undefined ? undefined : Number(limit);
@@ -118,8 +115,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
     summary: 'Send a delivery again now',
     description:
       'A failed delivery becomes pending again with its attempts kept (deliveries to one endpoint stay in cursor order).',
-    request: { params: DeliveryParams },
-    success: { 200: DeliveryOut },
+    schema: { params: DeliveryParams, response: { 200: DeliveryOut } },
     run: async (request) => {
       const { delivery_id: deliveryId } = request.params;
       return deliveryRecord(
