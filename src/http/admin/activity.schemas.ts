@@ -1,9 +1,21 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../domain/nullable.js';
-import { ADMIN_EXAMPLES } from './examples.js';
 import { ID_PATTERN } from './shared.schemas.js';
 
 /** The schemas of the audit log and usage routes (src/http/admin/activity.ts). */
+
+/** Example requests and answers for the OpenAPI document (each checked against its schema by a test). */
+const EXAMPLES = {
+  auditEntry: {
+    id: 41,
+    at: '2026-11-25T12:00:00.000Z',
+    actor: 'key:operator',
+    dispensary_id: 1,
+    action: 'menu.stock',
+    detail: { updated: 2 },
+  },
+  usage: { username: 'menu-board', hour: '2026-11-25T12:00:00.000Z', requests: 314 },
+};
 
 export const AuditQuerystring = Type.Object({
   dispensary_id: Type.Optional(Type.String({ pattern: ID_PATTERN, description: 'Dispensary id' })),
@@ -27,7 +39,7 @@ export const AuditEntryOut = Type.Object(
     action: Type.String(),
     detail: Type.Record(Type.String(), Type.Unknown()),
   },
-  { examples: [ADMIN_EXAMPLES.auditEntry] },
+  { examples: [EXAMPLES.auditEntry] },
 );
 
 export const UsageQuerystring = Type.Object({
@@ -42,5 +54,5 @@ export const UsageOut = Type.Object(
     hour: Type.String({ description: "The hour's start (UTC)." }),
     requests: Type.Integer(),
   },
-  { examples: [ADMIN_EXAMPLES.usage] },
+  { examples: [EXAMPLES.usage] },
 );

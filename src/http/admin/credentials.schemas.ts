@@ -1,8 +1,21 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../domain/nullable.js';
-import { ADMIN_EXAMPLES } from './examples.js';
 
 /** The schemas of the sync API's credential routes (src/http/admin/credentials.ts). */
+
+/** Example requests and answers for the OpenAPI document (each checked against its schema by a test). */
+const EXAMPLES = {
+  issueCredential: { username: 'menu-board' },
+  credential: {
+    username: 'menu-board',
+    created_at: '2026-11-25T12:00:00.000Z',
+    revoked_at: null,
+    expires_at: null,
+    last_used_at: '2026-11-25T12:05:00.000Z',
+    dispensaries: null,
+  },
+  issuedCredential: { username: 'menu-board', password: 'kP4w9Zs2QxL7mN1vR8tY3bC6fH0jD5gA' },
+};
 
 export const UsernameParams = Type.Object({
   username: Type.String({ maxLength: 64, examples: ['menu-board'] }),
@@ -20,7 +33,7 @@ export const IssueCredentialBody = Type.Object(
       ),
     ),
   },
-  { examples: [ADMIN_EXAMPLES.issueCredential] },
+  { examples: [EXAMPLES.issueCredential] },
 );
 
 export const CredentialOut = Type.Object(
@@ -32,7 +45,7 @@ export const CredentialOut = Type.Object(
     last_used_at: Nullable(Type.String()),
     dispensaries: Nullable(Type.Array(Type.Integer())),
   },
-  { examples: [ADMIN_EXAMPLES.credential] },
+  { examples: [EXAMPLES.credential] },
 );
 
 export const IssuedCredentialOut = Type.Object(
@@ -40,5 +53,5 @@ export const IssuedCredentialOut = Type.Object(
     username: Type.String(),
     password: Type.String({ description: 'Shown once.' }),
   },
-  { examples: [ADMIN_EXAMPLES.issuedCredential] },
+  { examples: [EXAMPLES.issuedCredential] },
 );

@@ -1,14 +1,51 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../domain/nullable.js';
 import { StoreInfoSchema } from '../../forms/common/store-info.js';
-import { ADMIN_EXAMPLES } from './examples.js';
+import { STORE_INFO_EXAMPLE } from '../../forms/examples.js';
 
 /** The schemas of the sync API's dispensary routes (src/http/admin/dispensaries.ts). */
+
+const { updated_at: _updatedAt, ...storeFields } = STORE_INFO_EXAMPLE;
+
+/** Example requests and answers for the OpenAPI document (each checked against its schema by a test). */
+const EXAMPLES = {
+  createDispensary: { ...storeFields, name: 'Green Leaf Collective', hours: null },
+  storeInfoPatch: { phone: '+1 510 555 0199', website: null },
+  publish: { published: true, slug: 'demo', show_stock: false },
+  dispensary: {
+    id: 1,
+    name: 'Demo Collective',
+    created_at: '2026-11-20T09:00:00.000Z',
+    updated_at: '2026-11-25T12:00:00.000Z',
+    published: true,
+    slug: 'demo',
+    show_stock: false,
+    store: STORE_INFO_EXAMPLE,
+  },
+  dispensarySummary: {
+    id: 1,
+    name: 'Demo Collective',
+    items: 12,
+    active_items: 11,
+    created_at: '2026-11-20T09:00:00.000Z',
+    updated_at: '2026-11-25T12:00:00.000Z',
+    published: true,
+    slug: 'demo',
+    show_stock: false,
+  },
+  createdDispensary: {
+    id: 2,
+    name: 'Green Leaf Collective',
+    token: 'dt_9hX2kQ7mVb4RzL1pN8sYc3Fw6JtA0uEg',
+    store: { ...STORE_INFO_EXAMPLE, name: 'Green Leaf Collective', hours: null },
+  },
+  token: { id: 1, token: 'dt_Q3vN8pXz1LmK5sR7tY2wB9cF4hJ6gD0a' },
+};
 
 export const StoreInfoBody = Type.Record(Type.String(), Type.Unknown(), {
   description:
     'Store fields to set (name, address, city, state, postal_code, country, phone, email, website, timezone, license_number, currency, hours, logo); null clears one. And the publishing fields: published (true or false), slug (3 to 64 characters of a-z, 0-9 and -, unique; suggested from the name when publishing without one), show_stock (true shows stock quantities on the public pages; default false).',
-  examples: [{ ...ADMIN_EXAMPLES.storeInfoPatch, ...ADMIN_EXAMPLES.publish }],
+  examples: [{ ...EXAMPLES.storeInfoPatch, ...EXAMPLES.publish }],
 });
 
 export const CreateDispensaryBody = Type.Object(
@@ -16,7 +53,7 @@ export const CreateDispensaryBody = Type.Object(
   {
     additionalProperties: true,
     description: 'A name, and optionally any store fields.',
-    examples: [ADMIN_EXAMPLES.createDispensary],
+    examples: [EXAMPLES.createDispensary],
   },
 );
 
@@ -38,7 +75,7 @@ export const DispensaryOut = Type.Object(
     ...PUBLISHING_OUT,
     store: StoreInfoSchema,
   },
-  { examples: [ADMIN_EXAMPLES.dispensary] },
+  { examples: [EXAMPLES.dispensary] },
 );
 
 /** One row of the dispensary list. */
@@ -52,7 +89,7 @@ export const DispensarySummaryOut = Type.Object(
     updated_at: Type.String(),
     ...PUBLISHING_OUT,
   },
-  { examples: [ADMIN_EXAMPLES.dispensarySummary] },
+  { examples: [EXAMPLES.dispensarySummary] },
 );
 
 export const CreatedDispensaryOut = Type.Object(
@@ -62,7 +99,7 @@ export const CreatedDispensaryOut = Type.Object(
     token: Type.String({ description: 'Shown once: hand it to the dispensary.' }),
     store: StoreInfoSchema,
   },
-  { examples: [ADMIN_EXAMPLES.createdDispensary] },
+  { examples: [EXAMPLES.createdDispensary] },
 );
 
 /** rotate-token's body is optional: no body (or null) keeps the default grace period. */
@@ -91,5 +128,5 @@ export const TokenOut = Type.Object(
     id: Type.Integer(),
     token: Type.String({ description: 'Shown once.' }),
   },
-  { examples: [ADMIN_EXAMPLES.token] },
+  { examples: [EXAMPLES.token] },
 );

@@ -8,10 +8,29 @@ import {
 } from '../../domain/item-schema.js';
 import { Nullable } from '../../domain/nullable.js';
 import { ALL_ITEM_FIELD_ALIASES } from '../../forms/index.js';
-import { ADMIN_EXAMPLES } from './examples.js';
 import { DispensaryId, ID_PATTERN } from './shared.schemas.js';
 
 /** The schemas of the sync API's menu and inventory routes (src/http/admin/menu.ts). */
+
+/** Example requests and answers for the OpenAPI document (each checked against its schema by a test). */
+const EXAMPLES = {
+  itemPatch: { active: false },
+  stock: [
+    { item_id: 1, unit: 'gram', amount: 1, stock: 139 },
+    { item_id: 1, unit: 'ounce', amount: 0.125, stock: null },
+  ],
+  importReport: { dispensary_id: 1, items: 12, active_items: 11, price_entries: 40 },
+  upsert: { created: [13], updated: [1, 2] },
+  stockReport: { updated: 2 },
+  importResult: {
+    dry_run: true,
+    applied: false,
+    items: 11,
+    active_items: 10,
+    price_entries: 37,
+    rejected: [{ line: 7, field: 'line 7, price', message: 'must be a number' }],
+  },
+};
 
 export const ItemParams = Type.Object({
   id: DispensaryId,
@@ -72,7 +91,7 @@ export const ItemPatchBody = Type.Unsafe<Record<string, unknown>>({
   type: 'object',
   anyOf: [itemInput('ItemPatch', false), CHECKED_BY_VALIDATOR],
   description: 'Any item fields to change, for example {"active": false}.',
-  examples: [ADMIN_EXAMPLES.itemPatch],
+  examples: [EXAMPLES.itemPatch],
 });
 
 export const StockBody = Type.Array(
@@ -84,7 +103,7 @@ export const StockBody = Type.Array(
   }),
   {
     description: 'Stock levels to set, each matched to a price entry by item, unit and amount.',
-    examples: [ADMIN_EXAMPLES.stock],
+    examples: [EXAMPLES.stock],
   },
 );
 
@@ -95,7 +114,7 @@ export const ImportReportOut = Type.Object(
     active_items: Type.Integer(),
     price_entries: Type.Integer(),
   },
-  { examples: [ADMIN_EXAMPLES.importReport] },
+  { examples: [EXAMPLES.importReport] },
 );
 
 export const UpsertOut = Type.Object(
@@ -103,10 +122,10 @@ export const UpsertOut = Type.Object(
     created: Type.Array(Type.Integer()),
     updated: Type.Array(Type.Integer()),
   },
-  { examples: [ADMIN_EXAMPLES.upsert] },
+  { examples: [EXAMPLES.upsert] },
 );
 
-export const StockOut = Type.Object({ updated: Type.Integer() }, { examples: [ADMIN_EXAMPLES.stockReport] });
+export const StockOut = Type.Object({ updated: Type.Integer() }, { examples: [EXAMPLES.stockReport] });
 
 export const MenuFileQuerystring = Type.Object({
   format: Type.Union([Type.Literal('csv'), Type.Literal('json')], {
@@ -139,5 +158,5 @@ export const ImportResultOut = Type.Object(
       { description: 'Every problem found; an apply with any is refused with 400 instead.' },
     ),
   },
-  { examples: [ADMIN_EXAMPLES.importResult] },
+  { examples: [EXAMPLES.importResult] },
 );

@@ -1,7 +1,16 @@
 import { Type } from 'typebox';
-import { ADMIN_EXAMPLES } from './examples.js';
 
 /** The schemas of the console's sign-in routes (src/http/admin/session.ts). */
+
+/** Example requests and answers for the OpenAPI document (each checked against its schema by a test). */
+const EXAMPLES = {
+  session: {
+    admin_key: { name: 'operator', scope: 'all' },
+    csrf_token: 'q8Zb2kX1vN4mR7tY0wC3fH6jD9gA5sL2pE8uK1iO4nQ',
+    expires_at: '2026-11-26T00:00:00.000Z',
+    idle_timeout_seconds: 1800,
+  },
+};
 
 export const SignInBody = Type.Object(
   { key: Type.String({ minLength: 1, maxLength: 200, description: 'An admin key (mak_…).' }) },
@@ -17,5 +26,5 @@ export const SessionOut = Type.Object(
     expires_at: Type.String({ description: 'The absolute end of the session.' }),
     idle_timeout_seconds: Type.Integer({ description: 'The session ends after this long unused.' }),
   },
-  { examples: [ADMIN_EXAMPLES.session] },
+  { examples: [EXAMPLES.session] },
 );
