@@ -1,3 +1,5 @@
+import type { FastifyContextConfig } from 'fastify';
+
 /**
  * What a route declares about itself beyond its schema, in its Fastify `config`. The hooks that act
  * on these facts (the rate limits, the sync API's Idempotency-Key writer) and the OpenAPI document
@@ -29,12 +31,10 @@ export interface RouteFacts {
 }
 
 /** A route's facts from its config (the defaults where it declares none). */
-export function routeFacts(
-  config: { rateLimited?: boolean; menuCursor?: boolean; idempotent?: object } = {},
-) {
+export function routeFacts(config: FastifyContextConfig = {}): RouteFacts {
   return {
     rateLimited: config.rateLimited !== false,
     menuCursor: config.menuCursor === true,
     idempotent: config.idempotent !== undefined,
-  } satisfies RouteFacts;
+  };
 }
