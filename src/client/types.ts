@@ -61,24 +61,18 @@ import type { CanonicalItemSchema } from '../domain/item-schema.js';
  * The sync API's answers (/admin/v1), typed from the route schemas the server serializes with and the
  * OpenAPI document is made of. The console (console/) uses these; so may any other admin client.
  */
+import type { AuditEntryOut, UsageOut } from '../http/admin/activity.schemas.js';
+import type { AdminKeyOut, CreatedAdminKeyOut } from '../http/admin/admin-keys.schemas.js';
+import type { CredentialOut, IssuedCredentialOut } from '../http/admin/credentials.schemas.js';
 import type {
-  AdminKeyOut,
-  AuditEntryOut,
-  CreatedAdminKeyOut,
   CreatedDispensaryOut,
-  CredentialOut,
-  DeliveryOut,
   DispensaryOut,
   DispensarySummaryOut,
-  ImportResultOut,
-  IssuedCredentialOut,
-  SessionOut,
   TokenOut,
-  UpsertOut,
-  UsageOut,
-  WebhookOut,
-  WebhookWithSecretOut,
-} from '../http/admin/schemas.js';
+} from '../http/admin/dispensaries.schemas.js';
+import type { ImportResultOut, UpsertOut } from '../http/admin/menu.schemas.js';
+import type { SessionOut } from '../http/admin/session.schemas.js';
+import type { DeliveryOut, WebhookOut, WebhookWithSecretOut } from '../http/admin/webhooks.schemas.js';
 
 export type AdminSession = Static<typeof SessionOut>;
 export type DispensarySummary = Static<typeof DispensarySummaryOut>;

@@ -533,6 +533,7 @@ export const metricsRoute: FastifyPluginAsync<MetricsRouteOptions> = async (app,
   app.get(
     '/metrics',
     {
+      config: { rateLimited: false },
       schema: {
         operationId: 'metrics',
         summary: 'Prometheus metrics of this process',

@@ -22,9 +22,6 @@ export interface RateLimitOptions {
   adminKey?: BucketPolicy;
 }
 
-/** Routes never limited: probes and scrapers must see the server as it is. */
-const EXEMPT_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
-
 const WHO: Record<string, string> = {
   address: 'from your address',
   credential: 'for this credential',
@@ -122,10 +119,8 @@ export function addRateLimits(app: FastifyInstance, options: RateLimitOptions): 
     next(null, payload);
   });
 
-  const exempt = (request: FastifyRequest) => {
-    const route = request.routeOptions.url;
-    return route !== undefined && EXEMPT_ROUTES.has(route);
-  };
+  // A route declares itself exempt (`config.rateLimited: false`, src/http/route-facts.ts).
+  const exempt = (request: FastifyRequest) => request.routeOptions.config?.rateLimited === false;
 
   if (address) {
     app.addHook('onRequest', (request, _reply, next) => {

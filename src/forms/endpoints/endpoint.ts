@@ -30,6 +30,8 @@ export interface EndpointRoute {
   response: TSchema;
   /** false: never answered 304 (answers computed per request, streams), even in a form with validators. */
   conditional?: boolean;
+  /** true: a successful answer carries Menu-Cursor (the route's `config.menuCursor`, which the document reads). */
+  menuCursor?: boolean;
   /** Error statuses this endpoint answers beside the form's own (410 for an expired cursor). */
   errors?: readonly ErrorStatus[];
   /**
@@ -109,6 +111,7 @@ export function formRoute(form: RequestForm, context: FormContext, endpoint: End
         ...errorResponses(...[...transport.errorStatuses, ...(endpoint.errors ?? [])].sort((a, b) => a - b)),
       },
     },
+    config: { menuCursor: endpoint.menuCursor === true },
     ...(transport.onRequest ? { onRequest: transport.onRequest } : {}),
     // After the schema's checks (a missing header is named first), before the credentials are checked.
     preHandler: refuseUnknownQuery(form, endpoint),

@@ -23,6 +23,7 @@ export const inventoryEndpoint: PublicEndpoint = {
         description: `One entry per price entry of every active item. With ${transport.spell('since')}, only entries changed after that time.`,
         parameters: { since: Type.Optional(SinceSchema) },
         response: InventorySchema,
+        menuCursor: true,
         handle: (request, reply, granted) => {
           const since = parseSince(transport.parameters(request).since as string | undefined);
           if (since === undefined) {

@@ -14,6 +14,7 @@ export const menuEndpoint: PublicEndpoint = {
       description: [transport.credentialsTravel, menu.note].filter(Boolean).join(' '),
       parameters: menu.parameters,
       response: menu.schema,
+      menuCursor: true,
       handle: (request, reply, granted) => {
         const view = menu.view(transport.parameters(request));
         return granted((grant) => sendSnapshot(request, reply, grant, view, transport.validators));

@@ -21,6 +21,7 @@ export const storeEndpoint: PublicEndpoint = {
           'Address, hours, currency and other facts about the dispensary. Unknown values are null.',
         parameters: {},
         response: StoreInfoSchema,
+        menuCursor: true,
         handle: (request, reply, granted) =>
           granted((grant) => sendSnapshot(request, reply, grant, view, form.transport.validators)),
       });

@@ -3,35 +3,22 @@ import { Type } from 'typebox';
 import { scopedDispensary } from '../../services/admin-keys.js';
 import { auditEntryRecord } from '../../services/records.js';
 import type { UsageCounter } from '../../services/usage.js';
-import { errorResponses } from '../error-responses.js';
+import { AuditEntryOut, AuditQuerystring, UsageOut, UsageQuerystring } from './activity.schemas.js';
 import { adminKeyOf, requireDispensaryScope, requireFullScope } from './auth.js';
 import type { AdminContext } from './context.js';
-import { AuditEntryOut, AuditQuerystring, UsageOut, UsageQuerystring } from './schemas.js';
+import { adminRoutes } from './route.js';
 
 /** The audit log (a scoped key sees its dispensary's entries only) and per-credential usage. */
 export const activityRoutes: FastifyPluginAsync<AdminContext & { usage?: UsageCounter }> = async (
   app,
-  { services, usage },
+  { services, write, usage },
 ) => {
-  app.get(
-    '/audit',
-    {
-      schema: {
-        operationId: 'listAuditEntries',
-        summary: 'Read the audit log, newest last',
-        tags: ['Sync API: audit log'],
-        querystring: AuditQuerystring,
-        response: { 200: Type.Array(AuditEntryOut), ...errorResponses(400, 401, 403, 429, 500, 503) },
-      },
-    },
-    async (request) => {
-      const query = request.query as {
-        dispensary_id?: string;
-        actor?: string;
-        since?: string;
-        until?: string;
-        limit?: string;
-      };
+  adminRoutes(app, write, ['Sync API: audit log']).read('/audit', {
+    operationId: 'listAuditEntries',
+    summary: 'Read the audit log, newest last',
+    schema: { querystring: AuditQuerystring, response: { 200: Type.Array(AuditEntryOut) } },
+    run: async (request) => {
+      const { query } = request;
       const dispensaryId = query.dispensary_id === undefined ? undefined : Number(query.dispensary_id);
       const scoped = scopedDispensary(adminKeyOf(request).scope);
       if (dispensaryId !== undefined) requireDispensaryScope(request, dispensaryId);
@@ -44,25 +31,18 @@ export const activityRoutes: FastifyPluginAsync<AdminContext & { usage?: UsageCo
       });
       return entries.map(auditEntryRecord);
     },
-  );
+  });
 
-  app.get(
-    '/usage',
-    {
-      schema: {
-        operationId: 'getUsage',
-        summary: 'Requests per credential per hour',
-        description:
-          'Counted in memory by each server process and added to the database at most once a minute; this process adds what it has not written yet.',
-        tags: ['Sync API: usage'],
-        querystring: UsageQuerystring,
-        response: { 200: Type.Array(UsageOut), ...errorResponses(400, 401, 403, 429, 500, 503) },
-      },
-    },
-    async (request) => {
+  adminRoutes(app, write, ['Sync API: usage']).read('/usage', {
+    operationId: 'getUsage',
+    summary: 'Requests per credential per hour',
+    description:
+      'Counted in memory by each server process and added to the database at most once a minute; this process adds what it has not written yet.',
+    schema: { querystring: UsageQuerystring, response: { 200: Type.Array(UsageOut) } },
+    run: async (request) => {
       requireFullScope(request);
-      const days = Number((request.query as { days?: string }).days ?? 7);
+      const days = Number(request.query.days ?? 7);
       return usage ? usage.list(days) : [];
     },
-  );
+  });
 };

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AdminKeyVerifier } from '../../services/admin-keys.js';
 import { scopedDispensary } from '../../services/admin-keys.js';
 import type { ConsoleSessionService } from '../../services/console-sessions.js';
@@ -117,18 +117,21 @@ function bearerProblem(header: string | undefined, wellFormed: boolean): string 
   return 'This admin key is unknown or has been revoked. Check that you sent the whole key, or create a new one with: npx menu-api admin-key create --scope all --name NAME (npx menu-api admin-key list shows which keys are revoked).';
 }
 
-export function adminKeyOf(request: FastifyRequest): AdminKey {
+/** What the helpers below read of a request: the admin key the bearer check found. */
+type Keyed = Pick<FastifyRequest, 'adminKey'>;
+
+export function adminKeyOf(request: Keyed): AdminKey {
   if (!request.adminKey) throw new Error('bearer check did not run');
   return request.adminKey;
 }
 
 /** The audit log names the key, never its secret. */
-export function actorOf(request: FastifyRequest): string {
+export function actorOf(request: Keyed): string {
   return `key:${adminKeyOf(request).name}`;
 }
 
 /** A key scoped to one dispensary may touch that one only. */
-export function requireDispensaryScope(request: FastifyRequest, dispensaryId: number): void {
+export function requireDispensaryScope(request: Keyed, dispensaryId: number): void {
   const limit = scopedDispensary(adminKeyOf(request).scope);
   if (limit !== undefined && limit !== dispensaryId) {
     throw new ServiceError('forbidden', `This admin key is limited to dispensary ${limit}.`);
@@ -136,20 +139,25 @@ export function requireDispensaryScope(request: FastifyRequest, dispensaryId: nu
 }
 
 /** The dispensary id of the path (`:id`; the route schema has checked it is a number). */
-export function pathId(request: FastifyRequest): number {
-  return Number((request.params as { id: string }).id);
+export function pathId(request: { params: { id: string } }): number {
+  return Number(request.params.id);
 }
 
 /** The dispensary of the path, after checking the key may touch it. */
-export function dispensaryOf(request: FastifyRequest): number {
+export function dispensaryOf(request: Keyed & { params: { id: string } }): number {
   const id = pathId(request);
   requireDispensaryScope(request, id);
   return id;
 }
 
 /** Creating dispensaries and credentials needs a key with scope all. */
-export function requireFullScope(request: FastifyRequest): void {
+export function requireFullScope(request: Keyed): void {
   if (adminKeyOf(request).scope !== 'all') {
     throw new ServiceError('forbidden', 'This needs an admin key with scope all.');
   }
+}
+
+/** Every route of this plugin is the operator's: each needs a key with scope all. */
+export function operatorOnly(app: FastifyInstance): void {
+  app.addHook('preHandler', async (request) => requireFullScope(request));
 }

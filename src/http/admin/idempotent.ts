@@ -4,18 +4,22 @@ import { adminKeyOf } from './auth.js';
 
 export type Write = () => Promise<{ status: number; body: unknown }>;
 
-/** Runs a write through the Idempotency-Key check when the client sent one, and sends the answer. */
+/**
+ * Runs a write through the Idempotency-Key check when its route declares itself idempotent
+ * (`config.idempotent`, src/http/route-facts.ts) and the client sent a key, and sends the answer.
+ */
 export function idempotentWriter(idempotency: IdempotencyService) {
-  return async (request: FastifyRequest, reply: FastifyReply, write: Write, secretField?: string) => {
+  return async (request: FastifyRequest, reply: FastifyReply, write: Write) => {
+    const declared = request.routeOptions.config.idempotent;
     const key = request.headers['idempotency-key'];
     const answer =
-      typeof key === 'string'
+      declared && typeof key === 'string'
         ? await idempotency.run(
             {
               adminKeyId: adminKeyOf(request).id,
               key,
               fingerprint: `${request.method}\n${request.url}\n${JSON.stringify(request.body ?? null)}`,
-              secretField,
+              secretField: declared.secretField,
             },
             write,
           )

@@ -1,15 +1,14 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { toCanonicalRecord } from '../../domain/canonical.js';
-import { lineOf, type MenuFileFormat } from '../../services/menus.js';
+import { lineOf } from '../../services/menus.js';
 import { importReportRecord } from '../../services/records.js';
-import { errorResponses, noContent } from '../error-responses.js';
+import { noContent } from '../error-responses.js';
 import { actorOf, dispensaryOf } from './auth.js';
 import type { AdminContext } from './context.js';
 import {
   CanonicalItem,
   ExportQuerystring,
-  IdParams,
   ImportReportOut,
   ImportResultOut,
   ItemParams,
@@ -19,35 +18,30 @@ import {
   StockBody,
   StockOut,
   UpsertOut,
-} from './schemas.js';
-import { writeRoutes } from './write-route.js';
+} from './menu.schemas.js';
+import { adminRoutes } from './route.js';
+import { IdParams } from './shared.schemas.js';
 
 const tags = ['Sync API: menu and inventory'];
 
-const itemOf = (request: FastifyRequest) => Number((request.params as { item_id: string }).item_id);
+/** The item of the path (`:item_id`; the route schema has checked it is a number). */
+const itemOf = (request: { params: { item_id: string } }) => Number(request.params.item_id);
 
 export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { services, write }) => {
   const { menus } = services;
-  const writeRoute = writeRoutes(app, write, tags);
+  const route = adminRoutes(app, write, tags);
 
-  app.get(
-    '/dispensaries/:id/menu',
-    {
-      schema: {
-        operationId: 'getMenu',
-        summary: 'Read the whole menu (canonical items, active and inactive)',
-        tags,
-        params: IdParams,
-        response: { 200: Type.Array(CanonicalItem), ...errorResponses(400, 401, 403, 404, 429, 500, 503) },
-      },
-    },
-    async (request) => (await menus.items(dispensaryOf(request))).map(toCanonicalRecord),
-  );
+  route.read('/dispensaries/:id/menu', {
+    operationId: 'getMenu',
+    summary: 'Read the whole menu (canonical items, active and inactive)',
+    schema: { params: IdParams, response: { 200: Type.Array(CanonicalItem) } },
+    run: async (request) => (await menus.items(dispensaryOf(request))).map(toCanonicalRecord),
+  });
 
-  writeRoute('PUT', '/dispensaries/:id/menu', {
+  route.write('PUT', '/dispensaries/:id/menu', {
     operationId: 'replaceMenu',
     summary: 'Full sync: replace the whole menu atomically',
-    schemas: { params: IdParams, body: ItemsBody, success: { 200: ImportReportOut } },
+    schema: { params: IdParams, body: ItemsBody, response: { 200: ImportReportOut } },
     run: async (request) => {
       const id = dispensaryOf(request);
       const report = await menus.replace(id, menus.validate(request.body), false, actorOf(request));
@@ -64,18 +58,19 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
       { parseAs: 'string' },
       (_request, body, done) => done(null, body),
     );
-    writeRoutes(files, write, tags)('POST', '/dispensaries/:id/menu/import', {
+    adminRoutes(files, write, tags).write('POST', '/dispensaries/:id/menu/import', {
       operationId: 'importMenuFile',
       summary: 'Import a menu file (CSV or JSON): check it (dry_run=true), or replace the whole menu with it',
       description:
         'The body is the file: text/csv, text/plain or application/json. A dry run answers every problem with its CSV line (or JSON index) and the counts of what passed; an apply with any problem is refused with 400 and changes nothing, else it replaces the menu in one transaction, as PUT /menu does. The same rules as `menu-api menu import [--dry-run]`.',
-      schemas: { params: IdParams, querystring: MenuFileQuerystring, success: { 200: ImportResultOut } },
+      schema: { params: IdParams, querystring: MenuFileQuerystring, response: { 200: ImportResultOut } },
       run: async (request) => {
         const id = dispensaryOf(request);
-        const query = request.query as { format: MenuFileFormat; dry_run?: string };
+        const { format, dry_run } = request.query;
+        // No body schema: the parser above hands the file over as a string.
         const text = typeof request.body === 'string' ? request.body : '';
-        const dryRun = query.dry_run === 'true';
-        const { report, problems } = await menus.importFile(id, text, query.format, dryRun, actorOf(request));
+        const dryRun = dry_run === 'true';
+        const { report, problems } = await menus.importFile(id, text, format, dryRun, actorOf(request));
         return {
           dry_run: dryRun,
           applied: !dryRun,
@@ -92,66 +87,61 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
     });
   });
 
-  app.get(
-    '/dispensaries/:id/menu/export',
-    {
-      schema: {
-        operationId: 'exportMenuFile',
-        summary: 'Export the menu as a file: canonical CSV or JSON (what import reads back)',
-        tags,
-        params: IdParams,
-        querystring: ExportQuerystring,
-        produces: ['text/csv', 'application/json'],
-        response: {
-          200: {
-            description: 'The file (Content-Disposition: attachment).',
-            content: {
-              'text/csv': { schema: { type: 'string' } },
-              'application/json': { schema: Type.Array(CanonicalItem) },
-            },
+  route.read('/dispensaries/:id/menu/export', {
+    operationId: 'exportMenuFile',
+    summary: 'Export the menu as a file: canonical CSV or JSON (what import reads back)',
+    produces: ['text/csv', 'application/json'],
+    schema: {
+      params: IdParams,
+      querystring: ExportQuerystring,
+      response: {
+        200: {
+          description: 'The file (Content-Disposition: attachment).',
+          content: {
+            'text/csv': { schema: { type: 'string' } },
+            'application/json': { schema: Type.Array(CanonicalItem) },
           },
-          ...errorResponses(400, 401, 403, 404, 429, 500, 503),
         },
       },
     },
-    async (request, reply) => {
+    run: async (request, reply) => {
       const id = dispensaryOf(request);
-      const format = (request.query as { format: MenuFileFormat }).format;
+      const { format } = request.query;
       const text = await menus.export(id, 'canonical', format);
       return reply
         .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
         .header('content-disposition', `attachment; filename="menu-${id}.${format}"`)
         .send(text);
     },
-  );
+  });
 
-  writeRoute('PATCH', '/dispensaries/:id/menu/items', {
+  route.write('PATCH', '/dispensaries/:id/menu/items', {
     operationId: 'upsertMenuItems',
     summary: 'Partial sync: create or replace items by id',
-    schemas: { params: IdParams, body: ItemsBody, success: { 200: UpsertOut } },
+    schema: { params: IdParams, body: ItemsBody, response: { 200: UpsertOut } },
     run: (request) => menus.upsert(dispensaryOf(request), request.body, actorOf(request)),
   });
 
-  writeRoute('PATCH', '/dispensaries/:id/menu/items/:item_id', {
+  route.write('PATCH', '/dispensaries/:id/menu/items/:item_id', {
     operationId: 'patchMenuItem',
     summary: 'Change some fields of one item, such as active',
-    schemas: { params: ItemParams, body: ItemPatchBody, success: { 200: CanonicalItem } },
+    schema: { params: ItemParams, body: ItemPatchBody, response: { 200: CanonicalItem } },
     run: (request) => menus.patchItem(dispensaryOf(request), itemOf(request), request.body, actorOf(request)),
   });
 
-  writeRoute('DELETE', '/dispensaries/:id/menu/items/:item_id', {
+  route.write('DELETE', '/dispensaries/:id/menu/items/:item_id', {
     operationId: 'deleteMenuItem',
     summary: 'Delete one item',
-    schemas: { params: ItemParams, success: noContent('Deleted.') },
+    schema: { params: ItemParams, response: noContent('Deleted.') },
     run: async (request) => {
       await menus.deleteItem(dispensaryOf(request), itemOf(request), actorOf(request));
     },
   });
 
-  writeRoute('PATCH', '/dispensaries/:id/inventory', {
+  route.write('PATCH', '/dispensaries/:id/inventory', {
     operationId: 'setStockLevels',
     summary: 'Set many stock levels in one transaction',
-    schemas: { params: IdParams, body: StockBody, success: { 200: StockOut } },
+    schema: { params: IdParams, body: StockBody, response: { 200: StockOut } },
     run: (request) => menus.setStock(dispensaryOf(request), request.body, actorOf(request)),
   });
 };

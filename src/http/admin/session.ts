@@ -1,10 +1,11 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsoleSessionService } from '../../services/console-sessions.js';
 import { ServiceError } from '../../services/errors.js';
 import type { AdminKey } from '../../store/store.js';
 import { errorResponses, noContent } from '../error-responses.js';
 import { CSRF_HEADER, cookieOf, ownOrigin, SESSION_COOKIE, setSessionCookie } from './auth.js';
-import { SessionOut, SignInBody } from './schemas.js';
+import { SessionOut, SignInBody } from './session.schemas.js';
 
 const tags = ['Sync API: console session'];
 
@@ -35,7 +36,8 @@ export const sessionRoutes: FastifyPluginAsync<{ sessions: ConsoleSessionService
   const clearCookie = (request: FastifyRequest, reply: FastifyReply) =>
     setSessionCookie(request, reply, '', 0);
 
-  app.post(
+  // The sign-in's body is typed from its schema.
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/session',
     {
       schema: {
@@ -50,7 +52,7 @@ export const sessionRoutes: FastifyPluginAsync<{ sessions: ConsoleSessionService
     },
     async (request, reply) => {
       refuseForeignOrigin(request);
-      const started = await sessions.signIn((request.body as { key: string }).key, request.ip);
+      const started = await sessions.signIn(request.body.key, request.ip);
       setSessionCookie(request, reply, started.id, Math.floor(sessions.lifetimeMs / 1000));
       reply.code(201);
       return answer(started.adminKey, started.csrfToken, started.expiresAt);

@@ -23,6 +23,7 @@ export const healthRoutes: FastifyPluginAsync<HealthChecks> = async (app, checks
   app.get(
     '/healthz',
     {
+      config: { rateLimited: false },
       schema: {
         operationId: 'liveness',
         summary: 'Liveness: the process answers',
@@ -36,6 +37,7 @@ export const healthRoutes: FastifyPluginAsync<HealthChecks> = async (app, checks
   app.get(
     '/readyz',
     {
+      config: { rateLimited: false },
       schema: {
         operationId: 'readiness',
         summary: 'Readiness: the database answers and is migrated',

@@ -1,0 +1,40 @@
+import type { FastifyContextConfig } from 'fastify';
+
+/**
+ * What a route declares about itself beyond its schema, in its Fastify `config`. The hooks that act
+ * on these facts (the rate limits, the sync API's Idempotency-Key writer) and the OpenAPI document
+ * read them from the route, so a new route is limited, replayed and documented by what it declares,
+ * with no list of paths to keep in step.
+ */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: never rate limited (probes and scrapers must see the server as it is). Default: limited. */
+    rateLimited?: boolean;
+    /** true: its successful answers carry Menu-Cursor, the live feed cursor their content is consistent with. */
+    menuCursor?: boolean;
+    /** A write that takes an Idempotency-Key: a repeat with the same key gets the first answer. */
+    idempotent?: IdempotentWrite;
+  }
+}
+
+/** How a write is replayed for a repeated Idempotency-Key. */
+export interface IdempotentWrite {
+  /** The answer's field that holds a secret, which a replay must not repeat (it is never kept). */
+  secretField?: string;
+}
+
+/** The facts as the OpenAPI document reads them: every one spelt out. */
+export interface RouteFacts {
+  rateLimited: boolean;
+  menuCursor: boolean;
+  idempotent: boolean;
+}
+
+/** A route's facts from its config (the defaults where it declares none). */
+export function routeFacts(config: FastifyContextConfig = {}): RouteFacts {
+  return {
+    rateLimited: config.rateLimited !== false,
+    menuCursor: config.menuCursor === true,
+    idempotent: config.idempotent !== undefined,
+  };
+}
