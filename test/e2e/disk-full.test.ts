@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cliJson, type ServerProcess, startServe } from '../helpers/cli.js';
 import { formBHeaders } from '../helpers/http.js';
-import { bigMenu, type HttpAnswer, seedWithCli, send } from '../helpers/process.js';
+import { bigMenu, type HttpAnswer, send } from '../helpers/process.js';
 import { temporaryDirectory } from '../helpers/runtime.js';
+import { seedDispensaryAndKey } from '../helpers/seed.js';
 
 const PRLIMIT = (() => {
   if (process.platform !== 'linux') return false;
@@ -40,7 +41,7 @@ describe.skipIf(!PRLIMIT)('a disk that fills up during writes (SQLite)', () => {
   }, async () => {
     folder = temporaryDirectory();
     const db = join(folder.path, 'menu.db');
-    const seed = await seedWithCli(db);
+    const seed = await seedDispensaryAndKey(db);
     const credential = await cliJson<{ username: string; password: string }>(db, [
       'credential',
       'issue',

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Balancer } from '../helpers/balancer.js';
-import { assertBuilt, cliJson, type ServerProcess, startServe } from '../helpers/cli.js';
+import { assertBuilt, type ServerProcess, startServe } from '../helpers/cli.js';
 import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
 import { formBHeaders } from '../helpers/http.js';
 import { send, waitForExit } from '../helpers/process.js';
 import type { Seed } from '../helpers/runtime.js';
-import { seedThroughCli } from '../helpers/seed-cli.js';
+import { createAdminKey, seedDatabase } from '../helpers/seed.js';
 
 assertBuilt();
 
@@ -39,17 +39,8 @@ describe(`rolling restart on ${DATABASE_KIND}`, () => {
 
   beforeAll(async () => {
     database = await testDatabase();
-    seed = await seedThroughCli(database.address);
-    adminKey = (
-      await cliJson<{ key: string }>(database.address, [
-        'admin-key',
-        'create',
-        '--scope',
-        'all',
-        '--name',
-        'roll',
-      ])
-    ).key;
+    seed = await seedDatabase(database.address);
+    adminKey = await createAdminKey(database.address, 'roll');
     servers = await Promise.all([
       startServe(database.address, SERVE_ARGS),
       startServe(database.address, SERVE_ARGS),

@@ -3,10 +3,9 @@ import { assertBuilt, type ServerProcess, startServe } from '../helpers/cli.js';
 import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
 import { waitForExit } from '../helpers/process.js';
 import type { Seed } from '../helpers/runtime.js';
-import { seedThroughCli, until } from '../helpers/seed-cli.js';
+import { createAdminKey, createWebhook, seedDatabase } from '../helpers/seed.js';
+import { until } from '../helpers/wait.js';
 import {
-  addWebhook,
-  adminKeyOf,
   firstDeliveries,
   KEY_ARGS,
   startReceiver,
@@ -47,11 +46,11 @@ describe(`webhooks survive kill -9 of the server (${DATABASE_KIND})`, () => {
 
   beforeAll(async () => {
     database = await testDatabase();
-    seed = await seedThroughCli(database.address);
-    key = await adminKeyOf(database.address);
+    seed = await seedDatabase(database.address);
+    key = await createAdminKey(database.address);
     // Slow answers, so that deliveries are in flight when the server dies.
     receiver = await startReceiver({ status: 204, delayMs: 60 });
-    hook = await addWebhook(database.address, seed, receiver.url);
+    hook = await createWebhook(database.address, seed, receiver.url);
   }, 120_000);
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop()));
@@ -106,10 +105,10 @@ describe(`two server processes over one ${DATABASE_KIND} database deliver each c
 
   beforeAll(async () => {
     database = await testDatabase();
-    seed = await seedThroughCli(database.address);
-    key = await adminKeyOf(database.address);
+    seed = await seedDatabase(database.address);
+    key = await createAdminKey(database.address);
     receiver = await startReceiver();
-    hook = await addWebhook(database.address, seed, receiver.url);
+    hook = await createWebhook(database.address, seed, receiver.url);
     servers = await Promise.all([
       startServe(database.address, SERVE_ARGS),
       startServe(database.address, SERVE_ARGS),
@@ -124,7 +123,7 @@ describe(`two server processes over one ${DATABASE_KIND} database deliver each c
   it('changes written through both, and by two webhooks: each arrives once, in cursor order', async () => {
     const second = await startReceiver();
     try {
-      const other = await addWebhook(database.address, seed, second.url);
+      const other = await createWebhook(database.address, seed, second.url);
       await stockChanges(servers, key, seed, 60);
       await until(
         () => receiver.received.length >= 60 && second.received.length >= 60,
