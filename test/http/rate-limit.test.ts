@@ -18,7 +18,7 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = `menu-api-test:${randomBytes(6).toString('hex')}:`;
 
 const silent = { warn: () => {}, info: () => {} };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Resolves once the client has failed `count` more attempts to reconnect (ioredis schedules each anew). */
 function failedReconnections(redis: SharedRedis, count: number): Promise<void> {
