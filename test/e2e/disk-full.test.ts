@@ -7,6 +7,7 @@ import { formBHeaders } from '../helpers/http.js';
 import { bigMenu, type HttpAnswer, send } from '../helpers/process.js';
 import { temporaryDirectory } from '../helpers/runtime.js';
 import { seedDispensaryAndKey } from '../helpers/seed.js';
+import { until } from '../helpers/wait.js';
 
 const PRLIMIT = (() => {
   if (process.platform !== 'linux') return false;
@@ -106,18 +107,23 @@ describe.skipIf(!PRLIMIT)('a disk that fills up during writes (SQLite)', () => {
       }
     };
     const clients = [reader(), reader(), writer()];
+    /** Until `more` further writes were answered `status` and reads went on meanwhile. */
+    const answered = async (status: keyof typeof statuses, more: number, what: string) => {
+      const [wanted, readsBefore] = [statuses[status] + more, reads];
+      await until(() => statuses[status] >= wanted && reads > readsBefore, 30_000, what);
+    };
     try {
       for (let turn = 0; turn < 2; turn++) {
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await answered('ok', 2, 'writes that succeed');
         // Full: no file may grow past its size now.
         const largest = Math.max(
           ...['', '-wal'].map((suffix) => (existsSync(db + suffix) ? statSync(db + suffix).size : 0)),
         );
         execFileSync('prlimit', ['--pid', pid, `--fsize=${largest + 4096}:`]);
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await answered('unavailable', 1, 'writes refused with 503 while the disk is full');
         execFileSync('prlimit', ['--pid', pid, '--fsize=unlimited:']);
       }
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await answered('ok', 2, 'writes that succeed again');
     } finally {
       execFileSync('prlimit', ['--pid', pid, '--fsize=unlimited:']);
       running = false;
