@@ -6,6 +6,7 @@ import { formBHeaders } from '../helpers/http.js';
 import { send, waitForExit } from '../helpers/process.js';
 import type { Seed } from '../helpers/runtime.js';
 import { createAdminKey, seedDatabase } from '../helpers/seed.js';
+import { until } from '../helpers/wait.js';
 
 assertBuilt();
 
@@ -101,9 +102,18 @@ describe(`rolling restart on ${DATABASE_KIND}`, () => {
       }
     };
     const clients = [reader(), reader(), writer(), writer()];
+    /** Until the clients have been answered a few more times: traffic before and after each restart. */
+    const moreTraffic = async () => {
+      const [readsBefore, writesBefore] = [reads, acknowledged.length];
+      await until(
+        () => reads >= readsBefore + 4 && acknowledged.length >= writesBefore + 4,
+        20_000,
+        'reads and writes answered',
+      );
+    };
 
     for (let index = 0; index < servers.length; index++) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await moreTraffic();
       const old = servers[index]!;
       // The balancer takes it out of rotation when /readyz turns 503 (the drain delay).
       const exited = waitForExit(old.child, 20_000);
@@ -114,7 +124,7 @@ describe(`rolling restart on ${DATABASE_KIND}`, () => {
       balancer.setBackends(servers.map((server) => server.url));
       await balancer.whenReady(replacement.url);
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await moreTraffic();
     running = false;
     await Promise.all(clients);
 
