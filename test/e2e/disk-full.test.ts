@@ -43,16 +43,10 @@ describe.skipIf(!PRLIMIT)('a disk that fills up during writes (SQLite)', () => {
     folder = temporaryDirectory();
     const db = join(folder.path, 'menu.db');
     const seed = await seedDispensaryAndKey(db);
-    const credential = await cliJson<{ username: string; password: string }>(db, [
-      'credential',
-      'issue',
-      '--username',
-      'reader',
-    ]);
     server = await startServe(db);
     const url = server.url;
     const pid = String(server.child.pid);
-    const headers = formBHeaders({ token: seed.token, ...credential });
+    const headers = formBHeaders(seed);
     const admin = (method: string, path: string, body: unknown): Promise<HttpAnswer> =>
       send(`${url}/admin/v1/dispensaries/${seed.dispensaryId}${path}`, {
         method,

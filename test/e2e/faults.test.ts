@@ -142,17 +142,11 @@ describe.skipIf(!onSqlite)('SQLite faults while serving', () => {
   /** A seeded database with a credential, served; returns how to read the menu (Form B) and write it. */
   async function serveSeeded(db: string, extra: string[] = []) {
     const seed = await seedDispensaryAndKey(db);
-    const credential = await cliJson<{ username: string; password: string }>(db, [
-      'credential',
-      'issue',
-      '--username',
-      'reader',
-    ]);
     server = await startServe(db, extra);
     const url = server.url;
     const read = () =>
       send(`${url}/menu`, {
-        headers: { store: seed.token, username: credential.username, password: credential.password },
+        headers: { store: seed.token, username: seed.username, password: seed.password },
       });
     const write = (items: unknown[]) =>
       send(`${url}/admin/v1/dispensaries/${seed.dispensaryId}/menu`, {

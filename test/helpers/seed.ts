@@ -61,13 +61,12 @@ export function createWebhook(
   });
 }
 
-/** A dispensary and an admin key of scope all, in a fresh database. */
-export function seedDispensaryAndKey(
-  address: string,
-): Promise<{ dispensaryId: number; token: string; key: string }> {
-  return withServices(address, async ({ dispensaries, adminKeys }) => {
+/** A dispensary (no menu), a credential `reader` and an admin key of scope all, in a fresh database. */
+export function seedDispensaryAndKey(address: string): Promise<Seed & { key: string }> {
+  return withServices(address, async ({ dispensaries, credentials, adminKeys }) => {
     const dispensary = await dispensaries.create('Ops Test');
+    const credential = await credentials.issue('reader');
     const { key } = await adminKeys.create(`ops-${Math.random().toString(36).slice(2, 8)}`, 'all');
-    return { dispensaryId: dispensary.id, token: dispensary.token, key };
+    return { dispensaryId: dispensary.id, token: dispensary.token, key, ...credential };
   });
 }

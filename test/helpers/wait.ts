@@ -16,3 +16,17 @@ export async function until(
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/** Waits until `check` passes (does not throw), trying every 50 ms; after `timeoutMs` its last failure is thrown. */
+export async function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
