@@ -8,8 +8,15 @@ const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 /**
  * Test files whose subject is storage, so they prove each database: the store contract suite, the
  * services that own a transaction or cross databases, PostgreSQL's connection handling, and the
- * end-to-end tests with real processes. Everything else (HTTP, forms, CLI, domain) runs on SQLite
- * only: it goes through the same repositories, which the contract suite has proved on both.
+ * end-to-end tests whose processes share one database (changes seen by the other process, claims,
+ * deliveries and feeds that survive a kill, a connection cut, a close at shutdown). Everything else
+ * (HTTP, forms, CLI, domain) runs on SQLite only: it goes through the same repositories, which the
+ * contract suite has proved on both. So do the end-to-end files whose subject is not the database:
+ * examples/ and the README run as an integrator runs them (examples.e2e, readme.e2e), one point of
+ * sale's path over HTTP (pos-sync.e2e: its full sync and stock batch are proved on both by the store
+ * contract and menu-import suites, and through a process by shutdown and webhooks), the cluster's
+ * process management (workers.e2e), and what a menu read leaves for the collector (read-garbage.e2e:
+ * reads are answered from snapshots in memory).
  */
 export const BOTH_DATABASES = [
   'test/store/**/*.test.ts',
@@ -20,7 +27,16 @@ export const BOTH_DATABASES = [
   'test/services/menu-import.test.ts',
   'test/http/connection-loss.test.ts',
   'test/http/slow-reader.test.ts',
-  'test/e2e/**/*.e2e.test.ts',
+  'test/e2e/idempotency.e2e.test.ts',
+  'test/e2e/kill-during-stream.e2e.test.ts',
+  'test/e2e/live.e2e.test.ts',
+  'test/e2e/patched-snapshot.e2e.test.ts',
+  'test/e2e/postgres-cut.e2e.test.ts',
+  'test/e2e/rolling-restart.e2e.test.ts',
+  'test/e2e/serve.e2e.test.ts',
+  'test/e2e/two-servers.e2e.test.ts',
+  'test/e2e/webhooks-processes.e2e.test.ts',
+  'test/e2e/webhooks.e2e.test.ts',
   'test/e2e/shutdown.test.ts',
 ];
 

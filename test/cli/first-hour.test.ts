@@ -7,7 +7,7 @@ import { createRuntime, type Runtime } from '../../src/http/server.js';
 import { adminCaller } from '../helpers/admin.js';
 import { assertBuilt, BIN, cleanEnvironment, cliJson, REPOSITORY, runCli } from '../helpers/cli.js';
 import { GENEROUS_LIMITS, SAMPLE_MENU, TEST_SCRYPT, temporaryDirectory } from '../helpers/runtime.js';
-import { until } from '../helpers/seed-cli.js';
+import { until } from '../helpers/wait.js';
 
 /** Runs a command under a pseudo-terminal (util-linux `script`), typing `input` into it. */
 function onTerminal(args: string[], input: string): Promise<{ code: number; output: string }> {

@@ -4,22 +4,9 @@ import { createRuntime, type Runtime } from '../../src/http/server.js';
 import { UNLIMITED } from '../helpers/admin.js';
 import { assertBuilt, cliJson, runCli, runInProcess } from '../helpers/cli.js';
 import { TEST_SCRYPT, type TestDatabase, testDatabase } from '../helpers/runtime.js';
+import { eventually } from '../helpers/wait.js';
 
 assertBuilt();
-
-/** Waits until `check` passes: a running server notices a CLI write within its change-poll interval. */
-async function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
 
 /** `dispensary publish` and `unpublish`, as processes, on a database a running server also serves. */
 describe('dispensary publish and unpublish', { timeout: 60_000 }, () => {

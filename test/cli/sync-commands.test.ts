@@ -14,6 +14,7 @@ import {
   temporaryDirectory,
   testDatabase,
 } from '../helpers/runtime.js';
+import { eventually } from '../helpers/wait.js';
 
 assertBuilt();
 
@@ -25,20 +26,6 @@ interface CliError {
 function failed(result: CliResult): CliError['error'] {
   expect(result.code, result.stderr).toBe(1);
   return (JSON.parse(result.stdout) as CliError).error;
-}
-
-/** Waits until `check` passes: a running server notices a CLI write within its change-poll interval. */
-async function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 }
 
 interface AuditEntry {

@@ -1,11 +1,10 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO } from '../../src/demo/seed.js';
-import { CHROMIUM, CHROMIUM_FLAGS, SKIP_BROWSER, SKIP_BROWSER_REASON } from '../helpers/chromium.js';
+import { type Chromium, describeInChromium, launchChromium, watchPage } from '../helpers/chromium.js';
 import { assertBuilt, REPOSITORY, type ServerProcess, startServe } from '../helpers/cli.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 
@@ -21,8 +20,6 @@ import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 const SHOTS = join(REPOSITORY, 'test-results', 'console');
 const JS_BUDGET_GZIP = 250 * 1024;
 const AXE = readFileSync(join(REPOSITORY, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-
-if (SKIP_BROWSER) process.stderr.write(`\ntest/e2e/console.browser.test.ts ${SKIP_BROWSER_REASON}\n`);
 
 interface Measured {
   firstPageUsableMs?: number;
@@ -49,15 +46,10 @@ function bigMenu(count: number) {
   }));
 }
 
-describe('the console in Chromium', () => {
-  if (SKIP_BROWSER) {
-    it.skip(SKIP_BROWSER_REASON, () => undefined);
-    return;
-  }
-
+describeInChromium('test/e2e/console.browser.test.ts', 'the console in Chromium', () => {
   let database: TestDatabase;
   let server: ServerProcess;
-  let profile: string;
+  let browser: Chromium;
   let context: BrowserContext;
   let page: Page;
   let bigId: number;
@@ -141,13 +133,8 @@ describe('the console in Chromium', () => {
     const big = await admin('POST', '/dispensaries', { name: 'Big Store' });
     bigId = big.body.id;
     expect((await admin('PUT', `/dispensaries/${bigId}/menu`, bigMenu(5_000))).status).toBe(200);
-    profile = mkdtempSync(join(tmpdir(), 'menu-api-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [...CHROMIUM_FLAGS],
-      viewport: { width: 1280, height: 900 },
-    });
+    browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
+    context = browser.context;
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     // Long tasks from the first moment of every page (an init script is not subject to the page's CSP).
     await context.addInitScript(`
@@ -156,23 +143,15 @@ describe('the console in Chromium', () => {
         for (const entry of list.getEntries()) window.longTasks.push(entry.duration);
       }).observe({ type: 'longtask', buffered: true });
     `);
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('request', (request) => {
-      const url = request.url();
-      if (!url.startsWith(server.url) && !url.startsWith('data:')) foreign.push(url);
-    });
-    page.on('console', (message) => {
-      // A signed-out page asks for its session first: that 401 is expected.
-      if (message.type() === 'error' && !message.text().includes('401')) problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+    page = browser.page;
+    // A signed-out page asks for its session first: that 401 is expected.
+    watchPage(page, server.url, { foreign, problems }, (error) => error.includes('401'));
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await server?.stop();
     await database?.cleanup();
-    if (profile) rmSync(profile, { recursive: true, force: true });
     if (Object.keys(measured).length > 0) {
       writeFileSync(join(SHOTS, 'budgets.json'), `${JSON.stringify(measured, null, 2)}\n`);
       process.stdout.write(`\nconsole budgets: ${JSON.stringify(measured)}\n`);

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cliJson, type ServerProcess, startServe } from '../helpers/cli.js';
 import { formBHeaders } from '../helpers/http.js';
-import { bigMenu, type HttpAnswer, seedWithCli, send } from '../helpers/process.js';
+import { bigMenu, type HttpAnswer, send } from '../helpers/process.js';
 import { temporaryDirectory } from '../helpers/runtime.js';
+import { seedDispensaryAndKey } from '../helpers/seed.js';
+import { until } from '../helpers/wait.js';
 
 const PRLIMIT = (() => {
   if (process.platform !== 'linux') return false;
@@ -40,17 +42,11 @@ describe.skipIf(!PRLIMIT)('a disk that fills up during writes (SQLite)', () => {
   }, async () => {
     folder = temporaryDirectory();
     const db = join(folder.path, 'menu.db');
-    const seed = await seedWithCli(db);
-    const credential = await cliJson<{ username: string; password: string }>(db, [
-      'credential',
-      'issue',
-      '--username',
-      'reader',
-    ]);
+    const seed = await seedDispensaryAndKey(db);
     server = await startServe(db);
     const url = server.url;
     const pid = String(server.child.pid);
-    const headers = formBHeaders({ token: seed.token, ...credential });
+    const headers = formBHeaders(seed);
     const admin = (method: string, path: string, body: unknown): Promise<HttpAnswer> =>
       send(`${url}/admin/v1/dispensaries/${seed.dispensaryId}${path}`, {
         method,
@@ -105,18 +101,23 @@ describe.skipIf(!PRLIMIT)('a disk that fills up during writes (SQLite)', () => {
       }
     };
     const clients = [reader(), reader(), writer()];
+    /** Until `more` further writes were answered `status` and reads went on meanwhile. */
+    const answered = async (status: keyof typeof statuses, more: number, what: string) => {
+      const [wanted, readsBefore] = [statuses[status] + more, reads];
+      await until(() => statuses[status] >= wanted && reads > readsBefore, 30_000, what);
+    };
     try {
       for (let turn = 0; turn < 2; turn++) {
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await answered('ok', 2, 'writes that succeed');
         // Full: no file may grow past its size now.
         const largest = Math.max(
           ...['', '-wal'].map((suffix) => (existsSync(db + suffix) ? statSync(db + suffix).size : 0)),
         );
         execFileSync('prlimit', ['--pid', pid, `--fsize=${largest + 4096}:`]);
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await answered('unavailable', 1, 'writes refused with 503 while the disk is full');
         execFileSync('prlimit', ['--pid', pid, '--fsize=unlimited:']);
       }
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await answered('ok', 2, 'writes that succeed again');
     } finally {
       execFileSync('prlimit', ['--pid', pid, '--fsize=unlimited:']);
       running = false;

@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_FLAGS, SKIP_BROWSER, SKIP_BROWSER_REASON } from '../helpers/chromium.js';
-import { assertBuilt, cliJson, REPOSITORY, type ServerProcess, startServe } from '../helpers/cli.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEMO } from '../../src/demo/seed.js';
+import { type Chromium, describeInChromium, launchChromium } from '../helpers/chromium.js';
+import { assertBuilt, REPOSITORY, type ServerProcess, startServe } from '../helpers/cli.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 
 /**
@@ -19,8 +19,6 @@ import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
  */
 const SHOTS = join(REPOSITORY, 'test-results', 'display');
 const AXE = readFileSync(join(REPOSITORY, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-
-if (SKIP_BROWSER) process.stderr.write(`\ntest/e2e/display.browser.test.ts ${SKIP_BROWSER_REASON}\n`);
 
 interface AxeViolation {
   id: string;
@@ -47,19 +45,15 @@ async function seriousProblems(page: Page): Promise<string[]> {
     );
 }
 
-describe('the public surfaces in Chromium', () => {
-  if (SKIP_BROWSER) {
-    it.skip(SKIP_BROWSER_REASON, () => undefined);
-    return;
-  }
-
+describeInChromium('test/e2e/display.browser.test.ts', 'the public surfaces in Chromium', () => {
   let database: TestDatabase;
   let server: ServerProcess;
   let host: Server;
   let hostUrl: string;
-  let profile: string;
+  let browser: Chromium;
   let context: BrowserContext;
-  let adminKey: string;
+  // The demo's console key (scope all): the demo server makes it.
+  const adminKey = DEMO.adminKey;
   const problems: string[] = [];
   const figures: Record<string, unknown> = {};
 
@@ -105,16 +99,6 @@ describe('the public surfaces in Chromium', () => {
       '--rate-limit-admin-key',
       'off',
     ]);
-    adminKey = (
-      await cliJson<{ key: string }>(database.address, [
-        'admin-key',
-        'create',
-        '--scope',
-        'all',
-        '--name',
-        'display',
-      ])
-    ).key;
     // The embed's host page, on another port: the test host page of examples/, pointed at this server.
     const page = readFileSync(join(REPOSITORY, 'examples', 'embed.html'), 'utf8').replace(
       'http://127.0.0.1:8080/embed.js',
@@ -125,21 +109,16 @@ describe('the public surfaces in Chromium', () => {
     });
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
     hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}/embed.html`;
-    profile = mkdtempSync(join(tmpdir(), 'menu-api-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [...CHROMIUM_FLAGS, '--enable-precise-memory-info', '--js-flags=--expose-gc'],
-    });
+    browser = await launchChromium({ args: ['--enable-precise-memory-info', '--js-flags=--expose-gc'] });
+    context = browser.context;
   }, 60_000);
 
   afterAll(async () => {
     process.stderr.write(`\ndisplay browser figures: ${JSON.stringify(figures)}\n`);
-    await context?.close();
+    await browser?.close();
     await server?.stop();
     await new Promise((resolve) => host?.close(resolve));
     await database?.cleanup();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('the menu page on a 390×844 phone and a 1440×900 desktop: complete, no CSP violation, no serious axe finding', async () => {

@@ -1,9 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_FLAGS, SKIP_BROWSER, SKIP_BROWSER_REASON } from '../helpers/chromium.js';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Chromium, describeInChromium, launchChromium, watchPage } from '../helpers/chromium.js';
 import { assertBuilt, REPOSITORY, type ServerProcess, startServe } from '../helpers/cli.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 
@@ -13,18 +12,10 @@ import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
  * Nothing may be fetched from anywhere but the server itself. A screenshot goes to test-results/.
  */
 
-if (SKIP_BROWSER) process.stderr.write(`\ntest/e2e/docs.browser.test.ts ${SKIP_BROWSER_REASON}\n`);
-
-describe('/docs in Chromium', () => {
-  if (SKIP_BROWSER) {
-    it.skip(SKIP_BROWSER_REASON, () => undefined);
-    return;
-  }
-
+describeInChromium('test/e2e/docs.browser.test.ts', '/docs in Chromium', () => {
   let database: TestDatabase;
   let server: ServerProcess;
-  let profile: string;
-  let context: BrowserContext;
+  let browser: Chromium;
   let page: Page;
   const foreign: string[] = [];
   const problems: string[] = [];
@@ -33,29 +24,15 @@ describe('/docs in Chromium', () => {
     assertBuilt();
     database = await testDatabase();
     server = await startServe(database.address, ['--demo']);
-    profile = mkdtempSync(join(tmpdir(), 'menu-api-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [...CHROMIUM_FLAGS],
-      viewport: { width: 1280, height: 900 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('request', (request) => {
-      const url = request.url();
-      if (!url.startsWith(server.url) && !url.startsWith('data:')) foreign.push(url);
-    });
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+    browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
+    page = browser.page;
+    watchPage(page, server.url, { foreign, problems });
   }, 40_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await server?.stop();
     await database?.cleanup();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('the landing page (/) names the service and leads to the docs; /docs/ works too', async () => {

@@ -11,7 +11,7 @@ import {
 } from '../helpers/cli.js';
 import { send, waitForExit } from '../helpers/process.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
-import { until } from '../helpers/seed-cli.js';
+import { until } from '../helpers/wait.js';
 
 /** Opens a TCP connection and resolves once it is established; the request is written later. */
 function openConnection(url: string): Promise<Socket> {

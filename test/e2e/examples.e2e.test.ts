@@ -2,14 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/demo/seed.js';
-import {
-  assertBuilt,
-  cleanEnvironment,
-  cliJson,
-  REPOSITORY,
-  type ServerProcess,
-  startServe,
-} from '../helpers/cli.js';
+import { assertBuilt, cleanEnvironment, REPOSITORY, type ServerProcess, startServe } from '../helpers/cli.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 
 /**
@@ -34,22 +27,13 @@ function runExample(file: string, args: string[]): Promise<{ code: number; stdou
 describe('examples/ against the demo server', () => {
   let database: TestDatabase;
   let server: ServerProcess;
-  let adminKey: string;
+  // The demo's console key (scope all): the demo server makes it.
+  const adminKey = DEMO.adminKey;
 
   beforeAll(async () => {
     assertBuilt();
     database = await testDatabase();
     server = await startServe(database.address, ['--demo']);
-    adminKey = (
-      await cliJson<{ key: string }>(database.address, [
-        'admin-key',
-        'create',
-        '--scope',
-        'all',
-        '--name',
-        'examples',
-      ])
-    ).key;
   });
   afterAll(async () => {
     await server?.stop();

@@ -13,8 +13,9 @@ import {
   type ServerProcess,
   startServe,
 } from '../helpers/cli.js';
-import { bigMenu, seedWithCli, send, waitForExit } from '../helpers/process.js';
+import { bigMenu, send, waitForExit } from '../helpers/process.js';
 import { onSqlite, temporaryDirectory } from '../helpers/runtime.js';
+import { seedDispensaryAndKey } from '../helpers/seed.js';
 
 /**
  * Faults with real processes: a database file that disappears, a full disk, a read-only file system,
@@ -140,18 +141,12 @@ describe.skipIf(!onSqlite)('SQLite faults while serving', () => {
 
   /** A seeded database with a credential, served; returns how to read the menu (Form B) and write it. */
   async function serveSeeded(db: string, extra: string[] = []) {
-    const seed = await seedWithCli(db);
-    const credential = await cliJson<{ username: string; password: string }>(db, [
-      'credential',
-      'issue',
-      '--username',
-      'reader',
-    ]);
+    const seed = await seedDispensaryAndKey(db);
     server = await startServe(db, extra);
     const url = server.url;
     const read = () =>
       send(`${url}/menu`, {
-        headers: { store: seed.token, username: credential.username, password: credential.password },
+        headers: { store: seed.token, username: seed.username, password: seed.password },
       });
     const write = (items: unknown[]) =>
       send(`${url}/admin/v1/dispensaries/${seed.dispensaryId}/menu`, {
@@ -270,7 +265,7 @@ describe.skipIf(!onSqlite)('kill -9 in the middle of a write', () => {
   it('during `menu import` of a very large file: the previous menu is intact after restart', async () => {
     folder = temporaryDirectory();
     const db = join(folder.path, 'menu.db');
-    await seedWithCli(db);
+    await seedDispensaryAndKey(db);
     const previousFile = join(folder.path, 'previous.json');
     writeFileSync(previousFile, JSON.stringify(PREVIOUS));
     expect((await runCli(db, ['menu', 'import', '--dispensary', '1', previousFile])).code).toBe(0);
@@ -301,7 +296,7 @@ describe.skipIf(!onSqlite)('kill -9 in the middle of a write', () => {
   it('during a full sync (PUT): the previous menu is intact after restart', async () => {
     folder = temporaryDirectory();
     const db = join(folder.path, 'menu.db');
-    const seed = await seedWithCli(db);
+    const seed = await seedDispensaryAndKey(db);
     server = await startServe(db);
     const put = (items: unknown[]) =>
       send(`${server!.url}/admin/v1/dispensaries/${seed.dispensaryId}/menu`, {
@@ -379,7 +374,7 @@ describe.skipIf(!onSqlite)('a server that cannot start says why in one line, wit
     const source = join(folder.path, 'source');
     const readOnly = join(folder.path, 'read-only');
     mkdirSync(readOnly);
-    await seedWithCli(join(source, 'menu.db'));
+    await seedDispensaryAndKey(join(source, 'menu.db'));
     execFileSync('mount', ['--bind', source, readOnly]);
     try {
       execFileSync('mount', ['-o', 'remount,bind,ro', readOnly]);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cliJson, type ServerProcess, startServe } from '../helpers/cli.js';
 import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
-import { seedWithCli, send } from '../helpers/process.js';
+import { send } from '../helpers/process.js';
+import { seedDispensaryAndKey } from '../helpers/seed.js';
 
 assertBuilt();
 
@@ -12,11 +13,11 @@ assertBuilt();
 describe(`Idempotency-Key across two server processes on ${DATABASE_KIND}`, () => {
   let database: TestDatabase;
   let servers: ServerProcess[] = [];
-  let seed: Awaited<ReturnType<typeof seedWithCli>>;
+  let seed: Awaited<ReturnType<typeof seedDispensaryAndKey>>;
 
   beforeAll(async () => {
     database = await testDatabase();
-    seed = await seedWithCli(database.address);
+    seed = await seedDispensaryAndKey(database.address);
     servers = await Promise.all([startServe(database.address), startServe(database.address)]);
   }, 90_000);
   afterAll(async () => {

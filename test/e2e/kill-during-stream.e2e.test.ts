@@ -4,14 +4,9 @@ import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/datab
 import { formBHeaders } from '../helpers/http.js';
 import { send, waitForExit } from '../helpers/process.js';
 import type { Seed } from '../helpers/runtime.js';
-import { seedThroughCli, until } from '../helpers/seed-cli.js';
-import {
-  addWebhook,
-  adminKeyOf,
-  KEY_ARGS,
-  startReceiver,
-  type WebhookReceiver,
-} from '../helpers/webhook-receiver.js';
+import { createAdminKey, createWebhook, seedDatabase } from '../helpers/seed.js';
+import { until } from '../helpers/wait.js';
+import { KEY_ARGS, startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 assertBuilt();
 
@@ -36,10 +31,10 @@ describe(`kill -9 during a stream of changes (${DATABASE_KIND})`, () => {
 
   beforeAll(async () => {
     database = await testDatabase();
-    seed = await seedThroughCli(database.address);
-    key = await adminKeyOf(database.address);
+    seed = await seedDatabase(database.address);
+    key = await createAdminKey(database.address);
     receiver = await startReceiver({ status: 204, delayMs: 20 });
-    await addWebhook(database.address, seed, receiver.url);
+    await createWebhook(database.address, seed, receiver.url);
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

@@ -2,9 +2,10 @@ import pg from 'pg';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assertBuilt, type ServerProcess, startServe } from '../helpers/cli.js';
 import { onPostgres, type TestDatabase, testDatabase, withPort } from '../helpers/database.js';
-import { bigMenu, type HttpAnswer, seedWithCli, send } from '../helpers/process.js';
-import { until } from '../helpers/seed-cli.js';
+import { bigMenu, type HttpAnswer, send } from '../helpers/process.js';
+import { seedDispensaryAndKey } from '../helpers/seed.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { until } from '../helpers/wait.js';
 
 /**
  * A real `serve` process whose PostgreSQL connections all go through a proxy; the proxy is cut while a
@@ -19,14 +20,14 @@ describe.skipIf(!onPostgres)('PostgreSQL connection cut in the middle of a write
   let database: TestDatabase;
   let proxy: TcpProxy;
   let server: ServerProcess | undefined;
-  let seed: Awaited<ReturnType<typeof seedWithCli>>;
+  let seed: Awaited<ReturnType<typeof seedDispensaryAndKey>>;
   let watcher: pg.Client;
   let locker: pg.Client;
 
   beforeAll(() => assertBuilt());
   beforeEach(async () => {
     database = await testDatabase();
-    seed = await seedWithCli(database.address);
+    seed = await seedDispensaryAndKey(database.address);
     const direct = new URL(database.address);
     proxy = await TcpProxy.start({ host: direct.hostname, port: Number(direct.port || 5432) });
     server = await startServe(withPort(database.address, proxy.port), ['--db-pool-size', '3']);

@@ -6,7 +6,7 @@ import { assertBuilt, cliJson, type ServerProcess, startServe } from '../helpers
 import { formBHeaders } from '../helpers/http.js';
 import { send, waitForExit } from '../helpers/process.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
-import { until } from '../helpers/seed-cli.js';
+import { until } from '../helpers/wait.js';
 
 /** A port nobody listens on now. */
 function freePort(): Promise<number> {

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Balancer } from '../helpers/balancer.js';
-import { assertBuilt, cliJson, type ServerProcess, startServe } from '../helpers/cli.js';
+import { assertBuilt, type ServerProcess, startServe } from '../helpers/cli.js';
 import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
 import { formBHeaders } from '../helpers/http.js';
 import { send, waitForExit } from '../helpers/process.js';
 import type { Seed } from '../helpers/runtime.js';
-import { seedThroughCli } from '../helpers/seed-cli.js';
+import { createAdminKey, seedDatabase } from '../helpers/seed.js';
+import { until } from '../helpers/wait.js';
 
 assertBuilt();
 
@@ -39,17 +40,8 @@ describe(`rolling restart on ${DATABASE_KIND}`, () => {
 
   beforeAll(async () => {
     database = await testDatabase();
-    seed = await seedThroughCli(database.address);
-    adminKey = (
-      await cliJson<{ key: string }>(database.address, [
-        'admin-key',
-        'create',
-        '--scope',
-        'all',
-        '--name',
-        'roll',
-      ])
-    ).key;
+    seed = await seedDatabase(database.address);
+    adminKey = await createAdminKey(database.address, 'roll');
     servers = await Promise.all([
       startServe(database.address, SERVE_ARGS),
       startServe(database.address, SERVE_ARGS),
@@ -110,9 +102,18 @@ describe(`rolling restart on ${DATABASE_KIND}`, () => {
       }
     };
     const clients = [reader(), reader(), writer(), writer()];
+    /** Until the clients have been answered a few more times: traffic before and after each restart. */
+    const moreTraffic = async () => {
+      const [readsBefore, writesBefore] = [reads, acknowledged.length];
+      await until(
+        () => reads >= readsBefore + 4 && acknowledged.length >= writesBefore + 4,
+        20_000,
+        'reads and writes answered',
+      );
+    };
 
     for (let index = 0; index < servers.length; index++) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await moreTraffic();
       const old = servers[index]!;
       // The balancer takes it out of rotation when /readyz turns 503 (the drain delay).
       const exited = waitForExit(old.child, 20_000);
@@ -123,7 +124,7 @@ describe(`rolling restart on ${DATABASE_KIND}`, () => {
       balancer.setBackends(servers.map((server) => server.url));
       await balancer.whenReady(replacement.url);
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await moreTraffic();
     running = false;
     await Promise.all(clients);
 

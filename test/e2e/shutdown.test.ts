@@ -1,9 +1,10 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assertBuilt, cliJson, type ServerProcess, startServe } from '../helpers/cli.js';
-import { bigMenu, opsUrlOf, seedWithCli, send, slowUpload, waitForExit } from '../helpers/process.js';
+import { bigMenu, opsUrlOf, send, slowUpload, waitForExit } from '../helpers/process.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
-import { until } from '../helpers/seed-cli.js';
+import { seedDispensaryAndKey } from '../helpers/seed.js';
+import { until } from '../helpers/wait.js';
 
 /**
  * Graceful shutdown of a real `menu-api serve` process: SIGTERM or SIGINT stops accepting, lets every
@@ -12,12 +13,12 @@ import { until } from '../helpers/seed-cli.js';
 describe('graceful shutdown', () => {
   let database: TestDatabase;
   let server: ServerProcess | undefined;
-  let seed: Awaited<ReturnType<typeof seedWithCli>>;
+  let seed: Awaited<ReturnType<typeof seedDispensaryAndKey>>;
 
   beforeAll(() => assertBuilt());
   beforeEach(async () => {
     database = await testDatabase();
-    seed = await seedWithCli(database.address);
+    seed = await seedDispensaryAndKey(database.address);
   });
   afterEach(async () => {
     await server?.stop();

@@ -3,7 +3,7 @@ import { assertBuilt, runCli, type ServerProcess, startServe } from '../helpers/
 import { DATABASE_KIND, onPostgres, type TestDatabase, testDatabase } from '../helpers/database.js';
 import { formBHeaders, rawRequest } from '../helpers/http.js';
 import type { Seed } from '../helpers/runtime.js';
-import { seedThroughCli } from '../helpers/seed-cli.js';
+import { seedDatabase } from '../helpers/seed.js';
 
 assertBuilt();
 
@@ -53,7 +53,7 @@ describe(`two server processes over one ${DATABASE_KIND} database`, () => {
   let seed: Seed;
   beforeAll(async () => {
     database = await testDatabase();
-    seed = await seedThroughCli(database.address);
+    seed = await seedDatabase(database.address);
     [first, second] = await Promise.all([
       startServe(database.address, serveArgs),
       startServe(database.address, serveArgs),

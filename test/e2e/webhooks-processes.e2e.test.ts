@@ -3,12 +3,12 @@ import { assertBuilt, type ServerProcess, startServe } from '../helpers/cli.js';
 import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
 import { waitForExit } from '../helpers/process.js';
 import type { Seed } from '../helpers/runtime.js';
-import { seedThroughCli, until } from '../helpers/seed-cli.js';
+import { createAdminKey, createWebhook, seedDatabase } from '../helpers/seed.js';
+import { until } from '../helpers/wait.js';
 import {
-  addWebhook,
-  adminKeyOf,
   firstDeliveries,
   KEY_ARGS,
+  type ReceiverMode,
   startReceiver,
   syncApi,
   type WebhookReceiver,
@@ -37,108 +37,105 @@ async function deliveriesOf(server: ServerProcess, key: string, hook: number) {
   return listed.reverse();
 }
 
-describe(`webhooks survive kill -9 of the server (${DATABASE_KIND})`, () => {
-  let database: TestDatabase;
-  let seed: Seed;
-  let receiver: WebhookReceiver;
-  const servers: ServerProcess[] = [];
-  let key: string;
-  let hook: { id: number; secret: string };
-
+/** A database with a seed and an admin key, a receiver answering as `mode`, subscribed; the test's servers are stopped after. */
+function subscribed(mode: ReceiverMode) {
+  const set = {
+    servers: [] as ServerProcess[],
+  } as {
+    database: TestDatabase;
+    seed: Seed;
+    key: string;
+    receiver: WebhookReceiver;
+    hook: { id: number; secret: string };
+    servers: ServerProcess[];
+  };
   beforeAll(async () => {
-    database = await testDatabase();
-    seed = await seedThroughCli(database.address);
-    key = await adminKeyOf(database.address);
-    // Slow answers, so that deliveries are in flight when the server dies.
-    receiver = await startReceiver({ status: 204, delayMs: 60 });
-    hook = await addWebhook(database.address, seed, receiver.url);
+    set.database = await testDatabase();
+    set.seed = await seedDatabase(set.database.address);
+    set.key = await createAdminKey(set.database.address);
+    set.receiver = await startReceiver(mode);
+    set.hook = await createWebhook(set.database.address, set.seed, set.receiver.url);
   }, 120_000);
   afterAll(async () => {
-    await Promise.all(servers.map((server) => server.stop()));
-    await receiver?.close();
-    await database?.cleanup();
+    await Promise.all(set.servers.map((server) => server.stop()));
+    await set.receiver?.close();
+    await set.database?.cleanup();
   });
+  return set;
+}
+
+describe(`webhooks survive kill -9 of the server (${DATABASE_KIND})`, () => {
+  // Slow answers, so that deliveries are in flight when the server dies.
+  const set = subscribed({ status: 204, delayMs: 60 });
 
   it('a change accepted before the kill is delivered after the restart: none lost, in order', async () => {
-    const first = await startServe(database.address, SERVE_ARGS);
-    servers.push(first);
-    await stockChanges([first], key, seed, 30);
-    await until(() => receiver.received.length >= 5, 15_000, 'the first deliveries');
+    const first = await startServe(set.database.address, SERVE_ARGS);
+    set.servers.push(first);
+    await stockChanges([first], set.key, set.seed, 30);
+    await until(() => set.receiver.received.length >= 5, 15_000, 'the first deliveries');
     first.child.kill('SIGKILL');
     await waitForExit(first.child);
-    const delivered = receiver.received.length;
+    const delivered = set.receiver.received.length;
     expect(delivered).toBeLessThan(30);
 
-    const second = await startServe(database.address, SERVE_ARGS);
-    servers.push(second);
+    const second = await startServe(set.database.address, SERVE_ARGS);
+    set.servers.push(second);
     await until(
-      () => firstDeliveries(receiver.received).length >= 30,
+      () => firstDeliveries(set.receiver.received).length >= 30,
       30_000,
       'all 30 deliveries after the restart',
     );
-    const listed = await deliveriesOf(second, key, hook.id);
+    const listed = await deliveriesOf(second, set.key, set.hook.id);
     expect(listed).toHaveLength(30);
     await until(
       async () =>
-        (await deliveriesOf(second, key, hook.id)).every((delivery) => delivery.status === 'delivered'),
+        (await deliveriesOf(second, set.key, set.hook.id)).every(
+          (delivery) => delivery.status === 'delivered',
+        ),
       15_000,
       'every delivery recorded as delivered',
     );
     // At least once: every change arrived; the one in flight at the kill may have arrived twice.
-    expect(firstDeliveries(receiver.received).map((entry) => entry.id)).toEqual(
+    expect(firstDeliveries(set.receiver.received).map((entry) => entry.id)).toEqual(
       listed.map((entry) => entry.id),
     );
-    expect(receiver.received.length - 30).toBeLessThanOrEqual(1);
-    const stocks = receiver
-      .verified(hook.secret)
+    expect(set.receiver.received.length - 30).toBeLessThanOrEqual(1);
+    const stocks = set.receiver
+      .verified(set.hook.secret)
       .map((entry) => /"stock":(\d{3})/.exec(JSON.stringify(entry.payload.data.item))?.[1]);
     expect([...new Set(stocks)]).toEqual(Array.from({ length: 30 }, (_, index) => String(100 + index)));
   }, 120_000);
 });
 
 describe(`two server processes over one ${DATABASE_KIND} database deliver each change exactly once`, () => {
-  let database: TestDatabase;
-  let seed: Seed;
-  let receiver: WebhookReceiver;
-  let servers: ServerProcess[] = [];
-  let key: string;
-  let hook: { id: number; secret: string };
-
+  const set = subscribed({ status: 204 });
   beforeAll(async () => {
-    database = await testDatabase();
-    seed = await seedThroughCli(database.address);
-    key = await adminKeyOf(database.address);
-    receiver = await startReceiver();
-    hook = await addWebhook(database.address, seed, receiver.url);
-    servers = await Promise.all([
-      startServe(database.address, SERVE_ARGS),
-      startServe(database.address, SERVE_ARGS),
-    ]);
+    set.servers.push(
+      ...(await Promise.all([
+        startServe(set.database.address, SERVE_ARGS),
+        startServe(set.database.address, SERVE_ARGS),
+      ])),
+    );
   }, 120_000);
-  afterAll(async () => {
-    await Promise.all(servers.map((server) => server.stop()));
-    await receiver?.close();
-    await database?.cleanup();
-  });
 
   it('changes written through both, and by two webhooks: each arrives once, in cursor order', async () => {
     const second = await startReceiver();
     try {
-      const other = await addWebhook(database.address, seed, second.url);
-      await stockChanges(servers, key, seed, 60);
+      const other = await createWebhook(set.database.address, set.seed, second.url);
+      await stockChanges(set.servers, set.key, set.seed, 60);
       await until(
-        () => receiver.received.length >= 60 && second.received.length >= 60,
+        () => set.receiver.received.length >= 60 && second.received.length >= 60,
         30_000,
         '60 deliveries each',
       );
       // Both processes were idle-polling and woken by every change: give a duplicate time to show.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
-      expect(receiver.received).toHaveLength(60);
+      expect(set.receiver.received).toHaveLength(60);
       expect(second.received).toHaveLength(60);
-      expect(receiver.verified(hook.secret)).toHaveLength(60);
+      expect(set.receiver.verified(set.hook.secret)).toHaveLength(60);
       expect(second.verified(other.secret)).toHaveLength(60);
-      const listed = await deliveriesOf(servers[0]!, key, hook.id);
-      expect(receiver.received.map((entry) => entry.id)).toEqual(listed.map((entry) => entry.id));
+      const listed = await deliveriesOf(set.servers[0]!, set.key, set.hook.id);
+      expect(set.receiver.received.map((entry) => entry.id)).toEqual(listed.map((entry) => entry.id));
       expect(listed.every((delivery) => delivery.status === 'delivered')).toBe(true);
     } finally {
       await second.close();

@@ -17,10 +17,10 @@ import { DATABASE_KIND, onPostgres, type TestDatabase, testDatabase } from '../h
 import { formBHeaders } from '../helpers/http.js';
 import { waitForExit } from '../helpers/process.js';
 import type { Seed } from '../helpers/runtime.js';
-import { seedThroughCli, until } from '../helpers/seed-cli.js';
+import { createAdminKey, seedDatabase } from '../helpers/seed.js';
+import { until } from '../helpers/wait.js';
 import {
   addWebhook,
-  adminKeyOf,
   firstDeliveries,
   KEY_ARGS,
   startReceiver,
@@ -57,7 +57,7 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
 
   beforeAll(async () => {
     database = await testDatabase();
-    seed = await seedThroughCli(database.address);
+    seed = await seedDatabase(database.address);
     receiver = await startReceiver();
     hook = await addWebhook(database.address, seed, receiver.url);
     server = await startServe(database.address, [
@@ -68,7 +68,7 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
       '--webhook-timeout-ms',
       '5000',
     ]);
-    api = syncApi(server, await adminKeyOf(database.address));
+    api = syncApi(server, await createAdminKey(database.address));
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
@@ -305,7 +305,7 @@ describe(`webhooks that fail, and targets that are refused, over ${DATABASE_KIND
 
   beforeAll(async () => {
     database = await testDatabase();
-    seed = await seedThroughCli(database.address);
+    seed = await seedDatabase(database.address);
     failing = await startReceiver({ status: 500 });
     refused = await startReceiver();
     // Without --webhook-allow-private: loopback targets are refused when connecting.
@@ -318,7 +318,7 @@ describe(`webhooks that fail, and targets that are refused, over ${DATABASE_KIND
       '--ops-port',
       '0',
     ]);
-    api = syncApi(server, await adminKeyOf(database.address));
+    api = syncApi(server, await createAdminKey(database.address));
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
@@ -387,7 +387,7 @@ describe(`webhooks that fail, and targets that are refused, over ${DATABASE_KIND
   it('without WEBHOOK_KEY: SQLite makes a 0600 key file and says so; PostgreSQL refuses with what to do', async () => {
     const fresh = await testDatabase();
     try {
-      const freshSeed = await seedThroughCli(fresh.address);
+      const freshSeed = await seedDatabase(fresh.address);
       const result = await runCli(fresh.address, [
         'webhook',
         'add',

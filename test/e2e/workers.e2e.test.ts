@@ -4,7 +4,8 @@ import { assertBuilt, type ServerProcess, startServe } from '../helpers/cli.js';
 import { type TestDatabase, testDatabase } from '../helpers/database.js';
 import { formBHeaders, rawRequest } from '../helpers/http.js';
 import type { Seed } from '../helpers/runtime.js';
-import { seedThroughCli, until } from '../helpers/seed-cli.js';
+import { seedDatabase } from '../helpers/seed.js';
+import { until } from '../helpers/wait.js';
 
 assertBuilt();
 
@@ -43,7 +44,7 @@ describe('menu-api serve --workers 2', () => {
   let seed: Seed;
   beforeAll(async () => {
     database = await testDatabase();
-    seed = await seedThroughCli(database.address);
+    seed = await seedDatabase(database.address);
     server = await startServe(database.address, ['--workers', '2', '--log-level', 'info']);
   });
   afterAll(async () => {

@@ -1,4 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { describe, it } from 'vitest';
 
 /**
  * Debian's Chromium, as every browser test drives it: never a downloaded browser. Elsewhere than CI a
@@ -20,3 +24,72 @@ export const CHROMIUM_FLAGS: readonly string[] = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/**
+ * A browser test's `describe`: with Chromium missing (and not under CI) the file says why on stderr and
+ * its one test is skipped with that reason; otherwise `body` declares the tests.
+ */
+export function describeInChromium(file: string, name: string, body: () => void): void {
+  if (!SKIP_BROWSER) {
+    describe(name, body);
+    return;
+  }
+  process.stderr.write(`\n${file} ${SKIP_BROWSER_REASON}\n`);
+  describe(name, () => {
+    it.skip(SKIP_BROWSER_REASON, () => undefined);
+  });
+}
+
+export interface Chromium {
+  context: BrowserContext;
+  /** The context's first page. */
+  page: Page;
+  /** Closes the browser and removes its profile. */
+  close(): Promise<void>;
+}
+
+/** One headless Chromium for a whole test file, with a fresh profile; `args` are added to CHROMIUM_FLAGS. */
+export async function launchChromium(
+  options: { args?: string[]; viewport?: { width: number; height: number } } = {},
+): Promise<Chromium> {
+  const profile = mkdtempSync(join(tmpdir(), 'menu-api-chromium-'));
+  try {
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [...CHROMIUM_FLAGS, ...(options.args ?? [])],
+      ...(options.viewport ? { viewport: options.viewport } : {}),
+    });
+    return {
+      context,
+      page: context.pages()[0] ?? (await context.newPage()),
+      close: async () => {
+        await context.close();
+        rmSync(profile, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(profile, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * Records what a page must not do: fetch from anywhere but `origin` (into `foreign`), log an error to
+ * the console that `expected` does not accept, or throw (both into `problems`).
+ */
+export function watchPage(
+  page: Page,
+  origin: string,
+  found: { foreign: string[]; problems: string[] },
+  expected: (consoleError: string) => boolean = () => false,
+): void {
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:')) found.foreign.push(url);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !expected(message.text())) found.problems.push(message.text());
+  });
+  page.on('pageerror', (error) => found.problems.push(error.message));
+}

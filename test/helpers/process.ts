@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { expect } from 'vitest';
-import { cliJson } from './cli.js';
 
 /** Resolves with how the process ended; rejects if it is still running after `timeoutMs`. */
 export function waitForExit(
@@ -124,25 +123,6 @@ export function slowUpload(
       stalled = true;
     },
   };
-}
-
-/** A dispensary and an admin key of scope all in a fresh database, made with the CLI. */
-export async function seedWithCli(db: string): Promise<{ dispensaryId: number; token: string; key: string }> {
-  const dispensary = await cliJson<{ id: number; token: string }>(db, [
-    'dispensary',
-    'create',
-    '--name',
-    'Ops Test',
-  ]);
-  const key = await cliJson<{ key: string }>(db, [
-    'admin-key',
-    'create',
-    '--scope',
-    'all',
-    '--name',
-    `ops-${Math.random().toString(36).slice(2, 8)}`,
-  ]);
-  return { dispensaryId: dispensary.id, token: dispensary.token, key: key.key };
 }
 
 /** A menu of `count` items with `pricesPerItem` price entries each, large enough to take a while to write. */

@@ -161,9 +161,3 @@ export function syncApi(server: ServerProcess, key: string) {
     }
   };
 }
-
-export async function adminKeyOf(db: string): Promise<string> {
-  return (
-    await cliJson<{ key: string }>(db, ['admin-key', 'create', '--scope', 'all', '--name', `k${Date.now()}`])
-  ).key;
-}

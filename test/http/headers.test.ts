@@ -91,10 +91,8 @@ describe('headers: X-Content-Type-Options and Cache-Control', () => {
     const { app, seed } = await start();
     const menu = await app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(seed) });
     expect(menu.statusCode).toBe(200);
-    const cacheControl = String(menu.headers['cache-control']);
-    if (menu.headers.etag) expect(cacheControl).toBe('private, no-cache');
-    else expect(cacheControl).toBe('no-store');
-    expect(menu.headers['cache-control']).not.toContain(',,');
+    expect(menu.headers.etag).toMatch(/^"[^"]+"$/);
+    expect(menu.headers['cache-control']).toBe('private, no-cache');
   });
 
   it('a route of its own choosing is not overridden', async () => {

@@ -11,20 +11,39 @@ import { adminKey } from '../helpers/admin.js';
 import { expectError, formABody, formBHeaders, loggedTestRuntime } from '../helpers/http.js';
 import { GENEROUS_LIMITS, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { until } from '../helpers/wait.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Every run (and each of the two test projects) counts under keys of its own. */
 const PREFIX = `menu-api-test:${randomBytes(6).toString('hex')}:`;
 
 const silent = { warn: () => {}, info: () => {} };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once the client has failed `count` more attempts to reconnect (ioredis schedules each anew). */
+function failedReconnections(redis: SharedRedis, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    const onReconnecting = () => {
+      if (++seen < count) return;
+      redis.client.off('reconnecting', onReconnecting);
+      resolve();
+    };
+    redis.client.on('reconnecting', onReconnecting);
+  });
+}
 
 interface Implementation {
   name: string;
   make(): Promise<RateLimiter>;
   /** config for a runtime that keeps its buckets here */
   config(): Partial<ServerConfig>;
+  /** Lets `ms` pass for the limiter's clock. */
+  elapse(ms: number): Promise<void>;
 }
+
+/** The memory limiter's clock: moved by the tests, never by the wall. */
+let memoryNow = Date.now();
 
 const opened: SharedRedis[] = [];
 async function sharedRedis(url = REDIS_URL): Promise<SharedRedis> {
@@ -35,11 +54,20 @@ async function sharedRedis(url = REDIS_URL): Promise<SharedRedis> {
 }
 
 const IMPLEMENTATIONS: Implementation[] = [
-  { name: 'memory', make: async () => new MemoryRateLimiter(), config: () => ({}) },
+  {
+    name: 'memory',
+    make: async () => new MemoryRateLimiter({ now: () => memoryNow }),
+    config: () => ({}),
+    elapse: async (ms) => {
+      memoryNow += ms;
+    },
+  },
   {
     name: 'redis',
     make: async () => new RedisRateLimiter(await sharedRedis(), PREFIX),
     config: () => ({ redisUrl: REDIS_URL, redisPrefix: `${PREFIX}${randomBytes(4).toString('hex')}:` }),
+    // The script reads Redis's own clock (TIME): only real time moves it.
+    elapse: (ms) => sleep(ms),
   },
 ];
 
@@ -85,7 +113,7 @@ describe.each(IMPLEMENTATIONS)('RateLimiter: $name', (implementation) => {
     expect((await limiter.take(bucket, 'k')).allowed).toBe(true);
     expect((await limiter.take(bucket, 'k')).allowed).toBe(true);
     expect((await limiter.take(bucket, 'k')).allowed).toBe(false);
-    await sleep(750); // 1.5 tokens back
+    await implementation.elapse(750); // 1.5 tokens back
     expect((await limiter.take(bucket, 'k')).allowed).toBe(true);
     expect((await limiter.take(bucket, 'k')).allowed).toBe(false);
   });
@@ -174,7 +202,7 @@ describe('RateLimiter: redis fallback', () => {
     const decisions = [];
     for (let index = 0; index < 3; index += 1) decisions.push(await limiter.take(bucket, 'k'));
     expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, false]);
-    await sleep(500); // reconnection attempts keep failing meanwhile
+    await failedReconnections(redis, 2);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/unreachable.*memory/);
   });
@@ -195,15 +223,13 @@ describe('RateLimiter: redis fallback', () => {
       expect((await limiter.take(bucket, 'k')).remaining).toBe(2);
 
       await proxy.close();
-      await sleep(100);
+      await until(() => !redis.usable, 5_000, 'the client to see Redis gone');
       // In memory now: a fresh bucket of this process.
       expect((await limiter.take(bucket, 'k')).remaining).toBe(2);
       expect(logged.filter((line) => line.startsWith('warn'))).toHaveLength(1);
 
       await proxy.open();
-      const deadline = Date.now() + 5_000;
-      while (!redis.usable && Date.now() < deadline) await sleep(50);
-      expect(redis.usable).toBe(true);
+      await until(() => redis.usable, 5_000, 'Redis to be usable again');
       // Redis again: the bucket every process sees (one token was taken there before the outage).
       expect((await limiter.take(bucket, 'k')).remaining).toBe(1);
       expect((await other.take(bucket, 'k')).remaining).toBe(0);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { secretDigest } from '../../../src/auth/secrets.js';
 import { DEFAULTS } from '../../../src/config.js';
 import { adminKey, syncTestRuntime, UNLIMITED } from '../../helpers/admin.js';
@@ -180,16 +180,20 @@ describe('console sessions', () => {
 
   it('ends a session unused for longer than the idle timeout', async () => {
     const short = await syncTestRuntime({ config: { consoleIdleTimeout: 1 } });
+    // Only the clock is fake (no timer): the session's times are Date's, and the database runs as ever.
+    vi.useFakeTimers({ toFake: ['Date'] });
     try {
       const key = await adminKey(short);
       const { response, cookie } = await signIn(short.app, key.key);
       expect(response.statusCode).toBe(201);
-      // Nothing checked in between: on a loaded machine a second may pass first, and rightly end it.
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
-      expect((await short.app.inject({ url: '/admin/v1/session', headers: { cookie } })).statusCode).toBe(
-        401,
-      );
+      const signedInAt = Date.now();
+      const session = () => short.app.inject({ url: '/admin/v1/session', headers: { cookie } });
+      vi.setSystemTime(signedInAt + 900);
+      expect((await session()).statusCode).toBe(200);
+      vi.setSystemTime(signedInAt + 1_100);
+      expect((await session()).statusCode).toBe(401);
     } finally {
+      vi.useRealTimers();
       await short.close();
     }
   });

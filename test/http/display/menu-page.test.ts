@@ -19,12 +19,17 @@ function jsonLd(html: string): Record<string, unknown>[] {
   );
 }
 
-/** The first `count` events of an event stream, as [id, type, data]. */
+/**
+ * The first `count` events of an event stream, as [id, type, data]. `onFirst` is called when the first
+ * one arrives: the stream's catch-up is written as it starts following, so from then on it hears every
+ * change.
+ */
 function readEvents(
   url: string,
   count: number,
   headers: Record<string, string> = {},
   signal?: AbortSignal,
+  onFirst?: () => void,
 ): Promise<{ status: number; headers: Record<string, unknown>; events: [string, string, unknown][] }> {
   return new Promise((resolve, reject) => {
     const events: [string, string, unknown][] = [];
@@ -53,6 +58,7 @@ function readEvents(
               .map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)]),
           );
           if (fields.event) events.push([fields.id ?? '', fields.event, JSON.parse(fields.data ?? 'null')]);
+          if (events.length === 1) onFirst?.();
           if (events.length >= count) return finish();
           end = text.indexOf('\n\n');
         }
@@ -64,6 +70,17 @@ function readEvents(
     });
     request.end();
   });
+}
+
+/** readEvents, handed over once the stream has written its first event (it follows the menu from then on). */
+async function followEvents(url: string, count: number): Promise<{ read: ReturnType<typeof readEvents> }> {
+  let following: () => void = () => {};
+  const first = new Promise<void>((resolve) => {
+    following = resolve;
+  });
+  const read = readEvents(url, count, {}, undefined, following);
+  await Promise.race([first, read]);
+  return { read };
 }
 
 describe('the public menu page /m/{slug}', () => {
@@ -217,13 +234,12 @@ describe('the public menu page /m/{slug}', () => {
     const keeper = new AbortController();
     const kept = readEvents(`${url}/m/test-shop/events`, 100, {}, keeper.signal);
     // A client that follows, while the stock of Blue Dream's gram entry goes to 0.
-    const following = readEvents(`${url}/m/test-shop/events`, 2);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const following = await followEvents(`${url}/m/test-shop/events`, 2);
     const stock = await admin('PATCH', `/dispensaries/${runtime.seed.dispensaryId}/inventory`, [
       { item_id: 3, unit: 'gram', amount: 1, stock: 0 },
     ]);
     expect(stock.statusCode, stock.body).toBe(200);
-    const followed = await following;
+    const followed = await following.read;
     const [snapshot, update] = followed.events as [
       unknown,
       [string, string, { items: Record<string, unknown>[]; removed: number[] }],
@@ -265,8 +281,7 @@ describe('the public menu page /m/{slug}', () => {
     await admin('PATCH', `/dispensaries/${id}`, { published: true, slug: 'short-lived' });
     expect((await get('/m/short-lived')).statusCode).toBe(200);
     expect((await get('/board/short-lived')).statusCode).toBe(200);
-    const stream = readEvents(`${url}/m/short-lived/events`, 2);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const stream = await followEvents(`${url}/m/short-lived/events`, 2);
     await admin('PATCH', `/dispensaries/${id}`, { published: false });
     for (const path of [
       '/m/short-lived',
@@ -277,7 +292,7 @@ describe('the public menu page /m/{slug}', () => {
       expect((await get(path)).statusCode, path).toBe(404);
     }
     // A stream that was open hears "gone" and ends.
-    const events = (await stream).events;
+    const events = (await stream.read).events;
     expect(events.map((event) => event[1])).toEqual(['snapshot', 'gone']);
   });
 
