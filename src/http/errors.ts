@@ -3,6 +3,7 @@ import { type Static, Type } from 'typebox';
 import type { FieldProblem } from '../domain/validate-item.js';
 import { describeProblems, type ErrorCode, RateLimitedError, ServiceError } from '../services/errors.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
+import { answerHeaders } from './answer-headers.js';
 import type { Metrics } from './metrics.js';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -164,12 +165,10 @@ export function sendError(
   if (code === 'unavailable' && !reply.hasHeader('retry-after')) {
     reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   }
-  // Set here as well as in the onSend hook: errors raised before routing skip the hooks.
-  return reply
-    .code(status)
-    .header('x-request-id', String(request.id))
-    .type('application/json; charset=utf-8')
-    .send(body);
+  reply.code(status).type('application/json; charset=utf-8');
+  // Here as well as in the onSend hook: Fastify's framework errors (a bad URL) are answered past the hooks.
+  answerHeaders(request, reply);
+  return reply.send(body);
 }
 
 /** Counts an error answer in menu_api_auth_failures_total when it is a 401 or a 403, by surface. */
