@@ -19,14 +19,16 @@ export interface AnsweredRequest {
   readonly credentialUsername: string | null;
   /** The sync API's admin key (Fastify requests only). */
   readonly adminKey?: { name: string } | null;
-  /** The request's logger (request id bound; made only when something is written). */
+  /** The request's logger, request id bound (read only to write a line). */
   readonly log: FastifyBaseLogger;
 }
 
 /**
  * The one place an answer is recorded, whichever path sent it (Fastify's onResponse below, or the
  * read lane's): the in-flight gauge, the answer's count and duration by route pattern, a 429's limit,
- * and the request line. `route` is the route pattern, null for a request no route matched.
+ * and the request line. `route` is the route pattern, null for a request no route matched. `levels`:
+ * the logger whose level says whether the line is written (the app's, or the request's: the same
+ * level), asked first so that the lane's request logger is made only to write.
  */
 export function recordAnswer(
   metrics: Metrics,
@@ -34,16 +36,16 @@ export function recordAnswer(
   route: string | null,
   status: number,
   elapsedMs: number,
+  levels: FastifyBaseLogger,
 ): void {
   answerEnded(metrics, request);
   // The label of an unmatched request is fixed, so that random paths cannot flood the labels.
   metrics.tallyAnswer(request.method, route ?? 'unmatched', status, elapsedMs / 1000);
   if (status === 429) metrics.recordRateLimited(refusingLimit(request.rateLimits));
-  const log = request.log;
-  if (!logsRequests(log)) return;
+  if (!logsRequests(levels)) return;
   const line = requestLine(request.method, route, status, elapsedMs, request.ip, request.credentialUsername);
   if (request.adminKey) line.adminKey = request.adminKey.name;
-  log.info(line, 'request');
+  request.log.info(line, 'request');
 }
 
 /** A request received: counted in flight until it is answered or aborted. */
@@ -107,7 +109,8 @@ export function recordAnswers(app: FastifyInstance, metrics: Metrics, reachable?
     next();
   });
   app.addHook('onResponse', (request, reply, next) => {
-    recordAnswer(metrics, request, request.routeOptions.url ?? null, reply.statusCode, reply.elapsedTime);
+    const route = request.routeOptions.url ?? null;
+    recordAnswer(metrics, request, route, reply.statusCode, reply.elapsedTime, request.log);
     next();
   });
   app.addHook('onRequestAbort', (request, next) => {

@@ -91,11 +91,6 @@ class LaneRequest implements GrantedRequest {
   get log(): FastifyBaseLogger {
     return requestLogger(this.appLog, this.id);
   }
-
-  /** The level its logger writes at: the app's (asking it makes no logger). */
-  get logLevel(): string {
-    return this.appLog.level;
-  }
 }
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -252,7 +247,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
     if (body) set('content-length', String(body.length));
     response.writeHead(status, fields);
     response.end(body);
-    recordAnswer(metrics, counted, ROUTE, status, performance.now() - counted.started);
+    recordAnswer(metrics, counted, ROUTE, status, performance.now() - counted.started, log);
   }
 
   /** Answers a request the lane took: at once when everything is in memory, else when it is ready. */
