@@ -18,7 +18,7 @@ import { clientErrorHandler } from './client-errors.js';
 import { consoleRoutes } from './console.js';
 import { type DisplayOptions, displayRoutes } from './display/index.js';
 import { type DocsOptions, docsRoutes } from './docs.js';
-import { handleError, sendError } from './errors.js';
+import { handleError, handleFrameworkError, sendError } from './errors.js';
 import { limitJsonDepth } from './json-depth.js';
 import { landingRoutes } from './landing.js';
 import type { Metrics } from './metrics.js';
@@ -87,7 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // A field of the wrong type is the client's mistake to hear about, never something to coerce.
       customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false },
     },
-    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
+    frameworkErrors: handleFrameworkError,
     // Closing drains instead (drainOnClose): requests already on a connection are answered, not 503'd.
     return503OnClosing: false,
     clientErrorHandler,

@@ -69,7 +69,7 @@ export class Metrics {
   readonly authFailures: Counter<'status' | 'reason' | 'surface'>;
   /**
    * Requests refused by a rate limit; `limit` names which (address, credential, admin-key, or login for
-   * the failed-login guard). Every 429 answer is counted here by `instrument`; `recordRateLimited` is
+   * the failed-login guard). Every 429 answer is counted here by `recordAnswer`; `recordRateLimited` is
    * for refusals that are not an HTTP answer of an instrumented app.
    */
   readonly rateLimited: Counter<'limit'>;

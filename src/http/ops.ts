@@ -3,7 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import { answerHeaders } from './answer-headers.js';
 import { clientErrorHandler } from './client-errors.js';
 import { ERROR_BODY_ID } from './error-responses.js';
-import { ErrorBody, handleError, sendError } from './errors.js';
+import { ErrorBody, handleError, handleFrameworkError, sendError } from './errors.js';
 import type { Metrics } from './metrics.js';
 import { type MetricsRouteOptions, metricsRoute } from './metrics-route.js';
 import { type HealthChecks, healthRoutes } from './routes/health.js';
@@ -27,7 +27,7 @@ const OPS_PATHS = ['/healthz', '/readyz', '/metrics'];
 export async function buildOpsApp(options: OpsAppOptions): Promise<FastifyInstance> {
   const fastifyOptions: FastifyServerOptions = {
     genReqId: () => randomUUID(),
-    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
+    frameworkErrors: handleFrameworkError,
     return503OnClosing: false,
     clientErrorHandler,
     bodyLimit: 1024,

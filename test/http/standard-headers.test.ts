@@ -132,8 +132,9 @@ async function expectStandardHeadersOnEveryRoute(
   const document: Document = served.statusCode === 200 ? served.json() : { paths: {} };
   const checked: string[] = [];
   const routes = registeredRoutes(app);
-  // An unmatched path and a wrong method: answered by the not-found handler, through the same hooks.
-  routes.push(['GET', '/no-such-path'], ['PUT', '/healthz']);
+  // An unmatched path and a wrong method (the not-found handler), and a malformed URL (answered by
+  // Fastify's frameworkErrors, past the hooks).
+  routes.push(['GET', '/no-such-path'], ['PUT', '/healthz'], ['GET', '/bad-%zz']);
   for (const [index, [method, pattern]] of routes.entries()) {
     const id = `headers-${index}`;
     const answer = await send(base, method, pathOf(pattern), credentials, id);
@@ -193,6 +194,7 @@ describe('the standard headers of every route', () => {
         'GET /admin/v1/dispensaries 200 limited',
         'GET /no-such-path 404 limited',
         'PUT /healthz 405 limited',
+        'GET /bad-%zz 400',
       ]),
     );
   });
