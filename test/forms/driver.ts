@@ -1,4 +1,4 @@
-import { request as httpRequest, type OutgoingHttpHeaders, validateHeaderValue } from 'node:http';
+import { Agent, request as httpRequest, type OutgoingHttpHeaders, validateHeaderValue } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { it } from 'vitest';
@@ -59,6 +59,9 @@ export function listening(app: FastifyInstance): Promise<string> {
   return address;
 }
 
+/** Connections kept open between the drivers' requests, as a client's are (the runtime's close ends them). */
+const agent = new Agent({ keepAlive: true });
+
 /**
  * Whether HTTP can carry these header values as they are: no HTTP client sends a NUL or a character
  * beyond Latin-1, and the parser trims the whitespace around a value. Such values reach the app only
@@ -79,8 +82,7 @@ function sendableOverHttp(headers: OutgoingHttpHeaders): boolean {
 
 /**
  * One request over HTTP, answered as `inject` answers (status, headers, the body's bytes as sent,
- * still encoded, and its text), so that the shared suites' assertions read it alike. A connection
- * of its own each, as the suites' requests are independent.
+ * still encoded, and its text), so that the shared suites' assertions read it alike.
  */
 async function overHttp(
   app: FastifyInstance,
@@ -92,7 +94,7 @@ async function overHttp(
   if (!sendableOverHttp(headers)) return app.inject({ method, url: path, headers, payload: body });
   const base = await listening(app);
   return new Promise((resolve, reject) => {
-    const request = httpRequest(`${base}${path}`, { method, headers, agent: false }, (response) => {
+    const request = httpRequest(`${base}${path}`, { method, headers, agent }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', reject);
