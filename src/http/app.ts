@@ -177,7 +177,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const forms: LaneForm[] = [];
     for (const form of FORMS) {
       const read = form.transport.plainRead;
-      if (read) forms.push({ method: form.transport.method, read, menu: menuOf(form, context) });
+      const { method, validators } = form.transport;
+      if (read) forms.push({ method, validators, read, menu: menuOf(form, context) });
     }
     server.install({
       access: options.access,

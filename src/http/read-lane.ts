@@ -59,9 +59,11 @@ export interface ReadLaneOptions {
   open(): boolean;
 }
 
-/** A form the lane serves: its transport's plain read, its menu, and the method of its routes. */
+/** A form the lane serves: its transport's plain read and ways (method, validators), and its menu. */
 export interface LaneForm {
   method: 'GET' | 'POST';
+  /** The form's answers carry validators (ETag, 304 for If-None-Match). */
+  validators: boolean;
   read: PlainRead;
   menu: FormMenu;
 }
@@ -76,6 +78,8 @@ class LaneRequest implements GrantedRequest {
 
   constructor(
     readonly method: 'GET' | 'POST',
+    /** Its form's answers carry validators. */
+    readonly validators: boolean,
     readonly ip: string,
     readonly id: string,
     readonly started: number,
@@ -87,7 +91,7 @@ class LaneRequest implements GrantedRequest {
     return this.counter?.call(this, username);
   }
 
-  /** Its logger, `reqId` bound, as Fastify's `request.log` (made when asked: only to write a line). */
+  /** Its logger, `reqId` bound, as Fastify's `request.log`: made when asked, which is only to write. */
   get log(): FastifyBaseLogger {
     return requestLogger(this.appLog, this.id);
   }
@@ -171,18 +175,14 @@ const addField: HeaderSetter<string[]> = (fields, name, value) => {
   fields.push(name, value);
 };
 
-/** The plain read of a method, or none. */
-interface MethodForm {
-  read: PlainRead;
-  /** Its menu's view for a recognised request's parameters. */
-  menu: FormMenu;
-}
-
-function formsByMethod(forms: readonly LaneForm[]): Partial<Record<'GET' | 'POST', MethodForm>> {
-  const byMethod: Partial<Record<'GET' | 'POST', MethodForm>> = {};
-  for (const { method, read, menu } of forms) {
-    if (byMethod[method]) throw new Error(`read lane: two forms declare a plain ${method} read of ${ROUTE}`);
-    byMethod[method] = { read, menu };
+/** The form whose plain read each method is (two forms cannot share a method: they share the path). */
+function formsByMethod(forms: readonly LaneForm[]): Partial<Record<'GET' | 'POST', LaneForm>> {
+  const byMethod: Partial<Record<'GET' | 'POST', LaneForm>> = {};
+  for (const form of forms) {
+    if (byMethod[form.method]) {
+      throw new Error(`read lane: two forms declare a plain ${form.method} read of ${ROUTE}`);
+    }
+    byMethod[form.method] = form;
   }
   return byMethod;
 }
@@ -237,9 +237,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
       set('content-type', 'application/json; charset=utf-8');
       countAuthFailure(metrics, result.code, ROUTE);
     } else {
-      // Answers with validators (Form B's ETag, 304) where the form has them: GET.
-      const validators = counted.method === 'GET';
-      status = representationHeaders(result, validators, request.headers['if-none-match'], set);
+      status = representationHeaders(result, counted.validators, request.headers['if-none-match'], set);
       if (status === 200) body = result.body;
     }
     // The lane runs only while the app is not draining: never `Connection: close`.
@@ -289,9 +287,10 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
     send(request, response, counted, result);
   }
 
-  const laneRequest = (method: 'GET' | 'POST', request: IncomingMessage, started: number) =>
+  const laneRequest = (form: LaneForm, request: IncomingMessage, started: number) =>
     new LaneRequest(
-      method,
+      form.method,
+      form.validators,
       options.clientAddress(request),
       requestIdOf(request.headers['x-request-id']),
       started,
@@ -301,8 +300,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
 
   /** Takes a request its form's plain read recognised (`body`: the text read, if any), else leaves it. */
   function take(
-    form: MethodForm,
-    method: 'GET' | 'POST',
+    form: LaneForm,
     request: IncomingMessage,
     response: ServerResponse,
     body: string | undefined,
@@ -311,17 +309,12 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
     const plain = form.read.recognise(request, body);
     if (plain === undefined) return false;
     const view = form.menu.view(form.read.parameters(plain));
-    serve(request, response, laneRequest(method, request, started), form.read.credentials(plain), view);
+    serve(request, response, laneRequest(form, request, started), form.read.credentials(plain), view);
     return true;
   }
 
   /** A form whose plain read has a body: reads it, then answers, or leaves it (with the body read) to Fastify. */
-  function readBody(
-    form: MethodForm,
-    method: 'GET' | 'POST',
-    request: IncomingMessage,
-    response: ServerResponse,
-  ): void {
+  function readBody(form: LaneForm, request: IncomingMessage, response: ServerResponse): void {
     const started = performance.now();
     const chunks: Buffer[] = [];
     // A client that goes away before its body ends is neither answered nor counted: 'end' never comes
@@ -329,7 +322,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      if (options.open() && take(form, method, request, response, body.toString('utf8'), started)) return;
+      if (options.open() && take(form, request, response, body.toString('utf8'), started)) return;
       readBodies.set(request, body);
       fastifyHandler(request, response);
     });
@@ -342,9 +335,9 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
     if (form === undefined) return false;
     if (form.read.announcesBody) {
       if (!form.read.announcesBody(request.headers, bodyLimit)) return false;
-      readBody(form, method as 'GET' | 'POST', request, response);
+      readBody(form, request, response);
       return true;
     }
-    return take(form, method as 'GET' | 'POST', request, response, undefined, performance.now());
+    return take(form, request, response, undefined, performance.now());
   };
 }
