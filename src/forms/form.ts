@@ -1,4 +1,11 @@
-import type { FastifyInstance, FastifyRequest, FastifySchema, onRequestHookHandler } from 'fastify';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  onRequestHookHandler,
+} from 'fastify';
 import type { TProperties, TSchema } from 'typebox';
 import type { FormBNames } from '../config.js';
 import type { MenuItem } from '../domain/item.js';
@@ -28,8 +35,16 @@ export interface LiveContext {
   hub: LiveHub;
   /** Events an /events reader may fall behind before it is cut off. */
   maxBacklog: number;
-  /** Whether the app is closing (its answers then say Connection: close). */
-  draining(): boolean;
+  /**
+   * The headers of an answer written past Fastify's reply (an event stream): the stream's own
+   * `fields`, what the reply holds already (CORS) and the app's standard headers (the request id,
+   * nosniff, the RateLimit fields, `Connection: close` while draining: src/http/answer-headers.ts).
+   */
+  streamHeaders(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fields: OutgoingHttpHeaders,
+  ): OutgoingHttpHeaders;
 }
 
 /** The credentials and dispensary token of a request, whichever form carried them. */
@@ -83,6 +98,31 @@ export interface FormTransport {
   onRequest?: onRequestHookHandler;
   /** Prepares the scope that holds this form's routes, and only them (Form A's body parsers). */
   prepare?(scope: FastifyInstance): void;
+  /**
+   * This form's plain menu read, answered by the read lane before routing (src/http/read-lane.ts);
+   * left out, the form's menu is answered by its route alone. At most one form per method.
+   */
+  plainRead?: PlainRead;
+}
+
+/**
+ * A menu request the read lane may answer exactly as the form's menu route would: one its checks
+ * would certainly pass, told from the request line, the headers and (for a form whose credentials
+ * travel in the body) a small body. Whatever is not plain is left to the route, which says what is
+ * wrong. Called on the hottest path there is: allocate nothing beyond what `recognise` returns.
+ */
+export interface PlainRead<Plain = unknown> {
+  /**
+   * For a form whose requests carry a body: whether the headers announce a small plain one, which the
+   * lane then reads before `recognise` (within `bodyLimit`, the public routes' largest body).
+   */
+  announcesBody?(headers: IncomingHttpHeaders, bodyLimit: number): boolean;
+  /** What the lane needs of a plain request (`body`: its text, when one was read), or undefined. */
+  recognise(request: IncomingMessage, body: string | undefined): Plain | undefined;
+  /** The credentials and token of a recognised request. */
+  credentials(plain: Plain): RequestCredentials;
+  /** The menu parameters of a recognised request, as FormMenu.view takes them. */
+  parameters(plain: Plain): Readonly<Record<string, unknown>>;
 }
 
 /** How a form's menu endpoint answers: which parameters it takes and which snapshot it sends. */

@@ -7,21 +7,22 @@ import Fastify, {
 } from 'fastify';
 import { registerPublicEndpoints } from '../forms/endpoints/index.js';
 import { type FormBNames, type FormContext, type LiveContext, menuOf } from '../forms/form.js';
-import { formA } from '../forms/form-a/index.js';
-import { formB } from '../forms/form-b/index.js';
 import { FORMS } from '../forms/index.js';
 import type { AccessService } from '../services/access.js';
 import type { MenuReader } from '../services/menu-reader.js';
 import type { MenuSnapshots } from '../services/menu-snapshots.js';
 import { type AdminOptions, adminRoutes } from './admin/index.js';
+import { answerHeaders, streamHeaders } from './answer-headers.js';
+import { recordAnswers } from './answer-record.js';
 import { clientErrorHandler } from './client-errors.js';
 import { consoleRoutes } from './console.js';
 import { type DisplayOptions, displayRoutes } from './display/index.js';
 import { type DocsOptions, docsRoutes } from './docs.js';
-import { handleError, sendError } from './errors.js';
+import { handleError, handleFrameworkError, sendError } from './errors.js';
 import { limitJsonDepth } from './json-depth.js';
 import { landingRoutes } from './landing.js';
-import { instrument, type Metrics, metricsRoute } from './metrics.js';
+import type { Metrics } from './metrics.js';
+import { metricsRoute } from './metrics-route.js';
 import { registerOpenApi } from './openapi.js';
 import {
   addProtection,
@@ -30,7 +31,7 @@ import {
   protectionServerOptions,
 } from './protection.js';
 import { credentialCounter } from './rate-limit.js';
-import { installReadLane, replayReadBody } from './read-lane.js';
+import { type LaneForm, laneServer, replayReadBody } from './read-lane.js';
 import { decorateRequests } from './request-decorations.js';
 import { requestIdOf } from './request-id.js';
 import { lazyChildLogger } from './request-logger.js';
@@ -44,7 +45,7 @@ export interface AppOptions {
   snapshots: MenuSnapshots;
   formBNames: FormBNames;
   /** The live feed and its event streams (/changes, /events). */
-  live: Omit<LiveContext, 'draining'>;
+  live: Omit<LiveContext, 'streamHeaders'>;
   /** Largest request body of the public endpoints, in bytes. */
   bodyLimit: number;
   logger: FastifyBaseLogger | false;
@@ -76,8 +77,11 @@ export interface AppOptions {
 export type ContractCheck = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => void;
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const server = laneServer();
   const fastifyOptions: FastifyServerOptions = {
     ...protectionServerOptions(options.protection),
+    // The app's server, with the read lane in front of Fastify's handler (src/http/read-lane.ts).
+    serverFactory: server.serverFactory,
     bodyLimit: options.bodyLimit,
     childLoggerFactory: lazyChildLogger,
     genReqId: (request) => requestIdOf(request.headers['x-request-id']),
@@ -85,7 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // A field of the wrong type is the client's mistake to hear about, never something to coerce.
       customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false },
     },
-    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
+    frameworkErrors: handleFrameworkError,
     // Closing drains instead (drainOnClose): requests already on a connection are answered, not 503'd.
     return503OnClosing: false,
     clientErrorHandler,
@@ -98,7 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const countCredential = credentialCounter(options.protection?.rateLimits);
   decorateRequests(app, options.metrics, countCredential);
-  instrument(app, options.metrics, options.health?.reachable);
+  recordAnswers(app, options.metrics, options.health?.reachable);
   drainOnClose(app);
   limitJsonDepth(app);
 
@@ -110,17 +114,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     methodsByPath.set(route.url, methods);
   });
 
+  // The one onSend hook, first, so that every route has it: the standard headers of every answer.
+  const contractCheck = options.contractCheck;
   app.addHook('onSend', (request, reply, payload, next) => {
-    reply.header('x-request-id', request.id);
+    answerHeaders(request, reply);
+    contractCheck?.(request, reply, payload);
     next(null, payload);
   });
-  const contractCheck = options.contractCheck;
-  if (contractCheck) {
-    app.addHook('onSend', async (request, reply, payload) => {
-      contractCheck(request, reply, payload);
-      return payload;
-    });
-  }
   app.setErrorHandler(handleError);
   // Before every route: the OpenAPI document is built from the routes registered after it.
   await registerOpenApi(app);
@@ -168,7 +168,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     menus: options.menus,
     snapshots: options.snapshots,
     formBNames: options.formBNames,
-    live: { ...options.live, draining: () => isDraining(app) },
+    live: { ...options.live, streamHeaders },
   };
   // Event streams never finish by themselves: they end when closing starts, so the close need not wait.
   endOnClose(app, () => options.live.hub.stop());
@@ -179,13 +179,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (readLane) app.addHook('preParsing', replayReadBody);
   await registerPublicEndpoints(app, FORMS, context);
   if (readLane) {
-    // The views the menu routes read.
-    const formAMenu = menuOf(formA, context);
-    const [formAActive, formAAll] = [formAMenu.view({ active: true }), formAMenu.view({ active: false })];
-    installReadLane(app, {
+    // Every form whose transport declares a plain read, with the menu its route reads.
+    const forms: LaneForm[] = [];
+    for (const form of FORMS) {
+      const read = form.transport.plainRead;
+      const { method, validators } = form.transport;
+      if (read) forms.push({ method, validators, read, menu: menuOf(form, context) });
+    }
+    server.install({
       access: options.access,
-      formBMenu: menuOf(formB, context).view({}),
-      formAMenu: (active) => (active ? formAActive : formAAll),
+      forms,
       bodyLimit: options.bodyLimit,
       metrics: options.metrics,
       log: app.log,

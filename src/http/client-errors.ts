@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { type HeaderSetter, standardHeaders } from './answer-headers.js';
 
 interface ClientError extends Error {
   code?: string;
@@ -26,6 +27,10 @@ function describe(error: ClientError): { status: number; code: string; message: 
   return { status: 400, code: 'invalid_request', message: 'The request is not valid HTTP.' };
 }
 
+const addLine: HeaderSetter<string[]> = (lines, name, value) => {
+  lines.push(`${name}: ${value}`);
+};
+
 /**
  * Errors Node raises while parsing (oversized headers, a garbled request line, a slow client) get the
  * same JSON error body and x-request-id as every other answer, instead of Fastify's default text.
@@ -38,11 +43,14 @@ export function clientErrorHandler(this: FastifyInstance, error: ClientError, so
   const requestId = randomUUID();
   const body = JSON.stringify({ error: { code, message, request_id: requestId } });
   if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        'X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    const head = [
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+      'content-type: application/json; charset=utf-8',
+      `content-length: ${Buffer.byteLength(body)}`,
+    ];
+    // No request was counted in any bucket; the socket is closed after this answer.
+    standardHeaders(head, addLine, requestId, null, false, true);
+    socket.write(`${head.join('\r\n')}\r\n\r\n${body}`);
   }
   socket.destroy(error);
 }

@@ -37,7 +37,6 @@ export const CONSOLE_CSP = [
 function secure(reply: FastifyReply): FastifyReply {
   return reply
     .header('content-security-policy', CONSOLE_CSP)
-    .header('x-content-type-options', 'nosniff')
     .header('x-frame-options', 'DENY')
     .header('referrer-policy', 'no-referrer');
 }

@@ -3,6 +3,7 @@ import { type Static, Type } from 'typebox';
 import type { FieldProblem } from '../domain/validate-item.js';
 import { describeProblems, type ErrorCode, RateLimitedError, ServiceError } from '../services/errors.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
+import { answerHeaders } from './answer-headers.js';
 import type { Metrics } from './metrics.js';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -164,12 +165,7 @@ export function sendError(
   if (code === 'unavailable' && !reply.hasHeader('retry-after')) {
     reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   }
-  // Set here as well as in the onSend hook: errors raised before routing skip the hooks.
-  return reply
-    .code(status)
-    .header('x-request-id', String(request.id))
-    .type('application/json; charset=utf-8')
-    .send(body);
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
 /** Counts an error answer in menu_api_auth_failures_total when it is a 401 or a 403, by surface. */
@@ -209,6 +205,19 @@ export function sendServiceError(
   const retryAfter = retryAfterOf(error);
   if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
   return sendError(reply, request, error.code, error.message, error.problems);
+}
+
+/**
+ * Fastify's `frameworkErrors` handler (a malformed URL, before any route): such a reply is sent past
+ * the hooks, so the standard headers are set here, by the same function as the onSend hook's.
+ */
+export function handleFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  answerHeaders(request, reply);
+  return handleError(error, request, reply);
 }
 
 /** The one error handler: known failures get their status; anything else is a bug and a bare 500. */

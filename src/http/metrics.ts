@@ -1,4 +1,3 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import {
   AggregatorRegistry,
   Counter,
@@ -8,8 +7,8 @@ import {
   type PrometheusContentType,
   Registry,
 } from 'prom-client';
-import type { NotedLimit } from '../infra/rate-limit/rate-limiter.js';
 import type { LiveHubCounts } from '../services/live-hub.js';
+import { AnswerDurations, AnswerTallies, CountTally, reportTallies } from './metric-tallies.js';
 
 /**
  * Prometheus metrics, served at `/metrics` (on the ops port when there is one). Each app has its own
@@ -38,119 +37,6 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
-interface AnswerLabels {
-  method: string;
-  route: string;
-  status: string;
-}
-
-/** A count per label set, kept as a plain number and handed to a prom-client counter when scraped. */
-interface Tally<Labels> {
-  /** One object per label set, handed to prom-client as it is. */
-  labels: Labels;
-  count: number;
-  /** How much of `count` the counter has been given. */
-  reported: number;
-}
-
-/** The bounds of menu_api_http_request_duration_seconds, in seconds. */
-const DURATION_BOUNDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-interface AnswerTally extends Tally<AnswerLabels> {
-  /** Answers timed into each bucket of DURATION_BOUNDS (not cumulative); the last: above every bound. */
-  durations: Float64Array;
-  /** Answers timed, and their total seconds. */
-  timed: number;
-  seconds: number;
-}
-
-/** Gives `counter` what the tallies counted since the last scrape (from its `collect`). */
-function reportTallies<Label extends string>(
-  counter: Counter<Label>,
-  tallies: Iterable<Tally<Partial<Record<Label, string | number>>>>,
-): void {
-  for (const tally of tallies) {
-    if (tally.count === tally.reported) continue;
-    counter.inc(tally.labels, tally.count - tally.reported);
-    tally.reported = tally.count;
-  }
-}
-
-/** Counts under a few fixed label sets, without prom-client's label checks and hashing per count. */
-class CountTally<Label extends string> {
-  readonly tallies = new Map<string, Tally<Record<Label, string>>>();
-
-  add(key: string, labels: () => Record<Label, string>, by = 1): void {
-    let tally = this.tallies.get(key);
-    if (!tally) {
-      tally = { labels: labels(), count: 0, reported: 0 };
-      this.tallies.set(key, tally);
-    }
-    tally.count += by;
-  }
-}
-
-/**
- * menu_api_http_request_duration_seconds, read from the answer tallies when scraped: a prom-client
- * Histogram checks and hashes the labels and finds the bucket on every `observe`, the largest part of
- * the metrics' cost per request (bench/PROFILE.md). Same name, type, buckets and text as the Histogram.
- */
-class AnswerDurations {
-  readonly name = 'menu_api_http_request_duration_seconds';
-  readonly help =
-    'Time from the request arriving to the answer being sent, by method, route pattern and status.';
-  readonly type = 'histogram';
-  readonly aggregator = 'sum';
-
-  constructor(private readonly answers: Map<string, AnswerTally>) {}
-
-  /** What the registry writes as text: buckets labelled `le`, the answer's labels shared. */
-  async getForPromString() {
-    const values: {
-      labels: Record<string, string | number>;
-      sharedLabels: AnswerLabels;
-      value: number;
-      metricName: string;
-    }[] = [];
-    for (const tally of this.answers.values()) {
-      if (tally.timed === 0) continue;
-      const sharedLabels = tally.labels;
-      let cumulative = 0;
-      DURATION_BOUNDS.forEach((le, index) => {
-        cumulative += tally.durations[index]!;
-        values.push({ labels: { le }, sharedLabels, value: cumulative, metricName: `${this.name}_bucket` });
-      });
-      values.push(
-        { labels: { le: '+Inf' }, sharedLabels, value: tally.timed, metricName: `${this.name}_bucket` },
-        { labels: {}, sharedLabels, value: tally.seconds, metricName: `${this.name}_sum` },
-        { labels: {}, sharedLabels, value: tally.timed, metricName: `${this.name}_count` },
-      );
-    }
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
-  }
-
-  /** The same values with every label in `labels` (what the cluster aggregator and JSON readers use). */
-  async get() {
-    const metric = await this.getForPromString();
-    return {
-      ...metric,
-      values: metric.values.map(({ labels, sharedLabels, value, metricName }) => ({
-        labels: { ...sharedLabels, ...labels },
-        value,
-        metricName,
-      })),
-    };
-  }
-
-  reset(): void {
-    for (const tally of this.answers.values()) {
-      tally.durations.fill(0);
-      tally.timed = 0;
-      tally.seconds = 0;
-    }
-  }
-}
-
 /** The metrics one app records and `/metrics` serves. */
 export class Metrics {
   /** This app's metrics (the process metrics are added when scraped). */
@@ -162,7 +48,7 @@ export class Metrics {
    * counting on the read path (bench/PROFILE.md). The labels are bounded: route patterns, Node's
    * methods, status codes.
    */
-  private readonly answers = new Map<string, AnswerTally>();
+  private readonly answers = new AnswerTallies();
   private readonly authFailureTally = new CountTally<'status' | 'reason' | 'surface'>();
   private readonly rateLimitedTally = new CountTally<'limit'>();
   /** Snapshot reads by view: counted on every read (bench/PROFILE.md), so tallied too. */
@@ -183,7 +69,7 @@ export class Metrics {
   readonly authFailures: Counter<'status' | 'reason' | 'surface'>;
   /**
    * Requests refused by a rate limit; `limit` names which (address, credential, admin-key, or login for
-   * the failed-login guard). Every 429 answer is counted here by `instrument`; `recordRateLimited` is
+   * the failed-login guard). Every 429 answer is counted here by `recordAnswer`; `recordRateLimited` is
    * for refusals that are not an HTTP answer of an instrumented app.
    */
   readonly rateLimited: Counter<'limit'>;
@@ -225,7 +111,7 @@ export class Metrics {
           reportTallies(this, tally.tallies.values());
         },
       });
-    const answers = this.answers;
+    const answers = this.answers.tallies;
     const metrics = this;
     this.httpRequests = new Counter({
       name: 'menu_api_http_requests_total',
@@ -451,29 +337,10 @@ export class Metrics {
 
   /** Counts one answer, and times it into the latency histogram when `seconds` is given. */
   tallyAnswer(method: string, route: string, status: number, seconds?: number): void {
-    const key = `${method} ${status} ${route}`;
-    let tally = this.answers.get(key);
-    if (!tally) {
-      tally = {
-        labels: { method, route, status: String(status) },
-        count: 0,
-        reported: 0,
-        durations: new Float64Array(DURATION_BOUNDS.length + 1),
-        timed: 0,
-        seconds: 0,
-      };
-      this.answers.set(key, tally);
-    }
-    tally.count++;
-    if (seconds === undefined) return;
-    let bucket = 0;
-    while (bucket < DURATION_BOUNDS.length && seconds > DURATION_BOUNDS[bucket]!) bucket++;
-    tally.durations[bucket]!++;
-    tally.timed++;
-    tally.seconds += seconds;
+    this.answers.add(method, route, status, seconds);
   }
 
-  /** Called by `instrument` for each request received and each answered or aborted. */
+  /** Called for each request received and each answered or aborted (src/http/answer-record.ts). */
   countInFlight(change: 1 | -1): void {
     this.inFlight += change;
   }
@@ -482,74 +349,3 @@ export class Metrics {
 export function createMetrics(): Metrics {
   return new Metrics();
 }
-
-/** The label of a request's route: its pattern, or `unmatched` (so random paths cannot flood the labels). */
-export function routeLabel(request: FastifyRequest): string {
-  return request.routeOptions.url ?? 'unmatched';
-}
-
-/** The bucket that refused a 429: the rate limiter's policy name, else the failed-login guard. */
-export function refusingLimit(noted: NotedLimit[] | null): string {
-  return noted?.find((limit) => !limit.decision.allowed)?.policy.name ?? 'login';
-}
-
-/**
- * Counts every request an app answers into `metrics`. `reachable` feeds `menu_api_database_up`. The
- * hooks are synchronous callbacks: they run on every request, and an async hook costs a promise and a
- * microtask each (bench/PROFILE.md).
- */
-export function instrument(app: FastifyInstance, metrics: Metrics, reachable?: () => boolean): void {
-  if (reachable) metrics.trackDatabase(reachable);
-  app.addHook('onRequest', (request, _reply, next) => {
-    request.inFlight = true;
-    metrics.countInFlight(1);
-    next();
-  });
-  const done = (request: FastifyRequest) => {
-    if (!request.inFlight) return;
-    request.inFlight = false;
-    metrics.countInFlight(-1);
-  };
-  app.addHook('onResponse', (request, reply, next) => {
-    done(request);
-    metrics.tallyAnswer(request.method, routeLabel(request), reply.statusCode, reply.elapsedTime / 1000);
-    if (reply.statusCode === 429) metrics.recordRateLimited(refusingLimit(request.rateLimits));
-    next();
-  });
-  app.addHook('onRequestAbort', (request, next) => {
-    done(request);
-    next();
-  });
-}
-
-export interface MetricsRouteOptions {
-  /** Where the text comes from: an app's metrics, or the sum of every worker's (the cluster primary). */
-  source: () => Promise<{ contentType: string; body: string }>;
-}
-
-/** `GET /metrics`: Prometheus text format, no credentials (put it on the ops port in production). */
-export const metricsRoute: FastifyPluginAsync<MetricsRouteOptions> = async (app, options) => {
-  const { source } = options;
-  app.get(
-    '/metrics',
-    {
-      config: { rateLimited: false },
-      schema: {
-        operationId: 'metrics',
-        summary: 'Prometheus metrics of this process',
-        description: 'Prometheus text exposition format (text/plain; version=0.0.4).',
-        tags: ['Operations'],
-        response: {
-          200: {
-            description: 'The metrics, in Prometheus text format.',
-            content: { 'text/plain': { schema: { type: 'string' } } },
-          },
-        },
-      },
-    },
-    async (_request, reply) => {
-      const { contentType, body } = await source();
-      return reply.type(contentType).send(body);
-    },
-  );
-};

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { answerHeaders } from './answer-headers.js';
 import { clientErrorHandler } from './client-errors.js';
 import { ERROR_BODY_ID } from './error-responses.js';
-import { ErrorBody, handleError, sendError } from './errors.js';
-import { type Metrics, type MetricsRouteOptions, metricsRoute } from './metrics.js';
+import { ErrorBody, handleError, handleFrameworkError, sendError } from './errors.js';
+import type { Metrics } from './metrics.js';
+import { type MetricsRouteOptions, metricsRoute } from './metrics-route.js';
 import { type HealthChecks, healthRoutes } from './routes/health.js';
 import { drainOnClose } from './shutdown.js';
 
@@ -25,7 +27,7 @@ const OPS_PATHS = ['/healthz', '/readyz', '/metrics'];
 export async function buildOpsApp(options: OpsAppOptions): Promise<FastifyInstance> {
   const fastifyOptions: FastifyServerOptions = {
     genReqId: () => randomUUID(),
-    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
+    frameworkErrors: handleFrameworkError,
     return503OnClosing: false,
     clientErrorHandler,
     bodyLimit: 1024,
@@ -40,8 +42,7 @@ export async function buildOpsApp(options: OpsAppOptions): Promise<FastifyInstan
   app.addSchema({ ...ErrorBody, $id: ERROR_BODY_ID });
   drainOnClose(app);
   app.addHook('onSend', (request, reply, payload, next) => {
-    reply.header('x-request-id', request.id);
-    reply.header('cache-control', 'no-store');
+    answerHeaders(request, reply);
     next(null, payload);
   });
   app.setErrorHandler(handleError);

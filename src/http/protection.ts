@@ -1,21 +1,13 @@
 import type { IncomingMessage, Server } from 'node:http';
 import cors from '@fastify/cors';
 import proxyAddr from '@fastify/proxy-addr';
-import {
-  type FastifyBaseLogger,
-  type FastifyHttpOptions,
-  type FastifyInstance,
-  LogController,
-} from 'fastify';
+import { type FastifyHttpOptions, type FastifyInstance, LogController } from 'fastify';
 import type { HttpLimits, RateBucket, ServerConfig, TrustProxy } from '../config.js';
 import { createRateLimiter } from '../infra/rate-limit/index.js';
 import type { BucketPolicy } from '../infra/rate-limit/rate-limiter.js';
 import { SharedRedis, type SharedStateLog } from '../infra/redis.js';
 import { createLoginGuard, type LoginGuard } from '../services/login-guard/index.js';
 import { addRateLimits, type RateLimitOptions } from './rate-limit.js';
-
-/** The levels at which the request line is written. */
-const LOGS_REQUESTS = new Set(['info', 'debug', 'trace']);
 
 export interface ProtectionOptions {
   /** Token buckets; left out, nothing is rate limited. */
@@ -55,7 +47,7 @@ export function clientAddress(trustProxy: TrustProxy = false): (request: Incomin
 export function protectionServerOptions(options: ProtectionOptions = {}): FastifyHttpOptions<Server> {
   const trust = options.trustProxy ?? false;
   const server: FastifyHttpOptions<Server> = {
-    // One line per request, written by the onResponse hook below, instead of Fastify's two.
+    // One line per request, written when it is answered (src/http/answer-record.ts), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: fastifyTrust(trust),
   };
@@ -77,25 +69,11 @@ export function protectionServerOptions(options: ProtectionOptions = {}): Fastif
 }
 
 /**
- * Hooks every response passes through: the response headers of a JSON API, CORS when configured,
- * the rate limits and one log line per request. Call before registering routes.
+ * The limits every request passes through: the connection limit, CORS when configured and the rate
+ * limits. Call before registering routes.
  */
 export async function addProtection(app: FastifyInstance, options: ProtectionOptions = {}): Promise<void> {
   if (options.http) app.server.maxConnections = options.http.maxConnections;
-
-  // Synchronous callbacks, as every hook on the request path (src/http/metrics.ts says why).
-  app.addHook('onSend', (_request, reply, payload, next) => {
-    reply.header('x-content-type-options', 'nosniff');
-    // Answers carry credentials' data: never stored by a cache, unless a route chose otherwise
-    // (an ETag revalidation sets `private, no-cache`).
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    // An answer that depends on the Origin says so, even when a route replaced Vary.
-    if (reply.hasHeader('access-control-allow-origin')) {
-      const vary = String(reply.getHeader('vary') ?? '');
-      if (!/(^|,)\s*origin\s*(,|$)/i.test(vary)) reply.header('vary', vary ? `${vary}, Origin` : 'Origin');
-    }
-    next(null, payload);
-  });
 
   if (options.corsOrigins && options.corsOrigins.length > 0) {
     await app.register(cors, {
@@ -107,54 +85,6 @@ export async function addProtection(app: FastifyInstance, options: ProtectionOpt
   }
 
   if (options.rateLimits) addRateLimits(app, options.rateLimits);
-
-  app.addHook('onResponse', (request, reply, next) => {
-    if (logsRequests(request.log)) {
-      const line = requestLine(
-        request.method,
-        request.routeOptions.url ?? null,
-        reply.statusCode,
-        reply.elapsedTime,
-        request.ip,
-        request.credentialUsername,
-      );
-      if (request.adminKey) line.adminKey = request.adminKey.name;
-      request.log.info(line, 'request');
-    }
-    next();
-  });
-}
-
-/**
- * Whether `log` writes the request line. Building the line is work too: skipped when the level would
- * drop it (the null logger has none).
- */
-export function logsRequests(log: FastifyBaseLogger): boolean {
-  return LOGS_REQUESTS.has(log.level);
-}
-
-/**
- * The request line, written at `info` with the message `request` once a request is answered (by
- * Fastify's path or the read lane's). Never the URL (a query may carry anything), the headers or the
- * body: only what is safe to keep.
- */
-export function requestLine(
-  method: string,
-  route: string | null,
-  status: number,
-  elapsedMs: number,
-  address: string,
-  username: string | null,
-): Record<string, unknown> {
-  const line: Record<string, unknown> = {
-    method,
-    route,
-    status,
-    ms: Math.round(elapsedMs * 10) / 10,
-    address,
-  };
-  if (username) line.username = username;
-  return line;
 }
 
 export interface Protection {

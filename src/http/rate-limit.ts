@@ -92,7 +92,8 @@ export function rateLimitFields(shown: NotedLimit[] | null): { policy: string; s
 /**
  * Token buckets per client address (every request) and per credential or admin key, answered with
  * the RateLimit-Policy and RateLimit fields of draft-ietf-httpapi-ratelimit-headers on every limited
- * response, and 429 with Retry-After when a bucket is empty. The hooks are synchronous callbacks
+ * response (rateLimitFields, set by src/http/answer-headers.ts), and 429 with Retry-After when a
+ * bucket is empty. The hooks are synchronous callbacks
  * and allocate little: they run on every request (bench/PROFILE.md).
  */
 export function addRateLimits(app: FastifyInstance, options: RateLimitOptions): void {
@@ -109,15 +110,6 @@ export function addRateLimits(app: FastifyInstance, options: RateLimitOptions): 
     if (decision instanceof Promise) decision.then((taken) => done(note(request, policy, taken)), done);
     else done(note(request, policy, decision));
   }
-
-  app.addHook('onSend', (request, reply, payload, next) => {
-    const fields = rateLimitFields(request.rateLimits);
-    if (fields) {
-      reply.header('ratelimit-policy', fields.policy);
-      reply.header('ratelimit', fields.state);
-    }
-    next(null, payload);
-  });
 
   // A route declares itself exempt (`config.rateLimited: false`, src/http/route-facts.ts).
   const exempt = (request: FastifyRequest) => request.routeOptions.config?.rateLimited === false;

@@ -3,7 +3,11 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Metrics } from './metrics.js';
 
-const draining = new WeakSet<FastifyInstance>();
+/**
+ * The servers whose apps are draining. Kept per node server, not per Fastify instance: every
+ * encapsulated instance of an app (a plugin's `request.server`) shares its server.
+ */
+const draining = new WeakSet<object>();
 
 /** What the drain knows of each connection: requests it sent, and how many are being answered. */
 interface ConnectionState {
@@ -35,7 +39,8 @@ export const NEW_CONNECTION_GRACE_MS = 2_000;
 
 /**
  * Makes `app.close()` a drain: from the moment it starts, every answer (to a request already in
- * flight, or to one that arrives on a kept-alive connection) carries `Connection: close`, so each
+ * flight, or to one that arrives on a kept-alive connection) carries `Connection: close`
+ * (src/http/answer-headers.ts asks isDraining), so each
  * connection ends after its current answer and the listener can close. Requests in flight are
  * finished, never refused. Call once per app, before it listens, with `return503OnClosing: false`.
  *
@@ -46,11 +51,7 @@ export const NEW_CONNECTION_GRACE_MS = 2_000;
  */
 export function drainOnClose(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
-    draining.add(app);
-  });
-  app.addHook('onSend', (request, reply, payload, next) => {
-    if (draining.has(app) && request.raw.httpVersionMajor < 2) reply.header('connection', 'close');
-    next(null, payload);
+    draining.add(app.server);
   });
   const server = app.server;
   const open = new Map<Socket, ConnectionState>();
@@ -81,7 +82,7 @@ function closeSilentConnections(app: FastifyInstance): void {
 
 /** From now on every answer of the app carries `Connection: close` (the drain delay, then the close). */
 export function startDraining(app: FastifyInstance): void {
-  draining.add(app);
+  draining.add(app.server);
 }
 
 /**
@@ -95,8 +96,9 @@ export function endOnClose(app: FastifyInstance, end: () => void): void {
   });
 }
 
+/** Whether `app` (or any encapsulated instance of it) is draining: its answers say `Connection: close`. */
 export function isDraining(app: FastifyInstance): boolean {
-  return draining.has(app);
+  return draining.has(app.server);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

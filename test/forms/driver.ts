@@ -1,4 +1,6 @@
-import type { LightMyRequestResponse } from 'fastify';
+import { Agent, request as httpRequest, type OutgoingHttpHeaders, validateHeaderValue } from 'node:http';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { it } from 'vitest';
 import { expectInvalid } from '../helpers/http.js';
 import type { Seed, TestRuntime } from '../helpers/runtime.js';
@@ -33,11 +35,92 @@ export interface FormDriver {
   parameterCarrier: string;
   /** A seed's credentials and token, in this form's names. */
   credentials(seed: Pick<Seed, 'username' | 'password' | 'token'>): Record<string, string>;
+  /**
+   * Sends a request the way this form's clients do: over real HTTP to the app, listening (see
+   * `listening`), so that it meets what `inject` never reaches: the read lane and Node's own parsing.
+   */
   send(
     runtime: Pick<TestRuntime, 'app'>,
     path: string,
     request: FormRequest,
   ): Promise<LightMyRequestResponse>;
+}
+
+/** Each app's address once it listens (on a port of its own, 127.0.0.1), for the drivers' requests. */
+const addresses = new WeakMap<FastifyInstance, Promise<string>>();
+
+/** The app's base URL, listening from the first call on (the runtime's close stops it). */
+export function listening(app: FastifyInstance): Promise<string> {
+  let address = addresses.get(app);
+  if (!address) {
+    address = app.listen({ host: '127.0.0.1', port: 0 });
+    addresses.set(app, address);
+  }
+  return address;
+}
+
+/** Connections kept open between the drivers' requests, as a client's are (the runtime's close ends them). */
+const agent = new Agent({ keepAlive: true });
+
+/**
+ * Whether HTTP can carry these header values as they are: no HTTP client sends a NUL or a character
+ * beyond Latin-1, and the parser trims the whitespace around a value. Such values reach the app only
+ * through `inject`, which the suites keep for them (what the app does with them still matters: a proxy
+ * may pass anything on).
+ */
+function sendableOverHttp(headers: OutgoingHttpHeaders): boolean {
+  return Object.entries(headers).every(([name, value]) => {
+    if (typeof value !== 'string') return true;
+    try {
+      validateHeaderValue(name, value);
+    } catch {
+      return false;
+    }
+    return value === value.trim();
+  });
+}
+
+/**
+ * One request over HTTP, answered as `inject` answers (status, headers, the body's bytes as sent,
+ * still encoded, and its text), so that the shared suites' assertions read it alike.
+ */
+async function overHttp(
+  app: FastifyInstance,
+  method: 'GET' | 'POST',
+  path: string,
+  headers: OutgoingHttpHeaders,
+  body?: string,
+): Promise<LightMyRequestResponse> {
+  if (!sendableOverHttp(headers)) return app.inject({ method, url: path, headers, payload: body });
+  const base = await listening(app);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${base}${path}`, { method, headers, agent }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const rawPayload = Buffer.concat(chunks);
+        const text = rawPayload.toString('utf8');
+        const answer: Omit<LightMyRequestResponse, 'raw'> = {
+          statusCode: response.statusCode!,
+          statusMessage: response.statusMessage ?? '',
+          headers: response.headers,
+          trailers: {},
+          rawPayload,
+          payload: text,
+          body: text,
+          json: () => JSON.parse(text),
+          stream: () => Readable.from([rawPayload]),
+          cookies: [],
+          isLightMyRequest: true,
+        };
+        // `raw` holds inject's server-side objects, which a real client never has (nothing reads them).
+        resolve({ ...answer, raw: {} as LightMyRequestResponse['raw'] });
+      });
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 export const FORM_A: FormDriver = {
@@ -49,13 +132,16 @@ export const FORM_A: FormDriver = {
   secretCarrier: 'field',
   parameterCarrier: 'field',
   credentials: (seed) => ({ username: seed.username, password: seed.password, collective_token: seed.token }),
-  send: (runtime, path, { credentials, parameters, headers }) =>
-    runtime.app.inject({
-      method: 'POST',
-      url: path,
-      headers: { 'content-type': 'application/json', ...headers },
-      payload: JSON.stringify({ ...credentials, ...parameters }),
-    }),
+  send: (runtime, path, { credentials, parameters, headers }) => {
+    const body = JSON.stringify({ ...credentials, ...parameters });
+    return overHttp(
+      runtime.app,
+      'POST',
+      path,
+      { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
+      body,
+    );
+  },
 };
 
 export const FORM_B: FormDriver = {
@@ -69,10 +155,9 @@ export const FORM_B: FormDriver = {
   credentials: (seed) => ({ store: seed.token, username: seed.username, password: seed.password }),
   send: (runtime, path, { credentials, parameters, headers }) => {
     const query = new URLSearchParams(parameters as Record<string, string> | undefined).toString();
-    return runtime.app.inject({
-      method: 'GET',
-      url: query ? `${path}?${query}` : path,
-      headers: { ...(credentials as Record<string, string>), ...headers },
+    return overHttp(runtime.app, 'GET', query ? `${path}?${query}` : path, {
+      ...(credentials as Record<string, string>),
+      ...headers,
     });
   },
 };

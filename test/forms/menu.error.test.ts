@@ -10,7 +10,7 @@ import {
   rawRequest,
 } from '../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
-import { FORM_DRIVERS, itNamesMissingOrLongCredentials } from './driver.js';
+import { FORM_DRIVERS, itNamesMissingOrLongCredentials, listening } from './driver.js';
 
 const NOT_JSON =
   'The request body is not valid JSON. Send a JSON object such as {"username": "...", "password": "...", "collective_token": "..."}.';
@@ -447,7 +447,7 @@ describe.each(FORM_DRIVERS)('$id: /menu errors', (form) => {
         describe('over real HTTP', () => {
           let baseUrl: string;
           beforeAll(async () => {
-            baseUrl = await runtime.app.listen({ host: '127.0.0.1', port: 0 });
+            baseUrl = await listening(runtime.app);
           });
 
           it.each(HEADERS)('%s on two header lines gets 400', async (name) => {

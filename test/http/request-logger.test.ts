@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { lazyChildLogger } from '../../src/http/request-logger.js';
@@ -29,7 +29,7 @@ describe('the per-request logger', () => {
     const app = Fastify({
       loggerInstance: logger,
       childLoggerFactory: lazyChildLogger,
-      disableRequestLogging: true,
+      logController: new LogController({ disableRequestLogging: true }),
       genReqId: () => 'r-1',
     });
     app.get('/quiet', async (request) => {

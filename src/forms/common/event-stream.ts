@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EndReason, LiveHub, LiveSubscriber, StreamAccess } from '../../services/live-hub.js';
 import type { MenuFeed } from '../../services/menu-feed.js';
 import type { MenuChange } from '../../store/store.js';
+import type { LiveContext } from '../form.js';
 
 /** Changes read from the feed per query while a stream catches up. */
 const REPLAY_PAGE = 1_000;
@@ -18,8 +19,8 @@ export interface EventStreamOptions {
   frame: (change: MenuChange) => string;
   /** Events the reader may fall behind (written while the socket's buffer is full) before it is cut off. */
   maxBacklog: number;
-  /** Whether the server is closing: the answer then says `Connection: close`. */
-  draining: boolean;
+  /** The answer's headers from the stream's own (LiveContext.streamHeaders). */
+  headers: LiveContext['streamHeaders'];
 }
 
 /**
@@ -141,18 +142,20 @@ export async function sendEventStream(
   }
   reply.hijack();
   const response = reply.raw;
-  const headers: Record<string, string | number | string[]> = {};
-  // Headers hooks set already (CORS, the request id) go out with the stream's own.
-  for (const [name, value] of Object.entries(reply.getHeaders()))
-    if (value !== undefined) headers[name] = value;
-  response.writeHead(200, {
-    ...headers,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    'x-accel-buffering': 'no',
-    'x-request-id': String(request.id),
-    ...(options.draining ? { connection: 'close' } : {}),
-  });
+  response.writeHead(
+    200,
+    options.headers(request, reply, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+    }),
+  );
+  if (request.method === 'HEAD') {
+    // The head alone: a HEAD answer has no body, so Node would send the head only when the stream ends.
+    unsubscribe();
+    response.end();
+    return;
+  }
   // Tells EventSource clients how soon to reconnect, and gets the headers out at once.
   response.write('retry: 1000\n\n');
   response.on('close', () => {

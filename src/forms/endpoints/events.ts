@@ -42,7 +42,7 @@ export const eventsEndpoint: PublicEndpoint = {
             after,
             frame: mapper.frame,
             maxBacklog: live.maxBacklog,
-            draining: live.draining(),
+            headers: live.streamHeaders,
           }),
         );
       },

@@ -8,13 +8,15 @@ import {
   FORM_A_MENU_REQUEST_EXAMPLE,
   FORM_A_STORE_REQUEST_EXAMPLE,
 } from '../examples.js';
-import type { FormTransport } from '../form.js';
+import type { FormTransport, PlainRead, RequestCredentials } from '../form.js';
 import {
+  announcesPlainFormABody,
   type FormACredentials,
   formACredentials,
   isAcceptedContentType,
   parseFormABody,
   parseFormAJson,
+  plainFormABody,
 } from './request.js';
 
 /** The documented request body of each endpoint, by endpoint name. */
@@ -65,6 +67,17 @@ function addBodyParsers(scope: FastifyInstance): void {
   });
 }
 
+/**
+ * Form A's plain menu read: a small JSON body of the credentials, the token and `active`. The body's
+ * fields are also the menu's parameters (`active`).
+ */
+const plainRead: PlainRead<{ credentials: RequestCredentials; active: boolean }> = {
+  announcesBody: announcesPlainFormABody,
+  recognise: (_request, body) => (body === undefined ? undefined : plainFormABody(body)),
+  credentials: (plain) => plain.credentials,
+  parameters: (plain) => plain,
+};
+
 /** Form A: POST, credentials, token and parameters in one body; answers are never cached. */
 export const formATransport: FormTransport = {
   method: 'POST',
@@ -102,4 +115,5 @@ export const formATransport: FormTransport = {
   queryParameters: () => [],
   parameters: (request) => request.body as Record<string, unknown>,
   prepare: addBodyParsers,
+  plainRead,
 };

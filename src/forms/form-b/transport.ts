@@ -1,6 +1,16 @@
 import { Type } from 'typebox';
-import type { FormTransport } from '../form.js';
-import { FormBRequestHeaders, refuseRepeatedCredentialHeaders } from './request.js';
+import type { FormTransport, PlainRead, RequestCredentials } from '../form.js';
+import { FormBRequestHeaders, plainFormBCredentials, refuseRepeatedCredentialHeaders } from './request.js';
+
+/** Form B's menu takes no parameters. */
+const NO_PARAMETERS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** Form B's plain menu read: the three credential headers once each, and no body. */
+const plainRead: PlainRead<RequestCredentials> = {
+  recognise: (request) => plainFormBCredentials(request),
+  credentials: (credentials) => credentials,
+  parameters: () => NO_PARAMETERS,
+};
 
 /** Form B: GET, credentials and token in headers, parameters in the query; answers carry ETags. */
 export const formBTransport: FormTransport = {
@@ -45,4 +55,5 @@ export const formBTransport: FormTransport = {
   queryParameters: (parameters) => Object.keys(parameters),
   parameters: (request) => request.query as Record<string, unknown>,
   onRequest: refuseRepeatedCredentialHeaders,
+  plainRead,
 };

@@ -11,6 +11,7 @@ import {
 } from '../../services/published-menus.js';
 import type { PublishedStream, StreamEvent } from '../../services/published-stream.js';
 import { negotiateEncoding } from '../../services/snapshots/encoding.js';
+import { streamHeaders } from '../answer-headers.js';
 import { type Asset, type DisplayFile, loadDisplayAssets } from './assets.js';
 import { renderBoard } from './board.js';
 import { BOARD_CSP, PAGE_CSP } from './html.js';
@@ -203,14 +204,20 @@ export const displayRoutes: FastifyPluginAsync<DisplayOptions> = async (app, opt
         streams.add(end);
         raw.on('close', end);
         reply.hijack();
-        raw.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-store',
-          'x-accel-buffering': 'no',
-          'access-control-allow-origin': '*',
-          'x-content-type-options': 'nosniff',
-          'x-request-id': request.id,
-        });
+        raw.writeHead(
+          200,
+          streamHeaders(request, reply, {
+            'content-type': 'text/event-stream; charset=utf-8',
+            'cache-control': 'no-store',
+            'x-accel-buffering': 'no',
+            'access-control-allow-origin': '*',
+          }),
+        );
+        if (request.method === 'HEAD') {
+          // The head alone: a HEAD answer has no body, so Node would send the head only at the end.
+          end();
+          return reply;
+        }
         // Reconnect after 2 s by default; the board and the embed back off further themselves.
         raw.write('retry: 2000\n\n');
         ready = true;
