@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { canonicalValue, toCanonicalRecord } from '../domain/canonical.js';
-import type { MenuItem, MenuItemInput, PriceEntry } from '../domain/item.js';
+import type { MenuItem, PriceEntry } from '../domain/item.js';
 import {
   type ColumnsOf,
   type Field,
@@ -11,6 +11,7 @@ import {
   PRICE_FIELD_LIST,
   type PRICE_FIELDS,
 } from '../domain/item-schema.js';
+import { entryUnchanged, type StoredEntry } from '../domain/menu-writes.js';
 import { STORE_INFO_FIELDS, type StoreInfo, type WeeklyHours } from '../domain/store-info.js';
 import type { Database, ItemColumns, PriceColumns } from './schema.js';
 import type { AdminKey, AuditEntry, Credential, Dispensary } from './store.js';
@@ -123,18 +124,12 @@ export function itemRow(dispensaryId: number, item: MenuItem, at: string): Datab
 /** A price entry's identity within a dispensary: stock updates and change times follow it. */
 export const priceKey = (itemId: number, unit: string, amount: number) => `${itemId}|${unit}|${amount}`;
 
-export interface PreviousPrice {
-  priceCents: number;
-  stock: number | null;
+/** A stored price entry, as a write of its item compares it (see entryUnchanged). */
+export interface PreviousPrice extends StoredEntry {
   updatedAt: string;
-  /** Whether the entry's item was active: an item that comes back counts as a change of its entries. */
-  active: boolean;
 }
 
-/**
- * Price rows for items being written. An entry whose price and stock did not change keeps its
- * change time, so that an inventory poll with `since` sees only real changes after a full sync.
- */
+/** Price rows for items being written; an unchanged entry (see entryUnchanged) keeps its change time. */
 export function priceRows(
   dispensaryId: number,
   item: MenuItem,
@@ -143,11 +138,7 @@ export function priceRows(
 ): Database['price_entries'][] {
   return item.prices.map((price, position) => {
     const before = previous.get(priceKey(item.id, price.unit, price.amount));
-    const unchanged =
-      before &&
-      before.priceCents === price.priceCents &&
-      before.stock === price.stock &&
-      before.active === item.active;
+    const unchanged = entryUnchanged(before, price, item.active);
     return {
       dispensary_id: dispensaryId,
       item_id: item.id,
@@ -370,36 +361,4 @@ export function foldKeptJson(
     kept.push({ id, active: modelValue(ACTIVE, row[KEPT.active]) as boolean, json });
   });
   return { kept, stale };
-}
-
-/** Gives every item without an id a fresh one, after every id the dispensary has used or is writing. */
-export function assignIds(items: MenuItemInput[], highestExisting: number): MenuItem[] {
-  let nextId = Math.max(highestExisting, ...items.map((item) => item.id ?? 0)) + 1;
-  return items.map((item) => ({ ...item, id: item.id ?? nextId++ })).sort((a, b) => a.id - b.id);
-}
-
-/** How upsert matches an item without an id: its name and brand, trimmed, whatever their case. */
-const itemKey = (item: { name: string; brand: string }) =>
-  `${item.name.trim().toLowerCase()}\n${item.brand.trim().toLowerCase()}`;
-
-/**
- * Gives each item without an id the id of the existing item with the same name and brand (the first
- * by id, each existing item at most once, never one the batch names by id).
- */
-export function matchByNameAndBrand(
-  items: MenuItemInput[],
-  existing: readonly { id: number; name: string; brand: string }[],
-): MenuItemInput[] {
-  const named = new Set(items.map((item) => item.id).filter((id) => id !== null));
-  const byKey = new Map<string, number[]>();
-  for (const row of existing) {
-    if (named.has(row.id)) continue;
-    const key = itemKey(row);
-    byKey.set(key, [...(byKey.get(key) ?? []), row.id]);
-  }
-  return items.map((item) => {
-    if (item.id !== null) return item;
-    const id = byKey.get(itemKey(item))?.shift();
-    return id === undefined ? item : { ...item, id };
-  });
 }

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../domain/item.js';
+import type { RemovalReason } from '../domain/menu-writes.js';
 import type { Publishing, PublishingPatch } from '../domain/publishing.js';
 import type { StoreInfo, StoreInfoPatch } from '../domain/store-info.js';
 import type { Database } from './schema.js';
@@ -54,8 +55,7 @@ export interface Change {
 /** What a change of the live menu feed says: see the README, "Live menus". */
 export type MenuChangeType = 'item.upserted' | 'item.removed' | 'store.updated';
 
-/** Why an item left the active menu. */
-export type RemovalReason = 'deleted' | 'deactivated';
+export type { RemovalReason };
 
 /**
  * One change of a dispensary's live menu feed, as stored: `seq` is its cursor (commit order), `item`
