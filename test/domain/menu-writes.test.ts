@@ -7,27 +7,11 @@ import {
   itemChanges,
   matchByNameAndBrand,
 } from '../../src/domain/menu-writes.js';
+import { menuItem } from './item-builder.js';
 
-const item = (id: number, changes: Partial<MenuItem> = {}): MenuItem => ({
-  id,
-  name: `Item ${id}`,
-  brand: 'Brand',
-  productType: 'Flower',
-  productSubtype: 'Hybrid',
-  description: 'Sweet',
-  image: null,
-  cbd: null,
-  cbn: null,
-  thc: 20,
-  totalThc: null,
-  totalCbd: null,
-  flavors: [],
-  effects: [],
-  conditions: [],
-  active: true,
-  prices: [{ unit: 'gram', amount: 1, priceCents: 1200, stock: 4 }],
-  ...changes,
-});
+/** A stored item (thc 20, one price entry of 12.00 with 4 in stock) with `changes`. */
+const item = (id: number, changes: Partial<MenuItem> = {}): MenuItem =>
+  menuItem(id, { thc: 20, prices: [{ unit: 'gram', amount: 1, priceCents: 1200, stock: 4 }], ...changes });
 
 const input = (id: number | null, name: string, brand = 'Brand'): MenuItemInput => ({
   ...item(0, { name, brand }),

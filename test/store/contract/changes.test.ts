@@ -3,7 +3,7 @@ import { ChangeFeed } from '../../../src/services/change-feed.js';
 import { openStore } from '../../../src/store/open.js';
 import type { Store } from '../../../src/store/store.js';
 import { DATABASE_KIND, onPostgres, type TestDatabase, testDatabase } from '../../helpers/database.js';
-import { it, item, lastChanges, pause } from './fixtures.js';
+import { it, item, lastChanges, pause, writeFromTwoStores } from './fixtures.js';
 
 describe(`store.changes on ${DATABASE_KIND}`, () => {
   it('record every kind of write, in order, with what changed', async ({ store }) => {
@@ -81,18 +81,7 @@ describe(`change notices between stores on ${DATABASE_KIND}`, () => {
     const write = (index: number, n: number) =>
       writers[index]!.dispensaries.create(`Writer ${index} #${n}`, `digest-${index}-${n}`);
     try {
-      if (onPostgres) {
-        // Each write is its own transaction; two stores (two pools) write at once, so commits race.
-        await Promise.all(
-          [0, 1].map(async (index) => {
-            for (let n = 0; n < 25; n++) await write(index, n);
-          }),
-        );
-      } else {
-        // better-sqlite3 waits for a lock synchronously: two connections of one process must take
-        // turns (separate processes, the real case, simply wait for each other).
-        for (let n = 0; n < 25; n++) for (const index of [0, 1]) await write(index, n);
-      }
+      await writeFromTwoStores(write);
     } finally {
       writing = false;
       await polling;

@@ -4,8 +4,8 @@ import { toCanonicalRecord } from '../../../src/domain/canonical.js';
 import type { MenuItem } from '../../../src/domain/item.js';
 import { openStore } from '../../../src/store/open.js';
 import type { MenuChange, Store } from '../../../src/store/store.js';
-import { DATABASE_KIND, onPostgres, type TestDatabase, testDatabase } from '../../helpers/database.js';
-import { it, item } from './fixtures.js';
+import { DATABASE_KIND, type TestDatabase, testDatabase } from '../../helpers/database.js';
+import { it, item, writeFromTwoStores } from './fixtures.js';
 
 /** The feed of a dispensary after `after`, as [type, item id, reason]. */
 async function feedOf(store: Store, dispensaryId: number, after = 0) {
@@ -374,16 +374,7 @@ describe(`the live menu feed between stores on ${DATABASE_KIND}`, () => {
         { itemId: ((n + 1) % 5) + 1, unit: 'gram', amount: 1, stock: n + 1 },
       ]);
     try {
-      if (onPostgres) {
-        // Two stores (two pools) write at once, so their commits race.
-        await Promise.all(
-          [0, 1].map(async (index) => {
-            for (let n = 0; n < 25; n++) await write(index, n);
-          }),
-        );
-      } else {
-        for (let n = 0; n < 25; n++) for (const index of [0, 1]) await write(index, n);
-      }
+      await writeFromTwoStores(write);
     } finally {
       writing = false;
       await following;
