@@ -8,15 +8,12 @@ import {
   foldMenu,
   type ItemJson,
   KEPT_JSON_COLUMNS,
-  MENU_ITEM_COLUMNS,
-  MENU_PRICE_COLUMNS,
-  type PreviousPrice,
-  priceKey,
-} from '../rows.js';
+} from '../item-folds.js';
+import { MENU_ITEM_COLUMNS, MENU_PRICE_COLUMNS, type PreviousPrice, priceKey } from '../item-rows.js';
 import type { Database } from '../schema.js';
 import { ConflictError } from '../store.js';
 
-// The queries of a menu's rows: the two ordered ones every menu read folds (see rows.ts), and the
+// The queries of a menu's rows: the two ordered ones every menu read folds (see item-folds.ts), and the
 // reads and deletes a write of items makes inside its transaction.
 
 /** Columns of the items table, as a menu read selects them. */

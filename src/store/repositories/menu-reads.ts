@@ -1,6 +1,6 @@
 import type { MenuItem } from '../../domain/item.js';
 import { type Dialect, idLists, type ReadArrays } from '../dialect.js';
-import { foldMenu } from '../rows.js';
+import { foldMenu } from '../item-folds.js';
 import type { MenuRepository } from '../store.js';
 import { menuQueries } from './menu-queries.js';
 

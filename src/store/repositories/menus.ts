@@ -10,7 +10,8 @@ import {
 } from '../../domain/menu-writes.js';
 import type { FeedEntry } from '../batches.js';
 import { chunks, type Dialect } from '../dialect.js';
-import { fieldsJsonOf, type ItemJson, itemRow, type PreviousPrice, priceKey, priceRows } from '../rows.js';
+import type { ItemJson } from '../item-folds.js';
+import { fieldsJsonOf, itemRow, type PreviousPrice, priceKey, priceRows } from '../item-rows.js';
 import type { Database } from '../schema.js';
 import {
   type Actor,
