@@ -1,7 +1,7 @@
-import { test } from 'vitest';
+import { afterAll, beforeAll, test } from 'vitest';
 import type { MenuItemInput } from '../../../src/domain/item.js';
 import type { KyselyStore } from '../../../src/store/create.js';
-import { openKyselyStore } from '../../../src/store/open.js';
+import { openKyselyStore, openStore } from '../../../src/store/open.js';
 import type { Store } from '../../../src/store/store.js';
 import { itemInput } from '../../domain/item-builder.js';
 import { onPostgres, type TestDatabase, testDatabase } from '../../helpers/database.js';
@@ -68,4 +68,23 @@ export async function writeFromTwoStores(
   } else {
     for (let n = 0; n < 25; n++) for (const index of [0, 1]) await write(index, n);
   }
+}
+
+/**
+ * Two writing stores and a reading one, each with its own pool, on one fresh database: opened before
+ * the tests of the describe block that calls this, closed after them.
+ */
+export function storesOnOneDatabase(): { writers: Store[]; reader: Store } {
+  const stores = {} as { writers: Store[]; reader: Store };
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await testDatabase();
+    stores.writers = [await openStore(database.address), await openStore(database.address)];
+    stores.reader = await openStore(database.address);
+  });
+  afterAll(async () => {
+    for (const store of [...(stores.writers ?? []), stores.reader]) await store?.close();
+    await database?.cleanup();
+  });
+  return stores;
 }
