@@ -119,7 +119,7 @@ export const PriceEntrySchema = Type.Object(fieldSchemas(PRICE_FIELDS), { additi
 
 /**
  * The item's fields, in the order every export lists them. The price entries stay last: the live
- * feed puts their JSON after the JSON an item keeps of its other fields (store/rows.ts checks it).
+ * feed puts their JSON after the JSON an item keeps of its other fields (store/item-rows.ts checks it).
  */
 export const ITEM_FIELDS = {
   id: field('id', Type.Integer({ minimum: 1, maximum: MAX_ITEM_ID }), 1),

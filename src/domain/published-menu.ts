@@ -3,7 +3,7 @@ import { toCanonicalRecord } from './canonical.js';
 import type { MenuItem } from './item.js';
 import { ITEM_FIELDS, PRICE_FIELDS } from './item-schema.js';
 import { Nullable } from './nullable.js';
-import { type StoreInfo, WEEKDAYS, type WeeklyHours } from './store-info.js';
+import { STORE_INFO_FIELDS, type StoreInfo, WEEKDAYS, type WeeklyHours } from './store-info.js';
 
 /*
  * What a published dispensary shows the public (the menu page, the board, the embed and their event
@@ -101,23 +101,9 @@ export type PublishedItem = Static<typeof PublishedItemSchema>;
 export type PublishedStore = Static<typeof PublishedStoreSchema>;
 export type PublishedMenu = Static<typeof PublishedMenuSchema>;
 
-const STORE_KEYS: Record<(typeof PUBLISHED_STORE_FIELDS)[number], keyof StoreInfo> = {
-  name: 'name',
-  address: 'address',
-  city: 'city',
-  state: 'state',
-  postal_code: 'postalCode',
-  country: 'country',
-  phone: 'phone',
-  website: 'website',
-  timezone: 'timezone',
-  currency: 'currency',
-  logo: 'logo',
-};
-
 export function toPublishedStore(info: StoreInfo): PublishedStore {
   const store: Record<string, unknown> = {};
-  for (const field of PUBLISHED_STORE_FIELDS) store[field] = info[STORE_KEYS[field]];
+  for (const field of PUBLISHED_STORE_FIELDS) store[field] = info[STORE_INFO_FIELDS[field]];
   store.hours = info.hours;
   return store as PublishedStore;
 }

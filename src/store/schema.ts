@@ -76,7 +76,7 @@ export type ItemTable = Flat<
       updated_at: string;
       /**
        * The item's canonical JSON without its price entries, after the version of the field list it
-       * was written for (rows.ts, fieldsJsonOf): what the live feed of a stock change keeps of the
+       * was written for (item-rows.ts, fieldsJsonOf): what the live feed of a stock change keeps of the
        * item. Null, or of another version, until the item is next written (0011-item-fields-json).
        */
       fields_json: string | null;

@@ -15,7 +15,7 @@ import { validateItem } from '../../src/domain/validate-item.js';
 import { formAItemFieldAliases } from '../../src/forms/form-a/item.js';
 import { formBItemFieldAliases } from '../../src/forms/form-b/item.js';
 import { CSV_COLUMNS } from '../../src/services/menu-files/csv.js';
-import { MENU_ITEM_COLUMNS, MENU_PRICE_COLUMNS } from '../../src/store/rows.js';
+import { MENU_ITEM_COLUMNS, MENU_PRICE_COLUMNS } from '../../src/store/item-rows.js';
 
 /** Everything that names the item's fields follows the one declaration in src/domain/item-schema.ts. */
 describe('the item schema', () => {

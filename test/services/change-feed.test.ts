@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MENU_FORMS } from '../../src/forms/index.js';
 import { createServices, type Services } from '../../src/services/index.js';
 import { openStore } from '../../src/store/open.js';
+import { formABody, formBHeaders } from '../helpers/http.js';
 import { SAMPLE_MENU, TEST_SCRYPT, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 
 /** How long a write by another process may take to show (the issue: within one second). */
@@ -42,12 +43,7 @@ describe('change feed: writes by another process reach a running server within o
     const response = await runtime.app.inject({
       method: 'POST',
       url: '/menu',
-      payload: {
-        username: runtime.seed.username,
-        password: runtime.seed.password,
-        collective_token: runtime.seed.token,
-        ...overrides,
-      },
+      payload: { ...formABody(runtime.seed), ...overrides },
     });
     return { status: response.statusCode, body: response.json() };
   };
@@ -55,12 +51,7 @@ describe('change feed: writes by another process reach a running server within o
     const response = await runtime.app.inject({
       method: 'GET',
       url: '/menu',
-      headers: {
-        store: runtime.seed.token,
-        username: runtime.seed.username,
-        password: runtime.seed.password,
-        ...headers,
-      },
+      headers: { ...formBHeaders(runtime.seed), ...headers },
     });
     return { status: response.statusCode, body: response.json() };
   };

@@ -9,32 +9,19 @@ import { ChangeFeed } from '../../src/services/change-feed.js';
 import { MenuSnapshots } from '../../src/services/menu-snapshots.js';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
+import { itemInput } from '../domain/item-builder.js';
 import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
 
 function input(id: number, version: number, overrides: Partial<MenuItemInput> = {}): MenuItemInput {
-  return {
-    id,
+  return itemInput(id, {
     name: `Item ${id} v${version}`,
-    brand: 'Brand',
-    productType: 'Flower',
-    productSubtype: 'Hybrid',
     description: `A description long enough to be worth compressing (item ${id}). `.repeat(2),
-    image: null,
-    cbd: null,
-    cbn: null,
-    thc: 20.5,
-    totalThc: null,
-    totalCbd: null,
-    flavors: ['Pine'],
-    effects: [],
-    conditions: [],
-    active: true,
     prices: [
       { unit: 'gram', amount: 1, priceCents: 1000 + version, stock: 5 },
       { unit: 'ounce', amount: 0.125, priceCents: 3000, stock: null },
     ],
     ...overrides,
-  };
+  });
 }
 
 /** The list views the server declares, over a MenuSnapshots instance. */

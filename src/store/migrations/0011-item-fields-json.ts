@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * Each item keeps its canonical JSON without its price entries (items.fields_json), so that the live
- * feed of a stock change writes only the item's price entries anew (store/rows.ts, foldKeptJson). No
+ * feed of a stock change writes only the item's price entries anew (store/item-folds.ts, foldKeptJson). No
  * backfill: an item without it (or with one written for another version of the field list) has its
  * feed JSON built from its row, as before, until it is next written.
  */

@@ -39,21 +39,23 @@ export class AdminKeys implements AdminKeyRepository {
     });
   }
 
-  async find(keyDigest: string): Promise<AdminKey | undefined> {
-    const row = await this.dialect.db
-      .selectFrom('admin_keys')
-      .select(ADMIN_KEY_COLUMNS)
-      .where('key_digest', '=', keyDigest)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    return row && toAdminKey(row);
+  find(keyDigest: string): Promise<AdminKey | undefined> {
+    return this.unrevoked('key_digest', keyDigest);
   }
 
-  async get(id: number): Promise<AdminKey | undefined> {
+  get(id: number): Promise<AdminKey | undefined> {
+    return this.unrevoked('id', id);
+  }
+
+  /** The key whose `column` is `value`, unless it was revoked. */
+  private async unrevoked(
+    column: 'key_digest' | 'id',
+    value: string | number,
+  ): Promise<AdminKey | undefined> {
     const row = await this.dialect.db
       .selectFrom('admin_keys')
       .select(ADMIN_KEY_COLUMNS)
-      .where('id', '=', id)
+      .where(column, '=', value)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return row && toAdminKey(row);

@@ -21,11 +21,16 @@ export class Changes implements ChangeRepository {
     }));
   }
 
-  async lastSeq(): Promise<number> {
-    const row = await this.db
-      .selectFrom('changes')
-      .select(({ fn }) => fn.max<number>('seq').as('seq'))
-      .executeTakeFirst();
-    return Number(row?.seq ?? 0);
+  lastSeq(): Promise<number> {
+    return highestSeq(this.db, 'changes');
   }
+}
+
+/** The highest cursor of the change notices or of the live feed (0 before any). */
+export async function highestSeq(db: Kysely<Database>, table: 'changes' | 'menu_changes'): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select(({ fn }) => fn.max<number>('seq').as('seq'))
+    .executeTakeFirst();
+  return Number(row?.seq ?? 0);
 }

@@ -10,7 +10,8 @@ import type {
   PublishedDispensary,
 } from '../store.js';
 import { foundIf, now, OPERATOR, type Writer } from '../write.js';
-import { deleteItems, feedHead } from './menus.js';
+import { deleteItems } from './menu-queries.js';
+import { feedHead } from './menu-reads.js';
 
 const DISPENSARY_COLUMNS = ['id', 'name', 'created_at', 'updated_at'] as const;
 

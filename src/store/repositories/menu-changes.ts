@@ -8,6 +8,7 @@ import type {
   MenuChangeType,
   RemovalReason,
 } from '../store.js';
+import { highestSeq } from './changes.js';
 
 const COLUMNS = ['seq', 'dispensary_id', 'at', 'type', 'item_id', 'reason', 'item'] as const;
 
@@ -58,12 +59,8 @@ export class MenuChanges implements MenuChangeRepository {
     return rows.map((row) => fromArray(COLUMNS.map((column) => row[column])));
   }
 
-  async head(): Promise<number> {
-    const row = await this.db
-      .selectFrom('menu_changes')
-      .select(({ fn }) => fn.max<number>('seq').as('seq'))
-      .executeTakeFirst();
-    return Number(row?.seq ?? 0);
+  head(): Promise<number> {
+    return highestSeq(this.db, 'menu_changes');
   }
 
   async prune(before: string, batch = DEFAULT_PRUNE_BATCH): Promise<number> {

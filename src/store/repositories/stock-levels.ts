@@ -1,6 +1,6 @@
 import type { StockUpdate } from '../../domain/item.js';
 import type { StockTarget } from '../batches.js';
-import { priceKey } from '../rows.js';
+import { priceKey } from '../item-rows.js';
 
 /** The updates, one per price entry: the last level named for it wins, as in a batch applied in order. */
 export function stockTargets(updates: StockUpdate[]): StockTarget[] {

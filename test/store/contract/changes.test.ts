@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it as plainIt } from 'vitest';
+import { describe, expect, it as plainIt } from 'vitest';
 import { ChangeFeed } from '../../../src/services/change-feed.js';
-import { openStore } from '../../../src/store/open.js';
-import type { Store } from '../../../src/store/store.js';
-import { DATABASE_KIND, onPostgres, type TestDatabase, testDatabase } from '../../helpers/database.js';
-import { it, item, lastChanges, pause } from './fixtures.js';
+import { DATABASE_KIND, onPostgres } from '../../helpers/database.js';
+import { it, item, lastChanges, pause, storesOnOneDatabase, writeFromTwoStores } from './fixtures.js';
 
 describe(`store.changes on ${DATABASE_KIND}`, () => {
   it('record every kind of write, in order, with what changed', async ({ store }) => {
@@ -56,20 +54,10 @@ describe(`store.changes on ${DATABASE_KIND}`, () => {
 });
 
 describe(`change notices between stores on ${DATABASE_KIND}`, () => {
-  let database: TestDatabase;
-  let writers: Store[];
-  let reader: Store;
-  beforeAll(async () => {
-    database = await testDatabase();
-    writers = [await openStore(database.address), await openStore(database.address)];
-    reader = await openStore(database.address);
-  });
-  afterAll(async () => {
-    for (const store of [...(writers ?? []), reader]) await store?.close();
-    await database?.cleanup();
-  });
+  const stores = storesOnOneDatabase();
 
   plainIt('a reader polling during concurrent writes from two stores never skips a notice', async () => {
+    const { writers, reader } = stores;
     const feed = new ChangeFeed(reader, 60_000);
     const seen: number[] = [];
     feed.subscribe((change) => seen.push(change.seq));
@@ -81,18 +69,7 @@ describe(`change notices between stores on ${DATABASE_KIND}`, () => {
     const write = (index: number, n: number) =>
       writers[index]!.dispensaries.create(`Writer ${index} #${n}`, `digest-${index}-${n}`);
     try {
-      if (onPostgres) {
-        // Each write is its own transaction; two stores (two pools) write at once, so commits race.
-        await Promise.all(
-          [0, 1].map(async (index) => {
-            for (let n = 0; n < 25; n++) await write(index, n);
-          }),
-        );
-      } else {
-        // better-sqlite3 waits for a lock synchronously: two connections of one process must take
-        // turns (separate processes, the real case, simply wait for each other).
-        for (let n = 0; n < 25; n++) for (const index of [0, 1]) await write(index, n);
-      }
+      await writeFromTwoStores(write);
     } finally {
       writing = false;
       await polling;
@@ -106,6 +83,7 @@ describe(`change notices between stores on ${DATABASE_KIND}`, () => {
   });
 
   plainIt.skipIf(!onPostgres)('listen() hears a write of another process, and stops when asked', async () => {
+    const { writers, reader } = stores;
     let notices = 0;
     const stop = await reader.listen!(() => {
       notices++;
@@ -123,10 +101,12 @@ describe(`change notices between stores on ${DATABASE_KIND}`, () => {
   });
 
   plainIt.skipIf(onPostgres)('SQLite offers no listen(): the periodic poll is the mechanism', () => {
+    const { reader } = stores;
     expect(reader.listen).toBeUndefined();
   });
 
   plainIt('counts and large numbers come back as JS numbers on every database', async () => {
+    const { reader } = stores;
     const [summary] = await reader.dispensaries.list();
     expect(typeof summary!.itemCount).toBe('number');
     expect(typeof (await reader.changes.lastSeq())).toBe('number');

@@ -1,9 +1,10 @@
-import { test } from 'vitest';
+import { afterAll, beforeAll, test } from 'vitest';
 import type { MenuItemInput } from '../../../src/domain/item.js';
 import type { KyselyStore } from '../../../src/store/create.js';
-import { openKyselyStore } from '../../../src/store/open.js';
+import { openKyselyStore, openStore } from '../../../src/store/open.js';
 import type { Store } from '../../../src/store/store.js';
-import { type TestDatabase, testDatabase } from '../../helpers/database.js';
+import { itemInput } from '../../domain/item-builder.js';
+import { onPostgres, type TestDatabase, testDatabase } from '../../helpers/database.js';
 
 /**
  * `it` of the store contract: each test gets a fresh, empty database of the project's kind (SQLite
@@ -24,28 +25,8 @@ export const it = test.extend<{ database: TestDatabase; store: KyselyStore }>({
   },
 });
 
-export function item(id: number | null, overrides: Partial<MenuItemInput> = {}): MenuItemInput {
-  return {
-    id,
-    name: `Item ${id ?? 'new'}`,
-    brand: 'Brand',
-    productType: 'Flower',
-    productSubtype: 'Hybrid',
-    description: '',
-    image: null,
-    cbd: null,
-    cbn: null,
-    thc: 20.5,
-    totalThc: null,
-    totalCbd: null,
-    flavors: ['Pine'],
-    effects: [],
-    conditions: [],
-    active: true,
-    prices: [{ unit: 'gram', amount: 1, priceCents: 1000, stock: null }],
-    ...overrides,
-  };
-}
+/** A menu item to write (see itemInput). */
+export const item = itemInput;
 
 /** The menu as given on input: the store adds its own timestamps to price entries. */
 export function withoutTimes(items: readonly MenuItemInput[]): MenuItemInput[] {
@@ -68,3 +49,42 @@ export async function lastChanges(
 }
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Writes `write(index, n)` 25 times from each of two stores (index 0 and 1). On PostgreSQL at once:
+ * each write is its own transaction, and two stores (two pools) writing at once make commits race.
+ * On SQLite in turns: better-sqlite3 waits for a lock synchronously, so two connections of one
+ * process must take turns (separate processes, the real case, simply wait for each other).
+ */
+export async function writeFromTwoStores(
+  write: (index: number, n: number) => Promise<unknown>,
+): Promise<void> {
+  if (onPostgres) {
+    await Promise.all(
+      [0, 1].map(async (index) => {
+        for (let n = 0; n < 25; n++) await write(index, n);
+      }),
+    );
+  } else {
+    for (let n = 0; n < 25; n++) for (const index of [0, 1]) await write(index, n);
+  }
+}
+
+/**
+ * Two writing stores and a reading one, each with its own pool, on one fresh database: opened before
+ * the tests of the describe block that calls this, closed after them.
+ */
+export function storesOnOneDatabase(): { writers: Store[]; reader: Store } {
+  const stores = {} as { writers: Store[]; reader: Store };
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await testDatabase();
+    stores.writers = [await openStore(database.address), await openStore(database.address)];
+    stores.reader = await openStore(database.address);
+  });
+  afterAll(async () => {
+    for (const store of [...(stores.writers ?? []), stores.reader]) await store?.close();
+    await database?.cleanup();
+  });
+  return stores;
+}

@@ -1,11 +1,10 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it as plainIt } from 'vitest';
+import { describe, expect, it as plainIt } from 'vitest';
 import { toCanonicalRecord } from '../../../src/domain/canonical.js';
 import type { MenuItem } from '../../../src/domain/item.js';
-import { openStore } from '../../../src/store/open.js';
 import type { MenuChange, Store } from '../../../src/store/store.js';
-import { DATABASE_KIND, onPostgres, type TestDatabase, testDatabase } from '../../helpers/database.js';
-import { it, item } from './fixtures.js';
+import { DATABASE_KIND } from '../../helpers/database.js';
+import { it, item, storesOnOneDatabase, writeFromTwoStores } from './fixtures.js';
 
 /** The feed of a dispensary after `after`, as [type, item id, reason]. */
 async function feedOf(store: Store, dispensaryId: number, after = 0) {
@@ -333,20 +332,10 @@ describe(`the live menu feed on ${DATABASE_KIND}`, () => {
 });
 
 describe(`the live menu feed between stores on ${DATABASE_KIND}`, () => {
-  let database: TestDatabase;
-  let writers: Store[];
-  let reader: Store;
-  beforeAll(async () => {
-    database = await testDatabase();
-    writers = [await openStore(database.address), await openStore(database.address)];
-    reader = await openStore(database.address);
-  });
-  afterAll(async () => {
-    for (const store of [...(writers ?? []), reader]) await store?.close();
-    await database?.cleanup();
-  });
+  const stores = storesOnOneDatabase();
 
   plainIt('a reader following after its cursor during concurrent writes never misses a change', async () => {
+    const { writers, reader } = stores;
     const ids = [
       (await writers[0]!.dispensaries.create('A', 'digest-a')).id,
       (await writers[1]!.dispensaries.create('B', 'digest-b')).id,
@@ -374,16 +363,7 @@ describe(`the live menu feed between stores on ${DATABASE_KIND}`, () => {
         { itemId: ((n + 1) % 5) + 1, unit: 'gram', amount: 1, stock: n + 1 },
       ]);
     try {
-      if (onPostgres) {
-        // Two stores (two pools) write at once, so their commits race.
-        await Promise.all(
-          [0, 1].map(async (index) => {
-            for (let n = 0; n < 25; n++) await write(index, n);
-          }),
-        );
-      } else {
-        for (let n = 0; n < 25; n++) for (const index of [0, 1]) await write(index, n);
-      }
+      await writeFromTwoStores(write);
     } finally {
       writing = false;
       await following;

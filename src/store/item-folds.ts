@@ -1,0 +1,180 @@
+import { canonicalValue } from '../domain/canonical.js';
+import type { MenuItem, PriceEntry } from '../domain/item.js';
+import { type Field, ITEM_FIELD_LIST, type NamedField, PRICE_FIELD_LIST } from '../domain/item-schema.js';
+import { ENTRIES, FIELDS_JSON_VERSION, MENU_ITEM_COLUMNS, MENU_PRICE_COLUMNS } from './item-rows.js';
+import { nullableNumber } from './rows.js';
+import type { Database } from './schema.js';
+
+/** A menu's rows, read as arrays of their columns, folded into items: as the model holds them, or as the feed's JSON. */
+
+/** A column's value as the model holds it; drivers differ on bigint and on 0/1, hence Number(). */
+function modelValue(spec: Field, value: unknown): unknown {
+  switch (spec.kind) {
+    case 'id':
+    case 'measure':
+    case 'money':
+      return Number(value);
+    case 'number':
+      return nullableNumber(value as number | string | null);
+    case 'list':
+      return JSON.parse(value as string) as string[];
+    case 'flag':
+      return Number(value) === 1;
+    default:
+      return value;
+  }
+}
+
+/**
+ * How to read a record from a row read as an array of `columns`, field by field in the fields' order:
+ * each value as the model holds it (modelValue) under the field's model key, or as the canonical
+ * record spells it (canonicalValue) under its canonical name. Price entries are given, and take their
+ * field's place.
+ */
+function readerOf(
+  fields: readonly NamedField[],
+  columns: readonly string[],
+  spelling: 'model' | 'canonical',
+) {
+  const read = fields.map((field) => ({
+    field,
+    index: columns.indexOf(field.column),
+    name: spelling === 'model' ? field.key : field.name,
+  }));
+  return (row: readonly unknown[], entries?: readonly object[]) => {
+    const record: Record<string, unknown> = {};
+    for (const { field, index, name } of read) {
+      if (field.kind === 'entries') {
+        record[name] = entries;
+        continue;
+      }
+      const value = modelValue(field, row[index]);
+      record[name] = spelling === 'model' ? value : canonicalValue(field, value);
+    }
+    return record;
+  };
+}
+
+/** Each column's position in a row read as an array, from the list the query selects. */
+function columnIndexes<const C extends readonly string[]>(columns: C): Readonly<Record<C[number], number>> {
+  return Object.fromEntries(columns.map((column, index) => [column, index])) as Record<C[number], number>;
+}
+
+const ITEM = columnIndexes(MENU_ITEM_COLUMNS);
+const PRICE = columnIndexes(MENU_PRICE_COLUMNS);
+const readItem = readerOf(ITEM_FIELD_LIST, MENU_ITEM_COLUMNS, 'model');
+const readPrice = readerOf(PRICE_FIELD_LIST, MENU_PRICE_COLUMNS, 'model');
+const readCanonicalItem = readerOf(ITEM_FIELD_LIST, MENU_ITEM_COLUMNS, 'canonical');
+const readCanonicalPrice = readerOf(PRICE_FIELD_LIST, MENU_PRICE_COLUMNS, 'canonical');
+
+/**
+ * Folds a menu's items (ordered by id) and its price entries (ordered by item id, then position), rows
+ * as arrays of MENU_ITEM_COLUMNS and MENU_PRICE_COLUMNS values, in one pass over both: each item takes
+ * the entries that follow, up to the next item's, and `build` makes what the caller keeps of them.
+ */
+function fold<T>(
+  items: readonly unknown[][],
+  prices: readonly unknown[][],
+  build: (item: readonly unknown[], entries: readonly (readonly unknown[])[]) => T,
+): T[] {
+  let next = 0;
+  return items.map((row) => {
+    // The id is the first column of every item read (MENU_ITEM_COLUMNS, KEPT_JSON_COLUMNS).
+    const id = Number(row[0]);
+    const entries: unknown[][] = [];
+    // `<=`, not `===`: an entry whose item is not in the list is passed over, as a join would.
+    for (; next < prices.length && Number(prices[next]![PRICE.item_id]) <= id; next++) {
+      const price = prices[next]!;
+      if (Number(price[PRICE.item_id]) === id) entries.push(price);
+    }
+    return build(row, entries);
+  });
+}
+
+/** The items of a menu's rows (see fold), as the model holds them. */
+export function foldMenu(items: readonly unknown[][], prices: readonly unknown[][]): MenuItem[] {
+  return fold(
+    items,
+    prices,
+    (row, entries) =>
+      readItem(
+        row,
+        entries.map((price) => {
+          const entry = readPrice(price) as PriceEntry;
+          entry.updatedAt = price[PRICE.updated_at] as Database['price_entries']['updated_at'];
+          return entry;
+        }),
+      ) as MenuItem,
+  );
+}
+
+/** An item read back for the live feed: its id, whether it is active, and its canonical JSON. */
+export interface ItemJson {
+  id: number;
+  active: boolean;
+  /** `JSON.stringify(toCanonicalRecord(item))`, byte for byte. */
+  json: string;
+}
+
+const ACTIVE = ITEM_FIELD_LIST.find((field) => field.column === 'active')!;
+
+/**
+ * The items of a menu's rows (see fold) as their canonical JSON, each record read straight from its
+ * rows: a stock batch records thousands of items in the live feed, and building each item's model
+ * and then its canonical record from it took a third of the batch's time (bench/PROFILE.md, round
+ * ten). Equal to `JSON.stringify(toCanonicalRecord(item))` of foldMenu's items (a property test
+ * holds them equal).
+ */
+export function foldCanonicalJson(items: readonly unknown[][], prices: readonly unknown[][]): ItemJson[] {
+  return fold(items, prices, (row, entries) => ({
+    id: Number(row[ITEM.id]),
+    active: modelValue(ACTIVE, row[ITEM.active]) as boolean,
+    json: JSON.stringify(
+      readCanonicalItem(
+        row,
+        entries.map((price) => readCanonicalPrice(price)),
+      ),
+    ),
+  }));
+}
+
+if (MENU_ITEM_COLUMNS[0] !== 'id')
+  throw new Error('store/item-folds.ts: fold() takes the id from the first column');
+
+/** The columns of an item read for the live feed's kept JSON (foldKeptJson). */
+export const KEPT_JSON_COLUMNS = ['id', 'active', 'fields_json'] as const;
+const KEPT = columnIndexes(KEPT_JSON_COLUMNS);
+
+/** The text between an item's kept JSON, without its closing brace, and its price entries' JSON. */
+const ENTRIES_KEY = `,${JSON.stringify(ENTRIES.name)}:`;
+
+/**
+ * The items of rows of KEPT_JSON_COLUMNS and their price entries' rows (see fold) as their canonical
+ * JSON: the kept JSON of the item's fields with the JSON of its price entries put after them. Only the
+ * entries are serialized, not the item's descriptive fields, which a stock change leaves alone: the
+ * feed of a 6,680-entry stock batch records 2,900 items. Items whose kept JSON is missing or of
+ * another version are `stale`, to be read whole (foldCanonicalJson). Equal to `JSON.stringify(
+ * toCanonicalRecord(item))` of foldMenu's items (the same property test holds them equal).
+ */
+export function foldKeptJson(
+  items: readonly unknown[][],
+  prices: readonly unknown[][],
+): { kept: ItemJson[]; stale: number[] } {
+  const kept: ItemJson[] = [];
+  const stale: number[] = [];
+  fold(items, prices, (row, entries) => {
+    const id = Number(row[KEPT.id]);
+    const fields = row[KEPT.fields_json];
+    if (typeof fields !== 'string' || !fields.startsWith(FIELDS_JSON_VERSION)) {
+      stale.push(id);
+      return;
+    }
+    const json =
+      fields.slice(FIELDS_JSON_VERSION.length, -1) +
+      ENTRIES_KEY +
+      JSON.stringify(entries.map((price) => readCanonicalPrice(price))) +
+      '}';
+    kept.push({ id, active: modelValue(ACTIVE, row[KEPT.active]) as boolean, json });
+  });
+  return { kept, stale };
+}

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import { toCanonicalRecord } from '../domain/canonical.js';
+import type { MenuItem } from '../domain/item.js';
+import {
+  type ColumnsOf,
+  type Field,
+  ITEM_FIELD_LIST,
+  type ITEM_FIELDS,
+  type NamedField,
+  PRICE_FIELD_LIST,
+  type PRICE_FIELDS,
+} from '../domain/item-schema.js';
+import { entryUnchanged, type StoredEntry } from '../domain/menu-writes.js';
+import type { Database, ItemColumns, PriceColumns } from './schema.js';
+
+/** The rows a write of items makes (items and their price entries), and the columns menu reads select. */
+
+/** A record's column values: lists as JSON text, flags as 0/1, everything else as it is. */
+function columnValues(model: object, fields: readonly NamedField[]): Record<string, unknown> {
+  const values = model as Record<string, unknown>;
+  const row: Record<string, unknown> = {};
+  for (const { kind, key, column } of fields) {
+    if (kind === 'entries') continue;
+    const value = values[key];
+    row[column] = kind === 'list' ? JSON.stringify(value) : kind === 'flag' ? (value ? 1 : 0) : value;
+  }
+  return row;
+}
+
+export function itemRow(dispensaryId: number, item: MenuItem, at: string): Database['items'] {
+  return {
+    dispensary_id: dispensaryId,
+    ...(columnValues(item, ITEM_FIELD_LIST) as ItemColumns),
+    updated_at: at,
+    fields_json: fieldsJsonOf(item),
+  };
+}
+
+/** A price entry's identity within a dispensary: stock updates and change times follow it. */
+export const priceKey = (itemId: number, unit: string, amount: number) => `${itemId}|${unit}|${amount}`;
+
+/** A stored price entry, as a write of its item compares it (see entryUnchanged). */
+export interface PreviousPrice extends StoredEntry {
+  updatedAt: string;
+}
+
+/** Price rows for items being written; an unchanged entry (see entryUnchanged) keeps its change time. */
+export function priceRows(
+  dispensaryId: number,
+  item: MenuItem,
+  at: string,
+  previous: Map<string, PreviousPrice>,
+): Database['price_entries'][] {
+  return item.prices.map((price, position) => {
+    const before = previous.get(priceKey(item.id, price.unit, price.amount));
+    const unchanged = entryUnchanged(before, price, item.active);
+    return {
+      dispensary_id: dispensaryId,
+      item_id: item.id,
+      position,
+      ...(columnValues(price, PRICE_FIELD_LIST) as PriceColumns),
+      updated_at: unchanged ? before.updatedAt : at,
+    };
+  });
+}
+
+/** The columns of an item's fields, in the order the fields are declared. */
+const columnsOf = <F extends Readonly<Record<string, Field>>>(fields: readonly NamedField[]) =>
+  fields.filter((field) => field.kind !== 'entries').map((field) => field.column) as (keyof ColumnsOf<F> &
+    string)[];
+
+export const MENU_ITEM_COLUMNS = columnsOf<typeof ITEM_FIELDS>(ITEM_FIELD_LIST);
+
+export const MENU_PRICE_COLUMNS = [
+  'item_id',
+  ...columnsOf<typeof PRICE_FIELDS>(PRICE_FIELD_LIST),
+  'updated_at',
+] as const;
+
+// The feed's kept item JSON (below) puts the price entries after the item's other fields.
+if (
+  ITEM_FIELD_LIST.at(-1)?.kind !== 'entries' ||
+  ITEM_FIELD_LIST.filter((field) => field.kind === 'entries').length !== 1
+) {
+  throw new Error(
+    "store/item-rows.ts: the price entries must be the item's last field (fieldsJsonOf, foldKeptJson)",
+  );
+}
+
+export const ENTRIES = ITEM_FIELD_LIST.at(-1)!;
+
+/**
+ * The version of the field list an item's kept JSON was written for: a digest of the item's field
+ * names and kinds. A kept JSON of another version (a field added since) is not used: its item's feed
+ * JSON is built from the row, as for an item written before fields_json existed.
+ */
+export const FIELDS_JSON_VERSION = createHash('sha256')
+  .update(JSON.stringify(ITEM_FIELD_LIST.map((field) => [field.name, field.kind])))
+  .digest('hex')
+  .slice(0, 8);
+
+/**
+ * What an item keeps of its canonical JSON (items.fields_json): the version, then the JSON of its
+ * canonical record without its price entries, so `{"id":1,…,"active":true}`.
+ */
+export function fieldsJsonOf(item: MenuItem): string {
+  return FIELDS_JSON_VERSION + JSON.stringify({ ...toCanonicalRecord(item), [ENTRIES.name]: undefined });
+}

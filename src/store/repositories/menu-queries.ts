@@ -1,0 +1,189 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { MenuItem } from '../../domain/item.js';
+import type { IdList } from '../batches.js';
+import { type Dialect, idLists } from '../dialect.js';
+import {
+  foldCanonicalJson,
+  foldKeptJson,
+  foldMenu,
+  type ItemJson,
+  KEPT_JSON_COLUMNS,
+} from '../item-folds.js';
+import { MENU_ITEM_COLUMNS, MENU_PRICE_COLUMNS, type PreviousPrice, priceKey } from '../item-rows.js';
+import type { Database } from '../schema.js';
+import { ConflictError } from '../store.js';
+
+// The queries of a menu's rows: the two ordered ones every menu read folds (see item-folds.ts), and the
+// reads and deletes a write of items makes inside its transaction.
+
+/** Columns of the items table, as a menu read selects them. */
+type ItemColumnList = readonly (keyof Database['items'] & string)[];
+
+/**
+ * The two ordered queries of a menu read (all items, or those of `ids`): the items as `itemColumns`
+ * (the id first), ordered by id, and their price entries as MENU_PRICE_COLUMNS, by item and position.
+ * On the database or inside a transaction.
+ */
+export function menuQueries(
+  db: Kysely<Database>,
+  dispensaryId: number,
+  ids?: IdList,
+  itemColumns: ItemColumnList = MENU_ITEM_COLUMNS,
+) {
+  let items = db.selectFrom('items').select(itemColumns).where('dispensary_id', '=', dispensaryId);
+  let prices = db
+    .selectFrom('price_entries')
+    .select(MENU_PRICE_COLUMNS)
+    .where('dispensary_id', '=', dispensaryId);
+  if (ids) {
+    items = items.where('id', ids.op, ids.ids);
+    prices = prices.where('item_id', ids.op, ids.ids);
+  }
+  return [items.orderBy('id').compile(), prices.orderBy('item_id').orderBy('position').compile()] as const;
+}
+
+/** Whether the item is active; undefined when the dispensary has no such item. */
+export async function isActive(
+  trx: Transaction<Database>,
+  dispensaryId: number,
+  itemId: number,
+): Promise<boolean | undefined> {
+  const row = await trx
+    .selectFrom('items')
+    .select('active')
+    .where('dispensary_id', '=', dispensaryId)
+    .where('id', '=', itemId)
+    .executeTakeFirst();
+  return row && Number(row.active) === 1;
+}
+
+/**
+ * The dispensary's items inside a write's transaction, those of `ids` or all, ordered by id, with
+ * their price entries: the same fold as `read`, over rows taken as arrays of its columns.
+ */
+export async function readItems(
+  dialect: Dialect,
+  trx: Transaction<Database>,
+  dispensaryId: number,
+  ids?: readonly number[],
+): Promise<MenuItem[]> {
+  return foldMenu(...(await readItemRows(dialect, trx, dispensaryId, ids)));
+}
+
+/**
+ * The items of `ids` inside a write's transaction, ordered by id, as the live feed records them
+ * (canonical JSON): from each item's kept JSON and its price entries, or from its whole row when it
+ * keeps none of this version (see foldKeptJson).
+ */
+export async function readItemJson(
+  dialect: Dialect,
+  trx: Transaction<Database>,
+  dispensaryId: number,
+  ids: readonly number[],
+): Promise<ItemJson[]> {
+  const { kept, stale } = foldKeptJson(
+    ...(await readItemRows(dialect, trx, dispensaryId, ids, KEPT_JSON_COLUMNS)),
+  );
+  if (stale.length === 0) return kept;
+  const rebuilt = foldCanonicalJson(...(await readItemRows(dialect, trx, dispensaryId, stale)));
+  return [...kept, ...rebuilt].sort((a, b) => a.id - b.id);
+}
+
+/**
+ * The rows of the dispensary's items inside a write's transaction, those of `ids` or all, and of their
+ * price entries, as arrays of `itemColumns` (the id first) and MENU_PRICE_COLUMNS, in the order the
+ * folds take.
+ */
+export async function readItemRows(
+  dialect: Dialect,
+  trx: Transaction<Database>,
+  dispensaryId: number,
+  ids?: readonly number[],
+  itemColumns: ItemColumnList = MENU_ITEM_COLUMNS,
+): Promise<[unknown[][], unknown[][]]> {
+  if (ids?.length === 0) return [[], []];
+  const items: unknown[][] = [];
+  const prices: unknown[][] = [];
+  let lists = 0;
+  for (const list of ids ? idLists(dialect, ids) : [undefined]) {
+    lists++;
+    const [itemQuery, priceQuery] = menuQueries(trx, dispensaryId, list, itemColumns);
+    // Rows as arrays on the transaction's own connection: no object per row to build and take apart.
+    for (const row of await dialect.arraysInWrite(trx, itemQuery)) items.push(row);
+    for (const row of await dialect.arraysInWrite(trx, priceQuery)) prices.push(row);
+  }
+  if (lists > 1) {
+    const itemId = itemColumns.indexOf('id');
+    items.sort((a, b) => Number(a[itemId]) - Number(b[itemId]));
+    // Chunks are read in the order of `ids`: by item again (a stable sort keeps each item's positions).
+    prices.sort((a, b) => Number(a[0]) - Number(b[0]));
+  }
+  return [items, prices];
+}
+
+/**
+ * Deletes a dispensary's items, those of `ids` (a non-empty list) or all, with their price entries.
+ * Explicitly rather than by cascade, so that no dialect's foreign-key setting matters.
+ */
+export async function deleteItems(
+  trx: Transaction<Database>,
+  dispensaryId: number,
+  ids?: readonly number[],
+): Promise<{ items: number; priceEntries: number }> {
+  let prices = trx.deleteFrom('price_entries').where('dispensary_id', '=', dispensaryId);
+  let items = trx.deleteFrom('items').where('dispensary_id', '=', dispensaryId);
+  if (ids) {
+    prices = prices.where('item_id', 'in', ids);
+    items = items.where('id', 'in', ids);
+  }
+  const pricesDeleted = await prices.executeTakeFirst();
+  const itemsDeleted = await items.executeTakeFirst();
+  return { items: Number(itemsDeleted.numDeletedRows), priceEntries: Number(pricesDeleted.numDeletedRows) };
+}
+
+export async function requireDispensary(trx: Transaction<Database>, dispensaryId: number): Promise<void> {
+  const exists = await trx
+    .selectFrom('dispensaries')
+    .select('id')
+    .where('id', '=', dispensaryId)
+    .executeTakeFirst();
+  if (!exists) throw new ConflictError(`dispensary ${dispensaryId} does not exist`);
+}
+
+export async function highestItemId(trx: Transaction<Database>, dispensaryId: number): Promise<number> {
+  const row = await trx
+    .selectFrom('items')
+    .select(({ fn }) => fn.max<number>('id').as('max_id'))
+    .where('dispensary_id', '=', dispensaryId)
+    .executeTakeFirst();
+  return Number(row?.max_id ?? 0);
+}
+
+export async function previousPrices(
+  dialect: Dialect,
+  trx: Transaction<Database>,
+  dispensaryId: number,
+  itemIds: readonly number[],
+): Promise<Map<string, PreviousPrice>> {
+  const previous = new Map<string, PreviousPrice>();
+  for (const list of idLists(dialect, itemIds)) {
+    const rows = await trx
+      .selectFrom('price_entries as p')
+      .innerJoin('items as i', (join) =>
+        join.onRef('i.dispensary_id', '=', 'p.dispensary_id').onRef('i.id', '=', 'p.item_id'),
+      )
+      .select(['p.item_id', 'p.unit', 'p.amount', 'p.price_cents', 'p.stock', 'p.updated_at', 'i.active'])
+      .where('p.dispensary_id', '=', dispensaryId)
+      .where('p.item_id', list.op, list.ids)
+      .execute();
+    for (const row of rows) {
+      previous.set(priceKey(Number(row.item_id), row.unit, Number(row.amount)), {
+        priceCents: Number(row.price_cents),
+        stock: row.stock === null ? null : Number(row.stock),
+        updatedAt: row.updated_at,
+        active: Number(row.active) === 1,
+      });
+    }
+  }
+  return previous;
+}

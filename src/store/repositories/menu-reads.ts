@@ -1,0 +1,95 @@
+import type { MenuItem } from '../../domain/item.js';
+import { type Dialect, idLists, type ReadArrays } from '../dialect.js';
+import { foldMenu } from '../item-folds.js';
+import type { MenuRepository } from '../store.js';
+import { menuQueries } from './menu-queries.js';
+
+/** A dispensary's menu as it is read (the snapshots' reads, each one read transaction). */
+export class MenuReads implements Pick<MenuRepository, 'read' | 'readAt' | 'readChangedSince'> {
+  constructor(protected readonly dialect: Dialect) {}
+
+  async read(dispensaryId: number): Promise<MenuItem[]> {
+    return (await this.readMenu(dispensaryId, false)).items;
+  }
+
+  async readAt(dispensaryId: number): Promise<{ items: MenuItem[]; cursor: number }> {
+    return this.readMenu(dispensaryId, true);
+  }
+
+  private async readMenu(dispensaryId: number, withCursor: boolean) {
+    // Two queries rather than a join, which would repeat every item column (long descriptions) on
+    // each of its price rows; one read transaction, so that both (and the feed's head) see the same snapshot.
+    const [itemsQuery, pricesQuery] = menuQueries(this.dialect.db, dispensaryId);
+    const [items, prices, cursor] = await this.dialect.readTransaction(async (readArrays) => {
+      const items = await readArrays(itemsQuery);
+      const prices = await readArrays(pricesQuery);
+      const cursor = withCursor ? await feedHead(this.dialect, readArrays) : 0;
+      return [items, prices, cursor] as const;
+    });
+    return { items: foldMenu(items, prices), cursor };
+  }
+
+  /**
+   * The items the dispensary's feed changes after cursor `after` name (their ids, and those that still
+   * exist, as they are now) and the feed's head, read as one snapshot: a menu read at `after` with
+   * these items replaced is the menu at the head. Undefined when changes after `after` may have been
+   * pruned, or `after` is past the head (a database restored from an older copy).
+   */
+  async readChangedSince(
+    dispensaryId: number,
+    after: number,
+  ): Promise<{ itemIds: number[]; items: MenuItem[]; cursor: number } | undefined> {
+    const named = this.dialect.db
+      .selectFrom('menu_changes')
+      .select('item_id')
+      .distinct()
+      .where('dispensary_id', '=', dispensaryId)
+      .where('seq', '>', after)
+      .where('item_id', 'is not', null)
+      .compile();
+    return this.dialect.readTransaction(async (readArrays) => {
+      const { head, oldest } = await feedBounds(this.dialect, readArrays);
+      if (after > head || (oldest !== undefined && after < oldest - 1)) return undefined;
+      const itemIds = (await readArrays(named)).map((row) => Number(row[0])).sort((a, b) => a - b);
+      let itemRows: unknown[][] = [];
+      let priceRows: unknown[][] = [];
+      for (const list of idLists(this.dialect, itemIds)) {
+        const [items, prices] = menuQueries(this.dialect.db, dispensaryId, list);
+        itemRows = itemRows.concat(await readArrays(items));
+        priceRows = priceRows.concat(await readArrays(prices));
+      }
+      return { itemIds, items: foldMenu(itemRows, priceRows), cursor: head };
+    });
+  }
+}
+
+/** The live feed's head (its newest cursor; 0 before any change), read inside a read transaction. */
+export async function feedHead(dialect: Dialect, readArrays: ReadArrays): Promise<number> {
+  const query = dialect.db
+    .selectFrom('menu_changes')
+    .select(({ fn }) => fn.max<number>('seq').as('head'))
+    .compile();
+  const [row] = await readArrays(query);
+  return Number(row?.[0] ?? 0);
+}
+
+/**
+ * The live feed's newest and oldest kept cursor (head 0 before any change), inside a read transaction.
+ * Two statements: each of max() and min() alone is one step down the key, while both in one
+ * statement made SQLite read every row of the feed.
+ */
+export async function feedBounds(
+  dialect: Dialect,
+  readArrays: ReadArrays,
+): Promise<{ head: number; oldest: number | undefined }> {
+  const oldest = dialect.db
+    .selectFrom('menu_changes')
+    .select(({ fn }) => fn.min<number>('seq').as('oldest'))
+    .compile();
+  const head = await feedHead(dialect, readArrays);
+  const [oldestRow] = await readArrays(oldest);
+  return {
+    head,
+    oldest: oldestRow?.[0] === null || oldestRow?.[0] === undefined ? undefined : Number(oldestRow[0]),
+  };
+}

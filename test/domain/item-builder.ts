@@ -1,0 +1,29 @@
+import type { MenuItem, MenuItemInput } from '../../src/domain/item.js';
+
+/** A plain flower item with one price entry, and the fields a test cares about in `overrides`. */
+export function itemInput(id: number | null, overrides: Partial<MenuItemInput> = {}): MenuItemInput {
+  return {
+    id,
+    name: `Item ${id ?? 'new'}`,
+    brand: 'Brand',
+    productType: 'Flower',
+    productSubtype: 'Hybrid',
+    description: '',
+    image: null,
+    cbd: null,
+    cbn: null,
+    thc: 20.5,
+    totalThc: null,
+    totalCbd: null,
+    flavors: ['Pine'],
+    effects: [],
+    conditions: [],
+    active: true,
+    prices: [{ unit: 'gram', amount: 1, priceCents: 1000, stock: null }],
+    ...overrides,
+  };
+}
+
+/** The same, as a stored item (with its id). */
+export const menuItem = (id: number, overrides: Partial<MenuItem> = {}): MenuItem =>
+  itemInput(id, overrides) as MenuItem;
