@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KyselyStore } from '../../src/store/create.js';
 import { onPostgres } from '../helpers/database.js';
 import { type PostgresStoreFixture, postgresStoreFixture } from '../helpers/postgres-store.js';
-import { until } from '../helpers/seed-cli.js';
+import { until } from '../helpers/wait.js';
 import { item } from './contract/fixtures.js';
 
 const ITEMS = 200;
