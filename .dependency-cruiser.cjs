@@ -1,10 +1,7 @@
 // The dependency rules of src/ (issue 11, "Dependencies point down"); `npm run check:deps`, part of `npm run lint`.
 
-/**
- * The composition root: the modules that build the server from every part and run its processes. The
- * lead moves them out of http/ into a folder of their own (issue 28 §3); until then they are named here.
- */
-const COMPOSITION_ROOT = '^src/http/(app|server|cluster)\\.ts$';
+/** The composition root: the modules that build the server from every part and run its processes. */
+const COMPOSITION_ROOT = '^src/server/';
 
 /** The rule that the modules matching `path` import nothing of src/ but each other. */
 function leaf(name, path, comment) {
@@ -34,7 +31,7 @@ module.exports = {
         'services, store, domain, auth and infra sit below the request forms, the HTTP server and the CLI; ' +
         'type-only imports are allowed, runtime imports are not.',
       from: { path: '^src/(services|store|domain|auth|infra)/' },
-      to: { path: '^src/(forms|http|cli)/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/(forms|http|server|cli)/', dependencyTypesNot: ['type-only'] },
     },
     leaf(
       'domain',
@@ -65,10 +62,10 @@ module.exports = {
       severity: 'error',
       comment:
         'The client is typed from the schemas the server serializes with, so that its types cannot drift: ' +
-        'type-only imports of the wire formats (domain, forms, the sync API under http/admin) and nothing ' +
+        'type-only imports of the wire formats (domain, forms, the sync API under http/routes/admin) and nothing ' +
         'else of the server (services, store, config...): what it shares with them sits in a leaf.',
       from: { path: '^src/client/' },
-      to: { path: '^src/', pathNot: '^src/(client|domain|forms|http/admin)/' },
+      to: { path: '^src/', pathNot: '^src/(client|domain|forms|http/routes/admin)/' },
     },
     {
       name: 'demo-only-from-the-top',
@@ -79,16 +76,41 @@ module.exports = {
       from: { path: '^src/', pathNot: ['^src/(demo|cli)/', COMPOSITION_ROOT] },
       to: { path: '^src/demo/' },
     },
+    // The request side, bottom up: http/pipeline (every answer's headers, records, limits, errors, the
+    // read lane), then forms/ (each request form's mapping and transport, built on the pipeline), then
+    // http/routes (the routes that are not a form's: the sync API, pages, docs, the OpenAPI document),
+    // then server/ (the composition root), then cli/.
     {
-      name: 'http-does-not-import-forms',
-      // A warning until http/ and forms/ are rewritten along it (issue 28 §1-§3); then an error.
-      severity: 'warn',
+      name: 'pipeline-knows-no-form',
+      severity: 'error',
       comment:
-        'The direction between the request forms and HTTP: a form builds on the request pipeline of http/ ' +
-        '(forms may import it), and http/ does not load the forms at run time. Only the composition root ' +
-        'puts them together; type-only imports are allowed.',
-      from: { path: '^src/http/', pathNot: COMPOSITION_ROOT },
-      to: { path: '^src/forms/', dependencyTypesNot: ['type-only'] },
+        'The request pipeline serves every form alike: what it needs of a form (a plain read) is handed ' +
+        'to it by the composition root, so it imports no form, route or part above it.',
+      from: { path: '^src/http/pipeline/' },
+      to: { path: '^src/(forms|http/routes|server|cli)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'forms-build-on-the-pipeline',
+      severity: 'error',
+      comment:
+        'A request form is a mapping plus its transport over the request pipeline; it loads no route of ' +
+        'http/routes and nothing of the composition root.',
+      from: { path: '^src/forms/' },
+      to: { path: '^src/(http/routes|server|cli)/' },
+    },
+    {
+      name: 'routes-below-the-root',
+      severity: 'error',
+      comment: 'Routes are registered by the composition root; they do not load it or the CLI.',
+      from: { path: '^src/http/' },
+      to: { path: '^src/(server|cli)/' },
+    },
+    {
+      name: 'root-below-the-cli',
+      severity: 'error',
+      comment: 'The CLI starts the server; the server never loads the CLI.',
+      from: { path: COMPOSITION_ROOT },
+      to: { path: '^src/cli/' },
     },
     {
       name: 'not-to-unresolvable',

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULTS } from '../src/config.js';
-import { createRuntime } from '../src/http/server.js';
+import { createRuntime } from '../src/server/runtime.js';
 
 const TARGET = fileURLToPath(new URL('../openapi.json', import.meta.url));
 

@@ -61,18 +61,18 @@ import type { CanonicalItemSchema } from '../domain/item-schema.js';
  * The sync API's answers (/admin/v1), typed from the route schemas the server serializes with and the
  * OpenAPI document is made of. The console (console/) uses these; so may any other admin client.
  */
-import type { AuditEntryOut, UsageOut } from '../http/admin/activity.schemas.js';
-import type { AdminKeyOut, CreatedAdminKeyOut } from '../http/admin/admin-keys.schemas.js';
-import type { CredentialOut, IssuedCredentialOut } from '../http/admin/credentials.schemas.js';
+import type { AuditEntryOut, UsageOut } from '../http/routes/admin/activity.schemas.js';
+import type { AdminKeyOut, CreatedAdminKeyOut } from '../http/routes/admin/admin-keys.schemas.js';
+import type { CredentialOut, IssuedCredentialOut } from '../http/routes/admin/credentials.schemas.js';
 import type {
   CreatedDispensaryOut,
   DispensaryOut,
   DispensarySummaryOut,
   TokenOut,
-} from '../http/admin/dispensaries.schemas.js';
-import type { ImportResultOut, UpsertOut } from '../http/admin/menu.schemas.js';
-import type { SessionOut } from '../http/admin/session.schemas.js';
-import type { DeliveryOut, WebhookOut, WebhookWithSecretOut } from '../http/admin/webhooks.schemas.js';
+} from '../http/routes/admin/dispensaries.schemas.js';
+import type { ImportResultOut, UpsertOut } from '../http/routes/admin/menu.schemas.js';
+import type { SessionOut } from '../http/routes/admin/session.schemas.js';
+import type { DeliveryOut, WebhookOut, WebhookWithSecretOut } from '../http/routes/admin/webhooks.schemas.js';
 
 export type AdminSession = Static<typeof SessionOut>;
 export type DispensarySummary = Static<typeof DispensarySummaryOut>;

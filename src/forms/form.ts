@@ -10,7 +10,7 @@ import type { TProperties, TSchema } from 'typebox';
 import type { FormBNames } from '../config.js';
 import type { MenuItem } from '../domain/item.js';
 import type { FieldAliases } from '../domain/validate-item.js';
-import type { ErrorStatus } from '../http/error-responses.js';
+import type { ErrorStatus } from '../http/pipeline/error-responses.js';
 import type { AccessRequest, AccessService } from '../services/access.js';
 import type { LiveHub } from '../services/live-hub.js';
 import type { MenuFeed } from '../services/menu-feed.js';
@@ -38,7 +38,7 @@ export interface LiveContext {
   /**
    * The headers of an answer written past Fastify's reply (an event stream): the stream's own
    * `fields`, what the reply holds already (CORS) and the app's standard headers (the request id,
-   * nosniff, the RateLimit fields, `Connection: close` while draining: src/http/answer-headers.ts).
+   * nosniff, the RateLimit fields, `Connection: close` while draining: src/http/pipeline/answer-headers.ts).
    */
   streamHeaders(
     request: FastifyRequest,
@@ -99,7 +99,7 @@ export interface FormTransport {
   /** Prepares the scope that holds this form's routes, and only them (Form A's body parsers). */
   prepare?(scope: FastifyInstance): void;
   /**
-   * This form's plain menu read, answered by the read lane before routing (src/http/read-lane.ts);
+   * This form's plain menu read, answered by the read lane before routing (src/http/pipeline/read-lane.ts);
    * left out, the form's menu is answered by its route alone. At most one form per method.
    */
   plainRead?: PlainRead;

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
-import { createRuntime, type Runtime } from '../../src/http/server.js';
+import { createRuntime, type Runtime } from '../../src/server/runtime.js';
 import { adminCaller } from '../helpers/admin.js';
 import { assertBuilt, BIN, cleanEnvironment, cliJson, REPOSITORY, runCli } from '../helpers/cli.js';
 import { GENEROUS_LIMITS, SAMPLE_MENU, TEST_SCRYPT, temporaryDirectory } from '../helpers/runtime.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
-import { createRuntime, type Runtime } from '../../src/http/server.js';
+import { createRuntime, type Runtime } from '../../src/server/runtime.js';
 import { UNLIMITED } from '../helpers/admin.js';
 import { assertBuilt, cliJson, runCli, runInProcess } from '../helpers/cli.js';
 import { TEST_SCRYPT, type TestDatabase, testDatabase } from '../helpers/runtime.js';

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
-import { createRuntime, type Runtime } from '../../src/http/server.js';
+import { createRuntime, type Runtime } from '../../src/server/runtime.js';
 import { adminCaller, expectNoSecrets, UNLIMITED } from '../helpers/admin.js';
 import { assertBuilt, type CliResult, cliJson, runCli } from '../helpers/cli.js';
 import { UNSET_STORE_INFO } from '../helpers/fixtures.js';

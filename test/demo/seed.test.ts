@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
 import { DEMO, DEMO_STORE, ensureDemo } from '../../src/demo/seed.js';
-import { createRuntime, type Runtime } from '../../src/http/server.js';
+import { createRuntime, type Runtime } from '../../src/server/runtime.js';
 import { contractCheck } from '../helpers/contract.js';
 import { type TestDatabase, testDatabase } from '../helpers/database.js';
 import { GENEROUS_LIMITS, TEST_SCRYPT } from '../helpers/runtime.js';

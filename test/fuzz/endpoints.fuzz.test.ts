@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
-import { STATUS_BY_CODE } from '../../src/http/errors.js';
-import { createRuntime } from '../../src/http/server.js';
+import { STATUS_BY_CODE } from '../../src/http/pipeline/errors.js';
+import { createRuntime } from '../../src/server/runtime.js';
 import { adminKey, UNLIMITED } from '../helpers/admin.js';
 import { SAMPLE_MENU, seedRuntime, type TestRuntime, testDatabase, testRuntime } from '../helpers/runtime.js';
 

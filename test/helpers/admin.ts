@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { ServerConfig } from '../../src/config.js';
-import type { Runtime } from '../../src/http/server.js';
+import type { Runtime } from '../../src/server/runtime.js';
 import { type TestRuntime, testRuntime } from './runtime.js';
 
 /**

@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ContractCheck } from '../../src/http/app.js';
+import type { ContractCheck } from '../../src/server/app.js';
 
 /**
  * The contract test: every answer an app built by the test helpers sends is checked against that

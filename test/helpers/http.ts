@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
 import { expect } from 'vitest';
 import { DEFAULTS, type ServerConfig } from '../../src/config.js';
-import { createRuntime, type Runtime } from '../../src/http/server.js';
+import { createRuntime, type Runtime } from '../../src/server/runtime.js';
 import { contractCheck } from './contract.js';
 import { testDatabase } from './database.js';
 import { GENEROUS_LIMITS, type Seed, seedRuntime, TEST_SCRYPT } from './runtime.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ScryptCost } from '../../src/auth/password.js';
 import { DEFAULTS, type ServerConfig } from '../../src/config.js';
-import { createRuntime, type Runtime } from '../../src/http/server.js';
+import { createRuntime, type Runtime } from '../../src/server/runtime.js';
 import { contractCheck } from './contract.js';
 import { type DatabaseKind, testDatabase } from './database.js';
 import { BLUE_DREAM } from './fixtures.js';

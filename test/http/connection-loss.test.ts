@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS, type ServerConfig } from '../../src/config.js';
-import { createRuntime, type Runtime } from '../../src/http/server.js';
+import { createRuntime, type Runtime } from '../../src/server/runtime.js';
 import { openStore } from '../../src/store/open.js';
 import { onPostgres, type TestDatabase, testDatabase, withPort } from '../helpers/database.js';
 import { expectError, formBHeaders } from '../helpers/http.js';

@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseBucket, parseLoginFailures, parseOrigins, parseTrustProxy } from '../../src/config/parse.js';
 import type { ServerConfig } from '../../src/config.js';
-import { sendError } from '../../src/http/errors.js';
+import { sendError } from '../../src/http/pipeline/errors.js';
 import { adminKey } from '../helpers/admin.js';
 import { formABody, formBHeaders, loggedTestRuntime, rawHttp } from '../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';

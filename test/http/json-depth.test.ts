@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../src/http/json-depth.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../src/http/pipeline/json-depth.js';
 import { adminKey, UNLIMITED } from '../helpers/admin.js';
 import { expectError } from '../helpers/http.js';
 import { type TestRuntime, testRuntime } from '../helpers/runtime.js';

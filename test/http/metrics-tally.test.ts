@@ -1,6 +1,6 @@
 import { Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { createMetrics } from '../../src/http/metrics.js';
+import { createMetrics } from '../../src/http/pipeline/metrics.js';
 
 const NAME = 'menu_api_http_request_duration_seconds';
 

@@ -3,15 +3,15 @@ import { connect } from 'node:net';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULTS, type ServerConfig } from '../../src/config.js';
-import type { ContractCheck } from '../../src/http/app.js';
-import { createRuntime, type Runtime } from '../../src/http/server.js';
-import { startDraining } from '../../src/http/shutdown.js';
+import { startDraining } from '../../src/http/pipeline/drain.js';
+import type { ContractCheck } from '../../src/server/app.js';
+import { createRuntime, type Runtime } from '../../src/server/runtime.js';
 import { contractCheck } from '../helpers/contract.js';
 import { testDatabase } from '../helpers/database.js';
 import { GENEROUS_LIMITS, SAMPLE_MENU, type Seed, seedRuntime, TEST_SCRYPT } from '../helpers/runtime.js';
 
 /**
- * The read lane (src/http/read-lane.ts) answers plain Form B `GET /menu` reads before Fastify routes
+ * The read lane (src/http/pipeline/read-lane.ts) answers plain Form B `GET /menu` reads before Fastify routes
  * them. Every case here sends the same requests, over real HTTP (`inject` never reaches the lane), to
  * two servers over one database: one with the lane, one without. Their answers must be the same,
  * byte for byte, header for header; what the lane took is told by Fastify's answer count (the

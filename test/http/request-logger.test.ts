@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import Fastify, { LogController } from 'fastify';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { lazyChildLogger } from '../../src/http/request-logger.js';
+import { lazyChildLogger } from '../../src/http/pipeline/request-logger.js';
 
 /** A pino logger writing JSON lines into `lines`, counting the children made of it. */
 function capturing(level: string) {

@@ -1,12 +1,12 @@
 import { Type } from 'typebox';
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorResponses } from '../../src/http/error-responses.js';
+import { errorResponses } from '../../src/http/pipeline/error-responses.js';
 import { adminKey } from '../helpers/admin.js';
 import { formABody, formBHeaders } from '../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 
 /**
- * What a route declares in its config (src/http/route-facts.ts) is what the server does and what the
+ * What a route declares in its config (src/http/pipeline/route-facts.ts) is what the server does and what the
  * OpenAPI document says, with no list of paths between them: rate-limit exemption, Menu-Cursor and
  * Idempotency-Key.
  */

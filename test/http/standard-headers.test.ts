@@ -1,12 +1,12 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDraining } from '../../src/http/shutdown.js';
+import { startDraining } from '../../src/http/pipeline/drain.js';
 import { adminKey } from '../helpers/admin.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 
 /**
- * Every answer of every route the apps register carries the standard headers (src/http/answer-headers.ts):
+ * Every answer of every route the apps register carries the standard headers (src/http/pipeline/answer-headers.ts):
  * the request id, `nosniff`, a Cache-Control, the RateLimit fields where the request was counted, and
  * `Connection: close` while draining. The routes are read from the app itself (printRoutes), so a
  * route added later is covered without touching this file; each is requested over real HTTP, which

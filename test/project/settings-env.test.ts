@@ -10,7 +10,7 @@ import { REPOSITORY } from '../helpers/cli.js';
  */
 const NOT_SETTINGS: Record<string, string> = {
   'src/cli/settings-options.ts': "the table's reader: every setting's variable, by the table's entries",
-  'src/http/cluster.ts':
+  'src/server/cluster.ts':
     "MALLOC_MMAP_THRESHOLD_: glibc's own variable, given to workers unless the operator set it",
 };
 

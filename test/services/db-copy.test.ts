@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
 import { MENU_FORMS } from '../../src/forms/index.js';
-import { createRuntime } from '../../src/http/server.js';
+import { createRuntime } from '../../src/server/runtime.js';
 import { copyDatabase } from '../../src/services/db-copy.js';
 import { ServiceError } from '../../src/services/errors.js';
 import { createServices } from '../../src/services/index.js';

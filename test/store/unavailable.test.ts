@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWorkers } from '../../src/http/cluster.js';
+import { parseWorkers } from '../../src/server/cluster.js';
 import { isStoreUnavailable, StoreUnavailableError } from '../../src/store/unavailable.js';
 
 const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });

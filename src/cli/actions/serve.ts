@@ -5,15 +5,15 @@ import type { SettingValues } from '../../config/settings.js';
 import { type ServerConfig, serverConfig } from '../../config.js';
 import { DEMO, ensureDemo } from '../../demo/seed.js';
 import { MENU_FORMS } from '../../forms/index.js';
-import { parseWorkers, runPrimary } from '../../http/cluster.js';
-import { clusterMetricsText } from '../../http/metrics.js';
-import { VERSION } from '../../http/openapi.js';
-import { buildOpsApp } from '../../http/ops.js';
+import { clusterMetricsText } from '../../http/pipeline/metrics.js';
 import { SHUTTING_DOWN, WORKERS_NOT_LISTENING } from '../../http/routes/health.js';
-import { startServer } from '../../http/server.js';
-import { shutdownOnSignals } from '../../http/shutdown.js';
+import { VERSION } from '../../http/routes/openapi.js';
 import { tuneHeapForServing } from '../../infra/heap-tuning.js';
 import { boundedStdout } from '../../infra/log-destination.js';
+import { parseWorkers, runPrimary } from '../../server/cluster.js';
+import { buildOpsApp } from '../../server/ops-app.js';
+import { startServer } from '../../server/runtime.js';
+import { shutdownOnSignals } from '../../server/signals.js';
 import { createServices } from '../../services/index.js';
 import { describeAddress, openStore } from '../../store/open.js';
 import { sayCreated } from '../context.js';
@@ -113,7 +113,7 @@ export async function serve(settings: SettingValues, options: OutputOptions): Pr
     if (cluster.isWorker) process.exit(1);
     return;
   }
-  // One shutdown path for a single process and for every worker (src/http/shutdown.ts). A worker
+  // One shutdown path for a single process and for every worker (src/http/pipeline/drain.ts). A worker
   // whose primary is gone has no one to hand it connections: it stops too.
   shutdownOnSignals(server, {
     timeoutMs: config.shutdownTimeoutMs,

@@ -1,7 +1,7 @@
 import { type TArray, Type } from 'typebox';
+import { noStore } from '../../http/pipeline/snapshot-reply.js';
 import { decodeCursor } from '../../services/menu-feed.js';
 import { changeMapper, changeSchema, changesPageSchema, parseLimit } from '../common/changes.js';
-import { noStore } from '../common/snapshot-reply.js';
 import { menuOf, type RequestForm } from '../form.js';
 import { formRoute, type PublicEndpoint } from './endpoint.js';
 

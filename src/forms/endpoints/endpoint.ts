@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest, preHandlerHookHandler, RouteOptions } from 'fastify';
 import type { TProperties, TSchema } from 'typebox';
-import { type ErrorStatus, errorResponses, notModified } from '../../http/error-responses.js';
-import { sendServiceError } from '../../http/errors.js';
+import { type ErrorStatus, errorResponses, notModified } from '../../http/pipeline/error-responses.js';
+import { sendServiceError } from '../../http/pipeline/errors.js';
+import { grantRequest } from '../../http/pipeline/grant.js';
 import type { Granted } from '../../services/access.js';
 import { ServiceError } from '../../services/errors.js';
 import { andThen, type MaybePromise } from '../../util/maybe-promise.js';
-import { grantRequest } from '../common/grant.js';
 import type { FormContext, RequestForm } from '../form.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
+import { noStore, sendSnapshot, setMenuCursor } from '../../http/pipeline/snapshot-reply.js';
 import { cursorOf } from '../../services/menu-feed.js';
 import { InventorySchema, inventoryEntries, parseSince, SinceSchema } from '../common/inventory.js';
-import { noStore, sendSnapshot, setMenuCursor } from '../common/snapshot-reply.js';
 import { formRoute, type PublicEndpoint } from './endpoint.js';
 
 /**

@@ -1,4 +1,4 @@
-import { sendSnapshot } from '../common/snapshot-reply.js';
+import { sendSnapshot } from '../../http/pipeline/snapshot-reply.js';
 import { menuOf } from '../form.js';
 import { formRoute, type PublicEndpoint } from './endpoint.js';
 

@@ -1,6 +1,6 @@
 import { toStoreInfoRecord } from '../../domain/store-info.js';
+import { sendSnapshot } from '../../http/pipeline/snapshot-reply.js';
 import { carryCursor } from '../../services/menu-feed.js';
-import { sendSnapshot } from '../common/snapshot-reply.js';
 import { StoreInfoSchema } from '../common/store-info.js';
 import { formRoute, type PublicEndpoint } from './endpoint.js';
 

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Type } from 'typebox';
-import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../http/json-depth.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../http/pipeline/json-depth.js';
 import { ServiceError } from '../../services/errors.js';
 import type { RequestCredentials } from '../form.js';
 
@@ -36,7 +36,7 @@ export function isAcceptedContentType(contentType: string | undefined): boolean 
 
 /** A JSON body, parsed; the answer to a body that is not JSON says what to send. */
 export function parseFormAJson(text: string): unknown {
-  // The same nesting limit as every other JSON body (src/http/json-depth.ts): Form A parses its own.
+  // The same nesting limit as every other JSON body (src/http/pipeline/json-depth.ts): Form A parses its own.
   if (text.length > MAX_JSON_DEPTH && nestedDeeperThan(text, MAX_JSON_DEPTH)) {
     throw new ServiceError(
       'invalid_request',
@@ -92,7 +92,7 @@ function parseUrlEncoded(text: string): Record<string, unknown> {
   return fields;
 }
 
-/** The largest body the read lane reads before deciding (src/http/read-lane.ts): a plain one is ~150 bytes. */
+/** The largest body the read lane reads before deciding (src/http/pipeline/read-lane.ts): a plain one is ~150 bytes. */
 const LARGEST_PLAIN_BODY = 4096;
 
 /**

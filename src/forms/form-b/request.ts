@@ -81,7 +81,7 @@ function hasBody(headers: IncomingHttpHeaders): boolean {
 
 /**
  * The credentials of a request the route's checks would certainly pass (the read lane's test, see
- * src/http/read-lane.ts): the three headers once each, none longer than LONGEST_SECRET, and no body.
+ * src/http/pipeline/read-lane.ts): the three headers once each, none longer than LONGEST_SECRET, and no body.
  * Anything else is undefined, and left to the route, whose checks say what is wrong.
  */
 export function plainFormBCredentials(request: IncomingMessage): RequestCredentials | undefined {

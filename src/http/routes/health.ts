@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { Type } from 'typebox';
 import { StoreUnavailableError } from '../../store/unavailable.js';
-import { errorResponses } from '../error-responses.js';
-import { RETRY_AFTER_SECONDS, sendError } from '../errors.js';
+import { errorResponses } from '../pipeline/error-responses.js';
+import { RETRY_AFTER_SECONDS, sendError } from '../pipeline/errors.js';
 
 /** What the health endpoints ask of the runtime. */
 export interface HealthChecks {

@@ -22,7 +22,7 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
-/** A bucket a request was counted in, and what it said (src/http/rate-limit.ts notes them). */
+/** A bucket a request was counted in, and what it said (src/http/pipeline/rate-limit.ts notes them). */
 export interface NotedLimit {
   policy: BucketPolicy;
   decision: RateDecision;

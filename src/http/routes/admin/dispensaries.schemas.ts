@@ -1,0 +1,132 @@
+import { Type } from 'typebox';
+import { Nullable } from '../../../domain/nullable.js';
+import { StoreInfoSchema } from '../../../forms/common/store-info.js';
+import { STORE_INFO_EXAMPLE } from '../../../forms/examples.js';
+
+/** The schemas of the sync API's dispensary routes (src/http/routes/admin/dispensaries.ts). */
+
+const { updated_at: _updatedAt, ...storeFields } = STORE_INFO_EXAMPLE;
+
+/** Example requests and answers for the OpenAPI document (each checked against its schema by a test). */
+const EXAMPLES = {
+  createDispensary: { ...storeFields, name: 'Green Leaf Collective', hours: null },
+  storeInfoPatch: { phone: '+1 510 555 0199', website: null },
+  publish: { published: true, slug: 'demo', show_stock: false },
+  dispensary: {
+    id: 1,
+    name: 'Demo Collective',
+    created_at: '2026-11-20T09:00:00.000Z',
+    updated_at: '2026-11-25T12:00:00.000Z',
+    published: true,
+    slug: 'demo',
+    show_stock: false,
+    store: STORE_INFO_EXAMPLE,
+  },
+  dispensarySummary: {
+    id: 1,
+    name: 'Demo Collective',
+    items: 12,
+    active_items: 11,
+    created_at: '2026-11-20T09:00:00.000Z',
+    updated_at: '2026-11-25T12:00:00.000Z',
+    published: true,
+    slug: 'demo',
+    show_stock: false,
+  },
+  createdDispensary: {
+    id: 2,
+    name: 'Green Leaf Collective',
+    token: 'dt_9hX2kQ7mVb4RzL1pN8sYc3Fw6JtA0uEg',
+    store: { ...STORE_INFO_EXAMPLE, name: 'Green Leaf Collective', hours: null },
+  },
+  token: { id: 1, token: 'dt_Q3vN8pXz1LmK5sR7tY2wB9cF4hJ6gD0a' },
+};
+
+export const StoreInfoBody = Type.Record(Type.String(), Type.Unknown(), {
+  description:
+    'Store fields to set (name, address, city, state, postal_code, country, phone, email, website, timezone, license_number, currency, hours, logo); null clears one. And the publishing fields: published (true or false), slug (3 to 64 characters of a-z, 0-9 and -, unique; suggested from the name when publishing without one), show_stock (true shows stock quantities on the public pages; default false).',
+  examples: [{ ...EXAMPLES.storeInfoPatch, ...EXAMPLES.publish }],
+});
+
+export const CreateDispensaryBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 200 }) },
+  {
+    additionalProperties: true,
+    description: 'A name, and optionally any store fields.',
+    examples: [EXAMPLES.createDispensary],
+  },
+);
+
+/** Whether and where a dispensary's public pages are served: in its record and in the list. */
+const PUBLISHING_OUT = {
+  published: Type.Boolean({
+    description: 'Whether the public pages (/m/{slug}, /board/{slug}, the embed) are served.',
+  }),
+  slug: Nullable(Type.String({ description: 'Where the public pages live; null until first published.' })),
+  show_stock: Type.Boolean({ description: 'Whether the public pages show stock quantities.' }),
+};
+
+export const DispensaryOut = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+    ...PUBLISHING_OUT,
+    store: StoreInfoSchema,
+  },
+  { examples: [EXAMPLES.dispensary] },
+);
+
+/** One row of the dispensary list. */
+export const DispensarySummaryOut = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    items: Type.Integer({ description: 'Items on the menu, active or not.' }),
+    active_items: Type.Integer(),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+    ...PUBLISHING_OUT,
+  },
+  { examples: [EXAMPLES.dispensarySummary] },
+);
+
+export const CreatedDispensaryOut = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    token: Type.String({ description: 'Shown once: hand it to the dispensary.' }),
+    store: StoreInfoSchema,
+  },
+  { examples: [EXAMPLES.createdDispensary] },
+);
+
+/** rotate-token's body is optional: no body (or null) keeps the default grace period. */
+export const RotateTokenBody = Type.Union(
+  [
+    Type.Object({
+      grace_seconds: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          maximum: 30 * 24 * 60 * 60,
+          description:
+            'How long the old token keeps working, seconds (default 86400 = 24 hours; 0 ends it at once).',
+        }),
+      ),
+    }),
+    Type.Null(),
+  ],
+  {
+    description: 'Optional: send no body to keep the old token for the default 24 hours.',
+    examples: [{ grace_seconds: 3600 }],
+  },
+);
+
+export const TokenOut = Type.Object(
+  {
+    id: Type.Integer(),
+    token: Type.String({ description: 'Shown once.' }),
+  },
+  { examples: [EXAMPLES.token] },
+);

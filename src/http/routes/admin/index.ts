@@ -1,0 +1,55 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AdminKeyVerifier } from '../../../services/admin-keys.js';
+import type { ConsoleSessionService } from '../../../services/console-sessions.js';
+import type { IdempotencyService } from '../../../services/idempotency.js';
+import type { Services } from '../../../services/index.js';
+import type { LoginGuard } from '../../../services/login-guard/login-guard.js';
+import type { UsageCounter } from '../../../services/usage.js';
+import { activityRoutes } from './activity.js';
+import { adminKeyRoutes } from './admin-keys.js';
+import { bearerCheck } from './auth.js';
+import type { AdminContext } from './context.js';
+import { credentialRoutes } from './credentials.js';
+import { dispensaryRoutes } from './dispensaries.js';
+import { idempotentWriter } from './idempotent.js';
+import { menuRoutes } from './menu.js';
+import { sessionRoutes } from './session.js';
+import { webhookRoutes } from './webhooks.js';
+
+export interface AdminOptions {
+  services: Services;
+  verifier: AdminKeyVerifier;
+  idempotency: IdempotencyService;
+  /** Largest request body of the sync API (a full sync of a big menu), bytes. */
+  bodyLimit: number;
+  /** Counts failed bearer checks per client address, and refuses an address that failed too often. */
+  guard?: LoginGuard;
+  /** The console's sign-in sessions: with them, a session cookie (and CSRF token on writes) is accepted too. */
+  sessions?: ConsoleSessionService;
+  /** Requests per credential per hour (GET /usage). */
+  usage?: UsageCounter;
+}
+
+/** The sync API for a dispensary's point of sale, automation and the console: /admin/v1. */
+export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options) => {
+  app.addHook('onRoute', (route) => {
+    route.bodyLimit ??= options.bodyLimit;
+  });
+  // The sync API reads JSON only: a JSON text labelled text/plain gets 415 like any other type it
+  // does not read (Fastify's default text/plain parser would hand the schema a string: a 400).
+  app.removeContentTypeParser('text/plain');
+  if (options.sessions) await app.register(sessionRoutes, { sessions: options.sessions });
+  await app.register(async (keyed) => {
+    keyed.addHook('onRequest', bearerCheck(options.verifier, options.guard, options.sessions));
+    const context: AdminContext = {
+      services: options.services,
+      write: idempotentWriter(options.idempotency),
+    };
+    await keyed.register(dispensaryRoutes, context);
+    await keyed.register(credentialRoutes, context);
+    await keyed.register(adminKeyRoutes, context);
+    await keyed.register(menuRoutes, context);
+    await keyed.register(webhookRoutes, context);
+    await keyed.register(activityRoutes, { ...context, usage: options.usage });
+  });
+};

@@ -1,0 +1,153 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import { toCanonicalRecord } from '../../../domain/canonical.js';
+import { lineOf } from '../../../services/menus.js';
+import { importReportRecord } from '../../../services/records.js';
+import { noContent } from '../../pipeline/error-responses.js';
+import { actorOf, dispensaryOf } from './auth.js';
+import type { AdminContext } from './context.js';
+import {
+  CanonicalItem,
+  ExportQuerystring,
+  ImportReportOut,
+  ImportResultOut,
+  ItemParams,
+  ItemPatchBody,
+  ItemsBody,
+  MenuFileQuerystring,
+  StockBody,
+  StockOut,
+  UpsertOut,
+} from './menu.schemas.js';
+import { adminRoutes } from './route.js';
+import { IdParams } from './shared.schemas.js';
+
+const tags = ['Sync API: menu and inventory'];
+
+/** The item of the path (`:item_id`; the route schema has checked it is a number). */
+const itemOf = (request: { params: { item_id: string } }) => Number(request.params.item_id);
+
+export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { services, write }) => {
+  const { menus } = services;
+  const route = adminRoutes(app, write, tags);
+
+  route.read('/dispensaries/:id/menu', {
+    operationId: 'getMenu',
+    summary: 'Read the whole menu (canonical items, active and inactive)',
+    schema: { params: IdParams, response: { 200: Type.Array(CanonicalItem) } },
+    run: async (request) => (await menus.items(dispensaryOf(request))).map(toCanonicalRecord),
+  });
+
+  route.write('PUT', '/dispensaries/:id/menu', {
+    operationId: 'replaceMenu',
+    summary: 'Full sync: replace the whole menu atomically',
+    schema: { params: IdParams, body: ItemsBody, response: { 200: ImportReportOut } },
+    run: async (request) => {
+      const id = dispensaryOf(request);
+      const report = await menus.replace(id, menus.validate(request.body), false, actorOf(request));
+      return importReportRecord(report);
+    },
+  });
+
+  // A menu file as it is, whatever its type says (CSV, or JSON as text or as JSON): ?format decides,
+  // so that a file that is not valid JSON still gets its dry run. Only this route reads bodies so.
+  await app.register(async (files) => {
+    files.removeAllContentTypeParsers();
+    files.addContentTypeParser(
+      ['text/csv', 'text/plain', 'application/json'],
+      { parseAs: 'string' },
+      (_request, body, done) => done(null, body),
+    );
+    adminRoutes(files, write, tags).write('POST', '/dispensaries/:id/menu/import', {
+      operationId: 'importMenuFile',
+      summary: 'Import a menu file (CSV or JSON): check it (dry_run=true), or replace the whole menu with it',
+      description:
+        'The body is the file: text/csv, text/plain or application/json. A dry run answers every problem with its CSV line (or JSON index) and the counts of what passed; an apply with any problem is refused with 400 and changes nothing, else it replaces the menu in one transaction, as PUT /menu does. The same rules as `menu-api menu import [--dry-run]`.',
+      schema: { params: IdParams, querystring: MenuFileQuerystring, response: { 200: ImportResultOut } },
+      run: async (request) => {
+        const id = dispensaryOf(request);
+        const { format, dry_run } = request.query;
+        // No body schema: the parser above hands the file over as a string.
+        const text = typeof request.body === 'string' ? request.body : '';
+        const dryRun = dry_run === 'true';
+        const { report, problems } = await menus.importFile(id, text, format, dryRun, actorOf(request));
+        return {
+          dry_run: dryRun,
+          applied: !dryRun,
+          items: report.items,
+          active_items: report.activeItems,
+          price_entries: report.priceEntries,
+          rejected: problems.map((problem) => ({
+            line: lineOf(problem.field) ?? indexLine(problem.field),
+            field: problem.field,
+            message: problem.message,
+          })),
+        };
+      },
+    });
+  });
+
+  route.read('/dispensaries/:id/menu/export', {
+    operationId: 'exportMenuFile',
+    summary: 'Export the menu as a file: canonical CSV or JSON (what import reads back)',
+    produces: ['text/csv', 'application/json'],
+    schema: {
+      params: IdParams,
+      querystring: ExportQuerystring,
+      response: {
+        200: {
+          description: 'The file (Content-Disposition: attachment).',
+          content: {
+            'text/csv': { schema: { type: 'string' } },
+            'application/json': { schema: Type.Array(CanonicalItem) },
+          },
+        },
+      },
+    },
+    run: async (request, reply) => {
+      const id = dispensaryOf(request);
+      const { format } = request.query;
+      const text = await menus.export(id, 'canonical', format);
+      return reply
+        .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="menu-${id}.${format}"`)
+        .send(text);
+    },
+  });
+
+  route.write('PATCH', '/dispensaries/:id/menu/items', {
+    operationId: 'upsertMenuItems',
+    summary: 'Partial sync: create or replace items by id',
+    schema: { params: IdParams, body: ItemsBody, response: { 200: UpsertOut } },
+    run: (request) => menus.upsert(dispensaryOf(request), request.body, actorOf(request)),
+  });
+
+  route.write('PATCH', '/dispensaries/:id/menu/items/:item_id', {
+    operationId: 'patchMenuItem',
+    summary: 'Change some fields of one item, such as active',
+    schema: { params: ItemParams, body: ItemPatchBody, response: { 200: CanonicalItem } },
+    run: (request) => menus.patchItem(dispensaryOf(request), itemOf(request), request.body, actorOf(request)),
+  });
+
+  route.write('DELETE', '/dispensaries/:id/menu/items/:item_id', {
+    operationId: 'deleteMenuItem',
+    summary: 'Delete one item',
+    schema: { params: ItemParams, response: noContent('Deleted.') },
+    run: async (request) => {
+      await menus.deleteItem(dispensaryOf(request), itemOf(request), actorOf(request));
+    },
+  });
+
+  route.write('PATCH', '/dispensaries/:id/inventory', {
+    operationId: 'setStockLevels',
+    summary: 'Set many stock levels in one transaction',
+    schema: { params: IdParams, body: StockBody, response: { 200: StockOut } },
+    run: (request) => menus.setStock(dispensaryOf(request), request.body, actorOf(request)),
+  });
+};
+
+/** A JSON problem's item (`[4].price`) as a 1-based position, like a line. */
+function indexLine(field: string): number | null {
+  const match = /^\[(\d+)\]/.exec(field);
+  return match ? Number(match[1]) + 1 : null;
+}

@@ -1,0 +1,127 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  ContextConfigDefault,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+} from 'fastify';
+import type { TSchema } from 'typebox';
+import { type ErrorStatus, errorResponses } from '../../pipeline/error-responses.js';
+import type { AdminContext } from './context.js';
+
+/**
+ * A sync API route's own schema: what its request carries (path parameters, query string, body, each
+ * a TypeBox schema) and its one success response (`{ 200: Thing }`, `noContent('Deleted.')`), which
+ * gives the answer's status. The errors of its kind are added to it.
+ */
+export interface RouteSchemas {
+  params?: TSchema;
+  querystring?: TSchema;
+  body?: TSchema;
+  response: Record<number, unknown>;
+}
+
+/**
+ * What the compiler checks of a handler's answer: nothing (`unknown`). The response schemas check it
+ * when it is serialized; a route's request types are generic here, and Fastify's reply type would
+ * otherwise stay unresolved.
+ */
+interface Unchecked extends RouteGenericInterface {
+  Reply: { 200: unknown };
+}
+
+/** A request as a handler gets it: params, query and body typed from the route's schemas by the type provider. */
+export type AdminRequest<S extends RouteSchemas> = FastifyRequest<
+  Unchecked,
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  S,
+  TypeBoxTypeProvider
+>;
+
+/** What one route of the sync API says about itself: its schema documents it. */
+interface AdminRoute<S extends RouteSchemas> {
+  /** Unique and stable: code generators name their methods after it. */
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** Its request's parts type `run`'s request. */
+  schema: S;
+}
+
+/** A read: its answer is what `run` gives (or sends itself through `reply`). */
+export interface ReadRoute<S extends RouteSchemas> extends AdminRoute<S> {
+  /** The media types of an answer that is not JSON only. */
+  produces?: string[];
+  run: (request: AdminRequest<S>, reply: FastifyReply) => unknown;
+}
+
+/** A write: it takes an Idempotency-Key, and `run` does it and gives the answer's body (nothing for a 204). */
+export interface WriteRoute<S extends RouteSchemas> extends AdminRoute<S> {
+  /** The field of the answer that holds a secret, which an Idempotency-Key replay must not repeat. */
+  secretField?: string;
+  run: (request: AdminRequest<S>) => Promise<unknown>;
+}
+
+/** The errors every sync API answer may be: the bearer check, scope, rate limits, the server. */
+const EVERY_ROUTE: readonly ErrorStatus[] = [401, 403, 429, 500, 503];
+const MALFORMED: readonly ErrorStatus[] = [400];
+const NOT_FOUND: readonly ErrorStatus[] = [404];
+/** A read's: 400 for a malformed path or query, 404 for a path naming nothing (numeric keys sort themselves). */
+const readErrors = ({ params, querystring }: RouteSchemas): ErrorStatus[] => [
+  ...(params || querystring ? MALFORMED : []),
+  ...EVERY_ROUTE,
+  ...(params ? NOT_FOUND : []),
+];
+/** A write's: any refusal of its body or of the state it would change. */
+const WRITE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503];
+
+/**
+ * The routes of one resource of the sync API: every read and every write answers the errors of its
+ * kind, every write goes through the Idempotency-Key check (`write`, declared in its config), and each
+ * route says only what is its own. Handlers get their request typed from the route's schemas.
+ */
+export function adminRoutes(app: FastifyInstance, write: AdminContext['write'], tags: string[]) {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const schemaOf = <S extends RouteSchemas>(route: AdminRoute<S>, errors: readonly ErrorStatus[]) => ({
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description === undefined ? {} : { description: route.description }),
+    tags,
+    ...route.schema,
+    response: { ...route.schema.response, ...errorResponses(...errors) },
+  });
+  return {
+    read<S extends RouteSchemas>(url: string, route: ReadRoute<S>) {
+      typed.route<Unchecked, ContextConfigDefault, S>({
+        method: 'GET',
+        url,
+        schema: {
+          ...schemaOf(route, readErrors(route.schema)),
+          ...(route.produces === undefined ? {} : { produces: route.produces }),
+        },
+        handler: (request, reply) => route.run(request, reply),
+      });
+    },
+    write<S extends RouteSchemas>(
+      method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+      url: string,
+      route: WriteRoute<S>,
+    ) {
+      const status = Number(Object.keys(route.schema.response)[0]);
+      const { secretField } = route;
+      typed.route<Unchecked, ContextConfigDefault, S>({
+        method,
+        url,
+        schema: schemaOf(route, WRITE_ERRORS),
+        // The writer and the OpenAPI document read this: the route takes an Idempotency-Key.
+        config: { idempotent: secretField === undefined ? {} : { secretField } },
+        handler: (request, reply) =>
+          write(request, reply, async () => ({ status, body: (await route.run(request)) ?? null })),
+      });
+    },
+  };
+}

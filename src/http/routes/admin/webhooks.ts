@@ -1,0 +1,126 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { scopedDispensary } from '../../../services/admin-keys.js';
+import { deliveryRecord, webhookRecord, webhookWithSecretRecord } from '../../../services/records.js';
+import type { WebhookScope } from '../../../services/webhooks.js';
+import { noContent } from '../../pipeline/error-responses.js';
+import { actorOf, adminKeyOf } from './auth.js';
+import type { AdminContext } from './context.js';
+import { adminRoutes } from './route.js';
+import {
+  CreateWebhookBody,
+  DeliveriesQuery,
+  DeliveryOut,
+  DeliveryParams,
+  PatchWebhookBody,
+  WebhookOut,
+  WebhookParams,
+  WebhookWithSecretOut,
+} from './webhooks.schemas.js';
+
+const tags = ['Sync API: webhooks'];
+
+/** A key limited to one dispensary sees and touches only its webhooks. */
+const scopeOf = (request: Pick<FastifyRequest, 'adminKey'>): WebhookScope =>
+  scopedDispensary(adminKeyOf(request).scope);
+/** The webhook of the path (`:id`; the route schema has checked it is a number). */
+const webhookOf = (request: { params: { id: string } }) => Number(request.params.id);
+
+/** Webhook subscriptions: an integrator's credential subscribed to one dispensary's changes. */
+export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { services, write }) => {
+  const { webhooks } = services;
+  const route = adminRoutes(app, write, tags);
+
+  route.write('POST', '/webhooks', {
+    operationId: 'createWebhook',
+    summary: 'Subscribe a credential to a dispensary’s changes (the signing secret is shown once)',
+    description:
+      'Each change of the dispensary (item.upserted, item.removed, store.updated) is POSTed to url, signed as Standard Webhooks specifies. The credential must exist and be allowed to read the dispensary.',
+    secretField: 'secret',
+    schema: { body: CreateWebhookBody, response: { 201: WebhookWithSecretOut } },
+    run: async (request) => {
+      const { credential, dispensary_id: dispensaryId, url, events } = request.body;
+      const created = await webhooks.create(
+        { credential, dispensaryId, url, events },
+        actorOf(request),
+        scopeOf(request),
+      );
+      return webhookWithSecretRecord(created);
+    },
+  });
+
+  route.read('/webhooks', {
+    operationId: 'listWebhooks',
+    summary: 'List webhooks',
+    schema: { response: { 200: Type.Array(WebhookOut) } },
+    run: async (request) => (await webhooks.list(scopeOf(request))).map(webhookRecord),
+  });
+
+  route.read('/webhooks/:id', {
+    operationId: 'getWebhook',
+    summary: 'Read a webhook',
+    schema: { params: WebhookParams, response: { 200: WebhookOut } },
+    run: async (request) => webhookRecord(await webhooks.get(webhookOf(request), scopeOf(request))),
+  });
+
+  route.write('PATCH', '/webhooks/:id', {
+    operationId: 'updateWebhook',
+    summary: 'Change a webhook’s url, events or enabled',
+    description: 'Enabling a webhook that was disabled for failing starts its failing period anew.',
+    schema: { params: WebhookParams, body: PatchWebhookBody, response: { 200: WebhookOut } },
+    run: async (request) => {
+      return webhookRecord(
+        await webhooks.update(webhookOf(request), request.body, actorOf(request), scopeOf(request)),
+      );
+    },
+  });
+
+  route.write('DELETE', '/webhooks/:id', {
+    operationId: 'deleteWebhook',
+    summary: 'Remove a webhook and its deliveries',
+    schema: { params: WebhookParams, response: noContent('Removed.') },
+    run: async (request) => {
+      await webhooks.remove(webhookOf(request), actorOf(request), scopeOf(request));
+    },
+  });
+
+  route.write('POST', '/webhooks/:id/rotate-secret', {
+    operationId: 'rotateWebhookSecret',
+    summary: 'Replace the signing secret (shown once; the old one stops signing at once)',
+    secretField: 'secret',
+    schema: { params: WebhookParams, response: { 200: WebhookWithSecretOut } },
+    run: async (request) =>
+      webhookWithSecretRecord(
+        await webhooks.rotateSecret(webhookOf(request), actorOf(request), scopeOf(request)),
+      ),
+  });
+
+  route.read('/webhooks/:id/deliveries', {
+    operationId: 'listWebhookDeliveries',
+    summary: 'List a webhook’s latest deliveries with their attempts',
+    schema: {
+      params: WebhookParams,
+      querystring: DeliveriesQuery,
+      response: { 200: Type.Array(DeliveryOut) },
+    },
+    run: async (request) => {
+      const { limit } = request.query;
+      const count = limit === undefined ? undefined : Number(limit);
+      return (await webhooks.deliveries(webhookOf(request), scopeOf(request), count)).map(deliveryRecord);
+    },
+  });
+
+  route.write('POST', '/webhooks/:id/deliveries/:delivery_id/retry', {
+    operationId: 'retryWebhookDelivery',
+    summary: 'Send a delivery again now',
+    description:
+      'A failed delivery becomes pending again with its attempts kept (deliveries to one endpoint stay in cursor order).',
+    schema: { params: DeliveryParams, response: { 200: DeliveryOut } },
+    run: async (request) => {
+      const { delivery_id: deliveryId } = request.params;
+      return deliveryRecord(
+        await webhooks.retry(webhookOf(request), deliveryId, actorOf(request), scopeOf(request)),
+      );
+    },
+  });
+};
