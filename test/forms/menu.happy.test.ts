@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formBHeaders } from '../helpers/http.js';
+import { formBHeaders, postForm } from '../helpers/http.js';
 import { BLUE_DREAM_FORM_A, SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 import { FORM_DRIVERS } from './driver.js';
 
@@ -108,12 +108,9 @@ describe.each(FORM_DRIVERS)('$id: /menu happy paths', (form) => {
       });
 
       it('accepts a real urlencoded form with the same field names, active=false included', async () => {
-        const form = new URLSearchParams({ ...(good as Record<string, string>), active: 'false' }).toString();
-        const response = await runtime.app.inject({
-          method: 'POST',
-          url: '/menu',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          payload: form,
+        const response = await postForm(runtime.app, '/menu', {
+          ...(good as Record<string, string>),
+          active: 'false',
         });
         expect(response.statusCode).toBe(200);
         expect(response.json()).toHaveLength(4);
