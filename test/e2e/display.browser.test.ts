@@ -18,6 +18,8 @@ import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
  * them; screenshots go to test-results/display/.
  */
 const SHOTS = join(REPOSITORY, 'test-results', 'display');
+/** The demo, with no rate limit in the way of the tests' requests; the restart serves it the same way. */
+const SERVE_ARGS = ['--demo', '--rate-limit-address', 'off', '--rate-limit-admin-key', 'off'];
 const AXE = readFileSync(join(REPOSITORY, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
 interface AxeViolation {
@@ -101,13 +103,7 @@ describeInChromium('test/e2e/display.browser.test.ts', 'the public surfaces in C
     assertBuilt();
     mkdirSync(SHOTS, { recursive: true });
     database = await testDatabase();
-    server = await startServe(database.address, [
-      '--demo',
-      '--rate-limit-address',
-      'off',
-      '--rate-limit-admin-key',
-      'off',
-    ]);
+    server = await startServe(database.address, SERVE_ARGS);
     // The embed's host page, on another port: the test host page of examples/, pointed at this server.
     const page = readFileSync(join(REPOSITORY, 'examples', 'embed.html'), 'utf8').replace(
       'http://127.0.0.1:8080/embed.js',
@@ -312,15 +308,7 @@ describeInChromium('test/e2e/display.browser.test.ts', 'the public surfaces in C
     await server.stop();
     await expect.poll(() => liveState(board), { timeout: 10_000 }).toBe('reconnecting');
     // Right after the restart (the board may still be waiting to reconnect), Granddaddy Purple (item 2) sells out.
-    server = await startServe(database.address, [
-      '--demo',
-      '--rate-limit-address',
-      'off',
-      '--rate-limit-admin-key',
-      'off',
-      '--port',
-      port,
-    ]);
+    server = await startServe(database.address, [...SERVE_ARGS, '--port', port]);
     expect(new URL(server.url).port).toBe(port);
     const levels = JSON.stringify([
       { item_id: 2, unit: 'gram', amount: 1, stock: 0 },
