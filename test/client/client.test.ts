@@ -10,6 +10,7 @@ import {
   type FormBItem,
   MenuApiError,
   MenuClient,
+  type MenuClientOptions,
   pricesOf,
 } from '../../src/client/index.js';
 import { parseRetryAfter, retryDelay } from '../../src/client/retry.js';
@@ -37,6 +38,14 @@ async function stubServer(
         server.close(() => resolve());
       }),
   };
+}
+
+/** A Form B client of `stub`, with `options` over the credentials every stub test uses. */
+function clientOf(
+  stub: { url: string },
+  options: Omit<MenuClientOptions<'B'>, 'baseUrl' | 'username' | 'password' | 'form'> = {},
+): MenuClient<'B'> {
+  return new MenuClient({ baseUrl: stub.url, username: 'u', password: 'p', form: 'B', ...options });
 }
 
 const json = (
@@ -173,13 +182,7 @@ describe('MenuClient retries, timeouts and conditional requests (stub servers)',
     });
     try {
       const started = performance.now();
-      const items = await new MenuClient({
-        baseUrl: stub.url,
-        username: 'u',
-        password: 'p',
-        form: 'B',
-        retryBaseMs: 50,
-      }).menu('t');
+      const items = await clientOf(stub, { retryBaseMs: 50 }).menu('t');
       const elapsed = performance.now() - started;
       expect(items).toEqual([{ id: 1, name: 'Blue Dream' }]);
       expect(stub.requests).toHaveLength(2);
@@ -232,16 +235,7 @@ describe('MenuClient retries, timeouts and conditional requests (stub servers)',
   it('gives up after `retries` further attempts with backoff, and throws the last error', async () => {
     const stub = await stubServer((_request, response) => json(response, 503, unavailable));
     try {
-      const error = await failure(
-        new MenuClient({
-          baseUrl: stub.url,
-          username: 'u',
-          password: 'p',
-          form: 'B',
-          retries: 2,
-          retryBaseMs: 5,
-        }).menu('t'),
-      );
+      const error = await failure(clientOf(stub, { retries: 2, retryBaseMs: 5 }).menu('t'));
       expect(stub.requests).toHaveLength(3);
       expect(error.status).toBe(503);
       expect(error.code).toBe('unavailable');
@@ -256,15 +250,7 @@ describe('MenuClient retries, timeouts and conditional requests (stub servers)',
       json(response, 429, unavailable, { 'retry-after': '120' }),
     );
     try {
-      const error = await failure(
-        new MenuClient({
-          baseUrl: stub.url,
-          username: 'u',
-          password: 'p',
-          form: 'B',
-          maxRetryDelayMs: 5_000,
-        }).menu('t'),
-      );
+      const error = await failure(clientOf(stub, { maxRetryDelayMs: 5_000 }).menu('t'));
       expect(stub.requests).toHaveLength(1);
       expect(error.status).toBe(429);
       expect(error.retryAfterMs).toBe(120_000);
@@ -278,9 +264,7 @@ describe('MenuClient retries, timeouts and conditional requests (stub servers)',
       json(response, 500, { error: { code: 'internal_error', message: 'Oops.', request_id: 'x' } }),
     );
     try {
-      const error = await failure(
-        new MenuClient({ baseUrl: stub.url, username: 'u', password: 'p', form: 'B' }).menu('t'),
-      );
+      const error = await failure(clientOf(stub).menu('t'));
       expect(stub.requests).toHaveLength(1);
       expect(error.code).toBe('internal_error');
     } finally {
@@ -292,11 +276,7 @@ describe('MenuClient retries, timeouts and conditional requests (stub servers)',
     const stub = await stubServer(() => undefined);
     try {
       const started = performance.now();
-      const error = await failure(
-        new MenuClient({ baseUrl: stub.url, username: 'u', password: 'p', form: 'B', timeoutMs: 200 }).menu(
-          't',
-        ),
-      );
+      const error = await failure(clientOf(stub, { timeoutMs: 200 }).menu('t'));
       expect(error.code).toBe('timeout');
       expect(error.status).toBe(0);
       expect(performance.now() - started).toBeLessThan(2_000);
@@ -315,7 +295,7 @@ describe('MenuClient retries, timeouts and conditional requests (stub servers)',
       json(response, 200, [{ id: 1, name: 'Blue Dream' }], { etag: '"v1"' });
     });
     try {
-      const client = new MenuClient({ baseUrl: stub.url, username: 'u', password: 'p', form: 'B' });
+      const client = clientOf(stub);
       const first = await client.menu('t');
       const second = await client.menu('t');
       expect(second).toEqual(first);
@@ -336,7 +316,7 @@ describe('MenuClient retries, timeouts and conditional requests (stub servers)',
   it('works with a server that sends no ETag: no If-None-Match, every answer fresh', async () => {
     const stub = await stubServer((_request, response, count) => json(response, 200, [{ id: count }]));
     try {
-      const client = new MenuClient({ baseUrl: stub.url, username: 'u', password: 'p', form: 'B' });
+      const client = clientOf(stub);
       expect(await client.menu('t')).toEqual([{ id: 1 }]);
       expect(await client.menu('t')).toEqual([{ id: 2 }]);
       expect(stub.requests.every((request) => request.headers['if-none-match'] === undefined)).toBe(true);

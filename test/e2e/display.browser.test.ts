@@ -18,6 +18,8 @@ import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
  * them; screenshots go to test-results/display/.
  */
 const SHOTS = join(REPOSITORY, 'test-results', 'display');
+/** The demo, with no rate limit in the way of the tests' requests; the restart serves it the same way. */
+const SERVE_ARGS = ['--demo', '--rate-limit-address', 'off', '--rate-limit-admin-key', 'off'];
 const AXE = readFileSync(join(REPOSITORY, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
 interface AxeViolation {
@@ -87,18 +89,21 @@ describeInChromium('test/e2e/display.browser.test.ts', 'the public surfaces in C
     `);
     return page;
   };
+  /** What the board's live indicator says of its connection. */
+  const liveState = (board: Page) => board.locator('#board-live').getAttribute('data-state');
+  /** A 1920×1080 board of the demo (with `query`), once it says it is live. */
+  const openLiveBoard = async (query = ''): Promise<Page> => {
+    const board = await open(1920, 1080);
+    await board.goto(`${server.url}/board/demo${query}`);
+    await expect.poll(() => liveState(board), { timeout: 10_000 }).toBe('live');
+    return board;
+  };
 
   beforeAll(async () => {
     assertBuilt();
     mkdirSync(SHOTS, { recursive: true });
     database = await testDatabase();
-    server = await startServe(database.address, [
-      '--demo',
-      '--rate-limit-address',
-      'off',
-      '--rate-limit-admin-key',
-      'off',
-    ]);
+    server = await startServe(database.address, SERVE_ARGS);
     // The embed's host page, on another port: the test host page of examples/, pointed at this server.
     const page = readFileSync(join(REPOSITORY, 'examples', 'embed.html'), 'utf8').replace(
       'http://127.0.0.1:8080/embed.js',
@@ -168,11 +173,7 @@ describeInChromium('test/e2e/display.browser.test.ts', 'the public surfaces in C
   }, 60_000);
 
   it('the board at 1920×1080 and the embed on another site mark an item sold out without a reload', async () => {
-    const board = await open(1920, 1080);
-    await board.goto(`${server.url}/board/demo?interval=5`);
-    await expect
-      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 10_000 })
-      .toBe('live');
+    const board = await openLiveBoard('?interval=5');
     await expect.poll(() => board.locator('.item').count(), { timeout: 10_000 }).toBeGreaterThan(5);
     await board.screenshot({ path: join(SHOTS, 'board-1920x1080.png') });
     expect(await seriousProblems(board), 'axe on the board').toEqual([]);
@@ -237,11 +238,7 @@ describeInChromium('test/e2e/display.browser.test.ts', 'the public surfaces in C
     expect(await seriousProblems(portrait), 'axe on the light portrait board').toEqual([]);
     await portrait.close();
 
-    const board = await open(1920, 1080);
-    await board.goto(`${server.url}/board/demo`);
-    await expect
-      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 10_000 })
-      .toBe('live');
+    const board = await openLiveBoard();
     const client = await context.newCDPSession(board);
     const measure = async () => {
       await client.send('HeapProfiler.collectGarbage');
@@ -275,16 +272,10 @@ describeInChromium('test/e2e/display.browser.test.ts', 'the public surfaces in C
   }, 240_000);
 
   it('unpublishing: the page answers 404 and the board says so, without a reload', async () => {
-    const board = await open(1920, 1080);
-    await board.goto(`${server.url}/board/demo`);
-    await expect
-      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 10_000 })
-      .toBe('live');
+    const board = await openLiveBoard();
     const response = await admin('PATCH', '/dispensaries/1', { published: false });
     expect(response.status).toBe(200);
-    await expect
-      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 10_000 })
-      .toBe('gone');
+    await expect.poll(() => liveState(board), { timeout: 10_000 }).toBe('gone');
     const page = await open(390, 844);
     // This browser loaded /m/demo in the first test, and may reuse it for max-age (10 s): ask the server.
     // setCacheDisabled holds only while the Network domain is enabled.
@@ -310,28 +301,14 @@ describeInChromium('test/e2e/display.browser.test.ts', 'the public surfaces in C
   }, 60_000);
 
   it('the board survives a server restart: it reconnects by itself and catches up on what changed meanwhile', async () => {
-    const board = await open(1920, 1080);
-    await board.goto(`${server.url}/board/demo`);
-    await expect
-      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 10_000 })
-      .toBe('live');
+    const board = await openLiveBoard();
     const item = board.locator('.item[data-id="2"]');
     expect(await item.getAttribute('class')).not.toContain('sold-out');
     const port = new URL(server.url).port;
     await server.stop();
-    await expect
-      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 10_000 })
-      .toBe('reconnecting');
+    await expect.poll(() => liveState(board), { timeout: 10_000 }).toBe('reconnecting');
     // Right after the restart (the board may still be waiting to reconnect), Granddaddy Purple (item 2) sells out.
-    server = await startServe(database.address, [
-      '--demo',
-      '--rate-limit-address',
-      'off',
-      '--rate-limit-admin-key',
-      'off',
-      '--port',
-      port,
-    ]);
+    server = await startServe(database.address, [...SERVE_ARGS, '--port', port]);
     expect(new URL(server.url).port).toBe(port);
     const levels = JSON.stringify([
       { item_id: 2, unit: 'gram', amount: 1, stock: 0 },
@@ -340,9 +317,7 @@ describeInChromium('test/e2e/display.browser.test.ts', 'the public surfaces in C
     ]);
     const response = await admin('PATCH', '/dispensaries/1/inventory', JSON.parse(levels));
     expect(response.status, await response.text()).toBe(200);
-    await expect
-      .poll(() => board.locator('#board-live').getAttribute('data-state'), { timeout: 40_000 })
-      .toBe('live');
+    await expect.poll(() => liveState(board), { timeout: 40_000 }).toBe('live');
     await expect.poll(() => item.getAttribute('class'), { timeout: 15_000 }).toContain('sold-out');
     await board.close();
     expect(problems.filter((problem) => !problem.includes('Failed to load resource'))).toEqual([]);

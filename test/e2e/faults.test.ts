@@ -128,22 +128,29 @@ function expectUnavailable(answer: { status: number; headers: Record<string, unk
   expect(JSON.parse(answer.body).error.code).toBe('unavailable');
 }
 
-describe.skipIf(!onSqlite)('SQLite faults while serving', () => {
-  let server: ServerProcess | undefined;
-  let folder: { path: string; remove(): void };
-
+/**
+ * What a test may start and make (a server, a temporary folder), for the describe that calls this: the
+ * server is stopped and the folder removed after each test.
+ */
+function stoppedAndRemovedAfterEach(): { server?: ServerProcess; folder?: { path: string; remove(): void } } {
+  const made: { server?: ServerProcess; folder?: { path: string; remove(): void } } = {};
   beforeAll(() => assertBuilt());
   afterEach(async () => {
-    await server?.stop();
-    server = undefined;
-    folder?.remove();
+    await made.server?.stop();
+    made.server = undefined;
+    made.folder?.remove();
   });
+  return made;
+}
+
+describe.skipIf(!onSqlite)('SQLite faults while serving', () => {
+  const made = stoppedAndRemovedAfterEach();
 
   /** A seeded database with a credential, served; returns how to read the menu (Form B) and write it. */
   async function serveSeeded(db: string, extra: string[] = []) {
     const seed = await seedDispensaryAndKey(db);
-    server = await startServe(db, extra);
-    const url = server.url;
+    made.server = await startServe(db, extra);
+    const url = made.server.url;
     const read = () =>
       send(`${url}/menu`, {
         headers: { store: seed.token, username: seed.username, password: seed.password },
@@ -158,18 +165,18 @@ describe.skipIf(!onSqlite)('SQLite faults while serving', () => {
   }
 
   it('a deleted database file gives 503, then the server recovers when the file is moved back or restored', async () => {
-    folder = temporaryDirectory();
-    const db = join(folder.path, 'menu.db');
+    made.folder = temporaryDirectory();
+    const db = join(made.folder.path, 'menu.db');
     const { url, read, write } = await serveSeeded(db);
     expect((await write(bigMenu(3, 1, 10))).status).toBe(200);
     expect((await read()).status).toBe(200);
-    const backup = join(folder.path, 'backup.db');
+    const backup = join(made.folder.path, 'backup.db');
     await cliJson(db, ['db', 'copy', '--from', db, '--to', backup]);
     const files = ['', '-wal', '-shm'].filter((suffix) => existsSync(db + suffix));
 
     // Gone (moved away): every request is a quick 503, readiness too; the process stays up.
-    mkdirSync(join(folder.path, 'away'));
-    for (const suffix of files) renameSync(db + suffix, join(folder.path, 'away', `menu.db${suffix}`));
+    mkdirSync(join(made.folder.path, 'away'));
+    for (const suffix of files) renameSync(db + suffix, join(made.folder.path, 'away', `menu.db${suffix}`));
     await eventually(async () => (await read()).status === 503, 5_000, '503 after the file went away');
     expectUnavailable(await read());
     expectUnavailable(await write(bigMenu(2, 1, 10)));
@@ -177,7 +184,7 @@ describe.skipIf(!onSqlite)('SQLite faults while serving', () => {
     expect((await send(`${url}/healthz`)).status).toBe(200);
 
     // Moved back: served again, without a restart.
-    for (const suffix of files) renameSync(join(folder.path, 'away', `menu.db${suffix}`), db + suffix);
+    for (const suffix of files) renameSync(join(made.folder.path, 'away', `menu.db${suffix}`), db + suffix);
     await eventually(async () => (await read()).status === 200, 5_000, 'recovery after moving back');
     expect(JSON.parse((await read()).body)).toHaveLength(3);
 
@@ -192,17 +199,17 @@ describe.skipIf(!onSqlite)('SQLite faults while serving', () => {
     // The write went to the restored file, where the CLI sees it.
     const listed = await cliJson<{ items: number }[]>(db, ['dispensary', 'list']);
     expect(listed[0]!.items).toBe(5);
-    expect(server!.child.exitCode).toBeNull();
+    expect(made.server!.child.exitCode).toBeNull();
   });
 
   it.skipIf(!PRLIMIT)(
     'a full disk gives 503 on writes while reads go on, and writes work again once there is space',
     async () => {
-      folder = temporaryDirectory();
-      const db = join(folder.path, 'menu.db');
+      made.folder = temporaryDirectory();
+      const db = join(made.folder.path, 'menu.db');
       const { read, write } = await serveSeeded(db);
       expect((await write(bigMenu(20, 1, 10))).status).toBe(200);
-      const pid = String(server!.child.pid);
+      const pid = String(made.server!.child.pid);
       // RLIMIT_FSIZE: no file of the process may grow past its current size (EFBIG, as on a full disk).
       const largest = Math.max(
         ...['', '-wal'].map((suffix) => (existsSync(db + suffix) ? statSync(db + suffix).size : 0)),
@@ -221,7 +228,7 @@ describe.skipIf(!onSqlite)('SQLite faults while serving', () => {
       }
       expect((await write(bigMenu(2_000))).status).toBe(200);
       expect(JSON.parse((await read()).body)).toHaveLength(2_000);
-      expect(server!.child.exitCode).toBeNull();
+      expect(made.server!.child.exitCode).toBeNull();
     },
   );
 });
@@ -244,15 +251,7 @@ async function killWhenWalGrows(child: ChildProcess, db: string, bytes: number):
 }
 
 describe.skipIf(!onSqlite)('kill -9 in the middle of a write', () => {
-  let server: ServerProcess | undefined;
-  let folder: { path: string; remove(): void };
-
-  beforeAll(() => assertBuilt());
-  afterEach(async () => {
-    await server?.stop();
-    server = undefined;
-    folder?.remove();
-  });
+  const made = stoppedAndRemovedAfterEach();
 
   const PREVIOUS = bigMenu(7, 2, 20);
 
@@ -263,16 +262,16 @@ describe.skipIf(!onSqlite)('kill -9 in the middle of a write', () => {
   }
 
   it('during `menu import` of a very large file: the previous menu is intact after restart', async () => {
-    folder = temporaryDirectory();
-    const db = join(folder.path, 'menu.db');
+    made.folder = temporaryDirectory();
+    const db = join(made.folder.path, 'menu.db');
     await seedDispensaryAndKey(db);
-    const previousFile = join(folder.path, 'previous.json');
+    const previousFile = join(made.folder.path, 'previous.json');
     writeFileSync(previousFile, JSON.stringify(PREVIOUS));
     expect((await runCli(db, ['menu', 'import', '--dispensary', '1', previousFile])).code).toBe(0);
     const before = await menuNames(db);
     expect(before).toHaveLength(7);
 
-    const hugeFile = join(folder.path, 'huge.json');
+    const hugeFile = join(made.folder.path, 'huge.json');
     writeFileSync(hugeFile, JSON.stringify(bigMenu(20_000, 5, 400)));
     const importer = spawn(
       process.execPath,
@@ -289,17 +288,17 @@ describe.skipIf(!onSqlite)('kill -9 in the middle of a write', () => {
 
     expect(await menuNames(db)).toEqual(before);
     // And the database is sound: a server starts on it and serves that menu.
-    server = await startServe(db);
-    expect((await send(`${server.url}/readyz`)).status).toBe(200);
+    made.server = await startServe(db);
+    expect((await send(`${made.server.url}/readyz`)).status).toBe(200);
   }, 120_000);
 
   it('during a full sync (PUT): the previous menu is intact after restart', async () => {
-    folder = temporaryDirectory();
-    const db = join(folder.path, 'menu.db');
+    made.folder = temporaryDirectory();
+    const db = join(made.folder.path, 'menu.db');
     const seed = await seedDispensaryAndKey(db);
-    server = await startServe(db);
+    made.server = await startServe(db);
     const put = (items: unknown[]) =>
-      send(`${server!.url}/admin/v1/dispensaries/${seed.dispensaryId}/menu`, {
+      send(`${made.server!.url}/admin/v1/dispensaries/${seed.dispensaryId}/menu`, {
         method: 'PUT',
         headers: { authorization: `Bearer ${seed.key}`, 'content-type': 'application/json' },
         body: JSON.stringify(items),
@@ -310,13 +309,13 @@ describe.skipIf(!onSqlite)('kill -9 in the middle of a write', () => {
 
     const pending = put(bigMenu(18_000, 4, 400));
     pending.catch(() => {});
-    await killWhenWalGrows(server.child, db, 2 * 1024 * 1024);
+    await killWhenWalGrows(made.server.child, db, 2 * 1024 * 1024);
     await expect(pending).rejects.toThrow();
-    server = undefined;
+    made.server = undefined;
 
     expect(await menuNames(db)).toEqual(before);
-    server = await startServe(db);
-    const menu = await send(`${server.url}/admin/v1/dispensaries/${seed.dispensaryId}/menu`, {
+    made.server = await startServe(db);
+    const menu = await send(`${made.server.url}/admin/v1/dispensaries/${seed.dispensaryId}/menu`, {
       headers: { authorization: `Bearer ${seed.key}` },
     });
     expect(menu.status).toBe(200);
@@ -325,24 +324,21 @@ describe.skipIf(!onSqlite)('kill -9 in the middle of a write', () => {
 });
 
 describe.skipIf(!onSqlite)('a server that cannot start says why in one line, with exit code 1', () => {
-  let folder: { path: string; remove(): void };
-
-  beforeAll(() => assertBuilt());
-  afterEach(() => folder?.remove());
+  const made = stoppedAndRemovedAfterEach();
 
   it('a database path whose parent is a regular file (permission-like: cannot create)', async () => {
-    folder = temporaryDirectory();
-    const file = join(folder.path, 'not-a-folder');
+    made.folder = temporaryDirectory();
+    const file = join(made.folder.path, 'not-a-folder');
     writeFileSync(file, 'x');
     const result = await runShell('', ['--db', join(file, 'menu.db'), 'serve', '--port', '0']);
     expectOneLineFailure(result, /cannot be created there: .*(ENOTDIR|EEXIST)/);
   });
 
   it('a full disk at start (no file may grow: ulimit -f 0)', async () => {
-    folder = temporaryDirectory();
+    made.folder = temporaryDirectory();
     const result = await runShell('ulimit -f 0 &&', [
       '--db',
-      join(folder.path, 'menu.db'),
+      join(made.folder.path, 'menu.db'),
       'serve',
       '--port',
       '0',
@@ -351,14 +347,14 @@ describe.skipIf(!onSqlite)('a server that cannot start says why in one line, wit
   });
 
   it('a database path that is a folder, and a file that is not a database', async () => {
-    folder = temporaryDirectory();
-    const directory = join(folder.path, 'menu.db');
+    made.folder = temporaryDirectory();
+    const directory = join(made.folder.path, 'menu.db');
     mkdirSync(directory);
     expectOneLineFailure(
       await runShell('', ['--db', directory, 'serve', '--port', '0']),
       /cannot be opened: .*SQLITE_CANTOPEN/,
     );
-    const garbage = join(folder.path, 'garbage.db');
+    const garbage = join(made.folder.path, 'garbage.db');
     writeFileSync(garbage, 'this is not a database, just some text long enough to have a header'.repeat(20));
     expectOneLineFailure(
       await runShell('', ['--db', garbage, 'serve', '--port', '0']),
@@ -370,9 +366,9 @@ describe.skipIf(!onSqlite)('a server that cannot start says why in one line, wit
   // read-only under an open writer, so this is the start-time case; at run time a moved or deleted
   // file is the test above, and SQLite's own SQLITE_READONLY_* answers map to 503 the same way.)
   it.skipIf(!MOUNT)('a database on a read-only file system', async () => {
-    folder = temporaryDirectory();
-    const source = join(folder.path, 'source');
-    const readOnly = join(folder.path, 'read-only');
+    made.folder = temporaryDirectory();
+    const source = join(made.folder.path, 'source');
+    const readOnly = join(made.folder.path, 'read-only');
     mkdirSync(readOnly);
     await seedDispensaryAndKey(join(source, 'menu.db'));
     execFileSync('mount', ['--bind', source, readOnly]);
@@ -388,12 +384,12 @@ describe.skipIf(!onSqlite)('a server that cannot start says why in one line, wit
   });
 
   it('a port in use, on the public or the ops listener', async () => {
-    folder = temporaryDirectory();
+    made.folder = temporaryDirectory();
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = String((blocker.address() as { port: number }).port);
     try {
-      const db = join(folder.path, 'menu.db');
+      const db = join(made.folder.path, 'menu.db');
       expectOneLineFailure(
         await runShell('', ['--db', db, 'serve', '--port', port]),
         /in use by another process/,

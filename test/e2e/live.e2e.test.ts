@@ -5,17 +5,9 @@ import { assertBuilt, cliJson, runCli, type ServerProcess, startServe } from '..
 import { DATABASE_KIND, onPostgres, type TestDatabase, testDatabase } from '../helpers/database.js';
 import { type EventStreamClient, openEvents } from '../helpers/events.js';
 import { waitForExit } from '../helpers/process.js';
+import type { FeedChange as Change } from '../helpers/webhook-receiver.js';
 
 assertBuilt();
-
-interface Change {
-  cursor: string;
-  at: string;
-  type: string;
-  item_id: number | null;
-  item: Record<string, unknown> | null;
-  reason: string | null;
-}
 
 interface ChangesPage {
   changes: Change[];

@@ -90,6 +90,17 @@ describe.skipIf(!onPostgres)('PostgreSQL connection cut in the middle of a write
     await proxy.close();
   }
 
+  /** Sends a write, cuts the connection while it waits to insert its feed rows; the answer must be 503. */
+  async function expectCutWrite(method: string, path: string, body: unknown): Promise<void> {
+    await holdFeedWrites();
+    const write = admin(method, path, body).catch(
+      (error: Error) => ({ status: 0, body: error.message }) as HttpAnswer,
+    );
+    await cutAtFeedInsert();
+    const answer = await write;
+    expect(answer.status, answer.body).toBe(503);
+  }
+
   /** After the cut: the server answers again by itself once the database is back. */
   async function expectRecovery(): Promise<void> {
     await proxy.open();
@@ -105,14 +116,8 @@ describe.skipIf(!onPostgres)('PostgreSQL connection cut in the middle of a write
       ...(item as object),
       name: `New ${(item as { id: number }).id}`,
     }));
-    await holdFeedWrites();
-    const sync = admin('PUT', '/menu', renamed).catch(
-      (error: Error) => ({ status: 0, body: error.message }) as HttpAnswer,
-    );
-    await cutAtFeedInsert();
-    const answer = await sync;
     // A cut connection is 503 (retry later), never a 500 or a hang.
-    expect(answer.status, answer.body).toBe(503);
+    await expectCutWrite('PUT', '/menu', renamed);
     const items = await storedItems();
     const names = new Set(items.map((item) => item.name.split(' ')[0]));
     expect(names.size, JSON.stringify([...names])).toBe(1);
@@ -131,13 +136,7 @@ describe.skipIf(!onPostgres)('PostgreSQL connection cut in the middle of a write
     const batch = (menu as { id: number; prices: { unit: string; amount: number }[] }[]).flatMap((item) =>
       item.prices.map((price) => ({ item_id: item.id, unit: price.unit, amount: price.amount, stock: 777 })),
     );
-    await holdFeedWrites();
-    const write = admin('PATCH', '/inventory', batch).catch(
-      (error: Error) => ({ status: 0, body: error.message }) as HttpAnswer,
-    );
-    await cutAtFeedInsert();
-    const answer = await write;
-    expect(answer.status, answer.body).toBe(503);
+    await expectCutWrite('PATCH', '/inventory', batch);
     const stocks = await watcher.query<{ stock: number | null; count: string }>(
       'select stock, count(*) as count from price_entries where dispensary_id = $1 group by stock',
       [seed.dispensaryId],

@@ -13,7 +13,7 @@ import {
   startServe,
 } from '../helpers/cli.js';
 import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
-import { SAMPLE_MENU, temporaryDirectory } from '../helpers/runtime.js';
+import { BLUE_DREAM_FORM_A, SAMPLE_MENU, temporaryDirectory } from '../helpers/runtime.js';
 
 assertBuilt();
 
@@ -115,19 +115,7 @@ describe(`bin/menu-api serve over a temporary ${DATABASE_KIND} database, changed
     const a = await within(formA, (reply) => reply.status === 200 && ids(reply) === '1,3,7');
     expect(a.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(a.headers.get('x-request-id')).toBeTruthy();
-    expect((a.body as unknown[])[1]).toEqual({
-      id: 3,
-      name: 'Blue Dream',
-      brand_name: 'Emerald Farms',
-      product_type: 'Flower',
-      product_subtype: 'Hybrid',
-      description: 'Berry aroma.',
-      product_prices: [
-        { unit: 'gram', amount: 1, price: 12 },
-        { unit: 'ounce', amount: 0.125, price: 38.5 },
-      ],
-      active: true,
-    });
+    expect((a.body as unknown[])[1]).toEqual(BLUE_DREAM_FORM_A);
     expect(ids(await formA({ active: false }))).toBe('1,2,3,7');
 
     const b = await formB();

@@ -360,17 +360,9 @@ describe(`webhooks that fail, and targets that are refused, over ${DATABASE_KIND
 
   it('a name that resolves to loopback is refused when connecting: the receiver gets nothing', async () => {
     const port = new URL(refused.url).port;
-    const hook = await cliJson<{ id: number }>(database.address, [
-      ...KEY_ARGS,
-      'webhook',
-      'add',
-      '--credential',
-      seed.username,
-      '--dispensary',
-      String(seed.dispensaryId),
-      '--url',
-      `https://localhost:${port}/hooks`,
-    ]);
+    const hook = await addWebhook(database.address, seed, `https://localhost:${port}/hooks`, [], {
+      allowPrivate: false,
+    });
     await api('PATCH', `/dispensaries/${seed.dispensaryId}`, { city: 'Refused' });
     await until(
       async () => (await api('GET', `/webhooks/${hook.id}/deliveries`))[0]?.last_error != null,

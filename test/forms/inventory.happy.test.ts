@@ -91,6 +91,8 @@ interface FormBItem {
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const keyOf = (entry: { item_id: number; unit: string; amount: number }) =>
   `${entry.item_id} ${entry.amount} ${entry.unit}`;
+/** Each entry as `[key, stock, in_stock]`, for comparing a whole answer at a glance. */
+const stockRows = (entries: Entry[]) => entries.map((entry) => [keyOf(entry), entry.stock, entry.in_stock]);
 
 /** Asks /inventory in this form; parameters may carry `since` (and, in Form A, another token). */
 async function askInventory(
@@ -128,7 +130,7 @@ describe.each(FORM_DRIVERS)('$id: /inventory happy paths', (form) => {
 
     it('one entry per price entry of every active item, with exactly these fields, in menu order', async () => {
       const entries = await inventory();
-      expect(entries.map((entry) => [keyOf(entry), entry.stock, entry.in_stock])).toEqual(ENTRIES[form.id]);
+      expect(stockRows(entries)).toEqual(ENTRIES[form.id]);
       for (const entry of entries) {
         expect(Object.keys(entry)).toEqual(['item_id', 'unit', 'amount', 'stock', 'in_stock', 'updated_at']);
         expect(entry.updated_at).toMatch(ISO);
@@ -162,8 +164,7 @@ describe.each(FORM_DRIVERS)('$id: /inventory happy paths', (form) => {
 
     if (form.id === 'a') {
       it('in_stock is stock > 0, and true where stock is not tracked (null)', async () => {
-        const entries = await inventory();
-        expect(entries.map((entry) => [keyOf(entry), entry.stock, entry.in_stock])).toEqual([
+        expect(stockRows(await inventory())).toEqual([
           ['1 1 gram', 10, true],
           ['1 3.5 gram', 0, false],
           ['1 0.125 ounce', 0.5, true],
@@ -246,8 +247,7 @@ describe.each(FORM_DRIVERS)('$id: /inventory happy paths', (form) => {
           changed[1]!.name = 'Renamed, same prices';
           const sync = await admin('PUT', `${dispensary()}/menu`, changed);
           expect(sync.statusCode, sync.body).toBe(200);
-          const entries = await inventory({ since });
-          expect(entries.map((entry) => [keyOf(entry), entry.stock, entry.in_stock])).toEqual([
+          expect(stockRows(await inventory({ since }))).toEqual([
             ['1 3.5 gram', 4, true],
             ['5 1 gram', 3, true],
           ]);
@@ -337,8 +337,7 @@ describe.each(FORM_DRIVERS)('$id: /inventory happy paths', (form) => {
             { item_id: 2, unit: 'unit', amount: 1, stock: 6 },
           ]);
           expect(patched.json()).toEqual({ updated: 2 });
-          const entries = await inventory({ since: since });
-          expect(entries.map((entry) => [keyOf(entry), entry.stock, entry.in_stock])).toEqual([
+          expect(stockRows(await inventory({ since: since }))).toEqual([
             ['1 1 gram', 0, false],
             ['2 1 unit', 6, true],
           ]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formBHeaders } from '../helpers/http.js';
-import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
+import { formBHeaders, postForm } from '../helpers/http.js';
+import { BLUE_DREAM_FORM_A, SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 import { FORM_DRIVERS } from './driver.js';
 
 const ALL_FIELDS = [
@@ -50,19 +50,7 @@ describe.each(FORM_DRIVERS)('$id: /menu happy paths', (form) => {
       expect(items.map((item) => item.id)).toEqual([1, 3, 7]);
       if (form.id === 'a') {
         // With exactly the Form A fields (Form B's are checked below).
-        expect(items[1]).toEqual({
-          id: 3,
-          name: 'Blue Dream',
-          brand_name: 'Emerald Farms',
-          product_type: 'Flower',
-          product_subtype: 'Hybrid',
-          description: 'Berry aroma.',
-          product_prices: [
-            { unit: 'gram', amount: 1, price: 12 },
-            { unit: 'ounce', amount: 0.125, price: 38.5 },
-          ],
-          active: true,
-        });
+        expect(items[1]).toEqual(BLUE_DREAM_FORM_A);
       }
     });
 
@@ -120,12 +108,9 @@ describe.each(FORM_DRIVERS)('$id: /menu happy paths', (form) => {
       });
 
       it('accepts a real urlencoded form with the same field names, active=false included', async () => {
-        const form = new URLSearchParams({ ...(good as Record<string, string>), active: 'false' }).toString();
-        const response = await runtime.app.inject({
-          method: 'POST',
-          url: '/menu',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          payload: form,
+        const response = await postForm(runtime.app, '/menu', {
+          ...(good as Record<string, string>),
+          active: 'false',
         });
         expect(response.statusCode).toBe(200);
         expect(response.json()).toHaveLength(4);

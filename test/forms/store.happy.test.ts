@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminCall, adminKey, syncTestRuntime } from '../helpers/admin.js';
 import { UNSET_STORE_INFO } from '../helpers/fixtures.js';
-import { formABody } from '../helpers/http.js';
+import { formABody, postForm } from '../helpers/http.js';
 import type { TestRuntime } from '../helpers/runtime.js';
 import { FORM_DRIVERS } from './driver.js';
 
@@ -144,13 +144,7 @@ describe.each(FORM_DRIVERS)('$id: /store happy paths', (form) => {
       });
 
       it('accepts a urlencoded form, and ignores unknown extra fields such as active', async () => {
-        const form = new URLSearchParams(good as Record<string, string>).toString();
-        const response = await runtime.app.inject({
-          method: 'POST',
-          url: '/store',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          payload: form,
-        });
+        const response = await postForm(runtime.app, '/store', good as Record<string, string>);
         expect(response.statusCode).toBe(200);
         const extra = await post({ ...good, active: false, since: 'whenever' });
         expect(extra.statusCode).toBe(200);

@@ -85,6 +85,20 @@ export function formBHeaders(seed: Pick<Seed, 'username' | 'password' | 'token'>
   return { store: seed.token, username: seed.username, password: seed.password };
 }
 
+/** POSTs `fields` to `url` as a real HTML form does: urlencoded, every value a string. */
+export function postForm(
+  app: Pick<Runtime['app'], 'inject'>,
+  url: string,
+  fields: Record<string, string>,
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(fields).toString(),
+  });
+}
+
 /** SQL and LIKE metacharacters, comment markers, quotes, NUL and friends. */
 export const SQL_METACHARACTERS: readonly string[] = [
   "' OR 1=1 --",

@@ -115,3 +115,18 @@ export const SAMPLE_MENU = [
     prices: [{ unit: 'gram', amount: 0.5, price: 35, stock: 4 }],
   },
 ];
+
+/** SAMPLE_MENU's Blue Dream as Form A answers it: written out here so that no test reads it from the code it checks. */
+export const BLUE_DREAM_FORM_A = {
+  id: 3,
+  name: 'Blue Dream',
+  brand_name: 'Emerald Farms',
+  product_type: 'Flower',
+  product_subtype: 'Hybrid',
+  description: 'Berry aroma.',
+  product_prices: [
+    { unit: 'gram', amount: 1, price: 12 },
+    { unit: 'ounce', amount: 0.125, price: 38.5 },
+  ],
+  active: true,
+};

@@ -29,19 +29,22 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
+/** One change of a dispensary's change feed, as /changes lists it and a webhook carries it. */
+export interface FeedChange {
+  cursor: string;
+  at: string;
+  type: string;
+  item_id: number | null;
+  item: Record<string, unknown> | null;
+  reason: string | null;
+}
+
 export interface WebhookPayload {
   type: string;
   dispensary_id: number;
   cursor: string;
   at: string;
-  data: {
-    cursor: string;
-    at: string;
-    type: string;
-    item_id: number | null;
-    item: Record<string, unknown> | null;
-    reason: string | null;
-  };
+  data: FeedChange;
 }
 
 /** A webhook receiver on loopback (tests run with --webhook-allow-private), recording every POST. */
@@ -113,16 +116,20 @@ export function firstDeliveries(received: readonly Received[]): Received[] {
 export const TEST_WEBHOOK_KEY = Buffer.alloc(32, 7).toString('base64');
 export const KEY_ARGS = ['--webhook-key', TEST_WEBHOOK_KEY];
 
-/** Subscribes through the CLI, as an operator does; gives the id and the secret. */
+/**
+ * Subscribes through the CLI, as an operator does; gives the id and the secret. The receivers are on
+ * loopback, so private addresses are allowed unless `allowPrivate` is false.
+ */
 export async function addWebhook(
   db: string,
   seed: Seed,
   url: string,
   extra: string[] = [],
+  { allowPrivate = true }: { allowPrivate?: boolean } = {},
 ): Promise<{ id: number; secret: string }> {
   return cliJson(db, [
     ...KEY_ARGS,
-    '--webhook-allow-private',
+    ...(allowPrivate ? ['--webhook-allow-private'] : []),
     'webhook',
     'add',
     '--credential',

@@ -196,15 +196,23 @@ describe('headers: CORS', () => {
 
 describe('headers: TRUST_PROXY', () => {
   const limited = { rateLimitAddress: { ratePerSecond: 0.01, burst: 1 } };
+  /** A Form B GET /store by `seed` claiming X-Forwarded-For `forwarded`, from `remoteAddress` (inject's default). */
+  const storeRead = (
+    app: Pick<TestRuntime['app'], 'inject'>,
+    seed: TestRuntime['seed'],
+    forwarded: string,
+    remoteAddress = '127.0.0.1',
+  ) =>
+    app.inject({
+      method: 'GET',
+      url: '/store',
+      headers: { ...formBHeaders(seed), 'x-forwarded-for': forwarded },
+      remoteAddress,
+    });
 
   it('by default X-Forwarded-For is not believed: the socket address is the client', async () => {
     const { app, seed } = await start(limited);
-    const from = (forwarded: string) =>
-      app.inject({
-        method: 'GET',
-        url: '/store',
-        headers: { ...formBHeaders(seed), 'x-forwarded-for': forwarded },
-      });
+    const from = (forwarded: string) => storeRead(app, seed, forwarded);
     expect((await from('198.51.100.1')).statusCode).toBe(200);
     // A different claimed address does not buy a new bucket.
     expect((await from('198.51.100.2')).statusCode).toBe(429);
@@ -214,12 +222,7 @@ describe('headers: TRUST_PROXY', () => {
     const logged = await loggedTestRuntime({ config: { ...limited, trustProxy: true } });
     try {
       const { app } = logged.runtime;
-      const from = (forwarded: string) =>
-        app.inject({
-          method: 'GET',
-          url: '/store',
-          headers: { ...formBHeaders(logged.seed), 'x-forwarded-for': forwarded },
-        });
+      const from = (forwarded: string) => storeRead(app, logged.seed, forwarded);
       expect((await from('198.51.100.1')).statusCode).toBe(200);
       expect((await from('198.51.100.2')).statusCode).toBe(200);
       expect((await from('198.51.100.1')).statusCode).toBe(429);
@@ -235,13 +238,7 @@ describe('headers: TRUST_PROXY', () => {
 
   it('with a list of proxies, only their X-Forwarded-For is believed', async () => {
     const { app, seed } = await start({ ...limited, trustProxy: ['10.0.0.0/8'] });
-    const via = (remoteAddress: string, forwarded: string) =>
-      app.inject({
-        method: 'GET',
-        url: '/store',
-        headers: { ...formBHeaders(seed), 'x-forwarded-for': forwarded },
-        remoteAddress,
-      });
+    const via = (remoteAddress: string, forwarded: string) => storeRead(app, seed, forwarded, remoteAddress);
     expect((await via('10.1.2.3', '198.51.100.1')).statusCode).toBe(200);
     expect((await via('10.1.2.3', '198.51.100.2')).statusCode).toBe(200);
     // Not a trusted proxy: its claim is ignored, and the address is its own.
@@ -251,12 +248,7 @@ describe('headers: TRUST_PROXY', () => {
 
   it('with a number of hops, that many proxies are believed', async () => {
     const { app, seed } = await start({ ...limited, trustProxy: 1 });
-    const via = (forwarded: string) =>
-      app.inject({
-        method: 'GET',
-        url: '/store',
-        headers: { ...formBHeaders(seed), 'x-forwarded-for': forwarded },
-      });
+    const via = (forwarded: string) => storeRead(app, seed, forwarded);
     // One hop: the last address the proxy appended is the client; anything before it is the client's claim.
     expect((await via('1.1.1.1, 198.51.100.1')).statusCode).toBe(200);
     expect((await via('2.2.2.2, 198.51.100.1')).statusCode).toBe(429);

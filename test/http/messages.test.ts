@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCaller, adminKey, syncTestRuntime } from '../helpers/admin.js';
 import { assertBuilt, runCli } from '../helpers/cli.js';
@@ -16,40 +17,48 @@ describe('error messages that say what to do next', () => {
   afterAll(() => runtime.close());
   const errorOf = (response: { json(): unknown }) =>
     (response.json() as { error: { code: string; message: string } }).error;
-
-  it('GET /menu carrying a Form A JSON body hints at POST', async () => {
-    const response = await runtime.app.inject({
-      method: 'GET',
-      url: '/menu',
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify(formABody(runtime.seed)),
-    });
+  /** The message of the answer to `request`, which must be a 400. */
+  const refusal = async (request: InjectOptions): Promise<string> => {
+    const response = await runtime.app.inject(request);
     expect(response.statusCode).toBe(400);
-    expect(errorOf(response).message).toBe(
-      'GET /menu (Form B) reads the credentials from the headers store, username and password, not from a body. To send them in a JSON body, use POST /menu (Form A).',
-    );
+    return errorOf(response).message;
+  };
+
+  it.each([
+    {
+      name: 'GET /menu carrying a Form A JSON body hints at POST',
+      request: (): InjectOptions => ({
+        method: 'GET',
+        url: '/menu',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(formABody(runtime.seed)),
+      }),
+      message:
+        'GET /menu (Form B) reads the credentials from the headers store, username and password, not from a body. To send them in a JSON body, use POST /menu (Form A).',
+    },
+    {
+      name: 'text/plain carrying a urlencoded form says which content type to send',
+      request: (): InjectOptions => ({
+        method: 'POST',
+        url: '/menu',
+        headers: { 'content-type': 'text/plain' },
+        payload: new URLSearchParams(formABody(runtime.seed) as Record<string, string>).toString(),
+      }),
+      message:
+        'This text/plain body is a urlencoded form. Send it with Content-Type: application/x-www-form-urlencoded, or send the fields as a JSON object.',
+    },
+  ])('$name', async ({ request, message }) => {
+    expect(await refusal(request())).toBe(message);
   });
 
   it('unknown query parameters are refused alike on every endpoint and form, naming what is taken', async () => {
     const headers = formBHeaders(runtime.seed);
-    const inventory = await runtime.app.inject({
-      method: 'GET',
-      url: '/inventory?snce=2026-01-01T00:00:00Z',
-      headers,
-    });
-    expect(inventory.statusCode).toBe(400);
-    expect(errorOf(inventory).message).toBe(
+    expect(await refusal({ method: 'GET', url: '/inventory?snce=2026-01-01T00:00:00Z', headers })).toBe(
       'GET /inventory does not take the query parameter "snce" (it takes since).',
     );
-    const formA = await runtime.app.inject({
-      method: 'POST',
-      url: '/menu?active=false',
-      payload: formABody(runtime.seed),
-    });
-    expect(formA.statusCode).toBe(400);
-    expect(errorOf(formA).message).toBe(
-      'POST /menu does not take the query parameter "active" (its parameters travel in the JSON body).',
-    );
+    expect(
+      await refusal({ method: 'POST', url: '/menu?active=false', payload: formABody(runtime.seed) }),
+    ).toBe('POST /menu does not take the query parameter "active" (its parameters travel in the JSON body).');
     // The parameters an endpoint takes still work.
     const since = await runtime.app.inject({
       method: 'GET',
@@ -57,19 +66,6 @@ describe('error messages that say what to do next', () => {
       headers,
     });
     expect(since.statusCode).toBe(200);
-  });
-
-  it('text/plain carrying a urlencoded form says which content type to send', async () => {
-    const response = await runtime.app.inject({
-      method: 'POST',
-      url: '/menu',
-      headers: { 'content-type': 'text/plain' },
-      payload: new URLSearchParams(formABody(runtime.seed) as Record<string, string>).toString(),
-    });
-    expect(response.statusCode).toBe(400);
-    expect(errorOf(response).message).toBe(
-      'This text/plain body is a urlencoded form. Send it with Content-Type: application/x-www-form-urlencoded, or send the fields as a JSON object.',
-    );
   });
 
   it('a missing, a malformed, an unknown and a revoked admin key each get their own message', async () => {

@@ -262,32 +262,18 @@ describe.each(IMPLEMENTATIONS)('HTTP rate limits: $name', (implementation) => {
       return made;
     });
 
-  const publicRequests = (seed: TestRuntime['seed']) => [
-    {
-      name: 'POST /menu',
-      request: () => ({ method: 'POST' as const, url: '/menu', payload: formABody(seed) }),
-    },
-    {
-      name: 'GET /menu',
-      request: () => ({ method: 'GET' as const, url: '/menu', headers: formBHeaders(seed) }),
-    },
-    {
-      name: 'POST /store',
-      request: () => ({ method: 'POST' as const, url: '/store', payload: formABody(seed) }),
-    },
-    {
-      name: 'GET /store',
-      request: () => ({ method: 'GET' as const, url: '/store', headers: formBHeaders(seed) }),
-    },
-    {
-      name: 'POST /inventory',
-      request: () => ({ method: 'POST' as const, url: '/inventory', payload: formABody(seed) }),
-    },
-    {
-      name: 'GET /inventory',
-      request: () => ({ method: 'GET' as const, url: '/inventory', headers: formBHeaders(seed) }),
-    },
-  ];
+  /** Each public endpoint in each form: Form A's POST with the body, Form B's GET with the headers. */
+  const publicRequests = (seed: TestRuntime['seed']) =>
+    ['/menu', '/store', '/inventory'].flatMap((url) => [
+      {
+        name: `POST ${url}`,
+        request: () => ({ method: 'POST' as const, url, payload: formABody(seed) }),
+      },
+      {
+        name: `GET ${url}`,
+        request: () => ({ method: 'GET' as const, url, headers: formBHeaders(seed) }),
+      },
+    ]);
 
   it('every public endpoint counts in the credential bucket: the burst, then 429 with Retry-After', async () => {
     const { app, seed } = await start({ rateLimitCredential: small(0.01, 2) });

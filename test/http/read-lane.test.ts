@@ -176,6 +176,20 @@ async function both(
   return { answer, tookLane };
 }
 
+/** Sends each request in turn to both servers (see `both`), expecting the lane to take each; their address states. */
+async function addressStates(
+  served: { lane: Served; plain: Served },
+  requests: Parameters<typeof send>[1][],
+): Promise<string[]> {
+  const seen: string[] = [];
+  for (const options of requests) {
+    const { answer, tookLane } = await both(served, options);
+    expect(tookLane).toBe(true);
+    seen.push(addressState(answer));
+  }
+  return seen;
+}
+
 describe('the read lane', () => {
   it('answers plain Form B menu reads exactly as Fastify does: every coding, 304, 401, 403', async () => {
     const served = await start();
@@ -378,17 +392,9 @@ describe('the read lane', () => {
     });
     const id: [string, string] = ['x-request-id', 'lane-test-9'];
     const formA = formAPost(JSON.stringify(formAFields(served.seed)), [id]);
-    const seen: string[] = [];
-    for (const options of [{ headers: [...credentials(served.seed), id] }, formA, formA]) {
-      const { answer, tookLane } = await both(served, options);
-      expect(tookLane).toBe(true);
-      seen.push(addressState(answer));
-    }
-    expect(seen).toEqual([
-      '200 "address";r=1;t=1000',
-      '200 "address";r=0;t=2000',
-      '429 "address";r=0;t=1000',
-    ]);
+    expect(
+      await addressStates(served, [{ headers: [...credentials(served.seed), id] }, formA, formA]),
+    ).toEqual(['200 "address";r=1;t=1000', '200 "address";r=0;t=2000', '429 "address";r=0;t=1000']);
   });
 
   it('behind a trusted proxy, counts the address X-Forwarded-For names, as Fastify does', async () => {
@@ -400,13 +406,8 @@ describe('the read lane', () => {
     const from = (address: string) => ({
       headers: [...credentials(served.seed), id, ['x-forwarded-for', address]] as [string, string][],
     });
-    const seen: string[] = [];
-    for (const address of ['203.0.113.7', '203.0.113.7', '198.51.100.2', '203.0.113.7', '203.0.113.7']) {
-      const { answer, tookLane } = await both(served, from(address));
-      expect(tookLane).toBe(true);
-      seen.push(addressState(answer));
-    }
-    expect(seen).toEqual([
+    const forwardedFor = ['203.0.113.7', '203.0.113.7', '198.51.100.2', '203.0.113.7', '203.0.113.7'];
+    expect(await addressStates(served, forwardedFor.map(from))).toEqual([
       '200 "address";r=2;t=1000',
       '200 "address";r=1;t=2000',
       '200 "address";r=2;t=1000',

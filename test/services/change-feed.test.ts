@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MENU_FORMS } from '../../src/forms/index.js';
 import { createServices, type Services } from '../../src/services/index.js';
@@ -39,22 +40,15 @@ describe('change feed: writes by another process reach a running server within o
     await runtime.close();
   });
 
-  const formA = async (overrides: Record<string, unknown> = {}) => {
-    const response = await runtime.app.inject({
-      method: 'POST',
-      url: '/menu',
-      payload: { ...formABody(runtime.seed), ...overrides },
-    });
+  /** The status and JSON body of the answer to `request`. */
+  const answerTo = async (request: InjectOptions) => {
+    const response = await runtime.app.inject(request);
     return { status: response.statusCode, body: response.json() };
   };
-  const formB = async (headers: Record<string, string> = {}) => {
-    const response = await runtime.app.inject({
-      method: 'GET',
-      url: '/menu',
-      headers: { ...formBHeaders(runtime.seed), ...headers },
-    });
-    return { status: response.statusCode, body: response.json() };
-  };
+  const formA = (overrides: Record<string, unknown> = {}) =>
+    answerTo({ method: 'POST', url: '/menu', payload: { ...formABody(runtime.seed), ...overrides } });
+  const formB = (headers: Record<string, string> = {}) =>
+    answerTo({ method: 'GET', url: '/menu', headers: { ...formBHeaders(runtime.seed), ...headers } });
   const ids = (answer: { body: { id: number }[] }) => answer.body.map((item) => item.id);
 
   it('a replaced menu', async () => {

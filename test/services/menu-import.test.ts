@@ -506,15 +506,19 @@ describe('MenuService.replace', () => {
 });
 
 describe('MenuService.export: what export writes, import reads back unchanged', () => {
+  /** The text fields of the item with characters a CSV or JSON writer could get wrong. */
+  const TINCTURE_TEXT = {
+    id: 12,
+    name: 'Tinctüre «Calm» 日本',
+    brand: 'Drops, "Inc."',
+    product_type: 'Tincture',
+    product_subtype: 'CBD',
+    description: 'Line one,\nline two; with "quotes" and commas.',
+  };
   const RICH_MENU = [
     ...SAMPLE_MENU,
     {
-      id: 12,
-      name: 'Tinctüre «Calm» 日本',
-      brand: 'Drops, "Inc."',
-      product_type: 'Tincture',
-      product_subtype: 'CBD',
-      description: 'Line one,\nline two; with "quotes" and commas.',
+      ...TINCTURE_TEXT,
       cbd: 33.33,
       cbn: 1.5,
       total_cbd: 1000,
@@ -564,12 +568,7 @@ describe('MenuService.export: what export writes, import reads back unchanged', 
     const json = JSON.parse(await menus.export(runtime.seed.dispensaryId, 'canonical', 'json'));
     expect(json.map((record: { id: number }) => record.id)).toEqual([1, 2, 3, 7, 12, 20]);
     expect(json[4]).toEqual({
-      id: 12,
-      name: 'Tinctüre «Calm» 日本',
-      brand: 'Drops, "Inc."',
-      product_type: 'Tincture',
-      product_subtype: 'CBD',
-      description: 'Line one,\nline two; with "quotes" and commas.',
+      ...TINCTURE_TEXT,
       image: null,
       cbd: 33.33,
       cbn: 1.5,

@@ -1,4 +1,4 @@
-import { escapeHtml as e } from './html.js';
+import { escapeHtml as e, PAGE_HEAD } from './html.js';
 
 /**
  * The board's page: a frame the board script (/display/board.js) fills from /m/{slug}/menu.json and
@@ -6,12 +6,7 @@ import { escapeHtml as e } from './html.js';
  * (`?theme=light`, `?interval=15`); the layout follows the screen (landscape or portrait).
  */
 export function renderBoard(slug: string, name: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
+  return `${PAGE_HEAD}
 <meta name="robots" content="noindex">
 <title>${e(name)}: menu board</title>
 <link rel="stylesheet" href="../display/board.css">

@@ -8,6 +8,14 @@ export function escapeHtml(value: string): string {
     .replaceAll("'", '&#39;');
 }
 
+/** How every public page's document begins, up to its own head elements (no favicon request: `data:`). */
+export const PAGE_HEAD = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">`;
+
 /** JSON safe inside a <script type="application/ld+json"> element: no "</script>", no "<!--". */
 export function scriptJson(value: unknown): string {
   return JSON.stringify(value)

@@ -8,7 +8,7 @@ import {
 } from '../../../domain/menu-format.js';
 import { type OpenStatus, weekLines } from '../../../domain/opening-hours.js';
 import type { PublishedItem, PublishedMenu } from '../../../domain/published-menu.js';
-import { escapeHtml as e, scriptJson, typeAnchor } from './html.js';
+import { escapeHtml as e, PAGE_HEAD, scriptJson, typeAnchor } from './html.js';
 import { structuredData } from './structured-data.js';
 
 export interface MenuFilter {
@@ -85,12 +85,7 @@ export function renderMenuPage(menu: PublishedMenu, status: OpenStatus, filter: 
         .map(([day, time]) => `<tr><th scope="row">${e(day)}</th><td>${e(time)}</td></tr>`)
         .join('')}</tbody></table></details>`
     : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
+  return `${PAGE_HEAD}
 <title>${e(title)}</title>
 <meta name="description" content="${e(description)}">
 <link rel="stylesheet" href="../display/menu.css">
@@ -140,12 +135,7 @@ ${groups.length === 0 ? `<p class="empty">Nothing matches. <a href="${e(menu.slu
 
 /** The answer of every public URL of an unknown or unpublished dispensary. */
 export function renderNotFound(): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
+  return `${PAGE_HEAD}
 <title>Menu not found</title>
 <meta name="robots" content="noindex">
 <link rel="stylesheet" href="/display/menu.css">
