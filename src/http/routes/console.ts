@@ -77,8 +77,8 @@ export const consoleRoutes: FastifyPluginAsync = async (app) => {
   };
   app.get('/console', { schema: hide }, page);
   app.get('/console/*', { schema: hide }, page);
-  app.get('/console/assets/:file', { schema: hide }, async (request, reply) => {
-    const asset = built?.assets.get((request.params as { file: string }).file);
+  app.get<{ Params: { file: string } }>('/console/assets/:file', { schema: hide }, async (request, reply) => {
+    const asset = built?.assets.get(request.params.file);
     if (!asset) {
       return secure(reply)
         .code(404)
