@@ -4,7 +4,13 @@ import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO } from '../../src/demo/seed.js';
-import { type Chromium, describeInChromium, launchChromium, watchPage } from '../helpers/chromium.js';
+import {
+  type Chromium,
+  describeInChromium,
+  launchChromium,
+  seriousProblems,
+  watchPage,
+} from '../helpers/chromium.js';
 import { assertBuilt, REPOSITORY, type ServerProcess, startServe } from '../helpers/cli.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 
@@ -19,7 +25,6 @@ import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
  */
 const SHOTS = join(REPOSITORY, 'test-results', 'console');
 const JS_BUDGET_GZIP = 250 * 1024;
-const AXE = readFileSync(join(REPOSITORY, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
 interface Measured {
   firstPageUsableMs?: number;
@@ -71,21 +76,9 @@ describeInChromium('test/e2e/console.browser.test.ts', 'the console in Chromium'
     return { status: response.status, body: answer };
   };
 
-  /** axe-core in the page (evaluated over the DevTools protocol, which the page's CSP does not block). */
-  const axeCheck = async (name: string) => {
-    await page.evaluate(AXE);
-    const violations = await page.evaluate<string[]>(`(async () => {
-      const result = await axe.run(document);
-      return result.violations
-        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-        .map((violation) => violation.id + ' (' + violation.impact + '): ' + violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', '));
-    })()`);
-    expect(violations, `axe on ${name}`).toEqual([]);
-  };
-
   const shot = async (name: string) => {
     await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-    await axeCheck(name);
+    expect(await seriousProblems(page), `axe on ${name}`).toEqual([]);
   };
 
   /** Keyboard only: Tab until the focused element has this accessible name. */
@@ -254,7 +247,7 @@ describeInChromium('test/e2e/console.browser.test.ts', 'the console in Chromium'
     await page.getByRole('status').filter({ hasText: 'of 15 items' }).waitFor();
     await page.getByRole('searchbox', { name: 'Search' }).fill('');
     await page.screenshot({ path: join(SHOTS, 'menu.png') });
-    await axeCheck('menu');
+    expect(await seriousProblems(page), 'axe on menu').toEqual([]);
   }, 60_000);
 
   it('edits an item in the editor: a refused field shows the server message there; a good save applies', async () => {
@@ -268,7 +261,7 @@ describeInChromium('test/e2e/console.browser.test.ts', 'the console in Chromium'
     await dialog.getByRole('button', { name: 'Save item' }).click();
     await expect.poll(() => dialog.locator('#field-thc-error').textContent()).toBeTruthy();
     await page.screenshot({ path: join(SHOTS, 'item-editor.png') });
-    await axeCheck('item editor');
+    expect(await seriousProblems(page), 'axe on item editor').toEqual([]);
     await dialog.getByLabel('Thc', { exact: true }).fill('23.5');
     await dialog.getByLabel('Description').fill('Edited in the console');
     await dialog.getByRole('button', { name: 'Save item' }).click();

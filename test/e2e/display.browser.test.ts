@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO } from '../../src/demo/seed.js';
-import { type Chromium, describeInChromium, launchChromium } from '../helpers/chromium.js';
+import { type Chromium, describeInChromium, launchChromium, seriousProblems } from '../helpers/chromium.js';
 import { assertBuilt, REPOSITORY, type ServerProcess, startServe } from '../helpers/cli.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 
@@ -20,32 +20,6 @@ import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 const SHOTS = join(REPOSITORY, 'test-results', 'display');
 /** The demo, with no rate limit in the way of the tests' requests; the restart serves it the same way. */
 const SERVE_ARGS = ['--demo', '--rate-limit-address', 'off', '--rate-limit-admin-key', 'off'];
-const AXE = readFileSync(join(REPOSITORY, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
-
-/** axe-core's serious and critical findings on the page as it is now (open shadow roots included). */
-async function seriousProblems(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol: the page's CSP (no inline script) rightly refuses a script tag.
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as { axe: { run(context?: unknown): Promise<{ violations: unknown[] }> } }
-    ).axe;
-    return (await axe.run()).violations;
-  });
-  return (violations as AxeViolation[])
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
-    );
-}
 
 describeInChromium('test/e2e/display.browser.test.ts', 'the public surfaces in Chromium', () => {
   let database: TestDatabase;

@@ -2,7 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Chromium, describeInChromium, launchChromium, watchPage } from '../helpers/chromium.js';
+import {
+  type Chromium,
+  describeInChromium,
+  launchChromium,
+  seriousProblems,
+  watchPage,
+} from '../helpers/chromium.js';
 import { assertBuilt, REPOSITORY, type ServerProcess, startServe } from '../helpers/cli.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 
@@ -38,6 +44,9 @@ describeInChromium('test/e2e/docs.browser.test.ts', '/docs in Chromium', () => {
   it('the landing page (/) names the service and leads to the docs; /docs/ works too', async () => {
     await page.goto(`${server.url}/`);
     expect(await page.locator('h1').textContent()).toBe('Dispensary Menu API');
+    mkdirSync(join(REPOSITORY, 'test-results'), { recursive: true });
+    await page.screenshot({ path: join(REPOSITORY, 'test-results', 'landing.png') });
+    expect(await seriousProblems(page), 'axe on the landing page').toEqual([]);
     await page.locator('a[href="docs"]').click();
     await expect
       .poll(() => page.locator('.swagger-ui .info .title').textContent(), { timeout: 10_000 })
