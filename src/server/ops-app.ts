@@ -18,8 +18,6 @@ export interface OpsAppOptions {
   counts?: Metrics;
 }
 
-const OPS_PATHS = ['/healthz', '/readyz', '/metrics'];
-
 /**
  * The ops listener of `serve --ops-port`: `/healthz`, `/readyz` and `/metrics` only, on a port of their
  * own (keep it off the internet), with the same JSON errors as the public port. No credentials.
@@ -46,9 +44,14 @@ export async function buildOpsApp(options: OpsAppOptions): Promise<FastifyInstan
     next(null, payload);
   });
   app.setErrorHandler(handleError);
+  // The paths this listener serves, as its routes register (HEAD routes aside): named in its 404s.
+  const served: string[] = [];
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'GET' && !served.includes(route.url)) served.push(route.url);
+  });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
-    if (OPS_PATHS.includes(path)) {
+    if (served.includes(path)) {
       reply.header('allow', 'GET, HEAD');
       return sendError(
         reply,
@@ -61,7 +64,7 @@ export async function buildOpsApp(options: OpsAppOptions): Promise<FastifyInstan
       reply,
       request,
       'not_found',
-      `There is no ${path} on the ops port: it serves ${OPS_PATHS.join(', ')}. The API is on the public port.`,
+      `There is no ${path} on the ops port: it serves ${served.join(', ')}. The API is on the public port.`,
     );
   });
   await app.register(healthRoutes, options.health);

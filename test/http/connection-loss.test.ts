@@ -92,6 +92,15 @@ describe.skipIf(!onPostgres)('PostgreSQL connection loss', () => {
     const alive = await proxied.runtime.app.inject({ method: 'GET', url: '/healthz' });
     expect(alive.statusCode).toBe(200);
     expect(alive.json()).toEqual({ status: 'ok' });
+    // Metrics report on the outage too (their route declares needsDatabase: false); an unknown path does not.
+    const metrics = await proxied.runtime.app.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.statusCode).toBe(200);
+    expect(metrics.body).toContain('menu_api_database_up 0');
+    expectError(
+      await proxied.runtime.app.inject({ method: 'GET', url: '/no-such-path' }),
+      503,
+      'unavailable',
+    );
     // Form A and unknown credentials get the same 503, never a 500 or a wrong 401.
     const formA = await proxied.runtime.app.inject({
       method: 'POST',

@@ -239,7 +239,13 @@ describe('--ops-port: a separate listener for /healthz, /readyz and /metrics', (
     const wrongMethod = await ops.inject({ method: 'POST', url: '/healthz', payload: {} });
     expectError(wrongMethod, 405, 'method_not_allowed');
     expect(wrongMethod.headers.allow).toBe('GET, HEAD');
-    expectError(await ops.inject({ method: 'GET', url: '/menu' }), 404, 'not_found');
+    const elsewhere = await ops.inject({ method: 'GET', url: '/menu' });
+    expectError(elsewhere, 404, 'not_found');
+    // It names what it serves, from its routes.
+    expect(elsewhere.json().error.message).toBe(
+      'There is no /menu on the ops port: it serves /healthz, /readyz, /metrics. The API is on the public port.',
+    );
+    expectError(await ops.inject({ method: 'POST', url: '/metrics' }), 405, 'method_not_allowed');
     expectError(await ops.inject({ method: 'GET', url: '/%zz' }), 400, 'invalid_request');
   });
 

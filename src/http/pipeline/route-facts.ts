@@ -14,6 +14,11 @@ declare module 'fastify' {
     menuCursor?: boolean;
     /** A write that takes an Idempotency-Key: a repeat with the same key gets the first answer. */
     idempotent?: IdempotentWrite;
+    /**
+     * false: answered while the database is unreachable (the health checks and metrics, which report on
+     * it). Default: such a route gets 503 then, rather than an answer from caches that may miss a revocation.
+     */
+    needsDatabase?: boolean;
   }
 }
 
@@ -22,6 +27,10 @@ export interface IdempotentWrite {
   /** The answer's field that holds a secret, which a replay must not repeat (it is never kept). */
   secretField?: string;
 }
+
+/** Whether a request to a route with this config waits for a reachable database (unmatched ones do). */
+export const needsDatabase = (config: FastifyContextConfig | undefined): boolean =>
+  config?.needsDatabase !== false;
 
 /** The facts as the OpenAPI document reads them: every one spelt out. */
 export interface RouteFacts {

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { StoreUnavailableError } from '../../store/unavailable.js';
 import { errorResponses } from '../pipeline/error-responses.js';
 import { RETRY_AFTER_SECONDS, sendError } from '../pipeline/errors.js';
+import { needsDatabase } from '../pipeline/route-facts.js';
 
 /** What the health endpoints ask of the runtime. */
 export interface HealthChecks {
@@ -12,9 +13,6 @@ export interface HealthChecks {
   reachable(): boolean;
 }
 
-/** Answered even while the database is unreachable: they report on it. */
-const HEALTH_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
-
 /**
  * `/healthz`: the process is up (for restarts). `/readyz`: it can serve, because the database answers
  * and is migrated (for load balancers). Neither needs credentials; neither says more than that.
@@ -23,7 +21,7 @@ export const healthRoutes: FastifyPluginAsync<HealthChecks> = async (app, checks
   app.get(
     '/healthz',
     {
-      config: { rateLimited: false },
+      config: { rateLimited: false, needsDatabase: false },
       schema: {
         operationId: 'liveness',
         summary: 'Liveness: the process answers',
@@ -37,7 +35,7 @@ export const healthRoutes: FastifyPluginAsync<HealthChecks> = async (app, checks
   app.get(
     '/readyz',
     {
-      config: { rateLimited: false },
+      config: { rateLimited: false, needsDatabase: false },
       schema: {
         operationId: 'readiness',
         summary: 'Readiness: the database answers and is migrated',
@@ -64,12 +62,13 @@ export const healthRoutes: FastifyPluginAsync<HealthChecks> = async (app, checks
 };
 
 /**
- * An app-wide onRequest hook: while the change feed cannot reach the database, every request but the
- * health checks gets 503, rather than an answer from caches that may miss a revocation.
+ * An app-wide onRequest hook: while the change feed cannot reach the database, every request gets 503
+ * (rather than an answer from caches that may miss a revocation) but those to routes that declare
+ * `needsDatabase: false` (the health checks and metrics, which report on it).
  */
 export function unavailableWhileUnreachable(checks: HealthChecks) {
   return (request: FastifyRequest, _reply: FastifyReply, next: HookHandlerDoneFunction): void => {
-    const refused = !checks.reachable() && !HEALTH_PATHS.has(request.url.split('?')[0]!);
+    const refused = !checks.reachable() && needsDatabase(request.routeOptions.config);
     next(refused ? new StoreUnavailableError('the database is unreachable') : undefined);
   };
 }

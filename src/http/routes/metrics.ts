@@ -11,7 +11,7 @@ export const metricsRoute: FastifyPluginAsync<MetricsRouteOptions> = async (app,
   app.get(
     '/metrics',
     {
-      config: { rateLimited: false },
+      config: { rateLimited: false, needsDatabase: false },
       schema: {
         operationId: 'metrics',
         summary: 'Prometheus metrics of this process',
