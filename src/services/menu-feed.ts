@@ -7,9 +7,21 @@ import { ServiceError } from './errors.js';
  */
 const CURSOR = /^[0-9]{16}$/;
 
+/**
+ * The feed's last possible number, 2^53 - 1: the migrations stop `menu_changes.seq` there on both
+ * databases (0012-feed-cursor-range), so every cursor the server gives out is exact as a JavaScript
+ * number and fits in 16 digits. Sixteen digits can say more; no such cursor was ever given out.
+ */
+export const LAST_CURSOR = Number.MAX_SAFE_INTEGER;
+
 export const encodeCursor = (seq: number): string => String(seq).padStart(16, '0');
 
-/** The change number of a cursor; 400 for anything this server did not give out. */
+/**
+ * The change number of a cursor; 400 for anything that is not 16 digits. A cursor past LAST_CURSOR
+ * decodes to LAST_CURSOR + 1, past every number the feed holds (Number() would round it, to a value
+ * that prints as another cursor), so that MenuFeed.page refuses it as ahead of the feed once the
+ * request is granted.
+ */
 export function decodeCursor(cursor: string): number {
   if (!CURSOR.test(cursor)) {
     throw new ServiceError(
@@ -17,17 +29,33 @@ export function decodeCursor(cursor: string): number {
       `The cursor "${cursor.slice(0, 40)}" is not one this server gave out: a cursor is 16 digits. Use a next_cursor of /changes, a Menu-Cursor header or an event id, or leave it out to start at the oldest change kept.`,
     );
   }
-  return Number(cursor);
+  const seq = Number(cursor);
+  return seq <= LAST_CURSOR ? seq : LAST_CURSOR + 1;
 }
 
 export const DEFAULT_CHANGES_LIMIT = 100;
 export const MAX_CHANGES_LIMIT = 1_000;
 
+/** What a client does about a cursor the feed cannot continue from (410). */
+const READ_AGAIN =
+  'Read the whole menu again (GET or POST /menu), then follow the changes after its Menu-Cursor header.';
+
 /** 410: the changes after this cursor are no longer kept. */
 export function cursorExpired(retentionDays: number): ServiceError {
   return new ServiceError(
     'cursor_expired',
-    `Changes after this cursor are no longer kept (changes are kept ${retentionDays} day(s)). Read the whole menu again (GET or POST /menu), then follow the changes after its Menu-Cursor header.`,
+    `Changes after this cursor are no longer kept (changes are kept ${retentionDays} day(s)). ${READ_AGAIN}`,
+  );
+}
+
+/**
+ * 410 under the same code as an expired cursor, since the client's remedy is the same: a cursor past
+ * the feed's head, which this database never gave out (restored from an older copy, say).
+ */
+export function cursorAhead(head: number): ServiceError {
+  return new ServiceError(
+    'cursor_expired',
+    `This cursor is ahead of the feed, whose newest change is ${encodeCursor(head)}: this server never gave it out (its database may have been restored from an older copy). ${READ_AGAIN}`,
   );
 }
 
@@ -51,7 +79,8 @@ export interface MenuFeedOptions {
  *
  * A cursor C has expired when changes after it may have been pruned: when C is below the oldest change
  * kept (of any dispensary) minus one. Pruning always keeps the newest change, so "the oldest kept" is
- * always known once the feed has had a change.
+ * always known once the feed has had a change. C is ahead when it is past the head, the newest change
+ * of any dispensary (the numbers are shared): the server never gave it out.
  */
 export class MenuFeed {
   private timer: NodeJS.Timeout | undefined;
@@ -69,6 +98,8 @@ export class MenuFeed {
     if (after !== undefined && page.oldest !== undefined && after < page.oldest - 1) {
       throw cursorExpired(this.options.retentionDays);
     }
+    // A stream after such a cursor would wait for changes that come only once the feed passes it.
+    if (after !== undefined && after > page.head) throw cursorAhead(page.head);
     const hasMore = page.changes.length === limit;
     const last = page.changes.at(-1)?.seq ?? from;
     // Past the end, the head: a quiet dispensary's client moves on with the feed, never falls behind it.

@@ -98,7 +98,8 @@ export interface ChangeTable {
 
 /**
  * The live menu feed: what entered, changed in or left each dispensary's active menu, numbered in
- * commit order (`seq`, the cursor clients follow). Written by Writer with the write's change notice.
+ * commit order (`seq`, the cursor clients follow; at most 2^53 - 1, see 0012-feed-cursor-range).
+ * Written by Writer with the write's change notice.
  */
 export interface MenuChangeTable {
   seq: Generated<number>;

@@ -4,7 +4,9 @@ import { generateMenu } from '../helpers/admin.js';
 import { assertBuilt, cliJson, runCli, type ServerProcess, startServe } from '../helpers/cli.js';
 import { DATABASE_KIND, onPostgres, type TestDatabase, testDatabase } from '../helpers/database.js';
 import { type EventStreamClient, openEvents } from '../helpers/events.js';
+import { continueFeedAt } from '../helpers/feed-sequence.js';
 import { waitForExit } from '../helpers/process.js';
+import { until } from '../helpers/wait.js';
 import type { FeedChange as Change } from '../helpers/webhook-receiver.js';
 
 assertBuilt();
@@ -380,6 +382,58 @@ describe(`live menus: /changes and /events over ${DATABASE_KIND}, two server pro
     expect((await formB(first, '/changes?limit=1001')).status).toBe(400);
     expect((await formA(first, '/changes', { limit: 1001 })).status).toBe(400);
     expect((await eventsB(first, '', { 'last-event-id': 'nope' })).status).toBe(400);
+  });
+
+  it('a cursor ahead of the whole feed gets 410 in both forms, on /changes and before any stream; cursors are exact to the last', async () => {
+    await stock(1, 20);
+    const ours = await menuCursor();
+    // Another dispensary's change, after ours: the feed's head is the whole feed's, not this dispensary's.
+    const neighbour = await cli(['dispensary', 'create', '--name', 'Neighbour']);
+    await cli(['dispensary', 'update', String((neighbour as { id: number }).id), '--city', 'Elsewhere']);
+    const { next_cursor: head } = (await (
+      await formB(second, `/changes?after=${ours}`)
+    ).json()) as ChangesPage;
+    expect(head > ours).toBe(true);
+    expect((await formA(first, '/changes', { after: head })).status).toBe(200);
+    const ahead = String(Number(head) + 1).padStart(16, '0');
+    const refusals = [
+      await formB(first, `/changes?after=${ahead}`),
+      await formA(second, '/changes', { after: ahead }),
+    ];
+    for (const refused of refusals) {
+      expect(refused.status).toBe(410);
+      const { error } = (await refused.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('cursor_expired');
+      expect(error.message).toContain('ahead of the feed');
+    }
+    for (const stream of [
+      await eventsB(second, '', { 'last-event-id': ahead }),
+      await eventsA(first, { after: ahead }),
+    ]) {
+      expect(stream.status).toBe(410);
+      expect(stream.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(stream.body)).toMatchObject({ error: { code: 'cursor_expired' } });
+    }
+
+    // At the end of the cursors' range (2^53 - 1), each comes back as it was given out.
+    const last = Number.MAX_SAFE_INTEGER;
+    await continueFeedAt(database.address, last - 1);
+    const stream = await eventsB(second, '', { 'last-event-id': head });
+    await stock(1, 21);
+    const [event] = await stream.waitForEvents(1);
+    expect(event!.id).toBe('9007199254740991');
+    // The other server's menu catches up with the change (its cache hears of it as its stream did).
+    await until(
+      async () => (await menuCursor(second)) === '9007199254740991',
+      10_000,
+      'Menu-Cursor at the last',
+    );
+    const page = (await (await formA(first, '/changes', { after: head })).json()) as ChangesPage;
+    expect(page.changes.map((change) => change.cursor)).toEqual(['9007199254740991']);
+    expect(page.next_cursor).toBe('9007199254740991');
+    for (const past of ['9007199254740992', '9999999999999999']) {
+      expect((await formB(second, `/changes?after=${past}`)).status).toBe(410);
+    }
   });
 
   it('closing the server ends its streams at once, so the shutdown never waits for them', async () => {

@@ -2,6 +2,7 @@ import { Agent, request as httpRequest, type OutgoingHttpHeaders, validateHeader
 import { Readable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { it } from 'vitest';
+import { type EventStreamClient, openEvents } from '../helpers/events.js';
 import { expectInvalid } from '../helpers/http.js';
 import type { Seed, TestRuntime } from '../helpers/runtime.js';
 
@@ -44,6 +45,11 @@ export interface FormDriver {
     path: string,
     request: FormRequest,
   ): Promise<LightMyRequestResponse>;
+  /**
+   * Sends a request as `send` does to an endpoint that answers with an event stream (/events), and
+   * resolves once the stream has opened (200), or with the whole answer when it is refused.
+   */
+  stream(runtime: Pick<TestRuntime, 'app'>, path: string, request: FormRequest): Promise<EventStreamClient>;
 }
 
 /** Each app's address once it listens (on a port of its own, 127.0.0.1), for the drivers' requests. */
@@ -142,6 +148,12 @@ export const FORM_A: FormDriver = {
       body,
     );
   },
+  stream: async (runtime, path, { credentials, parameters, headers }) =>
+    openEvents(`${await listening(runtime.app)}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ ...credentials, ...parameters }),
+    }),
 };
 
 export const FORM_B: FormDriver = {
@@ -153,14 +165,22 @@ export const FORM_B: FormDriver = {
   secretCarrier: 'header',
   parameterCarrier: 'query parameter',
   credentials: (seed) => ({ store: seed.token, username: seed.username, password: seed.password }),
-  send: (runtime, path, { credentials, parameters, headers }) => {
-    const query = new URLSearchParams(parameters as Record<string, string> | undefined).toString();
-    return overHttp(runtime.app, 'GET', query ? `${path}?${query}` : path, {
+  send: (runtime, path, { credentials, parameters, headers }) =>
+    overHttp(runtime.app, 'GET', withQuery(path, parameters), {
       ...(credentials as Record<string, string>),
       ...headers,
-    });
-  },
+    }),
+  stream: async (runtime, path, { credentials, parameters, headers }) =>
+    openEvents(`${await listening(runtime.app)}${withQuery(path, parameters)}`, {
+      headers: { ...(credentials as Record<string, string>), ...headers },
+    }),
 };
+
+/** `path` with Form B's parameters as its query string. */
+function withQuery(path: string, parameters: Record<string, unknown> | undefined): string {
+  const query = new URLSearchParams(parameters as Record<string, string> | undefined).toString();
+  return query ? `${path}?${query}` : path;
+}
 
 /** Every form, for `describe.each(FORM_DRIVERS)`. */
 export const FORM_DRIVERS: readonly FormDriver[] = [FORM_A, FORM_B];

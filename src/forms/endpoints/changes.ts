@@ -5,16 +5,21 @@ import { changeMapper, changeSchema, changesPageSchema, parseLimit } from '../co
 import { menuOf, type RequestForm } from '../form.js';
 import { formRoute, type PublicEndpoint } from './endpoint.js';
 
+/** `after`: the cursor to continue after, in /changes and /events alike. */
+export const afterParameter = {
+  after: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description:
+        'The cursor to continue after: a next_cursor, a Menu-Cursor header or an event id. Left out: from the oldest change kept.',
+    }),
+  ),
+};
+
 /** `after` and `limit`: a query string carries text, a JSON body a number. */
-export function feedParameters(form: RequestForm) {
+function changesParameters(form: RequestForm) {
   return {
-    after: Type.Optional(
-      Type.String({
-        maxLength: 64,
-        description:
-          'The cursor to continue after: a next_cursor, a Menu-Cursor header or an event id. Left out: from the oldest change kept.',
-      }),
-    ),
+    ...afterParameter,
     limit: Type.Optional(
       form.transport.method === 'GET'
         ? Type.String({ maxLength: 16, description: 'Most changes to return, 1 to 1,000 (default 100).' })
@@ -41,8 +46,8 @@ export const changesEndpoint: PublicEndpoint = {
       name: 'changes',
       operationId: 'readChanges',
       summary: 'Changes of the menu after a cursor',
-      description: `${transport.credentialsTravel} Every change of the active menu and the store information after ${transport.spell('after')} (a Menu-Cursor header of /menu, /store or /inventory, or the last next_cursor), oldest first: item.upserted carries the whole item as /menu lists it, item.removed says why (deleted or deactivated). Changes are kept --change-retention-days (default 7): an older cursor gets 410 cursor_expired (read the menu again).`,
-      parameters: feedParameters(form),
+      description: `${transport.credentialsTravel} Every change of the active menu and the store information after ${transport.spell('after')} (a Menu-Cursor header of /menu, /store or /inventory, or the last next_cursor), oldest first: item.upserted carries the whole item as /menu lists it, item.removed says why (deleted or deactivated). Changes are kept --change-retention-days (default 7): an older cursor gets 410 cursor_expired (read the menu again), and so does a cursor ahead of the feed, which this server never gave out (a database restored from an older copy).`,
+      parameters: changesParameters(form),
       response: changesPageSchema(changeSchema(form, item), item),
       conditional: false,
       errors: [410],

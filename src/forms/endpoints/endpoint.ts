@@ -35,6 +35,12 @@ export interface EndpointRoute {
   /** Error statuses this endpoint answers beside the form's own (410 for an expired cursor). */
   errors?: readonly ErrorStatus[];
   /**
+   * Parameters a client may plausibly send here that the endpoint does not take (one its sibling
+   * endpoint takes), each with a sentence saying why and what to do instead: refused with 400 in
+   * every form, in a query string and in Form A's body alike (which ignores fields it does not know).
+   */
+  refusedParameters?: Readonly<Record<string, string>>;
+  /**
    * Answers a request the route's schema has validated. `granted` checks its credentials and token
    * (and counts the request in the credential's rate limit), then calls `answer` with the grant, or
    * answers the refusal itself: call it after refusing bad parameters.
@@ -57,11 +63,26 @@ const QUERY_HINTS: Readonly<Record<string, string>> = {
 /**
  * Unknown query parameters are refused (400), on every endpoint and form alike, rather than ignored:
  * `GET /menu?active=false` or a misspelt `?snce=` would otherwise answer something else than asked.
+ * So are the endpoint's refused parameters, wherever the form carries parameters, each with its reason.
  */
-function refuseUnknownQuery(form: RequestForm, endpoint: EndpointRoute): preHandlerHookHandler {
+function refuseUnknownParameters(form: RequestForm, endpoint: EndpointRoute): preHandlerHookHandler {
   const known = new Set(form.transport.queryParameters(endpoint.parameters));
   const route = `${form.transport.method} /${endpoint.name}`;
+  const refused = Object.entries(endpoint.refusedParameters ?? {});
+  const carrier = form.transport.method === 'POST' ? 'field' : 'query parameter';
   return (request, _reply, done) => {
+    const parameters = refused.length > 0 ? form.transport.parameters(request) : undefined;
+    for (const [name, instead] of refused) {
+      if (parameters?.[name] === undefined) continue;
+      done(
+        new ServiceError(
+          'invalid_request',
+          `${route} does not take ${form.transport.spell(name)}. ${instead}`,
+          [{ field: name, message: `${carrier} is not taken here` }],
+        ),
+      );
+      return;
+    }
     const query = request.query as Record<string, unknown> | undefined;
     if (query) {
       for (const name in query) {
@@ -114,7 +135,7 @@ export function formRoute(form: RequestForm, context: FormContext, endpoint: End
     config: { menuCursor: endpoint.menuCursor === true },
     ...(transport.onRequest ? { onRequest: transport.onRequest } : {}),
     // After the schema's checks (a missing header is named first), before the credentials are checked.
-    preHandler: refuseUnknownQuery(form, endpoint),
+    preHandler: refuseUnknownParameters(form, endpoint),
     handler: (request, reply) => {
       try {
         return endpoint.handle(request, reply, granting(request, reply));

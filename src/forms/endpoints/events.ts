@@ -2,7 +2,7 @@ import { accessOf } from '../../services/live-hub.js';
 import { decodeCursor } from '../../services/menu-feed.js';
 import { changeMapper } from '../common/changes.js';
 import { sendEventStream } from '../common/event-stream.js';
-import { feedParameters } from './changes.js';
+import { afterParameter } from './changes.js';
 import { formRoute, type PublicEndpoint } from './endpoint.js';
 
 const EVENT_STREAM = {
@@ -21,8 +21,12 @@ export const eventsEndpoint: PublicEndpoint = {
       name: 'events',
       operationId: 'streamEvents',
       summary: 'Live stream of the menu’s changes',
-      description: `${transport.credentialsTravel} A text/event-stream of the changes /changes lists, as they happen (within a fraction of a second, from every server process). Resume with the Last-Event-ID header (or ${transport.spell('after')}): what was missed is sent first. The stream ends when the credential is revoked, the token stops working or the dispensary is removed, and for a reader that falls too far behind (resume it).`,
-      parameters: feedParameters(form),
+      description: `${transport.credentialsTravel} A text/event-stream of the changes /changes lists, as they happen (within a fraction of a second, from every server process). Resume with the Last-Event-ID header (or ${transport.spell('after')}): what was missed is sent first. An expired cursor, or one ahead of the feed, gets 410 cursor_expired before any stream opens (read the menu again). A ${transport.spell('limit')} is refused (400): a stream has no page size; page with /changes. The stream ends when the credential is revoked, the token stops working or the dispensary is removed, and for a reader that falls too far behind (resume it).`,
+      parameters: afterParameter,
+      // A stream has no page size: taking limit and ignoring it answered something else than asked.
+      refusedParameters: {
+        limit: `An event stream has no page size: it sends every change after the cursor, then each new one as it happens. To read the changes a page at a time, use ${transport.method} /changes with ${transport.spell('limit')}.`,
+      },
       // A stream is written by hand, not serialized: this only describes it.
       response: EVENT_STREAM as never,
       conditional: false,

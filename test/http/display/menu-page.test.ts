@@ -258,6 +258,13 @@ describe('the public menu page /m/{slug}', () => {
     // An id from another process (or before a restart) gets a snapshot.
     const stranger = await readEvents(`${url}/m/test-shop/events`, 1, { 'last-event-id': 'abc.5' });
     expect(stranger.events[0]![1]).toBe('snapshot');
+    // An id of this process ahead of the stream (no such event yet, or another dispensary's): a
+    // snapshot as well, never a stream that stays silent until the numbers pass it.
+    const [epoch, number] = update[0].split('.');
+    const ahead = await readEvents(`${url}/m/test-shop/events`, 1, {
+      'last-event-id': `${epoch}.${Number(number) + 1_000}`,
+    });
+    expect(ahead.events[0]![1]).toBe('snapshot');
     keeper.abort();
     await kept;
     expect(id).toMatch(/^[0-9a-f]{8}\.\d+$/);

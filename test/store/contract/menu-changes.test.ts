@@ -4,6 +4,7 @@ import { toCanonicalRecord } from '../../../src/domain/canonical.js';
 import type { MenuItem } from '../../../src/domain/item.js';
 import type { MenuChange, Store } from '../../../src/store/store.js';
 import { DATABASE_KIND } from '../../helpers/database.js';
+import { continueFeedAfter } from '../../helpers/feed-sequence.js';
 import { it, item, storesOnOneDatabase, writeFromTwoStores } from './fixtures.js';
 
 /** The feed of a dispensary after `after`, as [type, item id, reason]. */
@@ -294,6 +295,46 @@ describe(`the live menu feed on ${DATABASE_KIND}`, () => {
     expect(page.changes.map((change) => change.seq)).toEqual([5]);
     expect(page.oldest).toBe(5);
     expect(page.head).toBe(5);
+  });
+
+  it('numbers changes up to 2^53 - 1, read back exactly, and no further: a write past it fails whole', async ({
+    store,
+  }) => {
+    const last = Number.MAX_SAFE_INTEGER;
+    const { id } = await store.dispensaries.create('A', 'digest-a');
+    await store.menus.replace(id, [item(1), item(2)]);
+    await continueFeedAfter(store.database, last - 2);
+    await store.menus.setItemActive(id, 1, false);
+    const before = await store.menus.read(id);
+
+    // Two changes in one write: the first would be numbered 2^53 - 1, the second 2^53.
+    await expect(store.menus.replace(id, [item(1), item(2, { name: 'Renamed' })])).rejects.toThrow();
+    expect(await store.menus.read(id)).toEqual(before);
+    expect(await store.menuChanges.head()).toBe(last - 1);
+
+    // PostgreSQL keeps the numbers a failed write drew (sequences are not transactional): give it back.
+    await continueFeedAfter(store.database, last - 1);
+    await store.menus.setItemActive(id, 1, true);
+    const page = await store.menuChanges.page(id, last - 2, 10);
+    expect(page.changes.map((change) => [change.seq, change.type, change.itemId])).toEqual([
+      [last - 1, 'item.removed', 1],
+      [last, 'item.upserted', 1],
+    ]);
+    expect(page.head).toBe(last);
+    expect(await store.menuChanges.head()).toBe(last);
+    expect((await store.menuChanges.since(last - 1, 10)).map((change) => change.seq)).toEqual([last]);
+    expect((await store.menuChanges.page(id, last, 10)).changes).toEqual([]);
+
+    // Nothing more can be numbered, nor a row be given a number past the end (as db copy gives them).
+    await expect(store.menus.setItemActive(id, 2, false)).rejects.toThrow();
+    await expect(
+      store.database
+        .insertInto('menu_changes')
+        .values({ seq: last + 1, dispensary_id: id, at: new Date().toISOString(), type: 'store.updated' })
+        .execute(),
+    ).rejects.toThrow();
+    expect(await store.menuChanges.head()).toBe(last);
+    expect((await store.menus.read(id)).find((entry) => entry.id === 2)!.active).toBe(true);
   });
 
   it('runs afterFeed hooks in the write, with the rows; a failing hook undoes the write', async ({
