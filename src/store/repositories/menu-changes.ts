@@ -9,6 +9,7 @@ import type {
   RemovalReason,
 } from '../store.js';
 import { highestSeq } from './changes.js';
+import { feedBounds } from './menu-reads.js';
 
 const COLUMNS = ['seq', 'dispensary_id', 'at', 'type', 'item_id', 'reason', 'item'] as const;
 
@@ -32,19 +33,11 @@ export class MenuChanges implements MenuChangeRepository {
       .orderBy('seq')
       .limit(limit)
       .compile();
-    const boundsQuery = this.db
-      .selectFrom('menu_changes')
-      .select(({ fn }) => [fn.max<number>('seq').as('head'), fn.min<number>('seq').as('oldest')])
-      .compile();
     // One snapshot: the head is consistent with the page (no change at or below it can appear later).
     return this.dialect.readTransaction(async (readArrays) => {
       const rows = await readArrays(changesQuery);
-      const [bounds] = await readArrays(boundsQuery);
-      return {
-        changes: rows.map(fromArray),
-        head: Number(bounds?.[0] ?? 0),
-        oldest: bounds?.[1] === null || bounds?.[1] === undefined ? undefined : Number(bounds[1]),
-      };
+      const { head, oldest } = await feedBounds(this.dialect, readArrays);
+      return { changes: rows.map(fromArray), head, oldest };
     });
   }
 
