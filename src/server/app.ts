@@ -13,6 +13,7 @@ import { recordAnswers } from '../http/pipeline/answer-record.js';
 import { clientErrorHandler } from '../http/pipeline/client-errors.js';
 import { drainOnClose, endOnClose, isDraining } from '../http/pipeline/drain.js';
 import { handleError, handleFrameworkError, sendError } from '../http/pipeline/errors.js';
+import { continueWithinLimit } from '../http/pipeline/expect-continue.js';
 import { limitJsonDepth } from '../http/pipeline/json-depth.js';
 import type { Metrics } from '../http/pipeline/metrics.js';
 import {
@@ -104,6 +105,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   decorateRequests(app, options.metrics, countCredential);
   recordAnswers(app, options.metrics, options.health?.reachable);
   drainOnClose(app);
+  // Before any hook that may refuse: 100 Continue, unless the announced body is over the route's limit.
+  app.addHook('onRequest', continueWithinLimit);
   limitJsonDepth(app);
 
   // Remember which methods each path has, so that a wrong method gets 405 with Allow instead of 404.
