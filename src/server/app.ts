@@ -10,10 +10,11 @@ import { type FormBNames, type FormContext, type LiveContext, menuOf } from '../
 import { FORMS } from '../forms/index.js';
 import { answerHeaders, streamHeaders } from '../http/pipeline/answer-headers.js';
 import { recordAnswers } from '../http/pipeline/answer-record.js';
+import { parseBodies } from '../http/pipeline/body-parsers.js';
 import { clientErrorHandler } from '../http/pipeline/client-errors.js';
 import { drainOnClose, endOnClose, isDraining } from '../http/pipeline/drain.js';
 import { handleError, handleFrameworkError, sendError } from '../http/pipeline/errors.js';
-import { limitJsonDepth } from '../http/pipeline/json-depth.js';
+import { continueWithinLimit } from '../http/pipeline/expect-continue.js';
 import type { Metrics } from '../http/pipeline/metrics.js';
 import {
   addProtection,
@@ -104,7 +105,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   decorateRequests(app, options.metrics, countCredential);
   recordAnswers(app, options.metrics, options.health?.reachable);
   drainOnClose(app);
-  limitJsonDepth(app);
+  // Before any hook that may refuse: 100 Continue, unless the announced body is over the route's limit.
+  app.addHook('onRequest', continueWithinLimit);
+  parseBodies(app);
 
   // Remember which methods each path has, so that a wrong method gets 405 with Allow instead of 404.
   const methodsByPath = new Map<string, Set<string>>();

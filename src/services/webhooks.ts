@@ -11,6 +11,7 @@ import {
 } from '../store/store.js';
 import type { AfterWrite } from './dispensaries.js';
 import { ServiceError } from './errors.js';
+import { encodeCursor } from './menu-feed.js';
 import type { WebhookKeySource } from './webhook-key.js';
 
 /** A subscription as callers give it (validated here). */
@@ -169,18 +170,24 @@ export class WebhookService {
     return this.store.webhooks.deliveries(id, limit as number);
   }
 
-  /** Tries a delivery again now (a failed one, or a pending one without waiting for its retry). */
+  /**
+   * Tries a delivery again now (a failed one, or a pending one without waiting for its retry), with
+   * its webhook-id and attempts kept. A delivered one is refused (conflict): its receiver acknowledged
+   * it, and deduplicates on its webhook-id; sent again now, an old change would arrive after newer
+   * ones, and a failed re-send would hold them all behind it.
+   */
   async retry(id: number, deliveryId: string, actor?: Actor, scope?: WebhookScope): Promise<WebhookDelivery> {
     await this.get(id, scope);
-    const delivery = await this.store.webhooks.retry(id, deliveryId, actor);
-    if (!delivery) {
+    const outcome = await this.store.webhooks.retry(id, deliveryId, actor);
+    if (!outcome) {
       throw new ServiceError(
         'not_found',
         `Webhook ${id} has no delivery ${deliveryId}. List them with: menu-api webhook deliveries ${id}`,
       );
     }
+    if (!outcome.retried) throw new ServiceError('conflict', deliveredAlready(outcome.delivery));
     await this.afterWrite();
-    return delivery;
+    return outcome.delivery;
   }
 
   private checkedUrl(url: unknown): string {
@@ -204,6 +211,11 @@ function checkedEvents(events: unknown): WebhookEvent[] | null {
     );
   }
   return [...new Set(events as WebhookEvent[])];
+}
+
+/** Why a delivered delivery is not sent again, and how its receiver gets the change anyway. */
+function deliveredAlready(delivery: WebhookDelivery): string {
+  return `Delivery ${delivery.id} was delivered at ${delivery.deliveredAt} (answered ${delivery.lastStatus}), so it is not sent again: its record stays as it happened, and a change sent again now would arrive after newer ones. If the receiver lost it, it reads the change again from GET /changes (cursor ${encodeCursor(delivery.seq)}) or reads the menu again.`;
 }
 
 function notFound(id: number): ServiceError {

@@ -293,6 +293,124 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
     expect(human.stdout).toContain(receiver.url);
     expect(human.stdout).not.toContain(hook.secret);
   }, 60_000);
+
+  it('a retried failed delivery gets one attempt: failing again, it is failed at once and holds nothing back', async () => {
+    const receiving = await startReceiver();
+    const down = `http://127.0.0.1:${await freePort()}/hooks`;
+    const given = await addWebhook(database.address, seed, down, ['--events', 'store.updated']);
+    const deliveryOf = async (id: string) =>
+      (await api('GET', `/webhooks/${given.id}/deliveries`)).find((each: { id: string }) => each.id === id);
+    try {
+      await api('PATCH', `/dispensaries/${seed.dispensaryId}`, { city: 'Given up' });
+      await until(
+        async () => (await api('GET', `/webhooks/${given.id}/deliveries`))[0]?.status === 'failed',
+        30_000,
+        'the delivery to be given up',
+      );
+      const [failed] = await api('GET', `/webhooks/${given.id}/deliveries`);
+      // Retried while the endpoint is still down: one attempt, then failed again, not the whole schedule.
+      expect((await api('POST', `/webhooks/${given.id}/deliveries/${failed.id}/retry`)).status).toBe(
+        'pending',
+      );
+      await until(
+        async () => (await deliveryOf(failed.id)).attempts > failed.attempts,
+        15_000,
+        'the retried attempt',
+      );
+      expect(await deliveryOf(failed.id)).toMatchObject({
+        status: 'failed',
+        attempts: failed.attempts + 1,
+        next_attempt_at: null,
+      });
+      // A newer change goes at once, now that the receiver is there: nothing waits behind the failed one.
+      await api('PATCH', `/webhooks/${given.id}`, { url: receiving.url });
+      await api('PATCH', `/dispensaries/${seed.dispensaryId}`, { city: 'After' });
+      await until(() => receiving.received.length === 1, 15_000, 'the newer change');
+      // Retried once the receiver is back, it arrives after the newer change, with its own webhook-id
+      // and its older cursor (docs/webhooks.md says so).
+      await api('POST', `/webhooks/${given.id}/deliveries/${failed.id}/retry`);
+      await until(() => receiving.received.length === 2, 15_000, 'the retried delivery');
+      const [newer, older] = receiving.verified(given.secret);
+      expect(older!.id).toBe(failed.id);
+      expect(older!.payload.cursor < newer!.payload.cursor).toBe(true);
+      expect(newer!.payload.data.item).toBeNull();
+    } finally {
+      await receiving.close();
+    }
+  }, 90_000);
+});
+
+describe(`retrying a delivered delivery over ${DATABASE_KIND}, with the default retry schedule`, () => {
+  let database: TestDatabase;
+  let seed: Seed;
+  let server: ServerProcess;
+  let receiver: WebhookReceiver;
+  let hook: { id: number; secret: string };
+  let key: string;
+  let api: ReturnType<typeof syncApi>;
+
+  beforeAll(async () => {
+    database = await testDatabase();
+    seed = await seedDatabase(database.address);
+    receiver = await startReceiver();
+    hook = await addWebhook(database.address, seed, receiver.url, ['--events', 'store.updated']);
+    // The default schedule: a failed second attempt would wait about 5 minutes.
+    server = await startServe(database.address, [...KEY_ARGS, '--webhook-allow-private']);
+    key = await createAdminKey(database.address);
+    api = syncApi(server, key);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    await receiver?.close();
+    await database?.cleanup();
+  }, 60_000);
+
+  it('is refused with 409 and its record kept; a newer change is not held behind it', async () => {
+    const latest = async () => (await api('GET', `/webhooks/${hook.id}/deliveries`))[0];
+    await api('PATCH', `/dispensaries/${seed.dispensaryId}`, { city: 'Change A' });
+    await until(async () => (await latest())?.status === 'delivered', 15_000, 'change A delivered');
+    const before = await latest();
+    // The receiver goes away (the webhook points at a closed port), and the operator retries A.
+    await api('PATCH', `/webhooks/${hook.id}`, { url: `http://127.0.0.1:${await freePort()}/hooks` });
+    const retry = await fetch(`${server.url}/admin/v1/webhooks/${hook.id}/deliveries/${before.id}/retry`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const answer = (await retry.json()) as { error?: { code: string; message: string } };
+    // Whatever the retry did has happened once A is delivered again or has had another attempt.
+    await until(
+      async () => {
+        const now = (await api('GET', `/webhooks/${hook.id}/deliveries`)).find(
+          (each: { id: string }) => each.id === before.id,
+        );
+        return now.status === 'delivered' || now.attempts > before.attempts;
+      },
+      15_000,
+      'the retry to take effect',
+    );
+    // The receiver is back; change B goes at once, not after a retry of A minutes away.
+    await api('PATCH', `/webhooks/${hook.id}`, { url: receiver.url });
+    await api('PATCH', `/dispensaries/${seed.dispensaryId}`, { city: 'Change B' });
+    await until(() => receiver.received.length >= 2, 15_000, 'change B delivered');
+    const payloads = receiver.verified(hook.secret).map((entry) => entry.payload.data.cursor);
+    expect(payloads).toEqual([before.cursor, expect.any(String)]);
+    expect(payloads[1]! > before.cursor).toBe(true);
+
+    expect(retry.status).toBe(409);
+    expect(answer.error?.code).toBe('conflict');
+    expect(answer.error?.message).toBe(
+      `Delivery ${before.id} was delivered at ${before.delivered_at} (answered 204), so it is not sent again: its record stays as it happened, and a change sent again now would arrive after newer ones. If the receiver lost it, it reads the change again from GET /changes (cursor ${before.cursor}) or reads the menu again.`,
+    );
+    const after = (await api('GET', `/webhooks/${hook.id}/deliveries`)).find(
+      (each: { id: string }) => each.id === before.id,
+    );
+    expect(after).toEqual(before);
+
+    // The CLI calls the same service, and says the same.
+    const cli = await runCli(database.address, [...KEY_ARGS, 'webhook', 'retry', String(hook.id), before.id]);
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toBe(`error: ${answer.error?.message}\n`);
+  }, 60_000);
 });
 
 describe(`webhooks that fail, and targets that are refused, over ${DATABASE_KIND}`, () => {

@@ -66,7 +66,9 @@ export function webhookCommand(): Command {
   define(
     command
       .command('retry')
-      .description('send a delivery again now (a failed one, or a pending one without waiting)')
+      .description(
+        'send a delivery again now (a failed one, or a pending one without waiting; a delivered one is refused)',
+      )
       .argument('<id>', 'the webhook id')
       .argument('<delivery_id>', 'the delivery id (msg_…)'),
     (webhooks, [id, delivery]) => webhooks.retry(id!, delivery!),

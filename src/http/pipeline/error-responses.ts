@@ -13,7 +13,7 @@ export const ERROR_DESCRIPTIONS = {
   401: 'invalid_credentials: the username or password is missing or wrong (sync API: the admin key is missing, unknown or revoked). An unknown username and a wrong password get the same answer.',
   403: 'invalid_token: the dispensary token is unknown or removed, or was rotated out and its grace period (24 hours by default) has passed; forbidden: an admin key scoped to one dispensary reached for another, or for an operator-only action.',
   404: 'not_found: no such dispensary, item or credential.',
-  409: 'conflict: a credential username or admin key name that exists already (dispensary names need not be unique), or an idempotent replay of an answer that carried a secret (rotate instead).',
+  409: 'conflict: a credential username or admin key name that exists already (dispensary names need not be unique), an idempotent replay of an answer that carried a secret (rotate instead), or a retry of a webhook delivery that was delivered.',
   410: 'cursor_expired: the feed cannot continue from this cursor: the changes after it are no longer kept (see --change-retention-days), or it is ahead of the feed, which never gave it out (a database restored from an older copy). Read the whole menu again, then follow the changes after its Menu-Cursor header.',
   413: 'payload_too_large: the body is over the limit (64 KiB on the public endpoints, 16 MiB on the sync API by default).',
   415: 'unsupported_media_type: a content type this endpoint does not read. Send application/json.',

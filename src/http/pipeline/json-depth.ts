@@ -1,6 +1,3 @@
-import type { FastifyInstance } from 'fastify';
-import { ServiceError } from '../../services/errors.js';
-
 /**
  * How deeply a JSON body may nest. The deepest real body is a menu (array, item, prices, price: 4)
  * or store hours (3); thousands of levels only serve to exhaust the stack of whatever walks the value
@@ -27,24 +24,4 @@ export function nestedDeeperThan(text: string, max: number): boolean {
     }
   }
   return false;
-}
-
-/**
- * Replaces the app's JSON body parser with Fastify's own (prototype-poisoning checks included) behind
- * a nesting limit: deeper bodies get 400 invalid_request. Scopes with their own parsers (Form A) keep them.
- */
-export function limitJsonDepth(app: FastifyInstance, max = MAX_JSON_DEPTH): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.length > max && nestedDeeperThan(text, max)) {
-      done(
-        new ServiceError('invalid_request', `The JSON body is nested more than ${max} levels deep.`),
-        undefined,
-      );
-      return;
-    }
-    parseJson(request, text, done);
-  });
 }

@@ -17,6 +17,7 @@ import { andThen, type MaybePromise } from '../../util/maybe-promise.js';
 import { type HeaderSetter, standardHeaders } from './answer-headers.js';
 import { answerEnded, answerStarted, recordAnswer } from './answer-record.js';
 import { countAuthFailure, errorText, faultAnswer, retryAfterOf, STATUS_BY_CODE } from './errors.js';
+import { awaitsContinue, decideContinue } from './expect-continue.js';
 import { type GrantedRequest, grantRequest } from './grant.js';
 import type { Metrics } from './metrics.js';
 import { note, type RateLimitOptions } from './rate-limit.js';
@@ -155,6 +156,7 @@ export function laneServer(): LaneServer {
       if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
       if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
       if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+      decideContinue(server);
       return server;
     },
     install(options) {
@@ -329,7 +331,8 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
   }
 
   return (request, response) => {
-    if (request.url !== ROUTE || !options.open()) return false;
+    // A request waiting for 100 Continue is Fastify's: it alone knows the route's body limit.
+    if (request.url !== ROUTE || !options.open() || awaitsContinue(request)) return false;
     const method = request.method;
     const form = method === 'GET' ? get : method === 'POST' ? post : undefined;
     if (form === undefined) return false;

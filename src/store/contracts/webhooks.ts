@@ -69,6 +69,15 @@ export interface WebhookDelivery {
   attemptLog: WebhookAttempt[];
 }
 
+/**
+ * What retrying a delivery did: made it pending again, due now with its attempts kept (`retried`),
+ * or nothing, since it was delivered (a delivery's history is never rewritten).
+ */
+export interface DeliveryRetry {
+  retried: boolean;
+  delivery: WebhookDelivery;
+}
+
 /** A delivery claimed by this process until `leaseUntil`. */
 export interface ClaimedDelivery {
   id: string;
@@ -113,8 +122,11 @@ export interface WebhookOutboxRepository {
   /** The latest deliveries of a webhook, newest first, each with its attempts. */
   deliveries(webhookId: number, limit: number): Promise<WebhookDelivery[]>;
   delivery(webhookId: number, deliveryId: string): Promise<WebhookDelivery | undefined>;
-  /** Makes a delivery pending again, due now, with its attempts kept. */
-  retry(webhookId: number, deliveryId: string, actor?: Actor): Promise<WebhookDelivery | undefined>;
+  /**
+   * Makes a pending or failed delivery pending again, due now, with its attempts kept; leaves a
+   * delivered one as it is. Undefined when the webhook has no such delivery.
+   */
+  retry(webhookId: number, deliveryId: string, actor?: Actor): Promise<DeliveryRetry | undefined>;
   /**
    * Claims due deliveries, each the oldest pending one of its (enabled) endpoint, until `leaseMs` from
    * now: on PostgreSQL FOR UPDATE SKIP LOCKED in one short transaction, so that processes never claim

@@ -6,6 +6,7 @@ import type {
   Actor,
   AttemptResult,
   ClaimedDelivery,
+  DeliveryRetry,
   DeliveryStatus,
   MenuChange,
   WebhookAttempt,
@@ -163,26 +164,31 @@ export class WebhookOutbox implements WebhookOutboxRepository {
     return toDelivery(row, (await this.attemptsOf([row.id])).get(row.id) ?? []);
   }
 
-  async retry(webhookId: number, id: string, actor: Actor = OPERATOR): Promise<WebhookDelivery | undefined> {
+  async retry(webhookId: number, id: string, actor: Actor = OPERATOR): Promise<DeliveryRetry | undefined> {
     if (!this.dialect.canStoreText(id)) return undefined;
-    const found = await this.writer.write({ actor }, async (trx) => {
+    const outcome = await this.writer.write({ actor }, async (trx) => {
+      // Never a delivered one: made pending, it would be the oldest of its endpoint's queue, and a
+      // failed re-send would hold every newer delivery behind its retry.
       const row = await trx
         .updateTable('webhook_deliveries')
-        .set({ status: 'pending', next_attempt_at: now(), delivered_at: null })
+        .set({ status: 'pending', next_attempt_at: now() })
         .where('webhook_id', '=', webhookId)
         .where('id', '=', id)
+        .where('status', '<>', 'delivered')
         .returning(['dispensary_id', 'seq'])
         .executeTakeFirst();
-      if (!row) return { result: false };
+      if (!row) return { result: 'not retried' as const };
       return {
-        result: true,
+        result: 'retried' as const,
         change: webhookChange(webhookId, Number(row.dispensary_id), 'webhook.retry', {
           delivery_id: id,
           cursor: String(row.seq),
         }),
       };
     });
-    return found ? this.delivery(webhookId, id) : undefined;
+    const delivery = await this.delivery(webhookId, id);
+    if (!delivery) return undefined;
+    return { retried: outcome === 'retried', delivery };
   }
 
   /** Due deliveries, each the head of its endpoint's queue, oldest due first. */

@@ -50,9 +50,10 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
   });
 
   // A menu file as it is, whatever its type says (CSV, or JSON as text or as JSON): ?format decides,
-  // so that a file that is not valid JSON still gets its dry run. Only this route reads bodies so.
+  // so that a file that is not valid JSON still gets its dry run. Only this route reads bodies so;
+  // any other type is the app's to refuse (src/http/pipeline/body-parsers.ts).
   await app.register(async (files) => {
-    files.removeAllContentTypeParsers();
+    files.removeContentTypeParser('application/json');
     files.addContentTypeParser(
       ['text/csv', 'text/plain', 'application/json'],
       { parseAs: 'string' },

@@ -112,9 +112,9 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
 
   route.write('POST', '/webhooks/:id/deliveries/:delivery_id/retry', {
     operationId: 'retryWebhookDelivery',
-    summary: 'Send a delivery again now',
+    summary: 'Send a failed or pending delivery again now',
     description:
-      'A failed delivery becomes pending again with its attempts kept (deliveries to one endpoint stay in cursor order).',
+      'The delivery becomes pending again, due now, with its webhook-id and attempts kept: it goes before the endpoint’s newer pending deliveries, and a failed one that fails again is failed at once. A delivered one is not sent again: 409 conflict, its record unchanged (a receiver that lost it reads the change from /changes).',
     schema: { params: DeliveryParams, response: { 200: DeliveryOut } },
     run: async (request) => {
       const { delivery_id: deliveryId } = request.params;
