@@ -120,7 +120,8 @@ describe('the OpenAPI document', () => {
         expect(names).not.toContain('store');
         expect(names).not.toContain('password');
       }
-      if (path.startsWith('/admin/')) expect(operation.security).toEqual([{ AdminKey: [] }]);
+      if (path.startsWith('/admin/') && path !== '/admin/v1/session')
+        expect(operation.security).toEqual([{ AdminKey: [] }, { ConsoleSession: [] }]);
       if (tags.includes('Form A')) {
         const body = (operation.requestBody as Json).content as Record<string, Json>;
         const schema = body['application/json']!.schema as Json;
@@ -224,6 +225,48 @@ describe('the OpenAPI document', () => {
       'PUT /admin/v1/dispensaries/{id}/menu': 'replaceMenu',
       'POST /admin/v1/dispensaries/{id}/rotate-token': 'rotateDispensaryToken',
     });
+  });
+
+  it('declares the credentials each sync API route asks for: without them, 401 exactly where it names a scheme', async () => {
+    const pathValue = (name: string) =>
+      ({ username: 'menu-board', name: 'staff', delivery_id: 'msg_1' })[name] ?? '1';
+    const open: string[] = [];
+    for (const { path, method, operation } of operations(document)) {
+      if (!path.startsWith('/admin/')) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      const url = path.replace(/\{(\w+)\}/g, (_whole, name: string) => pathValue(name));
+      const response = await runtime.app.inject({ method: method.toUpperCase() as 'GET', url });
+      const security = operation.security as Json[];
+      if (security.length > 0) expect(response.statusCode, `${where}: ${response.body}`).toBe(401);
+      else {
+        expect(response.statusCode, `${where}: ${response.body}`).not.toBe(401);
+        open.push(where);
+      }
+    }
+    // The console's sign-in (the admin key travels in its body) and sign-out (without a session, it
+    // only clears the cookie).
+    expect(open).toEqual(['POST /admin/v1/session', 'DELETE /admin/v1/session']);
+    const { key } = await runtime.services.adminKeys.create('openapi-sign-in', 'all');
+    const signIn = await runtime.app.inject({
+      method: 'POST',
+      url: '/admin/v1/session',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ key }),
+    });
+    expect(signIn.statusCode, signIn.body).toBe(201);
+    // The session's read takes its cookie; every other route the bearer key or that cookie.
+    const paths = document.paths as Record<string, Record<string, Json>>;
+    const schemes = (document.components as Json).securitySchemes as Record<string, Json>;
+    expect(schemes.ConsoleSession).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'menu_console_session',
+    });
+    expect(paths['/admin/v1/session']!.get!.security).toEqual([{ ConsoleSession: [] }]);
+    expect(paths['/admin/v1/dispensaries']!.get!.security).toEqual([
+      { AdminKey: [] },
+      { ConsoleSession: [] },
+    ]);
   });
 
   it('says `security: []` with the reason wherever no security scheme applies', () => {

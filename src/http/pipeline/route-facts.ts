@@ -19,8 +19,19 @@ declare module 'fastify' {
      * it). Default: such a route gets 503 then, rather than an answer from caches that may miss a revocation.
      */
     needsDatabase?: boolean;
+    /**
+     * The credentials the route asks for, which the OpenAPI document declares as its security (the
+     * route's own hooks check them). Left out: the request form's, by the route's tag.
+     */
+    credentials?: RouteCredentials;
   }
 }
+
+/**
+ * `admin-key`: an admin key as a bearer token, or the console's session cookie (the sync API);
+ * `console-session`: the session cookie only; `{ none }`: no credentials, and why.
+ */
+export type RouteCredentials = 'admin-key' | 'console-session' | { none: string };
 
 /** How a write is replayed for a repeated Idempotency-Key. */
 export interface IdempotentWrite {
@@ -37,6 +48,7 @@ export interface RouteFacts {
   rateLimited: boolean;
   menuCursor: boolean;
   idempotent: boolean;
+  credentials: RouteCredentials | undefined;
 }
 
 /** A route's facts from its config (the defaults where it declares none). */
@@ -45,5 +57,6 @@ export function routeFacts(config: FastifyContextConfig = {}): RouteFacts {
     rateLimited: config.rateLimited !== false,
     menuCursor: config.menuCursor === true,
     idempotent: config.idempotent !== undefined,
+    credentials: config.credentials,
   };
 }

@@ -49,6 +49,11 @@ export const sessionRoutes: FastifyPluginAsync<{ sessions: ConsoleSessionService
         body: SignInBody,
         response: { 201: SessionOut, ...errorResponses(400, 401, 403, 429, 500, 503) },
       },
+      config: {
+        credentials: {
+          none: 'No security scheme (`security: []`): the admin key travels in the body (`key`), and no Authorization header is read.',
+        },
+      },
     },
     async (request, reply) => {
       refuseForeignOrigin(request);
@@ -68,6 +73,7 @@ export const sessionRoutes: FastifyPluginAsync<{ sessions: ConsoleSessionService
         tags,
         response: { 200: SessionOut, ...errorResponses(401, 429, 500, 503) },
       },
+      config: { credentials: 'console-session' },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -94,6 +100,11 @@ export const sessionRoutes: FastifyPluginAsync<{ sessions: ConsoleSessionService
         response: {
           ...noContent('Signed out; the cookie is cleared.'),
           ...errorResponses(403, 429, 500, 503),
+        },
+      },
+      config: {
+        credentials: {
+          none: 'No credentials needed (`security: []`): with the session cookie (ConsoleSession) it ends that session, and then needs its CSRF token; without one it only clears the cookie.',
         },
       },
     },

@@ -21,7 +21,9 @@ field names.
 \`FormBUsername\` and \`FormBPassword\` (all three are required together).
 
 **The sync API** under \`/admin/v1\` takes \`Authorization: Bearer <admin key>\` (scheme \`AdminKey\`);
-create a key with \`npx menu-api admin-key create --scope all --name NAME\`. Every write accepts an \`Idempotency-Key\`
+create a key with \`npx menu-api admin-key create --scope all --name NAME\`. The console signs in with
+\`POST /admin/v1/session\`, which takes the key in its body (no security scheme), and then calls it
+with the session cookie instead (scheme \`ConsoleSession\`). Every write accepts an \`Idempotency-Key\`
 header: the same key with the same request within 24 hours returns the first answer (with
 \`idempotent-replayed: true\`) and changes nothing again.
 
