@@ -13,9 +13,10 @@ Both documented request forms are served by the same server on the same port:
 
 **Form A** sends its credentials in the JSON request body. OpenAPI has no security scheme for body
 fields, so they appear as required fields of each Form A request body instead. Besides
-\`application/json\`, Form A reads the same JSON object sent with no content type, \`text/plain\` or
-\`application/x-www-form-urlencoded\` (what \`curl -d\` sends), and a real urlencoded form with the same
-field names.
+\`application/json\`, Form A reads the same JSON object as \`text/plain\`, and a real urlencoded form
+with the same field names. For clients written that way, the server also reads the JSON text with no
+content type or labelled \`application/x-www-form-urlencoded\` (what \`curl -d\` sends without a
+content type); no schema can describe that body, so send \`Content-Type: application/json\`.
 
 **Form B** sends its credentials in three headers, described as the security schemes \`FormBStore\`,
 \`FormBUsername\` and \`FormBPassword\` (all three are required together).
