@@ -269,6 +269,46 @@ describe('the OpenAPI document', () => {
     ]);
   });
 
+  it('closes every sync API request body (additionalProperties: false), and the server refuses an unknown field, naming it', async () => {
+    const { key } = await runtime.services.adminKeys.create('openapi-closed-bodies', 'all');
+    const schemas = (document.components as Json).schemas as Record<string, Json>;
+    const named = (schema: Json): Json =>
+      typeof schema.$ref === 'string' ? schemas[schema.$ref.split('/').pop()!]! : schema;
+    let checked = 0;
+    for (const { path, method, operation } of operations(document)) {
+      const media = (
+        (operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined
+      )?.['application/json'];
+      if (!path.startsWith('/admin/') || media === undefined) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      const schema = named(media.schema as Json);
+      // A list's entries; of an optional body (`anyOf` with null), the object.
+      const entry = schema.type === 'array' ? named(schema.items as Json) : schema;
+      const object = ((entry.anyOf as Json[] | undefined) ?? [entry]).find(
+        (branch) => branch.type === 'object',
+      )!;
+      expect(object.additionalProperties, where).toBe(false);
+      // The documented example with one misspelt field more (in its first entry, for a list).
+      const example = structuredClone(media.example) as Json | Json[];
+      const misspelt = Array.isArray(example) ? example[0]! : example;
+      misspelt.unknwon_field = 1;
+      const response = await runtime.app.inject({
+        method: method.toUpperCase() as 'POST',
+        url: path.replace(/\{\w+\}/g, '1'),
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        payload: JSON.stringify(example),
+      });
+      expect(response.statusCode, `${where}: ${response.body}`).toBe(400);
+      const fields = (response.json().error.problems as { field: string }[]).map((problem) => problem.field);
+      expect(
+        fields.some((field) => field.endsWith('unknwon_field')),
+        `${where}: ${response.body}`,
+      ).toBe(true);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThanOrEqual(12);
+  });
+
   it('says `security: []` with the reason wherever no security scheme applies', () => {
     for (const { path, method, operation } of operations(document)) {
       if (path === '/test/contract') continue;

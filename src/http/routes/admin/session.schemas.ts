@@ -14,7 +14,7 @@ const EXAMPLES = {
 
 export const SignInBody = Type.Object(
   { key: Type.String({ minLength: 1, maxLength: 200, description: 'An admin key (mak_…).' }) },
-  { additionalProperties: false, examples: [{ key: 'mak_…' }] },
+  { additionalProperties: false, title: 'SignIn', examples: [{ key: 'mak_…' }] },
 );
 
 export const SessionOut = Type.Object(
@@ -26,5 +26,5 @@ export const SessionOut = Type.Object(
     expires_at: Type.String({ description: 'The absolute end of the session.' }),
     idle_timeout_seconds: Type.Integer({ description: 'The session ends after this long unused.' }),
   },
-  { examples: [EXAMPLES.session] },
+  { title: 'AdminSession', examples: [EXAMPLES.session] },
 );

@@ -26,7 +26,8 @@ create a key with \`npx menu-api admin-key create --scope all --name NAME\`. The
 \`POST /admin/v1/session\`, which takes the key in its body (no security scheme), and then calls it
 with the session cookie instead (scheme \`ConsoleSession\`). Every write accepts an \`Idempotency-Key\`
 header: the same key with the same request within 24 hours returns the first answer (with
-\`idempotent-replayed: true\`) and changes nothing again.
+\`idempotent-replayed: true\`) and changes nothing again. Every request body of the sync API is closed
+(\`additionalProperties: false\`): a field it does not take is refused with 400 naming it, never ignored.
 
 The demo server (\`npm start\`, which runs \`npx menu-api serve --demo\`) answers the examples below: credential \`demo\` /
 \`demo-password\`, dispensary token \`demo-collective-token\`. These secrets are public.

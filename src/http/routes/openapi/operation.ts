@@ -2,6 +2,7 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySchema } from 'fastify';
 import { FORMS } from '../../../forms/index.js';
 import { type RouteCredentials, type RouteFacts, routeFacts } from '../../pipeline/route-facts.js';
+import { documentedParameters, withoutCodeCheckedBranches } from './document-notes.js';
 
 /**
  * What each route's operation gets from the route beside its schema: its security (the credentials
@@ -68,8 +69,14 @@ function withSecurity(schema: FastifySchema, facts: RouteFacts): FastifySchema {
 export const transformRoute: Transform = ({ schema, url, route }) => {
   if (!schema) return { schema, url };
   const facts = routeFacts(route.config);
+  // The request as the document gives it, after the schemas' notes (copies: the route validates the originals).
+  const request = {
+    ...(schema.params === undefined ? {} : { params: documentedParameters(schema.params) }),
+    ...(schema.querystring === undefined ? {} : { querystring: documentedParameters(schema.querystring) }),
+    ...(schema.body === undefined ? {} : { body: withoutCodeCheckedBranches(schema.body) }),
+  };
   return {
-    schema: { ...withSecurity(schema, facts), [FACTS_KEY]: facts },
+    schema: { ...withSecurity(schema, facts), ...request, [FACTS_KEY]: facts },
     url,
   } as ReturnType<Transform>;
 };
