@@ -94,7 +94,8 @@ describe('README.md and docs/ run as written', () => {
     const result = await runBlock('npx menu-api --version', cleanEnvironment());
     expect(result, result.stderr).toMatchObject({ code: 0 });
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-  });
+    // npm's own start takes seconds when the suite shares two cores.
+  }, 60_000);
 
   it('finds its shell blocks; each skipped one says why; the placeholders are documented', () => {
     expect(RUN.filter((block) => block.page === 'README.md').length).toBeGreaterThanOrEqual(3);
