@@ -12,6 +12,7 @@ import { answerHeaders, streamHeaders } from '../http/pipeline/answer-headers.js
 import { recordAnswers } from '../http/pipeline/answer-record.js';
 import { parseBodies } from '../http/pipeline/body-parsers.js';
 import { clientErrorHandler } from '../http/pipeline/client-errors.js';
+import { DOCUMENT_NOTES } from '../http/pipeline/document-notes.js';
 import { drainOnClose, endOnClose, isDraining } from '../http/pipeline/drain.js';
 import { handleError, handleFrameworkError, sendError } from '../http/pipeline/errors.js';
 import { continueWithinLimit } from '../http/pipeline/expect-continue.js';
@@ -34,7 +35,6 @@ import { type DocsOptions, docsRoutes } from '../http/routes/docs.js';
 import { type HealthChecks, healthRoutes, unavailableWhileUnreachable } from '../http/routes/health.js';
 import { landingRoutes } from '../http/routes/landing.js';
 import { metricsRoute } from '../http/routes/metrics.js';
-import { DOCUMENT_NOTES } from '../http/routes/openapi/document-notes.js';
 import { registerOpenApi } from '../http/routes/openapi.js';
 import type { AccessService } from '../services/access.js';
 import type { MenuReader } from '../services/menu-reader.js';

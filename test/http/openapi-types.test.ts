@@ -79,12 +79,13 @@ const FIELD_BY_FIELD = `
   const deliveries: QueryParameters<'/admin/v1/webhooks/{id}/deliveries', 'get'> = { limit: 50 };
   const audit: QueryParameters<'/admin/v1/audit', 'get'> = { dispensary_id: 1, limit: 100 };
   const grace: RequestBody<'/admin/v1/dispensaries/{id}/rotate-token', 'post'> = { grace_seconds: 0 };
+  const page: QueryParameters<'/changes', 'get'> = { after: '0000000000000042', limit: 50 };
   const named: [Schemas['Dispensary'], Schemas['DispensarySummary'], Schemas['CredentialSummary'],
     Schemas['AdminKeySummary'], Schemas['AuditEntry'], Schemas['UsageCount'], Schemas['WebhookSummary'],
     Schemas['WebhookDelivery'], Schemas['FormAChangePage'], Schemas['FormBChangePage'],
     Schemas['DispensaryPatch'], Schemas['WebhookInput']] | undefined = undefined;
   const id: number = ({} as Schemas['Dispensary']).id;
-  export { store, created, where, item, deliveries, audit, grace, named, id };`;
+  export { store, created, where, item, deliveries, audit, grace, page, named, id };`;
 
 /** Mistakes the server refuses, each of which must fail to compile: [what, code, the compiler's complaint]. */
 const MISTAKES: [string, string, RegExp][] = [
@@ -106,6 +107,11 @@ const MISTAKES: [string, string, RegExp][] = [
   [
     'a dispensary id as text',
     `const body: PathParameters<'/admin/v1/dispensaries/{id}', 'patch'> = { id: '1' };`,
+    /Type 'string' is not assignable to type 'number'/,
+  ],
+  [
+    'a page size of /changes as text',
+    `const body: QueryParameters<'/changes', 'get'> = { limit: '50' };`,
     /Type 'string' is not assignable to type 'number'/,
   ],
   [

@@ -1,6 +1,7 @@
 import { type TArray, Type } from 'typebox';
+import { INTEGER_TEXT } from '../../http/pipeline/document-notes.js';
 import { noStore } from '../../http/pipeline/snapshot-reply.js';
-import { decodeCursor } from '../../services/menu-feed.js';
+import { decodeCursor, MAX_CHANGES_LIMIT } from '../../services/menu-feed.js';
 import { changeMapper, changeSchema, changesPageSchema, parseLimit } from '../common/changes.js';
 import { menuOf, type RequestForm } from '../form.js';
 import { formRoute, type PublicEndpoint } from './endpoint.js';
@@ -16,14 +17,23 @@ export const afterParameter = {
   ),
 };
 
-/** `after` and `limit`: a query string carries text, a JSON body a number. */
+const LIMIT_DESCRIPTION = 'Most changes to return, 1 to 1,000 (default 100).';
+
+/**
+ * `after` and `limit`: a query string carries text, a JSON body a number. Either way parseLimit checks
+ * it and says what is wrong; the document gives the integer a query's text holds.
+ */
 function changesParameters(form: RequestForm) {
   return {
     ...afterParameter,
     limit: Type.Optional(
       form.transport.method === 'GET'
-        ? Type.String({ maxLength: 16, description: 'Most changes to return, 1 to 1,000 (default 100).' })
-        : Type.Integer({ description: 'Most changes to return, 1 to 1,000 (default 100).' }),
+        ? Type.String({
+            maxLength: 16,
+            description: LIMIT_DESCRIPTION,
+            [INTEGER_TEXT]: { minimum: 1, maximum: MAX_CHANGES_LIMIT },
+          })
+        : Type.Integer({ description: LIMIT_DESCRIPTION }),
     ),
   };
 }

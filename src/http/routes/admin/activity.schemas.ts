@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../../domain/nullable.js';
-import { IdText, IntegerText } from './shared.schemas.js';
+import { IntegerText } from '../../pipeline/document-notes.js';
+import { IdText } from './shared.schemas.js';
 
 /** The schemas of the audit log and usage routes (src/http/routes/admin/activity.ts). */
 

@@ -8,7 +8,7 @@ import {
 } from '../../../domain/item-schema.js';
 import { Nullable } from '../../../domain/nullable.js';
 import { ALL_ITEM_FIELD_ALIASES } from '../../../forms/index.js';
-import { CHECKED_BY_CODE } from '../openapi/document-notes.js';
+import { CHECKED_BY_CODE } from '../../pipeline/document-notes.js';
 import { DispensaryId, IdText } from './shared.schemas.js';
 
 /** The schemas of the sync API's menu and inventory routes (src/http/routes/admin/menu.ts). */

@@ -1,8 +1,8 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySchema } from 'fastify';
 import { FORMS } from '../../../forms/index.js';
+import { documentedParameters, withoutCodeCheckedBranches } from '../../pipeline/document-notes.js';
 import { type RouteCredentials, type RouteFacts, routeFacts } from '../../pipeline/route-facts.js';
-import { documentedParameters, withoutCodeCheckedBranches } from './document-notes.js';
 
 /**
  * What each route's operation gets from the route beside its schema: its security (the credentials

@@ -1,3 +1,5 @@
+import { Type } from 'typebox';
+
 /**
  * Notes a route's schema carries for the OpenAPI document only: Ajv knows each keyword as an
  * annotation (src/server/app.ts), so it changes nothing of what a route accepts, and the document
@@ -26,13 +28,22 @@ export interface IntegerRange {
   maximum: number;
 }
 
+/**
+ * A whole number in a path or query string. The server never coerces types, so it checks the text
+ * (`pattern`: the digits of a number in `range`, nothing else); the document says what the text
+ * holds, an integer in `range`, so that clients send a number (INTEGER_TEXT above).
+ */
+export function IntegerText(pattern: string, range: IntegerRange, options: { description: string }) {
+  return Type.String({ pattern, ...options, [INTEGER_TEXT]: range });
+}
+
 type Json = Record<string, unknown>;
 
 /** A parameter schema as the document gives it: an integer text becomes the integer it holds. */
 function documentedParameter(schema: Json): Json {
   const range = schema[INTEGER_TEXT] as IntegerRange | undefined;
   if (range === undefined) return schema;
-  const { type: _text, pattern: _digits, [INTEGER_TEXT]: _range, ...rest } = schema;
+  const { type: _text, pattern: _digits, maxLength: _length, [INTEGER_TEXT]: _range, ...rest } = schema;
   return { ...rest, type: 'integer', minimum: range.minimum, maximum: range.maximum };
 }
 
