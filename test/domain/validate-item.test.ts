@@ -43,8 +43,26 @@ const EXPECTED_ITEM = {
   conditions: ['Stress'],
   active: false,
   prices: [
-    { unit: 'gram', amount: 1, priceCents: 1200, stock: 10 },
-    { unit: 'ounce', amount: 0.125, priceCents: 3850, stock: null },
+    {
+      unit: 'gram',
+      amount: 1,
+      priceCents: 1200,
+      stock: 10,
+      label: '',
+      medPriceCents: null,
+      sku: '',
+      barcode: '',
+    },
+    {
+      unit: 'ounce',
+      amount: 0.125,
+      priceCents: 3850,
+      stock: null,
+      label: '',
+      medPriceCents: null,
+      sku: '',
+      barcode: '',
+    },
   ],
 };
 

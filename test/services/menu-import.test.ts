@@ -121,8 +121,26 @@ describe('MenuService.parse: JSON in every naming', () => {
         productSubtype: 'Hybrid',
         thc: 21.5,
         prices: [
-          { unit: 'gram', amount: 1, priceCents: 1200, stock: 10 },
-          { unit: 'ounce', amount: 0.125, priceCents: 3850, stock: 0 },
+          {
+            unit: 'gram',
+            amount: 1,
+            priceCents: 1200,
+            stock: 10,
+            label: '',
+            medPriceCents: null,
+            sku: '',
+            barcode: '',
+          },
+          {
+            unit: 'ounce',
+            amount: 0.125,
+            priceCents: 3850,
+            stock: 0,
+            label: '',
+            medPriceCents: null,
+            sku: '',
+            barcode: '',
+          },
         ],
       }),
     ]);
@@ -210,9 +228,36 @@ describe('MenuService.parse: CSV', () => {
     expect(items).toHaveLength(2);
     expect(items[0]).toMatchObject({ id: 4, name: 'Blue Dream', brand: 'Emerald', productType: 'Flower' });
     expect(items[0]!.prices).toEqual([
-      { unit: 'gram', amount: 1, priceCents: 1200, stock: 10 },
-      { unit: 'ounce', amount: 0.125, priceCents: 3850, stock: 2 },
-      { unit: 'gram', amount: 3.5, priceCents: 3500, stock: null },
+      {
+        unit: 'gram',
+        amount: 1,
+        priceCents: 1200,
+        stock: 10,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+      },
+      {
+        unit: 'ounce',
+        amount: 0.125,
+        priceCents: 3850,
+        stock: 2,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+      },
+      {
+        unit: 'gram',
+        amount: 3.5,
+        priceCents: 3500,
+        stock: null,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+      },
     ]);
     expect(items[1]).toMatchObject({ id: 9, prices: [{ unit: 'unit', amount: 10, priceCents: 2000 }] });
   });
@@ -259,7 +304,18 @@ describe('MenuService.parse: CSV', () => {
       effects: ['Happy', 'Relaxed'],
       conditions: ['Stress'],
       active: true,
-      prices: [{ unit: 'gram', amount: 1, priceCents: 1200, stock: 3 }],
+      prices: [
+        {
+          unit: 'gram',
+          amount: 1,
+          priceCents: 1200,
+          stock: 3,
+          label: '',
+          medPriceCents: null,
+          sku: '',
+          barcode: '',
+        },
+      ],
     });
     expect(noPrices).toMatchObject({ id: 2, productType: 'Topical', prices: [], flavors: [], thc: null });
   });
@@ -285,8 +341,26 @@ describe('MenuService.parse: CSV', () => {
         brand: 'Cloud',
         productType: 'Vape',
         prices: [
-          { unit: 'gram', amount: 1, priceCents: 1250, stock: null },
-          { unit: 'gram', amount: 2, priceCents: 2000, stock: null },
+          {
+            unit: 'gram',
+            amount: 1,
+            priceCents: 1250,
+            stock: null,
+            label: '',
+            medPriceCents: null,
+            sku: '',
+            barcode: '',
+          },
+          {
+            unit: 'gram',
+            amount: 2,
+            priceCents: 2000,
+            stock: null,
+            label: '',
+            medPriceCents: null,
+            sku: '',
+            barcode: '',
+          },
         ],
       }),
     ]);
