@@ -253,6 +253,26 @@ export function checkDocument(
   }
 }
 
+/**
+ * A nullable object whose every field is null or its default says nothing: it is null, as a CSV cell
+ * (which leaves those out) reads it back.
+ */
+export function checkOptionalObject(
+  schema: TSchema,
+  value: unknown,
+  path: string,
+  problems: DocumentProblem[],
+): unknown {
+  const checked = checkDocument(schema, value, path, problems);
+  return checked && isEmpty(checked, nonNull(schema as Shape)) ? null : checked;
+}
+
+function isEmpty(value: unknown, shape: Shape): boolean {
+  if (value === null || value === shape.default) return true;
+  if (!isPlainObject(value)) return false;
+  return Object.entries(value).every(([key, field]) => isEmpty(field, nonNull(shape.properties![key]!)));
+}
+
 /** What a pattern asks for, in words. */
 function patternMessage(pattern: string): string {
   if (pattern === '^[A-Z0-9]{24}$')

@@ -4,6 +4,7 @@ import {
   BatchSchema,
   checkAnalytes,
   checkDocument,
+  checkOptionalObject,
   type DocumentProblem,
   ImageSchema,
   ServingSchema,
@@ -125,6 +126,13 @@ const analytes = (which: 'cannabinoids' | 'terpenes', example: Static<typeof Ana
 };
 
 const orNull = <S extends TSchema>(schema: S) => Type.Union([schema, Type.Null()]);
+/** A structured value that may be absent: null when missing, or when none of its fields says anything. */
+const optionalObject = <S extends TSchema>(schema: S, example: Static<S> | null) => {
+  const nullable = orNull(schema);
+  return document(nullable, example as Static<typeof nullable>, 'pairs', (value, path, problems) =>
+    checkOptionalObject(nullable, value, path, problems),
+  );
+};
 
 const oneOf = <T extends string>(values: readonly T[], description?: string) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
@@ -257,11 +265,11 @@ export const ITEM_FIELDS = {
     }),
     'pos-10442',
   ),
-  strain: document(
-    orNull(StrainSchema),
-    { name: 'Blue Dream', type: 'sativa_dominant', lineage: 'Blueberry × Haze' },
-    'pairs',
-  ),
+  strain: optionalObject(StrainSchema, {
+    name: 'Blue Dream',
+    type: 'sativa_dominant',
+    lineage: 'Blueberry × Haze',
+  }),
   cannabinoids: analytes('cannabinoids', [
     { code: 'd9-thc', min: 0.6, max: 0.6, unit: '%', basis: 'weight', status: 'detected' },
     { code: 'd9-thca', min: 23.8, max: 23.8, unit: '%', basis: 'weight', status: 'detected' },
@@ -271,28 +279,24 @@ export const ITEM_FIELDS = {
     { code: 'beta-myrcene', min: 0.9, max: 1.1, unit: '%', basis: 'weight', status: 'detected' },
     { code: 'limonene', min: 0.4, max: 0.4, unit: '%', basis: 'weight', status: 'detected' },
   ]),
-  batch: document(
-    orNull(BatchSchema),
-    {
-      package_label: '1A4060300003B01000012345',
-      batch_number: 'BD-2026-11',
-      lab_name: 'Emerald Test Labs',
-      lab_license: 'LAB-00042',
-      tested_at: '2026-11-02',
-      coa_url: 'https://labs.example.com/coa/BD-2026-11.pdf',
-      passed: true,
-      tests: {
-        potency: 'pass',
-        pesticides: 'pass',
-        microbials: 'pass',
-        heavy_metals: 'pass',
-        residual_solvents: 'not_tested',
-        mycotoxins: 'pass',
-      },
+  batch: optionalObject(BatchSchema, {
+    package_label: '1A4060300003B01000012345',
+    batch_number: 'BD-2026-11',
+    lab_name: 'Emerald Test Labs',
+    lab_license: 'LAB-00042',
+    tested_at: '2026-11-02',
+    coa_url: 'https://labs.example.com/coa/BD-2026-11.pdf',
+    passed: true,
+    tests: {
+      potency: 'pass',
+      pesticides: 'pass',
+      microbials: 'pass',
+      heavy_metals: 'pass',
+      residual_solvents: 'not_tested',
+      mycotoxins: 'pass',
     },
-    'pairs',
-  ),
-  serving: document(orNull(ServingSchema), null, 'pairs'),
+  }),
+  serving: optionalObject(ServingSchema, null),
   images: document(
     Type.Array(ImageSchema, {
       maxItems: LIMITS.imagesPerItem,

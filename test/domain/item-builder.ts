@@ -13,6 +13,20 @@ export const SPEC_ONLY_FIELDS = {
   images: [],
 } satisfies Partial<MenuItem>;
 
+/** The same in the canonical record's spelling, and a price entry's. */
+export const SPEC_ONLY_RECORD_FIELDS = {
+  tags: [],
+  staff_pick: false,
+  external_id: '',
+  strain: null,
+  cannabinoids: [],
+  terpenes: [],
+  batch: null,
+  serving: null,
+  images: [],
+};
+export const SPEC_ONLY_PRICE_FIELDS = { label: '', med_price: null, sku: '', barcode: '' };
+
 /** A plain flower item with one price entry, and the fields a test cares about in `overrides`. */
 export function itemInput(id: number | null, overrides: Partial<MenuItemInput> = {}): MenuItemInput {
   return {

@@ -5,6 +5,7 @@ import { fromCents, MAX_PRICE_CENTS, toCents } from '../../src/domain/money.js';
 import { validateItem, validateMenu } from '../../src/domain/validate-item.js';
 import { ALL_ITEM_FIELD_ALIASES } from '../../src/forms/index.js';
 import { BLUE_DREAM } from '../helpers/fixtures.js';
+import { SPEC_ONLY_FIELDS } from './item-builder.js';
 
 const ALIASES = ALL_ITEM_FIELD_ALIASES;
 
@@ -42,6 +43,7 @@ const EXPECTED_ITEM = {
   effects: ['Happy'],
   conditions: ['Stress'],
   active: false,
+  ...SPEC_ONLY_FIELDS,
   prices: [
     {
       unit: 'gram',
@@ -125,6 +127,7 @@ describe('validateItem: accepted spellings', () => {
         effects: [],
         conditions: [],
         active: true,
+        ...SPEC_ONLY_FIELDS,
         prices: [],
       },
     });

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MenuItemInput } from '../../src/domain/item.js';
 import { ServiceError } from '../../src/services/errors.js';
+import { SPEC_ONLY_FIELDS, SPEC_ONLY_PRICE_FIELDS, SPEC_ONLY_RECORD_FIELDS } from '../domain/item-builder.js';
 import { BLUE_DREAM } from '../helpers/fixtures.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 
@@ -304,6 +305,7 @@ describe('MenuService.parse: CSV', () => {
       effects: ['Happy', 'Relaxed'],
       conditions: ['Stress'],
       active: true,
+      ...SPEC_ONLY_FIELDS,
       prices: [
         {
           unit: 'gram',
@@ -368,7 +370,7 @@ describe('MenuService.parse: CSV', () => {
 
   it('rejects an unknown column, naming it and the known ones', () => {
     expect(csvRejection('id,name,product_type,colour\n1,A,Gear,green')).toEqual([
-      expect.stringMatching(/^line 1, colour: is not a known column \(known: id, name, .*stock\)$/),
+      expect.stringMatching(/^line 1, colour: is not a known column \(known: id, name, .*barcode\)$/),
     ]);
   });
 
@@ -653,15 +655,16 @@ describe('MenuService.export: what export writes, import reads back unchanged', 
       effects: ['Calm', 'Focused'],
       conditions: ['Anxiety', 'Insomnia', 'Pain'],
       active: true,
+      ...SPEC_ONLY_RECORD_FIELDS,
       prices: [
-        { unit: 'unit', amount: 1, price: 45.99, stock: 3 },
-        { unit: 'unit', amount: 3, price: 120, stock: null },
-        { unit: 'gram', amount: 0.25, price: 0.01, stock: null },
+        { unit: 'unit', amount: 1, price: 45.99, stock: 3, ...SPEC_ONLY_PRICE_FIELDS },
+        { unit: 'unit', amount: 3, price: 120, stock: null, ...SPEC_ONLY_PRICE_FIELDS },
+        { unit: 'gram', amount: 0.25, price: 0.01, stock: null, ...SPEC_ONLY_PRICE_FIELDS },
       ],
     });
     const csv = await menus.export(runtime.seed.dispensaryId, 'canonical', 'csv');
     expect(csv.split('\n')[0]).toBe(
-      'id,name,brand,product_type,product_subtype,description,image,cbd,cbn,thc,total_thc,total_cbd,flavors,effects,conditions,active,unit,amount,price,stock',
+      'id,name,brand,product_type,product_subtype,description,image,cbd,cbn,thc,total_thc,total_cbd,flavors,effects,conditions,active,tags,staff_pick,external_id,strain,cannabinoids,terpenes,batch,serving,images,unit,amount,price,stock,label,med_price,sku,barcode',
     );
     expect(csv).toContain('Anxiety;Insomnia;Pain');
   });
