@@ -12,10 +12,25 @@ import { writeCsv } from '../src/services/menu-files/csv.js';
 
 const FOLDER = new URL('../examples/', import.meta.url);
 
+/** The rich fields (docs/rich-item.md) left out, as a point of sale that writes only the specification's. */
+const PLAIN = {
+  tags: [],
+  staff_pick: false,
+  external_id: '',
+  strain: null,
+  cannabinoids: [],
+  terpenes: [],
+  batch: null,
+  serving: null,
+  images: [],
+};
+const PLAIN_PRICE = { label: '', med_price: null, sku: '', barcode: '' };
+
 /** Two more items, so that the templates show a unit-priced product and an inactive one. */
 const MORE = [
   {
     ...CANONICAL_ITEM_EXAMPLE,
+    ...PLAIN,
     id: 2,
     name: 'Mango Haze Live Resin Cart',
     brand: 'Sunset Extracts',
@@ -28,10 +43,14 @@ const MORE = [
     flavors: ['Mango', 'Citrus'],
     effects: ['Energetic', 'Focused'],
     conditions: ['Fatigue'],
-    prices: [{ unit: 'unit', amount: 1, price: 45, stock: 18 }],
+    prices: [{ unit: 'unit', amount: 1, price: 45, stock: 18, ...PLAIN_PRICE }],
   },
   {
     ...CANONICAL_ITEM_EXAMPLE,
+    ...PLAIN,
+    external_id: 'pos-20317',
+    cannabinoids: [{ code: 'd9-thc', min: 100, max: 100, unit: 'mg', basis: 'package', status: 'detected' }],
+    serving: { servings_per_pack: 10, thc_mg_per_serving: 10, cbd_mg_per_serving: null },
     id: 3,
     name: 'Midnight Berry Gummies',
     brand: 'Night Owl Edibles',
@@ -45,7 +64,7 @@ const MORE = [
     effects: ['Sleepy', 'Relaxed'],
     conditions: ['Insomnia'],
     active: false,
-    prices: [{ unit: 'unit', amount: 1, price: 22, stock: 0 }],
+    prices: [{ unit: 'unit', amount: 1, price: 22, stock: 0, ...PLAIN_PRICE, label: '10 pack' }],
   },
 ];
 

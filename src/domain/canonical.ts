@@ -47,11 +47,11 @@ function mapFields(
 
 /** A field's value (not price entries) as the canonical record spells the model's: money in units, not cents. */
 export function canonicalValue(field: Field, value: unknown): unknown {
-  return field.kind === 'money' ? fromCents(value as number) : value;
+  return field.kind === 'money' && value !== null ? fromCents(value as number) : value;
 }
 
 const modelValueOf = (field: Field, value: unknown): unknown =>
-  field.kind === 'money' ? toCents(value as number) : value;
+  field.kind === 'money' && value !== null ? toCents(value as number) : value;
 
 /**
  * Whether two items have the same canonical record (`JSON.stringify(toCanonicalRecord(...))` equal),
@@ -77,7 +77,9 @@ function sameFields(
       for (let index = 0; index < entries.length; index++) {
         if (!sameFields(entries[index]!, others[index]!, PRICE_FIELD_LIST)) return false;
       }
-    } else if (!sameValue(left, right)) {
+    } else if (
+      field.kind === 'document' ? JSON.stringify(left) !== JSON.stringify(right) : !sameValue(left, right)
+    ) {
       return false;
     }
   }

@@ -1,4 +1,15 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import {
+  AnalyteSchema,
+  BatchSchema,
+  checkAnalytes,
+  checkDocument,
+  checkOptionalObject,
+  type DocumentProblem,
+  ImageSchema,
+  ServingSchema,
+  StrainSchema,
+} from './item-documents.js';
 import { MAX_ITEM_ID, PRODUCT_TYPES, type ProductType, UNITS, type Unit } from './item-vocabulary.js';
 import { MAX_PRICE_CENTS } from './money.js';
 import { Nullable } from './nullable.js';
@@ -24,6 +35,11 @@ export const LIMITS = {
   amountMax: 1_000_000,
   stockMax: 1_000_000_000,
   milligramsMax: 1_000_000,
+  analytesPerList: 60,
+  imagesPerItem: 20,
+  externalIdLength: 100,
+  codeLength: 100,
+  labelLength: 50,
 } as const;
 
 /**
@@ -38,8 +54,14 @@ export const LIMITS = {
  * - `money`: a non-negative amount with at most two decimals; the model and the table hold integer
  *   cents, in `<name>Cents` and `<name>_cents`.
  * - `list`: short strings; JSON text in the table, `;`-separated in a CSV cell; [] when missing.
- * - `flag`: true or false; 0/1 in the table; true when missing.
+ * - `flag`: true or false; 0/1 in the table; the schema's default (else true) when missing.
+ * - `document`: a JSON value of the schema's shape (src/domain/item-documents.ts), checked and
+ *   normalized by the field's `check`; JSON text in the table; in a CSV cell, the field's `cell`
+ *   syntax (src/services/menu-files/cells.ts, docs/rich-item.md). A nullable one is null when missing,
+ *   a list [].
  * - `entries`: the price entries (PRICE_FIELDS); a table of their own.
+ *
+ * A `money` field whose schema is nullable is null when missing.
  */
 export type FieldKind =
   | 'id'
@@ -52,13 +74,24 @@ export type FieldKind =
   | 'money'
   | 'list'
   | 'flag'
+  | 'document'
   | 'entries';
+
+/** How a `document` field is written in a CSV cell (docs/rich-item.md). */
+export type CellSyntax = 'analytes' | 'images' | 'pairs';
+
+/** Checks a document field's value; the normalized value, or undefined after pushing problems. */
+export type DocumentCheck = (value: unknown, path: string, problems: DocumentProblem[]) => unknown;
 
 export interface Field<K extends FieldKind = FieldKind, S extends TSchema = TSchema> {
   kind: K;
   schema: S;
   /** The value of this field in the one example item that every documented example derives from. */
   example: Static<S>;
+  /** A `document` field's CSV cell syntax. */
+  cell?: CellSyntax;
+  /** A `document` field's check. */
+  check?: DocumentCheck;
 }
 
 const field = <K extends FieldKind, S extends TSchema>(
@@ -70,6 +103,36 @@ const field = <K extends FieldKind, S extends TSchema>(
   schema,
   example,
 });
+
+/** A structured field: checked against its schema, or by `check` where it has rules of its own. */
+const document = <S extends TSchema>(
+  schema: S,
+  example: Static<S>,
+  cell: CellSyntax,
+  check: DocumentCheck = (value, path, problems) => checkDocument(schema, value, path, problems),
+): Field<'document', S> => ({ kind: 'document', schema, example, cell, check });
+
+const analytes = (which: 'cannabinoids' | 'terpenes', example: Static<typeof AnalyteSchema>[]) => {
+  const schema = Type.Array(AnalyteSchema, {
+    maxItems: LIMITS.analytesPerList,
+    description:
+      which === 'cannabinoids'
+        ? "The lab's cannabinoid results (codes d9-thc, d9-thca, cbd, cbda, cbg, cbn, thcv, cbc, d8-thc, total-thc, total-cbd, …)."
+        : "The lab's terpene results (codes beta-myrcene, limonene, beta-caryophyllene, linalool, alpha-pinene, …).",
+  });
+  return document(schema, example, 'analytes', (value, path, problems) =>
+    checkAnalytes(which, value, path, LIMITS.analytesPerList, problems),
+  );
+};
+
+const orNull = <S extends TSchema>(schema: S) => Type.Union([schema, Type.Null()]);
+/** A structured value that may be absent: null when missing, or when none of its fields says anything. */
+const optionalObject = <S extends TSchema>(schema: S, example: Static<S> | null) => {
+  const nullable = orNull(schema);
+  return document(nullable, example as Static<typeof nullable>, 'pairs', (value, path, problems) =>
+    checkOptionalObject(nullable, value, path, problems),
+  );
+};
 
 const oneOf = <T extends string>(values: readonly T[], description?: string) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
@@ -112,6 +175,31 @@ export const PRICE_FIELDS = {
       }),
     ),
     140,
+  ),
+  label: field(
+    'text',
+    Type.String({
+      maxLength: LIMITS.labelLength,
+      description: 'The size as sold ("Eighth", "1/8 oz"); "" when none.',
+    }),
+    'Eighth',
+  ),
+  med_price: field(
+    'money',
+    Nullable(
+      Type.Number({
+        minimum: 0,
+        maximum: MAX_PRICE_CENTS / 100,
+        description: 'The medical price, at most two decimals; null when it is price (the adult-use price).',
+      }),
+    ),
+    34,
+  ),
+  sku: field('text', Type.String({ maxLength: LIMITS.codeLength, description: '"" when none.' }), 'BD-8TH'),
+  barcode: field(
+    'text',
+    Type.String({ maxLength: LIMITS.codeLength, description: '"" when none.' }),
+    '850001234567',
   ),
 } as const;
 
@@ -162,9 +250,85 @@ export const ITEM_FIELDS = {
   effects: field('list', tags(), ['Creative', 'Uplifted', 'Relaxed']),
   conditions: field('list', tags(), ['Stress', 'Depression']),
   active: field('flag', Type.Boolean({ description: 'False hides the item from the public menus.' }), true),
+  tags: field('list', tags(), ['Indoor', 'Small batch']),
+  staff_pick: field(
+    'flag',
+    Type.Boolean({ default: false, description: 'Staff recommend it; false when missing.' }),
+    true,
+  ),
+  external_id: field(
+    'text',
+    Type.String({
+      maxLength: LIMITS.externalIdLength,
+      description:
+        'The point of sale\'s id, unique within the dispensary; "" when none. Partial sync matches an item without id by it.',
+    }),
+    'pos-10442',
+  ),
+  strain: optionalObject(StrainSchema, {
+    name: 'Blue Dream',
+    type: 'sativa_dominant',
+    lineage: 'Blueberry × Haze',
+  }),
+  cannabinoids: analytes('cannabinoids', [
+    { code: 'd9-thc', min: 0.6, max: 0.6, unit: '%', basis: 'weight', status: 'detected' },
+    { code: 'd9-thca', min: 23.8, max: 23.8, unit: '%', basis: 'weight', status: 'detected' },
+    { code: 'cbd', min: null, max: null, unit: '%', basis: 'weight', status: 'nd' },
+  ]),
+  terpenes: analytes('terpenes', [
+    { code: 'beta-myrcene', min: 0.9, max: 1.1, unit: '%', basis: 'weight', status: 'detected' },
+    { code: 'limonene', min: 0.4, max: 0.4, unit: '%', basis: 'weight', status: 'detected' },
+  ]),
+  batch: optionalObject(BatchSchema, {
+    package_label: '1A4060300003B01000012345',
+    batch_number: 'BD-2026-11',
+    lab_name: 'Emerald Test Labs',
+    lab_license: 'LAB-00042',
+    tested_at: '2026-11-02',
+    coa_url: 'https://labs.example.com/coa/BD-2026-11.pdf',
+    passed: true,
+    tests: {
+      potency: 'pass',
+      pesticides: 'pass',
+      microbials: 'pass',
+      heavy_metals: 'pass',
+      residual_solvents: 'not_tested',
+      mycotoxins: 'pass',
+    },
+  }),
+  serving: optionalObject(ServingSchema, null),
+  images: document(
+    Type.Array(ImageSchema, {
+      maxItems: LIMITS.imagesPerItem,
+      description: "The item's pictures; image is the URL of the first primary one.",
+    }),
+    [
+      { url: 'https://images.example.com/menu/blue-dream.jpg', alt: 'Blue Dream buds', role: 'primary' },
+      { url: 'https://images.example.com/menu/blue-dream-label.jpg', alt: "The jar's label", role: 'label' },
+    ],
+    'images',
+  ),
   prices: field('entries', Type.Array(PriceEntrySchema, { maxItems: LIMITS.pricesPerItem }), [
-    { unit: 'gram', amount: 1, price: 12, stock: 140 },
-    { unit: 'ounce', amount: 0.125, price: 38, stock: 44 },
+    {
+      unit: 'gram',
+      amount: 1,
+      price: 12,
+      stock: 140,
+      label: 'Gram',
+      med_price: null,
+      sku: 'BD-1G',
+      barcode: '',
+    },
+    {
+      unit: 'ounce',
+      amount: 0.125,
+      price: 38,
+      stock: 44,
+      label: 'Eighth',
+      med_price: 34,
+      sku: 'BD-8TH',
+      barcode: '850001234567',
+    },
   ]),
 } as const;
 
@@ -202,7 +366,7 @@ type ModelKey<N extends string, F> = F extends { kind: 'money' } ? `${Camel<N>}C
 type ColumnKey<N extends string, F> = F extends { kind: 'money' } ? `${N}_cents` : N;
 
 type ModelValue<F extends Field> = F extends { kind: 'entries' } ? PriceEntry[] : Static<F['schema']>;
-type ColumnValue<F extends Field> = F extends { kind: 'list' | 'category' | 'unit' }
+type ColumnValue<F extends Field> = F extends { kind: 'list' | 'category' | 'unit' | 'document' }
   ? string
   : F extends { kind: 'flag' }
     ? number

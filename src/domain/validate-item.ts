@@ -1,5 +1,6 @@
 import type { MenuItemInput, PriceEntry } from './item.js';
 import {
+  type DocumentCheck,
   type Field,
   type FieldKind,
   ITEM_FIELD_LIST,
@@ -123,6 +124,10 @@ class Checker {
   raise(field: string, message: string): void {
     this.fail(field, message);
   }
+
+  document(field: string, check: DocumentCheck): unknown {
+    return check(this.values[field], `${this.prefix}${field}`, this.problems);
+  }
 }
 
 const ITEM_FIELD_NAMES = ITEM_FIELD_LIST.map((field) => field.name);
@@ -138,7 +143,11 @@ interface Limits {
   maxItems?: number;
   enum?: readonly string[];
   items?: Limits;
+  type?: string | string[];
+  default?: unknown;
 }
+
+const nullable = (limits: Limits) => Array.isArray(limits.type) && limits.type.includes('null');
 
 /** Checks one field by its kind; the value for the model, or undefined after raising a problem. */
 function checkField(
@@ -201,6 +210,7 @@ function checkField(
       }
       return value;
     case 'money': {
+      if ((value === undefined || value === null) && nullable(limits)) return null;
       if (typeof value !== 'number') {
         check.raise(name, 'must be a number');
         return undefined;
@@ -212,13 +222,15 @@ function checkField(
     case 'list':
       return check.tags(name, limits.maxItems!, limits.items!.maxLength!);
     case 'flag': {
-      const flag = value ?? true;
+      const flag = value ?? limits.default ?? true;
       if (typeof flag !== 'boolean') {
         check.raise(name, 'must be true or false');
         return undefined;
       }
       return flag;
     }
+    case 'document':
+      return check.document(name, spec.check!);
   }
 }
 
@@ -244,7 +256,7 @@ function priceEntry(raw: unknown, prefix: string, problems: FieldProblem[]): Pri
     problems.push({ field: prefix.slice(0, -1), message: 'must be an object with unit, amount and price' });
     return undefined;
   }
-  const check = new Checker(raw, prefix);
+  const check = new Checker(withoutReadOnly(raw, READ_ONLY_PRICE_FIELDS), prefix);
   check.unknownFields(PRICE_FIELD_NAMES);
   const entry = checkFields(check, PRICE_FIELD_LIST, raw, () => undefined);
   problems.push(...check.problems);
@@ -302,15 +314,44 @@ export function validateItem(raw: unknown, aliases: FieldAliases, prefix = ''): 
       problems: [{ field: prefix.replace(/\.$/, '') || 'item', message: 'must be a JSON object' }],
     };
   }
-  const values = canonicalKeys(raw, aliases, problems, prefix);
+  const values = withoutReadOnly(canonicalKeys(raw, aliases, problems, prefix), READ_ONLY_ITEM_FIELDS);
   const check = new Checker(values, prefix);
   check.unknownFields(ITEM_FIELD_NAMES);
   const item = checkFields(check, ITEM_FIELD_LIST, values, (name, limits, value) =>
     prices(name, limits, value, prefix, problems),
-  );
+  ) as MenuItemInput;
   problems.push(...check.problems);
+  if (problems.length === 0) primaryImage(item, prefix, problems);
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, item: item as MenuItemInput };
+  return { ok: true, item };
+}
+
+/**
+ * `image` is the URL of the first primary image of `images`: taken from it when image is not given,
+ * refused when it is given and differs. Without a primary image in the list, `image` stays as written.
+ */
+function primaryImage(item: MenuItemInput, prefix: string, problems: FieldProblem[]): void {
+  const index = item.images.findIndex((image) => image.role === 'primary');
+  if (index < 0) return;
+  const primary = item.images[index]!.url;
+  if (item.image === null) item.image = primary;
+  else if (item.image !== primary) {
+    problems.push({
+      field: `${prefix}image`,
+      message: `disagrees with images[${index}].url, the first primary image; send the same URL, or leave image out`,
+    });
+  }
+}
+
+/** Fields a read adds (src/domain/item-reads.ts): taken back without complaint, and never stored. */
+const READ_ONLY_ITEM_FIELDS = ['potency'];
+const READ_ONLY_PRICE_FIELDS = ['net_weight_g', 'price_per_gram'];
+
+function withoutReadOnly(values: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  if (!names.some((name) => name in values)) return values;
+  const copy = { ...values };
+  for (const name of names) delete copy[name];
+  return copy;
 }
 
 /** On failure, `items` holds the items that passed (for a dry run's counts). */
@@ -332,13 +373,25 @@ export function validateMenu(raw: unknown, aliases: FieldAliases, maxItems: numb
   const problems: FieldProblem[] = [];
   const items: MenuItemInput[] = [];
   const seenIds = new Map<number, number>();
+  const seenExternal = new Map<string, number>();
   for (const [index, rawItem] of raw.entries()) {
     const result = validateItem(rawItem, aliases, `[${index}].`);
     if (!result.ok) {
       problems.push(...result.problems);
       continue;
     }
-    const { id } = result.item;
+    const { id, externalId } = result.item;
+    if (externalId !== '') {
+      const first = seenExternal.get(externalId);
+      if (first !== undefined) {
+        problems.push({
+          field: `[${index}].external_id`,
+          message: `repeats external_id ${externalId} of item [${first}]; each is unique within the dispensary`,
+        });
+        continue;
+      }
+      seenExternal.set(externalId, index);
+    }
     if (id !== null) {
       const first = seenIds.get(id);
       if (first !== undefined) {

@@ -1,6 +1,7 @@
 import type { FormBNames } from '../config.js';
-import { type CanonicalRecord, toCanonicalRecord } from '../domain/canonical.js';
+import { toCanonicalRecord } from '../domain/canonical.js';
 import type { MenuItem, MenuItemInput } from '../domain/item.js';
+import { type ItemRead, toItemRead } from '../domain/item-reads.js';
 import { type FieldAliases, type FieldProblem, validateItem, validateMenu } from '../domain/validate-item.js';
 import { validateStockUpdates } from '../domain/validate-stock.js';
 import { type Actor, type Store, UnmatchedStockError, type UpsertResult } from '../store/store.js';
@@ -188,8 +189,12 @@ export class MenuService {
 
   /** Creates or replaces the given items by id (partial sync); items without an id are created. */
   async upsert(dispensaryId: number, raw: unknown, actor?: Actor): Promise<UpsertResult> {
-    const items = this.validate(raw);
+    const given = this.validate(raw);
     if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
+    const existing = await this.store.menus.read(dispensaryId);
+    const items = matchByExternalId(given, existing);
+    const clashes = externalIdClashes(items, existing);
+    if (clashes.length > 0) throw rejected(clashes);
     const result = await this.store.menus.upsertItems(dispensaryId, items, actor);
     await this.afterWrite();
     return result;
@@ -205,12 +210,7 @@ export class MenuService {
    * Changes some fields of one item (`{"active": false}`, a new price list...): the fields given are
    * laid over the item as it is, and the result passes the same validation as an import.
    */
-  async patchItem(
-    dispensaryId: number,
-    itemId: number,
-    raw: unknown,
-    actor?: Actor,
-  ): Promise<CanonicalRecord> {
+  async patchItem(dispensaryId: number, itemId: number, raw: unknown, actor?: Actor): Promise<ItemRead> {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       throw new ServiceError(
         'invalid_request',
@@ -220,18 +220,19 @@ export class MenuService {
     if ('id' in raw && (raw as { id: unknown }).id !== itemId) {
       throw new ServiceError('invalid_request', 'The id of an item cannot change; leave it out of the body.');
     }
-    const current = (await this.items(dispensaryId)).find((item) => item.id === itemId);
+    const menu = await this.items(dispensaryId);
+    const current = menu.find((item) => item.id === itemId);
     if (!current) throw noItem(dispensaryId, itemId);
     const aliases = this.forms.aliases;
-    const merged = {
-      ...toCanonicalRecord(current),
-      ...canonicalNames(raw as Record<string, unknown>, aliases),
-    };
+    const patch = canonicalNames(raw as Record<string, unknown>, aliases);
+    const merged = withPrimaryImage({ ...toCanonicalRecord(current), ...patch }, current, patch);
     const result = validateItem(merged, aliases);
     if (!result.ok) throw rejected(result.problems);
+    const clashes = externalIdClashes([result.item], menu);
+    if (clashes.length > 0) throw rejected(clashes.map((problem) => ({ ...problem, field: 'external_id' })));
     await this.store.menus.upsertItems(dispensaryId, [result.item], actor);
     await this.afterWrite();
-    return toCanonicalRecord({ ...result.item, id: itemId });
+    return toItemRead({ ...result.item, id: itemId });
   }
 
   /** Sets many stock levels in one transaction; one entry that matches no price entry rejects them all. */
@@ -298,6 +299,66 @@ export function lineOf(field: string): number | undefined {
 /** A bad cell is found both while reading the CSV and while validating the item: report it once. */
 function unique(problems: FieldProblem[]): FieldProblem[] {
   return [...new Map(problems.map((problem) => [`${problem.field}\n${problem.message}`, problem])).values()];
+}
+
+/** Gives each item without an id the id of the stored item with its external_id (the point of sale's id). */
+function matchByExternalId(items: MenuItemInput[], existing: readonly MenuItem[]): MenuItemInput[] {
+  const byExternal = new Map(
+    existing.filter((item) => item.externalId !== '').map((item) => [item.externalId, item.id]),
+  );
+  return items.map((item) =>
+    item.id === null && item.externalId !== '' && byExternal.has(item.externalId)
+      ? { ...item, id: byExternal.get(item.externalId)! }
+      : item,
+  );
+}
+
+/** An external_id the items being written take from another stored item (one the write leaves as it is). */
+function externalIdClashes(items: readonly MenuItemInput[], existing: readonly MenuItem[]): FieldProblem[] {
+  const rewritten = new Set(items.map((item) => item.id));
+  const owner = new Map(
+    existing
+      .filter((item) => !rewritten.has(item.id) && item.externalId !== '')
+      .map((item) => [item.externalId, item.id]),
+  );
+  return items.flatMap((item, index) => {
+    const other = owner.get(item.externalId);
+    return other === undefined
+      ? []
+      : [
+          {
+            field: `[${index}].external_id`,
+            message: `${item.externalId} is the external_id of item ${other}; each is unique within the dispensary: send that item's id, or another external_id`,
+          },
+        ];
+  });
+}
+
+/**
+ * A patch of `image` alone sets the URL of the first primary image (or, null, removes it); a patch
+ * of `images` alone takes `image` from them when it was their primary image.
+ */
+function withPrimaryImage(
+  merged: Record<string, unknown>,
+  current: MenuItem,
+  patch: Record<string, unknown>,
+): Record<string, unknown> {
+  const primary = current.images.findIndex((image) => image.role === 'primary');
+  if ('image' in patch && !('images' in patch) && primary >= 0) {
+    const url = patch.image;
+    const images = current.images.flatMap((image, index) =>
+      index !== primary ? [image] : typeof url === 'string' ? [{ ...image, url }] : [],
+    );
+    return { ...merged, images };
+  }
+  if (
+    'images' in patch &&
+    !('image' in patch) &&
+    primary >= 0 &&
+    current.image === current.images[primary]!.url
+  )
+    return { ...merged, image: null };
+  return merged;
 }
 
 function rejected(problems: FieldProblem[]): ServiceError {

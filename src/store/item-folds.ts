@@ -12,12 +12,14 @@ function modelValue(spec: Field, value: unknown): unknown {
   switch (spec.kind) {
     case 'id':
     case 'measure':
-    case 'money':
       return Number(value);
+    case 'money':
+      return value === null ? null : Number(value);
     case 'number':
       return nullableNumber(value as number | string | null);
     case 'list':
-      return JSON.parse(value as string) as string[];
+    case 'document':
+      return JSON.parse(value as string) as unknown;
     case 'flag':
       return Number(value) === 1;
     default:

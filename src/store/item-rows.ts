@@ -15,14 +15,21 @@ import type { Database, ItemColumns, PriceColumns } from './schema.js';
 
 /** The rows a write of items makes (items and their price entries), and the columns menu reads select. */
 
-/** A record's column values: lists as JSON text, flags as 0/1, everything else as it is. */
+/** A record's column values: lists and documents as JSON text, flags as 0/1, everything else as it is. */
 function columnValues(model: object, fields: readonly NamedField[]): Record<string, unknown> {
   const values = model as Record<string, unknown>;
   const row: Record<string, unknown> = {};
   for (const { kind, key, column } of fields) {
     if (kind === 'entries') continue;
     const value = values[key];
-    row[column] = kind === 'list' ? JSON.stringify(value) : kind === 'flag' ? (value ? 1 : 0) : value;
+    row[column] =
+      kind === 'list' || kind === 'document'
+        ? JSON.stringify(value)
+        : kind === 'flag'
+          ? value
+            ? 1
+            : 0
+          : value;
   }
   return row;
 }

@@ -1,5 +1,32 @@
 import type { MenuItem, MenuItemInput } from '../../src/domain/item.js';
 
+/** The fields a menu written with the specification's fields only leaves at their missing values. */
+export const SPEC_ONLY_FIELDS = {
+  tags: [],
+  staffPick: false,
+  externalId: '',
+  strain: null,
+  cannabinoids: [],
+  terpenes: [],
+  batch: null,
+  serving: null,
+  images: [],
+} satisfies Partial<MenuItem>;
+
+/** The same in the canonical record's spelling, and a price entry's. */
+export const SPEC_ONLY_RECORD_FIELDS = {
+  tags: [],
+  staff_pick: false,
+  external_id: '',
+  strain: null,
+  cannabinoids: [],
+  terpenes: [],
+  batch: null,
+  serving: null,
+  images: [],
+};
+export const SPEC_ONLY_PRICE_FIELDS = { label: '', med_price: null, sku: '', barcode: '' };
+
 /** A plain flower item with one price entry, and the fields a test cares about in `overrides`. */
 export function itemInput(id: number | null, overrides: Partial<MenuItemInput> = {}): MenuItemInput {
   return {
@@ -19,7 +46,19 @@ export function itemInput(id: number | null, overrides: Partial<MenuItemInput> =
     effects: [],
     conditions: [],
     active: true,
-    prices: [{ unit: 'gram', amount: 1, priceCents: 1000, stock: null }],
+    ...SPEC_ONLY_FIELDS,
+    prices: [
+      {
+        unit: 'gram',
+        amount: 1,
+        priceCents: 1000,
+        stock: null,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+      },
+    ],
     ...overrides,
   };
 }

@@ -27,7 +27,18 @@ describe('the item schema', () => {
     expect(CANONICAL_PRICE_FIELDS).toEqual(priceFields);
     expect(CSV_COLUMNS).toEqual([...itemFields, ...priceFields]);
     expect(MENU_ITEM_COLUMNS).toEqual(itemFields);
-    expect(MENU_PRICE_COLUMNS).toEqual(['item_id', 'unit', 'amount', 'price_cents', 'stock', 'updated_at']);
+    expect(MENU_PRICE_COLUMNS).toEqual([
+      'item_id',
+      'unit',
+      'amount',
+      'price_cents',
+      'stock',
+      'label',
+      'med_price_cents',
+      'sku',
+      'barcode',
+      'updated_at',
+    ]);
     expect(Object.keys(CanonicalItemSchema.properties)).toEqual(Object.keys(ITEM_FIELDS));
   });
 

@@ -11,7 +11,22 @@ import { menuItem } from './item-builder.js';
 
 /** A stored item (thc 20, one price entry of 12.00 with 4 in stock) with `changes`. */
 const item = (id: number, changes: Partial<MenuItem> = {}): MenuItem =>
-  menuItem(id, { thc: 20, prices: [{ unit: 'gram', amount: 1, priceCents: 1200, stock: 4 }], ...changes });
+  menuItem(id, {
+    thc: 20,
+    prices: [
+      {
+        unit: 'gram',
+        amount: 1,
+        priceCents: 1200,
+        stock: 4,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+      },
+    ],
+    ...changes,
+  });
 
 const input = (id: number | null, name: string, brand = 'Brand'): MenuItemInput => ({
   ...item(0, { name, brand }),
@@ -95,7 +110,22 @@ describe('itemChanges', () => {
 
   it('counts a change of a price entry as a change of its item', () => {
     const changes = itemChanges(
-      [item(1, { prices: [{ unit: 'gram', amount: 1, priceCents: 1300, stock: 4 }] })],
+      [
+        item(1, {
+          prices: [
+            {
+              unit: 'gram',
+              amount: 1,
+              priceCents: 1300,
+              stock: 4,
+              label: '',
+              medPriceCents: null,
+              sku: '',
+              barcode: '',
+            },
+          ],
+        }),
+      ],
       stored,
       SPELLING,
     );

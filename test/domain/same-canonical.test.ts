@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sameCanonical, toCanonicalRecord } from '../../src/domain/canonical.js';
 import type { MenuItem } from '../../src/domain/item.js';
+import { SPEC_ONLY_FIELDS } from './item-builder.js';
 
 const base: MenuItem = {
   id: 1,
@@ -20,9 +21,29 @@ const base: MenuItem = {
   effects: [],
   conditions: ['Stress'],
   active: true,
+  ...SPEC_ONLY_FIELDS,
   prices: [
-    { unit: 'gram', amount: 1, priceCents: 1200, stock: 4, updatedAt: '2026-11-26T00:00:00.000Z' },
-    { unit: 'ounce', amount: 0.125, priceCents: 3800, stock: null },
+    {
+      unit: 'gram',
+      amount: 1,
+      priceCents: 1200,
+      stock: 4,
+      label: '',
+      medPriceCents: null,
+      sku: '',
+      barcode: '',
+      updatedAt: '2026-11-26T00:00:00.000Z',
+    },
+    {
+      unit: 'ounce',
+      amount: 0.125,
+      priceCents: 3800,
+      stock: null,
+      label: '',
+      medPriceCents: null,
+      sku: '',
+      barcode: '',
+    },
   ],
 };
 

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MenuItemInput } from '../../src/domain/item.js';
 import { ServiceError } from '../../src/services/errors.js';
+import { SPEC_ONLY_FIELDS, SPEC_ONLY_PRICE_FIELDS, SPEC_ONLY_RECORD_FIELDS } from '../domain/item-builder.js';
 import { BLUE_DREAM } from '../helpers/fixtures.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 
@@ -121,8 +122,26 @@ describe('MenuService.parse: JSON in every naming', () => {
         productSubtype: 'Hybrid',
         thc: 21.5,
         prices: [
-          { unit: 'gram', amount: 1, priceCents: 1200, stock: 10 },
-          { unit: 'ounce', amount: 0.125, priceCents: 3850, stock: 0 },
+          {
+            unit: 'gram',
+            amount: 1,
+            priceCents: 1200,
+            stock: 10,
+            label: '',
+            medPriceCents: null,
+            sku: '',
+            barcode: '',
+          },
+          {
+            unit: 'ounce',
+            amount: 0.125,
+            priceCents: 3850,
+            stock: 0,
+            label: '',
+            medPriceCents: null,
+            sku: '',
+            barcode: '',
+          },
         ],
       }),
     ]);
@@ -210,9 +229,36 @@ describe('MenuService.parse: CSV', () => {
     expect(items).toHaveLength(2);
     expect(items[0]).toMatchObject({ id: 4, name: 'Blue Dream', brand: 'Emerald', productType: 'Flower' });
     expect(items[0]!.prices).toEqual([
-      { unit: 'gram', amount: 1, priceCents: 1200, stock: 10 },
-      { unit: 'ounce', amount: 0.125, priceCents: 3850, stock: 2 },
-      { unit: 'gram', amount: 3.5, priceCents: 3500, stock: null },
+      {
+        unit: 'gram',
+        amount: 1,
+        priceCents: 1200,
+        stock: 10,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+      },
+      {
+        unit: 'ounce',
+        amount: 0.125,
+        priceCents: 3850,
+        stock: 2,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+      },
+      {
+        unit: 'gram',
+        amount: 3.5,
+        priceCents: 3500,
+        stock: null,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+      },
     ]);
     expect(items[1]).toMatchObject({ id: 9, prices: [{ unit: 'unit', amount: 10, priceCents: 2000 }] });
   });
@@ -259,7 +305,19 @@ describe('MenuService.parse: CSV', () => {
       effects: ['Happy', 'Relaxed'],
       conditions: ['Stress'],
       active: true,
-      prices: [{ unit: 'gram', amount: 1, priceCents: 1200, stock: 3 }],
+      ...SPEC_ONLY_FIELDS,
+      prices: [
+        {
+          unit: 'gram',
+          amount: 1,
+          priceCents: 1200,
+          stock: 3,
+          label: '',
+          medPriceCents: null,
+          sku: '',
+          barcode: '',
+        },
+      ],
     });
     expect(noPrices).toMatchObject({ id: 2, productType: 'Topical', prices: [], flavors: [], thc: null });
   });
@@ -285,8 +343,26 @@ describe('MenuService.parse: CSV', () => {
         brand: 'Cloud',
         productType: 'Vape',
         prices: [
-          { unit: 'gram', amount: 1, priceCents: 1250, stock: null },
-          { unit: 'gram', amount: 2, priceCents: 2000, stock: null },
+          {
+            unit: 'gram',
+            amount: 1,
+            priceCents: 1250,
+            stock: null,
+            label: '',
+            medPriceCents: null,
+            sku: '',
+            barcode: '',
+          },
+          {
+            unit: 'gram',
+            amount: 2,
+            priceCents: 2000,
+            stock: null,
+            label: '',
+            medPriceCents: null,
+            sku: '',
+            barcode: '',
+          },
         ],
       }),
     ]);
@@ -294,7 +370,7 @@ describe('MenuService.parse: CSV', () => {
 
   it('rejects an unknown column, naming it and the known ones', () => {
     expect(csvRejection('id,name,product_type,colour\n1,A,Gear,green')).toEqual([
-      expect.stringMatching(/^line 1, colour: is not a known column \(known: id, name, .*stock\)$/),
+      expect.stringMatching(/^line 1, colour: is not a known column \(known: id, name, .*barcode\)$/),
     ]);
   });
 
@@ -579,15 +655,16 @@ describe('MenuService.export: what export writes, import reads back unchanged', 
       effects: ['Calm', 'Focused'],
       conditions: ['Anxiety', 'Insomnia', 'Pain'],
       active: true,
+      ...SPEC_ONLY_RECORD_FIELDS,
       prices: [
-        { unit: 'unit', amount: 1, price: 45.99, stock: 3 },
-        { unit: 'unit', amount: 3, price: 120, stock: null },
-        { unit: 'gram', amount: 0.25, price: 0.01, stock: null },
+        { unit: 'unit', amount: 1, price: 45.99, stock: 3, ...SPEC_ONLY_PRICE_FIELDS },
+        { unit: 'unit', amount: 3, price: 120, stock: null, ...SPEC_ONLY_PRICE_FIELDS },
+        { unit: 'gram', amount: 0.25, price: 0.01, stock: null, ...SPEC_ONLY_PRICE_FIELDS },
       ],
     });
     const csv = await menus.export(runtime.seed.dispensaryId, 'canonical', 'csv');
     expect(csv.split('\n')[0]).toBe(
-      'id,name,brand,product_type,product_subtype,description,image,cbd,cbn,thc,total_thc,total_cbd,flavors,effects,conditions,active,unit,amount,price,stock',
+      'id,name,brand,product_type,product_subtype,description,image,cbd,cbn,thc,total_thc,total_cbd,flavors,effects,conditions,active,tags,staff_pick,external_id,strain,cannabinoids,terpenes,batch,serving,images,unit,amount,price,stock,label,med_price,sku,barcode',
     );
     expect(csv).toContain('Anxiety;Insomnia;Pain');
   });

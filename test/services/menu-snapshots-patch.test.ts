@@ -6,6 +6,7 @@ import { FormAMenu, toFormAItem } from '../../src/forms/form-a/item.js';
 import { formBMenuSchema, toFormBItem } from '../../src/forms/form-b/item.js';
 import type { ChangeListener } from '../../src/services/change-feed.js';
 import { type BuildEvent, MenuSnapshots } from '../../src/services/menu-snapshots.js';
+import { SPEC_ONLY_FIELDS } from '../domain/item-builder.js';
 
 function item(id: number, version = 0, active = true): MenuItem {
   return {
@@ -25,8 +26,19 @@ function item(id: number, version = 0, active = true): MenuItem {
     effects: [],
     conditions: [],
     active,
+    ...SPEC_ONLY_FIELDS,
     prices: [
-      { unit: 'gram', amount: 1, priceCents: 1200 + version, stock: version, updatedAt: `t${version}` },
+      {
+        unit: 'gram',
+        amount: 1,
+        priceCents: 1200 + version,
+        stock: version,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+        updatedAt: `t${version}`,
+      },
     ],
   };
 }

@@ -17,8 +17,26 @@ function input(id: number, version: number, overrides: Partial<MenuItemInput> = 
     name: `Item ${id} v${version}`,
     description: `A description long enough to be worth compressing (item ${id}). `.repeat(2),
     prices: [
-      { unit: 'gram', amount: 1, priceCents: 1000 + version, stock: 5 },
-      { unit: 'ounce', amount: 0.125, priceCents: 3000, stock: null },
+      {
+        unit: 'gram',
+        amount: 1,
+        priceCents: 1000 + version,
+        stock: 5,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+      },
+      {
+        unit: 'ounce',
+        amount: 0.125,
+        priceCents: 3000,
+        stock: null,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+      },
     ],
     ...overrides,
   });

@@ -10,6 +10,7 @@ import { type BuildEvent, MenuSnapshots, type SnapshotOptions } from '../../src/
 import { negotiateEncoding } from '../../src/services/snapshots/encoding.js';
 import { compileSerializer } from '../../src/services/snapshots/serializer.js';
 import type { Change, ChangeKind } from '../../src/store/store.js';
+import { SPEC_ONLY_FIELDS } from '../domain/item-builder.js';
 
 function item(id: number, overrides: Partial<MenuItem> = {}): MenuItem {
   return {
@@ -29,9 +30,28 @@ function item(id: number, overrides: Partial<MenuItem> = {}): MenuItem {
     effects: [],
     conditions: ['Stress'],
     active: id % 5 !== 0,
+    ...SPEC_ONLY_FIELDS,
     prices: [
-      { unit: 'gram', amount: 1, priceCents: 1200, stock: 10 },
-      { unit: 'ounce', amount: 0.125, priceCents: 3850, stock: null },
+      {
+        unit: 'gram',
+        amount: 1,
+        priceCents: 1200,
+        stock: 10,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+      },
+      {
+        unit: 'ounce',
+        amount: 0.125,
+        priceCents: 3850,
+        stock: null,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+      },
     ],
     ...overrides,
   };

@@ -42,8 +42,26 @@ describe.runIf(onPostgres)('stock levels are updated in place on PostgreSQL', ()
     const menu = Array.from({ length: ITEMS }, (_, index) =>
       item(index + 1, {
         prices: [
-          { unit: 'gram', amount: 1, priceCents: 1000, stock: 5 },
-          { unit: 'gram', amount: 3.5, priceCents: 3000, stock: 5 },
+          {
+            unit: 'gram',
+            amount: 1,
+            priceCents: 1000,
+            stock: 5,
+            label: '',
+            medPriceCents: null,
+            sku: '',
+            barcode: '',
+          },
+          {
+            unit: 'gram',
+            amount: 3.5,
+            priceCents: 3000,
+            stock: 5,
+            label: '',
+            medPriceCents: null,
+            sku: '',
+            barcode: '',
+          },
         ],
       }),
     );

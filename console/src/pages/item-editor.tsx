@@ -257,7 +257,19 @@ export function ItemEditor(props: {
             onClick={() =>
               setDraft({
                 ...draft,
-                prices: [...draft.prices, { unit: 'gram', amount: 1, price: 0, stock: null }],
+                prices: [
+                  ...draft.prices,
+                  {
+                    unit: 'gram',
+                    amount: 1,
+                    price: 0,
+                    stock: null,
+                    label: '',
+                    med_price: null,
+                    sku: '',
+                    barcode: '',
+                  },
+                ],
               })
             }
           >

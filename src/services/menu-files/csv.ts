@@ -9,12 +9,14 @@ import {
   PRICE_FIELD_LIST,
 } from '../../domain/item-schema.js';
 import type { FieldAliases, FieldProblem } from '../../domain/validate-item.js';
+import { readCell, writeCell } from './cells.js';
 
 /** One row per price entry; item columns repeat on each row of the item (or stay empty after the first). */
 const ITEM_COLUMNS = ITEM_FIELD_LIST.filter((field) => field.kind !== 'entries');
 const COLUMNS: readonly NamedField[] = [...ITEM_COLUMNS, ...PRICE_FIELD_LIST];
 export const CSV_COLUMNS = COLUMNS.map((field) => field.name);
 
+const FIELD_OF = new Map<string, NamedField>(COLUMNS.map((field) => [field.name, field]));
 const KIND_OF = new Map<string, FieldKind>(COLUMNS.map((field) => [field.name, field.kind]));
 const PRICE_COLUMNS = new Set(PRICE_FIELD_LIST.map((field) => field.name));
 const NUMBER_KINDS = new Set<FieldKind>(['number', 'measure', 'money']);
@@ -51,6 +53,7 @@ function cellValue(column: string, cell: string, line: number, problems: FieldPr
       .map((part) => part.trim())
       .filter((part) => part !== '');
   }
+  if (kind === 'document') return readCell(FIELD_OF.get(column)!, cell, `line ${line}, ${column}`, problems);
   if (kind === 'flag') {
     const lower = cell.toLowerCase();
     if (['true', 'yes', '1'].includes(lower)) return true;
@@ -139,8 +142,9 @@ export function readCsv(text: string, aliases: FieldAliases): CsvItems {
   return { items, lines, priceLines: items.map((item) => priceLinesOf.get(item)!), problems };
 }
 
-/** A CSV cell of a canonical value: empty for null, a list's entries joined. */
-function cell(value: unknown): unknown {
+/** A CSV cell of a canonical value: empty for null, a list's entries joined, a document in its cell syntax. */
+function cell(field: NamedField, value: unknown): unknown {
+  if (field.kind === 'document') return writeCell(field, value);
   return Array.isArray(value) ? value.join(LIST_SEPARATOR) : (value ?? '');
 }
 
@@ -149,10 +153,10 @@ export function writeCsv(items: readonly MenuItem[]): string {
   const noPrice = PRICE_FIELD_LIST.map(() => '');
   for (const item of items) {
     const record = toCanonicalRecord(item) as Record<string, unknown> & { prices: Record<string, unknown>[] };
-    const itemCells = ITEM_COLUMNS.map((field) => cell(record[field.name]));
+    const itemCells = ITEM_COLUMNS.map((field) => cell(field, record[field.name]));
     if (record.prices.length === 0) rows.push([...itemCells, ...noPrice]);
     for (const price of record.prices) {
-      rows.push([...itemCells, ...PRICE_FIELD_LIST.map((field) => cell(price[field.name]))]);
+      rows.push([...itemCells, ...PRICE_FIELD_LIST.map((field) => cell(field, price[field.name]))]);
     }
   }
   return stringify(rows, {

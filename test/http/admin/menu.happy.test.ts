@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SPEC_ONLY_PRICE_FIELDS, SPEC_ONLY_RECORD_FIELDS } from '../../domain/item-builder.js';
 import { type AdminCall, adminKey, auditLog, generateMenu, syncTestRuntime } from '../../helpers/admin.js';
 import { BLUE_DREAM } from '../../helpers/fixtures.js';
 import { formABody, formBHeaders } from '../../helpers/http.js';
@@ -45,8 +46,20 @@ describe('sync API: menu, happy paths', () => {
       expect(response.statusCode).toBe(200);
       const items = response.json();
       expect(ids(items)).toEqual([1, 2, 3, 7]);
-      // Every canonical field: the ones the sample sets, the others null.
-      expect(items[2]).toEqual({ ...BLUE_DREAM, cbn: null, total_thc: null, total_cbd: null, active: true });
+      // Every canonical field: the ones the sample sets, the others null (or empty); and what reads derive.
+      expect(items[2]).toEqual({
+        ...BLUE_DREAM,
+        cbn: null,
+        total_thc: null,
+        total_cbd: null,
+        active: true,
+        ...SPEC_ONLY_RECORD_FIELDS,
+        potency: { thc: null, cbd: null },
+        prices: [
+          { ...BLUE_DREAM.prices[0], ...SPEC_ONLY_PRICE_FIELDS, net_weight_g: 1, price_per_gram: 12 },
+          { ...BLUE_DREAM.prices[1], ...SPEC_ONLY_PRICE_FIELDS, net_weight_g: 3.5, price_per_gram: 11 },
+        ],
+      });
       expect(items[1]).toMatchObject({ id: 2, active: false });
     });
 

@@ -32,7 +32,7 @@ export const item = itemInput;
 export function withoutTimes(items: readonly MenuItemInput[]): MenuItemInput[] {
   return items.map((entry) => ({
     ...entry,
-    prices: entry.prices.map(({ unit, amount, priceCents, stock }) => ({ unit, amount, priceCents, stock })),
+    prices: entry.prices.map(({ updatedAt: _set, ...price }) => price),
   }));
 }
 

@@ -30,7 +30,20 @@ describe(`the live menu feed on ${DATABASE_KIND}`, () => {
     // 1 unchanged, 2 repriced, 3 changed but still inactive, 4 new, 5 new and inactive.
     await store.menus.replace(id, [
       item(1),
-      item(2, { prices: [{ unit: 'gram', amount: 1, priceCents: 1200, stock: null }] }),
+      item(2, {
+        prices: [
+          {
+            unit: 'gram',
+            amount: 1,
+            priceCents: 1200,
+            stock: null,
+            label: '',
+            medPriceCents: null,
+            sku: '',
+            barcode: '',
+          },
+        ],
+      }),
       item(3, { active: false, name: 'Renamed' }),
       item(4),
       item(5, { active: false }),
@@ -46,7 +59,21 @@ describe(`the live menu feed on ${DATABASE_KIND}`, () => {
 
     // 1 removed, 2 deactivated, 3 activated, 4 and 5 unchanged.
     await store.menus.replace(id, [
-      item(2, { active: false, prices: [{ unit: 'gram', amount: 1, priceCents: 1200, stock: null }] }),
+      item(2, {
+        active: false,
+        prices: [
+          {
+            unit: 'gram',
+            amount: 1,
+            priceCents: 1200,
+            stock: null,
+            label: '',
+            medPriceCents: null,
+            sku: '',
+            barcode: '',
+          },
+        ],
+      }),
       item(3, { name: 'Renamed' }),
       item(4),
       item(5, { active: false }),
@@ -118,6 +145,10 @@ describe(`the live menu feed on ${DATABASE_KIND}`, () => {
             amount,
             priceCents: fc.integer({ min: 0, max: 100_000_000_00 }),
             stock: fc.option(fc.double({ min: 0, max: 1_000_000_000, noNaN: true })),
+            label: fc.constant(''),
+            medPriceCents: fc.constant(null),
+            sku: fc.constant(''),
+            barcode: fc.constant(''),
           }),
           { minLength: 1, maxLength: 3, selector: (price) => `${price.unit}|${price.amount}` },
         ),
@@ -203,8 +234,26 @@ describe(`the live menu feed on ${DATABASE_KIND}`, () => {
   it('each kind of write records its own entries', async ({ store }) => {
     const { id } = await store.dispensaries.create('A', 'digest-a');
     const prices = [
-      { unit: 'gram' as const, amount: 1, priceCents: 1000, stock: 5 },
-      { unit: 'gram' as const, amount: 3.5, priceCents: 3000, stock: 5 },
+      {
+        unit: 'gram' as const,
+        amount: 1,
+        priceCents: 1000,
+        stock: 5,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+      },
+      {
+        unit: 'gram' as const,
+        amount: 3.5,
+        priceCents: 3000,
+        stock: 5,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+      },
     ];
     await store.menus.replace(id, [
       item(1, { prices }),
@@ -382,7 +431,20 @@ describe(`the live menu feed between stores on ${DATABASE_KIND}`, () => {
       (await writers[1]!.dispensaries.create('B', 'digest-b')).id,
     ];
     const menu = Array.from({ length: 5 }, (_, index) =>
-      item(index + 1, { prices: [{ unit: 'gram', amount: 1, priceCents: 100, stock: 0 }] }),
+      item(index + 1, {
+        prices: [
+          {
+            unit: 'gram',
+            amount: 1,
+            priceCents: 100,
+            stock: 0,
+            label: '',
+            medPriceCents: null,
+            sku: '',
+            barcode: '',
+          },
+        ],
+      }),
     );
     for (const [index, id] of ids.entries()) await writers[index]!.menus.replace(id, menu);
     const seen: number[] = [];

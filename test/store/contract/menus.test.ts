@@ -14,9 +14,36 @@ const entries = (menu: MenuItem[]) =>
 
 /** Entries out of unit order, with a fraction, a price beyond 2^32 cents, and each kind of stock. */
 const MIXED_PRICES: MenuItemInput['prices'] = [
-  { unit: 'ounce', amount: 0.125, priceCents: 3599, stock: 4 },
-  { unit: 'gram', amount: 1, priceCents: 1, stock: null },
-  { unit: 'gram', amount: 3.5, priceCents: 10_000_000_000, stock: 0 },
+  {
+    unit: 'ounce',
+    amount: 0.125,
+    priceCents: 3599,
+    stock: 4,
+    label: '',
+    medPriceCents: null,
+    sku: '',
+    barcode: '',
+  },
+  {
+    unit: 'gram',
+    amount: 1,
+    priceCents: 1,
+    stock: null,
+    label: '',
+    medPriceCents: null,
+    sku: '',
+    barcode: '',
+  },
+  {
+    unit: 'gram',
+    amount: 3.5,
+    priceCents: 10_000_000_000,
+    stock: 0,
+    label: '',
+    medPriceCents: null,
+    sku: '',
+    barcode: '',
+  },
 ];
 
 /** An inactive item without prices: zero, fractions, a large number, lists, a URL, multi-line text. */
@@ -62,7 +89,21 @@ describe(`store.menus on ${DATABASE_KIND}`, () => {
         prices: MIXED_PRICES,
       }),
       item(2, { ...INACTIVE_WITHOUT_PRICES, thc: 27.35, flavors: ['Pine', 'Citrus'] }),
-      item(11, { productType: 'Edible', prices: [{ unit: 'unit', amount: 10, priceCents: 0, stock: 12 }] }),
+      item(11, {
+        productType: 'Edible',
+        prices: [
+          {
+            unit: 'unit',
+            amount: 10,
+            priceCents: 0,
+            stock: 12,
+            label: '',
+            medPriceCents: null,
+            sku: '',
+            barcode: '',
+          },
+        ],
+      }),
       item(12, { prices: [] }),
     ];
     await store.menus.replace(dispensary.id, items);
@@ -117,8 +158,26 @@ describe(`store.menus on ${DATABASE_KIND}`, () => {
   }) => {
     const a = await store.dispensaries.create('A', 'digest-a');
     const prices = (cents: number) => [
-      { unit: 'gram' as const, amount: 1, priceCents: 1000, stock: 5 },
-      { unit: 'gram' as const, amount: 3.5, priceCents: cents, stock: 5 },
+      {
+        unit: 'gram' as const,
+        amount: 1,
+        priceCents: 1000,
+        stock: 5,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+      },
+      {
+        unit: 'gram' as const,
+        amount: 3.5,
+        priceCents: cents,
+        stock: 5,
+        label: '',
+        medPriceCents: null,
+        sku: '',
+        barcode: '',
+      },
     ];
     await store.menus.replace(a.id, [item(1, { prices: prices(3000) }), item(2, { prices: prices(3000) })]);
     const before = entries(await store.menus.read(a.id));
@@ -204,8 +263,26 @@ describe(`store.menus on ${DATABASE_KIND}`, () => {
 
 describe(`store.menus.setStock on ${DATABASE_KIND}`, () => {
   const prices = [
-    { unit: 'gram' as const, amount: 1, priceCents: 1000, stock: 5 },
-    { unit: 'ounce' as const, amount: 0.125, priceCents: 3500, stock: null },
+    {
+      unit: 'gram' as const,
+      amount: 1,
+      priceCents: 1000,
+      stock: 5,
+      label: '',
+      medPriceCents: null,
+      sku: '',
+      barcode: '',
+    },
+    {
+      unit: 'ounce' as const,
+      amount: 0.125,
+      priceCents: 3500,
+      stock: null,
+      label: '',
+      medPriceCents: null,
+      sku: '',
+      barcode: '',
+    },
   ];
   const menuOf = async (store: Store, count = 3) => {
     const a = await store.dispensaries.create('A', 'digest-a');
@@ -409,8 +486,26 @@ describe(`menu reads during writes on ${DATABASE_KIND}`, () => {
           id % 3 === 0
             ? []
             : [
-                { unit: 'ounce', amount: 0.125, priceCents: version * 100_000 + id, stock: null },
-                { unit: 'gram', amount: 1, priceCents: version * 100_000 + id + 1, stock: version },
+                {
+                  unit: 'ounce',
+                  amount: 0.125,
+                  priceCents: version * 100_000 + id,
+                  stock: null,
+                  label: '',
+                  medPriceCents: null,
+                  sku: '',
+                  barcode: '',
+                },
+                {
+                  unit: 'gram',
+                  amount: 1,
+                  priceCents: version * 100_000 + id + 1,
+                  stock: version,
+                  label: '',
+                  medPriceCents: null,
+                  sku: '',
+                  barcode: '',
+                },
               ],
       });
     });
@@ -450,7 +545,18 @@ describe(`menu reads during writes on ${DATABASE_KIND}`, () => {
           prices:
             index % 4 === 0
               ? []
-              : [{ unit: 'gram', amount: 1, priceCents: version * 1000 + index, stock: version }],
+              : [
+                  {
+                    unit: 'gram',
+                    amount: 1,
+                    priceCents: version * 1000 + index,
+                    stock: version,
+                    label: '',
+                    medPriceCents: null,
+                    sku: '',
+                    barcode: '',
+                  },
+                ],
         }),
       );
     const versions = [withoutTimes(own(0)), withoutTimes(own(1))];

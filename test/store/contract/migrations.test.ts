@@ -183,7 +183,20 @@ describe.skipIf(onPostgres)('SQLite store file', () => {
   plainIt('store prices as integer cents, never as floats', async () => {
     const a = await store.dispensaries.create('A', 'digest-a');
     await store.menus.replace(a.id, [
-      item(1, { prices: [{ unit: 'gram', amount: 1, priceCents: 3599, stock: null }] }),
+      item(1, {
+        prices: [
+          {
+            unit: 'gram',
+            amount: 1,
+            priceCents: 3599,
+            stock: null,
+            label: '',
+            medPriceCents: null,
+            sku: '',
+            barcode: '',
+          },
+        ],
+      }),
     ]);
     const db = raw(path);
     try {

@@ -46,8 +46,12 @@ export const CanonicalItem = CanonicalItemSchema;
  * A whole item needs a name (and a product type); a patch may send any fields.
  */
 function itemInput(title: string, whole: boolean) {
-  const optional = (name: string, schema: TSchema) =>
-    whole && name === 'name' ? schema : Type.Optional(schema);
+  // A request may leave out a field with a default (the value it then gets): the input schema names
+  // none, since generators (openapi-typescript) type a property with a default as always present.
+  const optional = (name: string, withDefault: TSchema) => {
+    const { default: _whenMissing, ...schema } = withDefault as TSchema & { default?: unknown };
+    return whole && name === 'name' ? schema : Type.Optional(schema);
+  };
   return Type.Object(
     {
       ...Object.fromEntries(

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import { toCanonicalRecord } from '../../../domain/canonical.js';
+import { ItemReadSchema, toItemRead } from '../../../domain/item-reads.js';
 import { lineOf } from '../../../services/menus.js';
 import { importReportRecord } from '../../../services/records.js';
 import { noContent } from '../../pipeline/error-responses.js';
@@ -33,9 +33,9 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
 
   route.read('/dispensaries/:id/menu', {
     operationId: 'getMenu',
-    summary: 'Read the whole menu (canonical items, active and inactive)',
-    schema: { params: IdParams, response: { 200: Type.Array(CanonicalItem) } },
-    run: async (request) => (await menus.items(dispensaryOf(request))).map(toCanonicalRecord),
+    summary: 'Read the whole menu (canonical items, active and inactive, with read-only derived figures)',
+    schema: { params: IdParams, response: { 200: Type.Array(ItemReadSchema) } },
+    run: async (request) => (await menus.items(dispensaryOf(request))).map(toItemRead),
   });
 
   route.write('PUT', '/dispensaries/:id/menu', {
@@ -118,7 +118,7 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
 
   route.write('PATCH', '/dispensaries/:id/menu/items', {
     operationId: 'upsertMenuItems',
-    summary: 'Partial sync: create or replace items by id',
+    summary: 'Partial sync: create or replace items by id (or, without one, by external_id)',
     schema: { params: IdParams, body: ItemsBody, response: { 200: UpsertOut } },
     run: (request) => menus.upsert(dispensaryOf(request), request.body, actorOf(request)),
   });
@@ -126,7 +126,7 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
   route.write('PATCH', '/dispensaries/:id/menu/items/:item_id', {
     operationId: 'patchMenuItem',
     summary: 'Change some fields of one item, such as active',
-    schema: { params: ItemParams, body: ItemPatchBody, response: { 200: CanonicalItem } },
+    schema: { params: ItemParams, body: ItemPatchBody, response: { 200: ItemReadSchema } },
     run: (request) => menus.patchItem(dispensaryOf(request), itemOf(request), request.body, actorOf(request)),
   });
 
