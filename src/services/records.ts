@@ -1,4 +1,6 @@
 import { publishingRecord } from '../domain/publishing.js';
+import type { Special } from '../domain/special-schema.js';
+import { specialRecordOf } from '../domain/validate-special.js';
 import type { AdminKey, AuditEntry, DispensarySummary, Webhook, WebhookDelivery } from '../store/store.js';
 import type { CredentialSummary } from './credentials.js';
 import { encodeCursor } from './menu-feed.js';
@@ -110,5 +112,16 @@ export function deliveryRecord(delivery: WebhookDelivery) {
       latency_ms: attempt.latencyMs,
       error: attempt.error,
     })),
+  };
+}
+
+/** One special of GET /admin/v1/dispensaries/:id/specials and `special list --json`. */
+export function specialRecord(special: Special) {
+  return {
+    id: special.id,
+    dispensary_id: special.dispensaryId,
+    ...specialRecordOf(special),
+    created_at: special.createdAt,
+    updated_at: special.updatedAt,
   };
 }
