@@ -1,4 +1,8 @@
+import { toCanonicalRecord } from '../domain/canonical.js';
+import type { MenuItem } from '../domain/item.js';
+import { fromCents } from '../domain/money.js';
 import { publishingRecord } from '../domain/publishing.js';
+import type { MenuPricing } from '../domain/special-pricing.js';
 import type { Special } from '../domain/special-schema.js';
 import { specialRecordOf } from '../domain/validate-special.js';
 import type { AdminKey, AuditEntry, DispensarySummary, Webhook, WebhookDelivery } from '../store/store.js';
@@ -123,5 +127,25 @@ export function specialRecord(special: Special) {
     ...specialRecordOf(special),
     created_at: special.createdAt,
     updated_at: special.updatedAt,
+  };
+}
+
+/**
+ * An item of the sync API's menu read: the canonical item, each price entry with the price people pay
+ * now (`effective_price`) and the special it comes from (null: the price as written).
+ */
+export function pricedItemRecord(item: MenuItem, pricing: MenuPricing) {
+  const record = toCanonicalRecord(item);
+  const entries = pricing.entries(item);
+  return {
+    ...record,
+    prices: record.prices.map((price, index) => {
+      const { effectivePriceCents, special } = entries[index]!;
+      return {
+        ...price,
+        effective_price: fromCents(effectivePriceCents),
+        special: special && { id: special.id, name: special.name, ends_at: special.endsAt },
+      };
+    }),
   };
 }

@@ -4,6 +4,7 @@ import {
   CanonicalItemSchema,
   ITEM_FIELDS,
   type ItemFieldName,
+  LIMITS,
   PRICE_FIELDS,
 } from '../../../domain/item-schema.js';
 import { Nullable } from '../../../domain/nullable.js';
@@ -39,6 +40,65 @@ export const ItemParams = Type.Object({
 
 /** The canonical item: every field of both forms, as imports, exports and the sync API use it. */
 export const CanonicalItem = CanonicalItemSchema;
+
+/** The special a price entry's effective price comes from. */
+export const AppliedSpecial = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    ends_at: Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'When it stops applying: its end, or the end of today’s window; null: no end.',
+      }),
+    ),
+  },
+  { additionalProperties: false, title: 'AppliedSpecial' },
+);
+
+/** A price entry of the sync API's menu read: as written, with the price people pay now. */
+const PricedEntry = Type.Object(
+  {
+    ...Object.fromEntries(Object.entries(PRICE_FIELDS).map(([name, field]) => [name, field.schema])),
+    effective_price: Type.Number({
+      minimum: 0,
+      description:
+        'The price now: price lowered by the best special that applies (they do not stack), or price.',
+    }),
+    special: Nullable({
+      ...AppliedSpecial,
+      description: 'The special effective_price comes from; null when it is price as written.',
+    }),
+  },
+  { additionalProperties: false, title: 'PricedEntry' },
+);
+
+/** An item of the sync API's menu read: the canonical item, each price entry with its effective price. */
+export const PricedItem = Type.Object(
+  {
+    ...Object.fromEntries(Object.entries(ITEM_FIELDS).map(([name, field]) => [name, field.schema])),
+    prices: Type.Array(PricedEntry, { maxItems: LIMITS.pricesPerItem }),
+  },
+  {
+    additionalProperties: false,
+    title: 'PricedItem',
+    description: 'A canonical item as the sync API reads it: each price entry with its effective price now.',
+    examples: [
+      {
+        ...CANONICAL_ITEM_EXAMPLE,
+        prices: CANONICAL_ITEM_EXAMPLE.prices.map((price, index) =>
+          index === 0
+            ? {
+                ...price,
+                effective_price: 9.6,
+                special: { id: 1, name: 'Happy hour', ends_at: '2026-04-20T01:00:00.000Z' },
+              }
+            : { ...price, effective_price: price.price, special: null },
+        ),
+      },
+    ],
+  },
+);
 
 /**
  * An item as the sync API takes it: the canonical fields, and each request form's other spellings.
