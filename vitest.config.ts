@@ -25,6 +25,7 @@ export const BOTH_DATABASES = [
   'test/services/menu-snapshots-store.test.ts',
   'test/services/db-copy.test.ts',
   'test/services/menu-import.test.ts',
+  'test/services/special-scheduler.test.ts',
   'test/http/connection-loss.test.ts',
   'test/http/slow-reader.test.ts',
   'test/e2e/idempotency.e2e.test.ts',
