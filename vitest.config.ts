@@ -35,6 +35,7 @@ export const BOTH_DATABASES = [
   'test/e2e/postgres-cut.e2e.test.ts',
   'test/e2e/rolling-restart.e2e.test.ts',
   'test/e2e/serve.e2e.test.ts',
+  'test/e2e/specials.e2e.test.ts',
   'test/e2e/two-servers.e2e.test.ts',
   'test/e2e/webhooks-processes.e2e.test.ts',
   'test/e2e/webhooks.e2e.test.ts',
