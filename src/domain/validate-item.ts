@@ -239,13 +239,21 @@ function checkFields(
   return model;
 }
 
+/**
+ * The fields the sync API's menu read adds to each price entry (the price now and its special): the
+ * server's to work out, so passed over on input, and a menu read can be written back as it is.
+ */
+export const READ_ONLY_PRICE_FIELDS = ['effective_price', 'special'] as const;
+
+const WRITTEN_OR_READ_ONLY = [...PRICE_FIELD_NAMES, ...READ_ONLY_PRICE_FIELDS];
+
 function priceEntry(raw: unknown, prefix: string, problems: FieldProblem[]): PriceEntry | undefined {
   if (!isPlainObject(raw)) {
     problems.push({ field: prefix.slice(0, -1), message: 'must be an object with unit, amount and price' });
     return undefined;
   }
   const check = new Checker(raw, prefix);
-  check.unknownFields(PRICE_FIELD_NAMES);
+  check.unknownFields(WRITTEN_OR_READ_ONLY);
   const entry = checkFields(check, PRICE_FIELD_LIST, raw, () => undefined);
   problems.push(...check.problems);
   return check.problems.length > 0 ? undefined : (entry as PriceEntry);

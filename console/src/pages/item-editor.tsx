@@ -8,6 +8,22 @@ type Price = CanonicalItem['prices'][number];
 type Draft = Record<string, unknown> & { prices: Price[] };
 
 /**
+ * A price entry as it is written: the menu read adds the price now and its special, which are the
+ * server's to work out and no field of an item.
+ */
+function writtenEntry(price: Price): Price {
+  const {
+    effective_price: _now,
+    special: _special,
+    ...written
+  } = price as Price & {
+    effective_price?: number;
+    special?: unknown;
+  };
+  return written;
+}
+
+/**
  * The item's fields come from the OpenAPI document's ItemInput schema (itself made from the domain's
  * one item schema): a request form's other spelling of a field, and the id, are left out.
  */
@@ -38,7 +54,7 @@ export function ItemEditor(props: {
   const [priceSchema, setPriceSchema] = useState<JsonSchema>();
   const [draft, setDraft] = useState<Draft>(() =>
     props.item
-      ? ({ ...props.item, prices: props.item.prices.map((price) => ({ ...price })) } as Draft)
+      ? ({ ...props.item, prices: props.item.prices.map(writtenEntry) } as Draft)
       : { name: '', product_type: 'Flower', active: true, prices: [] },
   );
   const [failure, setFailure] = useState<ApiError>();

