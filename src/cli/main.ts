@@ -8,6 +8,7 @@ import { dispensaryCommand } from './commands/dispensary.js';
 import { inventoryCommand } from './commands/inventory.js';
 import { menuCommand } from './commands/menu.js';
 import { serveCommand } from './commands/serve.js';
+import { specialCommand } from './commands/special.js';
 import { webhookCommand } from './commands/webhook.js';
 import { addSettingOptions } from './settings-options.js';
 
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
     inventoryCommand(),
     adminKeyCommand(),
     webhookCommand(),
+    specialCommand(),
     auditCommand(),
     dbCommand(),
   ]) {

@@ -51,7 +51,7 @@ export const PotencySchema = Type.Object(
   },
 );
 
-const PriceReadSchema = Type.Object(
+export const PriceReadSchema = Type.Object(
   {
     ...PriceEntrySchema.properties,
     net_weight_g: Nullable(

@@ -343,9 +343,13 @@ function primaryImage(item: MenuItemInput, prefix: string, problems: FieldProble
   }
 }
 
-/** Fields a read adds (src/domain/item-reads.ts): taken back without complaint, and never stored. */
+/**
+ * Fields the sync API's menu read adds (the derived figures of src/domain/item-reads.ts; each price
+ * entry's price now and its special): the server's to work out, so taken back without complaint and
+ * never stored, and a menu read can be written back as it is.
+ */
 const READ_ONLY_ITEM_FIELDS = ['potency'];
-const READ_ONLY_PRICE_FIELDS = ['net_weight_g', 'price_per_gram'];
+const READ_ONLY_PRICE_FIELDS = ['net_weight_g', 'price_per_gram', 'effective_price', 'special'];
 
 function withoutReadOnly(values: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
   if (!names.some((name) => name in values)) return values;

@@ -23,6 +23,7 @@ import { loadItems, MenuReader } from '../services/menu-reader.js';
 import { MenuSnapshots } from '../services/menu-snapshots.js';
 import { PublishedMenus } from '../services/published-menus.js';
 import { PublishedStream } from '../services/published-stream.js';
+import { SpecialScheduler } from '../services/special-scheduler.js';
 import { UsageCounter } from '../services/usage.js';
 import { WebhookDispatcher } from '../services/webhook-dispatcher.js';
 import { webhookKeySource } from '../services/webhook-key.js';
@@ -42,6 +43,8 @@ export interface Runtime {
   hub: LiveHub;
   /** Delivers the webhook outbox. */
   dispatcher: WebhookDispatcher;
+  /** Records each special's starts and ends in the live feed as they pass. */
+  specialScheduler: SpecialScheduler;
   /** The serialized answers kept in memory (menus, store information, inventory). */
   snapshots: MenuSnapshots;
   /** What the app's answers and snapshot reads are counted in (served at /metrics). */
@@ -115,6 +118,9 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     },
     onError: (error) => log?.error({ err: error }, 'webhook dispatcher'),
   });
+  const specialScheduler = new SpecialScheduler(store, feed, () => feed.poll(), {
+    onError: (error) => log?.warn({ err: error }, 'recording a special boundary failed; retried later'),
+  });
   const protection = createProtection(config, {
     warn: (message) => log?.warn(message),
     info: (message) => log?.info(message),
@@ -128,6 +134,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     menuFeed.start((error) => log?.warn({ err: error }, 'pruning the live feed failed; retried later'));
     if (config.demo) await ensureDemo(services);
     dispatcher.start();
+    specialScheduler.start();
     usage.start();
     const access = new AccessService(store, feed, {
       rememberCredentialsMs: config.rememberCredentialsMs,
@@ -219,6 +226,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
         const report = await closeGracefully(app, timeoutMs, drainDelayMs);
         if (ops) await closeGracefully(ops, 1_000);
         await usage.stop();
+        specialScheduler.stop();
         hub.stop();
         await menuFeed.stop();
         // Deliveries in flight may finish (each is bounded by the webhook timeout) for a few seconds;
@@ -240,6 +248,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       menuFeed,
       hub,
       dispatcher,
+      specialScheduler,
       snapshots,
       metrics,
       published,
@@ -250,6 +259,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     };
   } catch (error) {
     await usage.stop();
+    specialScheduler.stop();
     hub.stop();
     await menuFeed.stop();
     await dispatcher.stop();

@@ -6,6 +6,7 @@ import { CredentialService } from './credentials.js';
 import { type AfterWrite, DispensaryService } from './dispensaries.js';
 import { ServiceError } from './errors.js';
 import { type MenuForms, MenuService } from './menus.js';
+import { SpecialService } from './specials.js';
 import type { WebhookKeySource } from './webhook-key.js';
 import { WebhookService } from './webhooks.js';
 
@@ -18,6 +19,7 @@ export interface Services {
   adminKeys: AdminKeyService;
   audit: AuditService;
   webhooks: WebhookService;
+  specials: SpecialService;
 }
 
 /** Where webhook secrets' key comes from, and whether private targets are allowed (development). */
@@ -51,5 +53,6 @@ export function createServices(
     adminKeys: new AdminKeyService(store, afterWrite),
     audit: new AuditService(store),
     webhooks: new WebhookService(store, webhooks.keys, webhooks, afterWrite),
+    specials: new SpecialService(store, afterWrite),
   };
 }

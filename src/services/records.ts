@@ -1,4 +1,11 @@
+import { toCanonicalRecord } from '../domain/canonical.js';
+import type { MenuItem } from '../domain/item.js';
+import { toItemRead } from '../domain/item-reads.js';
+import { fromCents } from '../domain/money.js';
 import { publishingRecord } from '../domain/publishing.js';
+import type { MenuPricing } from '../domain/special-pricing.js';
+import type { Special } from '../domain/special-schema.js';
+import { specialRecordOf } from '../domain/validate-special.js';
 import type { AdminKey, AuditEntry, DispensarySummary, Webhook, WebhookDelivery } from '../store/store.js';
 import type { CredentialSummary } from './credentials.js';
 import { encodeCursor } from './menu-feed.js';
@@ -110,5 +117,37 @@ export function deliveryRecord(delivery: WebhookDelivery) {
       latency_ms: attempt.latencyMs,
       error: attempt.error,
     })),
+  };
+}
+
+/** One special of GET /admin/v1/dispensaries/:id/specials and `special list --json`. */
+export function specialRecord(special: Special) {
+  return {
+    id: special.id,
+    dispensary_id: special.dispensaryId,
+    ...specialRecordOf(special),
+    created_at: special.createdAt,
+    updated_at: special.updatedAt,
+  };
+}
+
+/**
+ * An item of the sync API's menu read: the item as read (its canonical record and derived figures),
+ * each price entry with the price people pay now (`effective_price`) and the special it comes from
+ * (null: the price as written).
+ */
+export function pricedItemRecord(item: MenuItem, pricing: MenuPricing) {
+  const read = toItemRead(item);
+  const entries = pricing.entries(item);
+  return {
+    ...read,
+    prices: read.prices.map((price, index) => {
+      const { effectivePriceCents, special } = entries[index]!;
+      return {
+        ...price,
+        effective_price: fromCents(effectivePriceCents),
+        special: special && { id: special.id, name: special.name, ends_at: special.endsAt },
+      };
+    }),
   };
 }

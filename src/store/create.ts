@@ -10,6 +10,7 @@ import { Dispensaries } from './repositories/dispensaries.js';
 import { IdempotencyKeys } from './repositories/idempotency.js';
 import { MenuChanges } from './repositories/menu-changes.js';
 import { Menus } from './repositories/menus.js';
+import { Specials } from './repositories/specials.js';
 import { Usage } from './repositories/usage.js';
 import { enqueueDeliveries } from './repositories/webhook-outbox.js';
 import { Webhooks } from './repositories/webhooks.js';
@@ -45,6 +46,7 @@ export function createStore(dialect: Dialect): KyselyStore {
     consoleSessions: new ConsoleSessions(db),
     usage: new Usage(db),
     webhooks: new Webhooks(dialect, writer),
+    specials: new Specials(dialect, writer),
     ...(listen && { listen }),
     async migrate() {
       const migrate = () => migrateToLatest(db);

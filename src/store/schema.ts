@@ -20,6 +20,8 @@ export interface Database {
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
+  specials: SpecialTable;
+  special_boundaries: SpecialBoundaryTable;
 }
 
 export interface DispensaryTable {
@@ -217,4 +219,41 @@ export interface WebhookAttemptTable {
   status_code: number | null;
   latency_ms: number;
   error: string | null;
+}
+
+/** A special of a dispensary: a lower price for the items it targets, while its schedule says so. */
+export interface SpecialTable {
+  id: Generated<number>;
+  dispensary_id: number;
+  name: string;
+  description: string;
+  /** percent_off, amount_off or fixed_price. */
+  kind: string;
+  /** Cents (amount_off, fixed_price) or hundredths of a percent (percent_off). */
+  value_hundredths: number;
+  /** JSON object of target lists, as the sync API spells them (applies_to). */
+  applies_to: string;
+  /** rec, med or both. */
+  menu_type: string;
+  /** ISO 8601 UTC, or null for no limit. */
+  starts_at: string | null;
+  ends_at: string | null;
+  /** JSON array of weekdays, or null for every day. */
+  days_of_week: string | null;
+  /** HH:MM in the store's time zone, or null (both null: all day). */
+  daily_start: string | null;
+  daily_end: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * A special boundary of a dispensary that a process has recorded in the live feed: its key makes the
+ * claim, in the transaction of the feed entries, so that several processes record it once.
+ */
+export interface SpecialBoundaryTable {
+  dispensary_id: number;
+  /** The boundary, ISO 8601 UTC. */
+  at: string;
+  recorded_at: string;
 }

@@ -9,6 +9,7 @@ import type { ChangeRepository, FeedHook, MenuChangeRepository } from './contrac
 import type { CredentialRepository } from './contracts/credentials.js';
 import type { DispensaryRepository } from './contracts/dispensaries.js';
 import type { MenuRepository } from './contracts/menus.js';
+import type { SpecialRepository } from './contracts/specials.js';
 import type { WebhookRepository } from './contracts/webhooks.js';
 
 // What the store is to the rest of the app: the Store, its repositories' contracts (one module per
@@ -21,6 +22,7 @@ export type * from './contracts/changes.js';
 export type * from './contracts/credentials.js';
 export type * from './contracts/dispensaries.js';
 export type * from './contracts/menus.js';
+export type * from './contracts/specials.js';
 export * from './contracts/webhooks.js';
 export * from './errors.js';
 
@@ -43,6 +45,7 @@ export interface Store {
   readonly consoleSessions: ConsoleSessionRepository;
   readonly usage: UsageRepository;
   readonly webhooks: WebhookRepository;
+  readonly specials: SpecialRepository;
   /**
    * Registers a hook every write that records live feed changes runs in its transaction, after
    * inserting them (see FeedHook). Register before the first write; hooks run in registration order.

@@ -23,6 +23,8 @@ export const TABLES = [
   { name: 'webhooks', key: ['id'] },
   { name: 'webhook_deliveries', key: ['id'] },
   { name: 'webhook_attempts', key: ['id'] },
+  { name: 'specials', key: ['id'] },
+  { name: 'special_boundaries', key: ['dispensary_id', 'at'] },
   { name: 'console_sessions', key: ['id_digest'] },
   { name: 'usage_counts', key: ['username', 'hour'] },
 ] as const satisfies readonly TableSpec[];

@@ -26,6 +26,8 @@ export const SPEC_ONLY_RECORD_FIELDS = {
   images: [],
 };
 export const SPEC_ONLY_PRICE_FIELDS = { label: '', med_price: null, sku: '', barcode: '' };
+/** A price entry's, in the model's spelling. */
+export const SPEC_ONLY_ENTRY_FIELDS = { label: '', medPriceCents: null, sku: '', barcode: '' };
 
 /** A plain flower item with one price entry, and the fields a test cares about in `overrides`. */
 export function itemInput(id: number | null, overrides: Partial<MenuItemInput> = {}): MenuItemInput {
@@ -53,10 +55,7 @@ export function itemInput(id: number | null, overrides: Partial<MenuItemInput> =
         amount: 1,
         priceCents: 1000,
         stock: null,
-        label: '',
-        medPriceCents: null,
-        sku: '',
-        barcode: '',
+        ...SPEC_ONLY_ENTRY_FIELDS,
       },
     ],
     ...overrides,

@@ -11,6 +11,7 @@ import * as stockInPlace from './0010-stock-in-place.js';
 import * as itemFieldsJson from './0011-item-fields-json.js';
 import * as feedCursorRange from './0012-feed-cursor-range.js';
 import * as richItem from './0013-rich-item.js';
+import * as specials from './0014-specials.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0011-item-fields-json': itemFieldsJson,
   '0012-feed-cursor-range': feedCursorRange,
   '0013-rich-item': richItem,
+  '0014-specials': specials,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

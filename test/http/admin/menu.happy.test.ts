@@ -46,7 +46,8 @@ describe('sync API: menu, happy paths', () => {
       expect(response.statusCode).toBe(200);
       const items = response.json();
       expect(ids(items)).toEqual([1, 2, 3, 7]);
-      // Every canonical field: the ones the sample sets, the others null (or empty); and what reads derive.
+      // Every canonical field: the ones the sample sets, the others null (or empty); and what reads
+      // derive, each price entry with the price now (no special: the price as written).
       expect(items[2]).toEqual({
         ...BLUE_DREAM,
         cbn: null,
@@ -58,7 +59,7 @@ describe('sync API: menu, happy paths', () => {
         prices: [
           { ...BLUE_DREAM.prices[0], ...SPEC_ONLY_PRICE_FIELDS, net_weight_g: 1, price_per_gram: 12 },
           { ...BLUE_DREAM.prices[1], ...SPEC_ONLY_PRICE_FIELDS, net_weight_g: 3.5, price_per_gram: 11 },
-        ],
+        ].map((price) => ({ ...price, effective_price: price.price, special: null })),
       });
       expect(items[1]).toMatchObject({ id: 2, active: false });
     });
@@ -230,7 +231,8 @@ describe('sync API: menu, happy paths', () => {
           { unit: 'ounce', amount: 0.125, price: 38.5, stock: 0 },
         ],
       });
-      expect(response.json()).toEqual(item);
+      // The item as written, which the menu read shows with each entry's price now.
+      expect(item).toMatchObject(response.json());
     });
   });
 

@@ -14,6 +14,7 @@ import { dispensaryRoutes } from './dispensaries.js';
 import { idempotentWriter } from './idempotent.js';
 import { menuRoutes } from './menu.js';
 import { sessionRoutes } from './session.js';
+import { specialRoutes } from './specials.js';
 import { webhookRoutes } from './webhooks.js';
 
 export interface AdminOptions {
@@ -50,6 +51,7 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
     await keyed.register(adminKeyRoutes, context);
     await keyed.register(menuRoutes, context);
     await keyed.register(webhookRoutes, context);
+    await keyed.register(specialRoutes, context);
     await keyed.register(activityRoutes, { ...context, usage: options.usage });
   });
 };

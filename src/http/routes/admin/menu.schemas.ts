@@ -1,9 +1,12 @@
 import { type TSchema, Type } from 'typebox';
+import { fromCanonicalRecord } from '../../../domain/canonical.js';
+import { ItemReadSchema, PriceReadSchema, toItemRead } from '../../../domain/item-reads.js';
 import {
   CANONICAL_ITEM_EXAMPLE,
   CanonicalItemSchema,
   ITEM_FIELDS,
   type ItemFieldName,
+  LIMITS,
   PRICE_FIELDS,
 } from '../../../domain/item-schema.js';
 import { Nullable } from '../../../domain/nullable.js';
@@ -40,6 +43,68 @@ export const ItemParams = Type.Object({
 
 /** The canonical item: every field of both forms, as imports, exports and the sync API use it. */
 export const CanonicalItem = CanonicalItemSchema;
+
+/** The special a price entry's effective price comes from. */
+export const AppliedSpecial = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    ends_at: Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'When it stops applying: its end, or the end of today’s window; null: no end.',
+      }),
+    ),
+  },
+  { additionalProperties: false, title: 'AppliedSpecial' },
+);
+
+/** A price entry of the sync API's menu read: as written, with the price people pay now. */
+const PricedEntry = Type.Object(
+  {
+    ...PriceReadSchema.properties,
+    effective_price: Type.Number({
+      minimum: 0,
+      description:
+        'The price now: price lowered by the best special that applies (they do not stack), or price.',
+    }),
+    special: Nullable({
+      ...AppliedSpecial,
+      description: 'The special effective_price comes from; null when it is price as written.',
+    }),
+  },
+  { additionalProperties: false, title: 'PricedEntry' },
+);
+
+const ITEM_READ_EXAMPLE = toItemRead(fromCanonicalRecord(CANONICAL_ITEM_EXAMPLE));
+
+/** An item of the sync API's menu read: the item as read, each price entry with its effective price. */
+export const PricedItem = Type.Object(
+  {
+    ...ItemReadSchema.properties,
+    prices: Type.Array(PricedEntry, { maxItems: LIMITS.pricesPerItem }),
+  },
+  {
+    additionalProperties: false,
+    title: 'PricedItem',
+    description:
+      'A canonical item as the sync API reads it (ItemRead), each price entry with its effective price now.',
+    examples: [
+      {
+        ...ITEM_READ_EXAMPLE,
+        prices: ITEM_READ_EXAMPLE.prices.map((price, index) =>
+          index === 0
+            ? {
+                ...price,
+                effective_price: 9.6,
+                special: { id: 1, name: 'Happy hour', ends_at: '2026-04-20T01:00:00.000Z' },
+              }
+            : { ...price, effective_price: price.price, special: null },
+        ),
+      },
+    ],
+  },
+);
 
 /**
  * An item as the sync API takes it: the canonical fields, and each request form's other spellings.

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import { ItemReadSchema, toItemRead } from '../../../domain/item-reads.js';
+import { ItemReadSchema } from '../../../domain/item-reads.js';
 import { lineOf } from '../../../services/menus.js';
-import { importReportRecord } from '../../../services/records.js';
+import { importReportRecord, pricedItemRecord } from '../../../services/records.js';
 import { noContent } from '../../pipeline/error-responses.js';
 import { actorOf, dispensaryOf } from './auth.js';
 import type { AdminContext } from './context.js';
@@ -15,6 +15,7 @@ import {
   ItemPatchBody,
   ItemsBody,
   MenuFileQuerystring,
+  PricedItem,
   StockBody,
   StockOut,
   UpsertOut,
@@ -28,14 +29,22 @@ const tags = ['Sync API: menu and inventory'];
 const itemOf = (request: { params: { item_id: string } }) => Number(request.params.item_id);
 
 export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { services, write }) => {
-  const { menus } = services;
+  const { menus, specials } = services;
   const route = adminRoutes(app, write, tags);
 
   route.read('/dispensaries/:id/menu', {
     operationId: 'getMenu',
-    summary: 'Read the whole menu (canonical items, active and inactive, with read-only derived figures)',
-    schema: { params: IdParams, response: { 200: Type.Array(ItemReadSchema) } },
-    run: async (request) => (await menus.items(dispensaryOf(request))).map(toItemRead),
+    summary:
+      'Read the whole menu (canonical items, active and inactive, with derived figures and effective prices now)',
+    description:
+      'Read-only figures derived from the fields: the headline potency, and on each price entry net_weight_g and price_per_gram, effective_price (the price people pay now: the best special that applies, or price) and special (the special it comes from; null when none applies). Sent back in a write, they are ignored.',
+    schema: { params: IdParams, response: { 200: Type.Array(PricedItem) } },
+    run: async (request) => {
+      const id = dispensaryOf(request);
+      const items = await menus.items(id);
+      const pricing = await specials.pricing(id);
+      return items.map((item) => pricedItemRecord(item, pricing));
+    },
   });
 
   route.write('PUT', '/dispensaries/:id/menu', {

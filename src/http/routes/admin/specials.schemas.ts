@@ -1,0 +1,78 @@
+import { Type } from 'typebox';
+import {
+  SPECIAL_EXAMPLE,
+  SPECIAL_FIELDS,
+  SpecialInputSchema,
+  SpecialPatchSchema,
+  SpecialScheduleFields,
+  SpecialTargetsSchema,
+} from '../../../domain/special-schema.js';
+import { CHECKED_BY_CODE } from '../../pipeline/document-notes.js';
+import { DispensaryId, IdText } from './shared.schemas.js';
+
+/** The schemas of the sync API's specials routes (src/http/routes/admin/specials.ts). */
+
+export const SpecialParams = Type.Object({
+  id: DispensaryId,
+  special_id: IdText('Special id'),
+});
+
+/**
+ * What the schema leaves to the special validator (src/domain/validate-special.ts): it names every
+ * problem by its field path, which one schema failure could not.
+ */
+const CHECKED_BY_VALIDATOR = Type.Unknown({
+  description: 'Any other value is refused with 400 invalid_request, each problem named by its field path.',
+  [CHECKED_BY_CODE]: true,
+});
+
+export const CreateSpecialBody = Type.Unsafe<unknown>({
+  anyOf: [SpecialInputSchema, CHECKED_BY_VALIDATOR],
+  description: 'A new special.',
+  examples: [SPECIAL_EXAMPLE],
+});
+
+export const PatchSpecialBody = Type.Unsafe<unknown>({
+  anyOf: [SpecialPatchSchema, CHECKED_BY_VALIDATOR],
+  description: 'Fields to change, for example {"ends_at": "2026-08-01T00:00:00Z"}.',
+  examples: [{ ends_at: '2026-08-01T00:00:00Z' }],
+});
+
+/** Every list present in an answer, empty when not given. */
+const TargetsOut = Type.Required(SpecialTargetsSchema, {
+  additionalProperties: false,
+  title: 'SpecialTargetsOut',
+  description: 'The items the special applies to: an item matching any entry of any list.',
+});
+
+export const SpecialOut = Type.Object(
+  {
+    id: Type.Integer(),
+    dispensary_id: Type.Integer(),
+    name: SPECIAL_FIELDS.name,
+    description: SPECIAL_FIELDS.description,
+    kind: SPECIAL_FIELDS.kind,
+    value: SPECIAL_FIELDS.value,
+    applies_to: TargetsOut,
+    menu_type: SPECIAL_FIELDS.menu_type,
+    ...SpecialScheduleFields,
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  {
+    additionalProperties: false,
+    title: 'Special',
+    examples: [
+      {
+        id: 1,
+        dispensary_id: 1,
+        ...SPECIAL_EXAMPLE,
+        starts_at: '2026-04-01T00:00:00.000Z',
+        ends_at: '2026-07-01T00:00:00.000Z',
+        applies_to: { item_ids: [], external_ids: [], brands: [], product_types: ['Flower'], tags: [] },
+        created_at: '2026-03-20T10:00:00.000Z',
+        updated_at: '2026-03-20T10:00:00.000Z',
+      },
+    ],
+  },
+);

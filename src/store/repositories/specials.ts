@@ -1,0 +1,290 @@
+import type { Transaction } from 'kysely';
+import { MenuPricing, repricedItems } from '../../domain/special-pricing.js';
+import type { Special, SpecialFields, SpecialTargetsRecord } from '../../domain/special-schema.js';
+import type { Weekday } from '../../domain/store-info.js';
+import type { FeedEntry } from '../batches.js';
+import type { Dialect } from '../dialect.js';
+import type { Database, SpecialTable } from '../schema.js';
+import type { Actor, DispensarySpecials, SpecialRepository } from '../store.js';
+import { type ChangeRecord, now, OPERATOR, type Writer } from '../write.js';
+import { readItemJson, readItems } from './menu-queries.js';
+
+/** Who records a special boundary, in the audit log. */
+export const BOUNDARY_ACTOR = 'specials-scheduler';
+
+/** Recorded boundaries are kept this long: a boundary is claimed only around its instant. */
+const BOUNDARY_KEPT_MS = 7 * 86_400_000;
+
+type SpecialRow = Omit<SpecialTable, 'id'> & { id: number };
+type SpecialValues = Omit<SpecialTable, 'id' | 'dispensary_id' | 'created_at'>;
+
+function toSpecial(row: SpecialRow): Special {
+  const targets = JSON.parse(row.applies_to) as SpecialTargetsRecord;
+  return {
+    id: Number(row.id),
+    dispensaryId: Number(row.dispensary_id),
+    name: row.name,
+    description: row.description,
+    kind: row.kind as Special['kind'],
+    valueHundredths: Number(row.value_hundredths),
+    appliesTo: {
+      itemIds: targets.item_ids ?? [],
+      externalIds: targets.external_ids ?? [],
+      brands: targets.brands ?? [],
+      productTypes: targets.product_types ?? [],
+      tags: targets.tags ?? [],
+    },
+    menuType: row.menu_type as Special['menuType'],
+    startsAt: row.starts_at,
+    endsAt: row.ends_at,
+    daysOfWeek: row.days_of_week === null ? null : (JSON.parse(row.days_of_week) as Weekday[]),
+    dailyStart: row.daily_start,
+    dailyEnd: row.daily_end,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function valuesOf(fields: SpecialFields, at: string): SpecialValues {
+  const { appliesTo } = fields;
+  return {
+    name: fields.name,
+    description: fields.description,
+    kind: fields.kind,
+    value_hundredths: fields.valueHundredths,
+    applies_to: JSON.stringify({
+      item_ids: appliesTo.itemIds,
+      external_ids: appliesTo.externalIds,
+      brands: appliesTo.brands,
+      product_types: appliesTo.productTypes,
+      tags: appliesTo.tags,
+    }),
+    menu_type: fields.menuType,
+    starts_at: fields.startsAt,
+    ends_at: fields.endsAt,
+    days_of_week: fields.daysOfWeek === null ? null : JSON.stringify(fields.daysOfWeek),
+    daily_start: fields.dailyStart,
+    daily_end: fields.dailyEnd,
+    updated_at: at,
+  };
+}
+
+const upserted = (item: { id: number; json: string }): FeedEntry => ({
+  type: 'item.upserted',
+  itemId: item.id,
+  reason: null,
+  item: item.json,
+});
+
+/** Each dispensary's specials; their writes and boundaries record the items they reprice. */
+export class Specials implements SpecialRepository {
+  constructor(
+    private readonly dialect: Dialect,
+    private readonly writer: Writer,
+  ) {}
+
+  async create(
+    dispensaryId: number,
+    fields: SpecialFields,
+    actor: Actor = OPERATOR,
+  ): Promise<Special | undefined> {
+    return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
+      const zone = await timezoneOf(trx, dispensaryId);
+      if (zone === undefined) return { result: undefined };
+      const before = await specialsOf(trx, dispensaryId);
+      const at = now();
+      const row = await trx
+        .insertInto('specials')
+        .values({ dispensary_id: dispensaryId, created_at: at, ...valuesOf(fields, at) })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const special = toSpecial(row);
+      const feed = await this.repriced(trx, dispensaryId, zone, before, [...before, special]);
+      return {
+        result: special,
+        change: specialChange(dispensaryId, 'special.create', special, feed),
+      };
+    });
+  }
+
+  async get(dispensaryId: number, id: number): Promise<Special | undefined> {
+    const row = await this.dialect.db
+      .selectFrom('specials')
+      .selectAll()
+      .where('dispensary_id', '=', dispensaryId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toSpecial(row);
+  }
+
+  list(dispensaryId: number): Promise<Special[]> {
+    return specialsOf(this.dialect.db, dispensaryId);
+  }
+
+  async update(
+    dispensaryId: number,
+    id: number,
+    fields: SpecialFields,
+    actor: Actor = OPERATOR,
+  ): Promise<Special | undefined> {
+    return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
+      const zone = await timezoneOf(trx, dispensaryId);
+      const before = await specialsOf(trx, dispensaryId);
+      if (zone === undefined || !before.some((special) => special.id === id)) return { result: undefined };
+      const row = await trx
+        .updateTable('specials')
+        .set(valuesOf(fields, now()))
+        .where('dispensary_id', '=', dispensaryId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const special = toSpecial(row);
+      const after = before.map((other) => (other.id === id ? special : other));
+      const feed = await this.repriced(trx, dispensaryId, zone, before, after);
+      return { result: special, change: specialChange(dispensaryId, 'special.update', special, feed) };
+    });
+  }
+
+  async remove(dispensaryId: number, id: number, actor: Actor = OPERATOR): Promise<boolean> {
+    return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
+      const zone = await timezoneOf(trx, dispensaryId);
+      const before = await specialsOf(trx, dispensaryId);
+      const special = before.find((other) => other.id === id);
+      if (zone === undefined || !special) return { result: false };
+      await trx
+        .deleteFrom('specials')
+        .where('dispensary_id', '=', dispensaryId)
+        .where('id', '=', id)
+        .execute();
+      const after = before.filter((other) => other.id !== id);
+      const feed = await this.repriced(trx, dispensaryId, zone, before, after);
+      return { result: true, change: specialChange(dispensaryId, 'special.remove', special, feed) };
+    });
+  }
+
+  async ofDispensary(dispensaryId: number): Promise<DispensarySpecials | undefined> {
+    const zone = await timezoneOf(this.dialect.db, dispensaryId);
+    if (zone === undefined) return undefined;
+    return { dispensaryId, timezone: zone, specials: await specialsOf(this.dialect.db, dispensaryId) };
+  }
+
+  async everyDispensary(): Promise<DispensarySpecials[]> {
+    const rows = await this.dialect.db
+      .selectFrom('specials as s')
+      .innerJoin('dispensaries as d', 'd.id', 's.dispensary_id')
+      .selectAll('s')
+      .select('d.timezone')
+      .orderBy('s.dispensary_id')
+      .orderBy('s.id')
+      .execute();
+    const byDispensary = new Map<number, DispensarySpecials>();
+    for (const row of rows) {
+      const dispensaryId = Number(row.dispensary_id);
+      let entry = byDispensary.get(dispensaryId);
+      if (!entry) {
+        entry = { dispensaryId, timezone: row.timezone, specials: [] };
+        byDispensary.set(dispensaryId, entry);
+      }
+      entry.specials.push(toSpecial(row));
+    }
+    return [...byDispensary.values()];
+  }
+
+  async recordBoundary(
+    dispensaryId: number,
+    at: string,
+    actor: Actor = BOUNDARY_ACTOR,
+  ): Promise<number | undefined> {
+    return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
+      const zone = await timezoneOf(trx, dispensaryId);
+      if (zone === undefined) return { result: undefined };
+      // The claim: a second process inserting the same key waits for this transaction, then inserts nothing.
+      const claimed = await trx
+        .insertInto('special_boundaries')
+        .values({ dispensary_id: dispensaryId, at, recorded_at: now() })
+        .onConflict((conflict) => conflict.columns(['dispensary_id', 'at']).doNothing())
+        .returning('dispensary_id')
+        .executeTakeFirst();
+      if (!claimed) return { result: undefined };
+      const expired = new Date(Date.parse(at) - BOUNDARY_KEPT_MS).toISOString();
+      await trx
+        .deleteFrom('special_boundaries')
+        .where('dispensary_id', '=', dispensaryId)
+        .where('at', '<', expired)
+        .execute();
+      const specials = await specialsOf(trx, dispensaryId);
+      const instant = Date.parse(at);
+      const feed = await this.repriced(trx, dispensaryId, zone, specials, specials, instant - 1, instant);
+      if (feed.length === 0) return { result: 0 };
+      return {
+        result: feed.length,
+        change: {
+          kind: 'menu',
+          dispensaryId,
+          action: 'special.boundary',
+          detail: { at, items: feed.length },
+          feed,
+        },
+      };
+    });
+  }
+
+  /**
+   * The feed entries of the active items whose pricing differs between the specials `before` (at
+   * `beforeAt`) and `after` (at `afterAt`): each item as it is, so that followers read its price again.
+   */
+  private async repriced(
+    trx: Transaction<Database>,
+    dispensaryId: number,
+    zone: string | null,
+    before: readonly Special[],
+    after: readonly Special[],
+    beforeAt = Date.now(),
+    afterAt = beforeAt,
+  ): Promise<FeedEntry[]> {
+    const pricingBefore = new MenuPricing(before, zone, beforeAt);
+    const pricingAfter = new MenuPricing(after, zone, afterAt);
+    // Nothing in force either side: no price can differ, and the menu need not be read.
+    if (pricingBefore.specialIds.length === 0 && pricingAfter.specialIds.length === 0) return [];
+    const items = (await readItems(this.dialect, trx, dispensaryId)).filter((item) => item.active);
+    const ids = repricedItems(items, pricingBefore, pricingAfter);
+    return (await readItemJson(this.dialect, trx, dispensaryId, ids)).map(upserted);
+  }
+}
+
+type Reader = Pick<Transaction<Database>, 'selectFrom'>;
+
+/** The store's time zone (null: none set), or undefined when there is no such dispensary. */
+async function timezoneOf(db: Reader, dispensaryId: number): Promise<string | null | undefined> {
+  const row = await db
+    .selectFrom('dispensaries')
+    .select('timezone')
+    .where('id', '=', dispensaryId)
+    .executeTakeFirst();
+  return row === undefined ? undefined : row.timezone;
+}
+
+async function specialsOf(db: Reader, dispensaryId: number): Promise<Special[]> {
+  const rows = await db
+    .selectFrom('specials')
+    .selectAll()
+    .where('dispensary_id', '=', dispensaryId)
+    .orderBy('id')
+    .execute();
+  return rows.map(toSpecial);
+}
+
+function specialChange(
+  dispensaryId: number,
+  action: string,
+  special: Special,
+  feed: FeedEntry[],
+): ChangeRecord {
+  return {
+    kind: 'menu',
+    dispensaryId,
+    action,
+    detail: { special_id: special.id, name: special.name, items_repriced: feed.length },
+    feed,
+  };
+}

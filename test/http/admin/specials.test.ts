@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SPEC_ONLY_PRICE_FIELDS } from '../../domain/item-builder.js';
+import { type AdminCall, auditLog, syncTestRuntime } from '../../helpers/admin.js';
+import { describeAdminKeyRefusals, secretWatch, securityFixture } from '../../helpers/admin-roles.js';
+import { expectError, formBHeaders } from '../../helpers/http.js';
+import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
+
+const FLOWER_DEAL = {
+  name: 'Flower Friday',
+  kind: 'percent_off',
+  value: 10,
+  applies_to: { product_types: ['Flower'] },
+};
+
+describe('sync API: specials', () => {
+  let runtime: TestRuntime;
+  let admin: AdminCall;
+  let scoped: AdminCall;
+  let adminSecret: string;
+  let other: { id: number; token: string };
+  const watch = secretWatch();
+  const { secrets, remember } = watch;
+  const one = () => runtime.seed.dispensaryId;
+  const specialsOf = async (id: number) => (await admin('GET', `/dispensaries/${id}/specials`)).json();
+  /** Both dispensaries' specials and menus, the feed's head and the audit log: what a refusal leaves alone. */
+  const state = async () => ({
+    one: await specialsOf(one()),
+    two: await specialsOf(other.id),
+    menu: (await admin('GET', `/dispensaries/${one()}/menu`)).json(),
+    head: await runtime.services.store.menuChanges.head(),
+    audit: (await auditLog(runtime)).length,
+  });
+
+  beforeAll(async () => {
+    runtime = await syncTestRuntime({ menu: SAMPLE_MENU });
+    ({ admin, adminSecret, other, scoped } = await securityFixture(
+      runtime,
+      { other: { name: 'Other Shop' }, otherMenu: SAMPLE_MENU, scopedName: 'shop-one' },
+      secrets,
+    ));
+  });
+  afterAll(() => runtime.close());
+
+  describe('create, read, change, delete', () => {
+    it('creates a special with its defaults, audit-logged, and lists and reads it', async () => {
+      const created = await admin('POST', `/dispensaries/${one()}/specials`, FLOWER_DEAL);
+      expect(created.statusCode, created.body).toBe(201);
+      const special = created.json();
+      expect(special).toEqual({
+        id: expect.any(Number),
+        dispensary_id: one(),
+        ...FLOWER_DEAL,
+        description: '',
+        applies_to: { item_ids: [], external_ids: [], brands: [], product_types: ['Flower'], tags: [] },
+        menu_type: 'both',
+        starts_at: null,
+        ends_at: null,
+        days_of_week: null,
+        daily_start: null,
+        daily_end: null,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      });
+      expect(await specialsOf(one())).toEqual([special]);
+      expect((await admin('GET', `/dispensaries/${one()}/specials/${special.id}`)).json()).toEqual(special);
+      const [entry] = await runtime.services.audit.list({ limit: 1 });
+      expect(entry).toMatchObject({ action: 'special.create', actor: 'key:operator', dispensaryId: one() });
+
+      const changed = await admin('PATCH', `/dispensaries/${one()}/specials/${special.id}`, {
+        ends_at: '2099-01-01T00:00:00-05:00',
+      });
+      expect(changed.statusCode, changed.body).toBe(200);
+      expect(changed.json()).toMatchObject({ ...FLOWER_DEAL, ends_at: '2099-01-01T05:00:00.000Z' });
+
+      const deleted = await admin('DELETE', `/dispensaries/${one()}/specials/${special.id}`);
+      expect(deleted.statusCode).toBe(204);
+      expect(await specialsOf(one())).toEqual([]);
+      expectError(await admin('GET', `/dispensaries/${one()}/specials/${special.id}`), 404, 'not_found');
+    });
+
+    it('an Idempotency-Key retry answers the first answer and creates once', async () => {
+      const headers = { 'idempotency-key': 'special-once' };
+      const first = await admin('POST', `/dispensaries/${one()}/specials`, FLOWER_DEAL, headers);
+      const again = await admin('POST', `/dispensaries/${one()}/specials`, FLOWER_DEAL, headers);
+      expect(first.statusCode).toBe(201);
+      expect(again.body).toBe(first.body);
+      expect(await specialsOf(one())).toHaveLength(1);
+      await admin('DELETE', `/dispensaries/${one()}/specials/${first.json().id}`);
+    });
+  });
+
+  describe('effective prices', () => {
+    it('the sync API’s menu read shows each entry’s price now and its special; Form B’s /menu stays as it was', async () => {
+      const formB = () =>
+        runtime.app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(runtime.seed) });
+      const before = await formB();
+      const head = await runtime.services.store.menuChanges.head();
+      const special = (await admin('POST', `/dispensaries/${one()}/specials`, FLOWER_DEAL)).json();
+      const menu = (await admin('GET', `/dispensaries/${one()}/menu`)).json();
+      const blueDream = menu.find((item: { id: number }) => item.id === 3);
+      const applied = { id: special.id, name: 'Flower Friday', ends_at: null };
+      const written = { ...SPEC_ONLY_PRICE_FIELDS };
+      expect(blueDream.prices).toEqual([
+        {
+          unit: 'gram',
+          amount: 1,
+          price: 12,
+          stock: 10,
+          ...written,
+          net_weight_g: 1,
+          price_per_gram: 12,
+          effective_price: 10.8,
+          special: applied,
+        },
+        {
+          unit: 'ounce',
+          amount: 0.125,
+          price: 38.5,
+          stock: 0,
+          ...written,
+          net_weight_g: 3.5,
+          price_per_gram: 11,
+          effective_price: 34.65,
+          special: applied,
+        },
+      ]);
+      const brownie = menu.find((item: { id: number }) => item.id === 1);
+      expect(brownie.prices[0]).toMatchObject({ price: 22.99, effective_price: 22.99, special: null });
+      // The flower items it reprices are changes of the live feed; the others are not.
+      const changes = await runtime.services.store.menuChanges.since(head, 100);
+      expect(changes.map((change) => [change.type, change.itemId])).toEqual([['item.upserted', 3]]);
+      const after = await formB();
+      expect(after.body).toBe(before.body);
+      await admin('DELETE', `/dispensaries/${one()}/specials/${special.id}`);
+    });
+  });
+
+  describe('400: refused the way an invalid item is, nothing changes', () => {
+    it.each([
+      [
+        'ends before it starts',
+        { ...FLOWER_DEAL, starts_at: '2026-05-01T00:00:00Z', ends_at: '2026-04-01T00:00:00Z' },
+        'ends_at',
+      ],
+      ['has no target', { ...FLOWER_DEAL, applies_to: {} }, 'applies_to'],
+      ['has an unknown target list', { ...FLOWER_DEAL, applies_to: { skus: ['1'] } }, 'applies_to.skus'],
+      [
+        'has a bad item id',
+        { ...FLOWER_DEAL, applies_to: { item_ids: ['three'] } },
+        'applies_to.item_ids[0]',
+      ],
+      ['has half a daily window', { ...FLOWER_DEAL, daily_start: '16:00' }, 'daily_end'],
+      ['has a bad weekday', { ...FLOWER_DEAL, days_of_week: ['funday'] }, 'days_of_week[0]'],
+      ['takes more than all', { ...FLOWER_DEAL, value: 150 }, 'value'],
+      ['is not an object', [FLOWER_DEAL], 'special'],
+    ])('a special that %s', async (_label, body, field) => {
+      const before = await state();
+      const error = expectError(
+        await admin('POST', `/dispensaries/${one()}/specials`, body),
+        400,
+        'invalid_request',
+      );
+      expect(error.problems!.map((problem) => problem.field)).toEqual([field]);
+      expect(error.message).toContain('nothing was changed');
+      expect(await state()).toEqual(before);
+    });
+
+    it('a change that would end it before it starts is refused whole', async () => {
+      const special = (
+        await admin('POST', `/dispensaries/${one()}/specials`, {
+          ...FLOWER_DEAL,
+          starts_at: '2026-05-01T00:00:00Z',
+        })
+      ).json();
+      const before = await state();
+      const error = expectError(
+        await admin('PATCH', `/dispensaries/${one()}/specials/${special.id}`, {
+          ends_at: '2026-04-01T00:00:00Z',
+        }),
+        400,
+        'invalid_request',
+      );
+      expect(error.problems).toEqual([
+        { field: 'ends_at', message: expect.stringContaining('must be after starts_at') },
+      ]);
+      expect(await state()).toEqual(before);
+      await admin('DELETE', `/dispensaries/${one()}/specials/${special.id}`);
+    });
+
+    it('an item id no item has is accepted, and matches nothing until such an item exists', async () => {
+      const created = await admin('POST', `/dispensaries/${one()}/specials`, {
+        ...FLOWER_DEAL,
+        applies_to: { item_ids: [999] },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const menu = (await admin('GET', `/dispensaries/${one()}/menu`)).json();
+      expect(
+        menu.every((item: { prices: { special: unknown }[] }) =>
+          item.prices.every((p) => p.special === null),
+        ),
+      ).toBe(true);
+      await admin('DELETE', `/dispensaries/${one()}/specials/${created.json().id}`);
+    });
+  });
+
+  const routes = (id: number) =>
+    [
+      ['GET', `/dispensaries/${id}/specials`, undefined],
+      ['POST', `/dispensaries/${id}/specials`, FLOWER_DEAL],
+      ['GET', `/dispensaries/${id}/specials/1`, undefined],
+      ['PATCH', `/dispensaries/${id}/specials/1`, { name: 'Hijacked' }],
+      ['DELETE', `/dispensaries/${id}/specials/1`, undefined],
+    ] as const;
+
+  describeAdminKeyRefusals({
+    watch,
+    context: () => ({ runtime, key: adminSecret, token: other.token }),
+    routes: () => routes(other.id),
+    state,
+  });
+
+  describe('a key scoped to dispensary 1', () => {
+    it('manages dispensary 1’s specials', async () => {
+      const created = remember(await scoped('POST', `/dispensaries/${one()}/specials`, FLOWER_DEAL));
+      expect(created.statusCode, created.body).toBe(201);
+      expect(
+        (await scoped('DELETE', `/dispensaries/${one()}/specials/${created.json().id}`)).statusCode,
+      ).toBe(204);
+    });
+
+    it.each([0, 1, 2, 3, 4])('request %i on dispensary 2’s specials: 403, nothing changes', async (index) => {
+      const special = (await admin('POST', `/dispensaries/${other.id}/specials`, FLOWER_DEAL)).json();
+      const before = await state();
+      const [method, path, body] = routes(other.id)[index]!;
+      const error = expectError(
+        remember(await scoped(method, path.replace('/specials/1', `/specials/${special.id}`), body)),
+        403,
+        'forbidden',
+      );
+      expect(error.message).toBe(`This admin key is limited to dispensary ${one()}.`);
+      expect(await state()).toEqual(before);
+      await admin('DELETE', `/dispensaries/${other.id}/specials/${special.id}`);
+    });
+  });
+});

@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MENU_FORMS } from '../../src/forms/index.js';
+import { createServices, type Services } from '../../src/services/index.js';
+import { SpecialScheduler } from '../../src/services/special-scheduler.js';
+import { openStore } from '../../src/store/open.js';
+import type { Store } from '../../src/store/store.js';
+import { onPostgres, SAMPLE_MENU, TEST_SCRYPT, type TestDatabase, testDatabase } from '../helpers/runtime.js';
+
+/** A clock the test moves by hand. */
+function fakeClock(start: string) {
+  let now = Date.parse(start);
+  return {
+    now: () => now,
+    set: (iso: string) => {
+      now = Date.parse(iso);
+    },
+  };
+}
+
+describe('special boundaries recorded in the live feed, with a fake clock', () => {
+  let database: TestDatabase;
+  let services: Services;
+  /** A second process's store over the same database. */
+  let otherStore: Store;
+  let dispensaryId: number;
+
+  beforeEach(async () => {
+    database = await testDatabase();
+    services = createServices(await openStore(database.address), MENU_FORMS, undefined, TEST_SCRYPT);
+    otherStore = await openStore(database.address);
+    const created = await services.dispensaries.createWithStore('Night Owl', {
+      timezone: 'America/New_York',
+    });
+    dispensaryId = created.id;
+    await services.menus.replace(dispensaryId, services.menus.validate(SAMPLE_MENU));
+  });
+  afterEach(async () => {
+    await otherStore.close();
+    await services.store.close();
+    await database.cleanup();
+  });
+
+  /** The feed's changes after `after`, as [type, item id]. */
+  const changesAfter = async (after: number) =>
+    (await services.store.menuChanges.since(after, 100)).map((change) => [change.type, change.itemId]);
+
+  it('a daily window on a spring-forward day: recorded at 01:30 EST and at 03:30 EDT, each once', async () => {
+    const clock = fakeClock('2026-03-08T06:00:00Z');
+    const scheduler = new SpecialScheduler(services.store, undefined, async () => {}, { now: clock.now });
+    await services.specials.create(dispensaryId, {
+      name: 'Night owl',
+      kind: 'amount_off',
+      value: 2,
+      applies_to: { brands: ['emerald farms'] },
+      daily_start: '01:30',
+      daily_end: '02:30',
+    });
+    const head = await services.store.menuChanges.head();
+    expect(await scheduler.run()).toBe(0);
+
+    clock.set('2026-03-08T06:29:59.999Z');
+    expect(await scheduler.run()).toBe(0);
+    expect(await changesAfter(head)).toEqual([]);
+
+    clock.set('2026-03-08T06:30:00.000Z');
+    expect(await scheduler.run()).toBe(1);
+    expect(await changesAfter(head)).toEqual([['item.upserted', 3]]);
+    // Run again at the same instant: nothing new.
+    expect(await scheduler.run()).toBe(0);
+
+    // 02:30 does not happen that night: the window ends an hour after it began, at 03:30 EDT.
+    clock.set('2026-03-08T07:29:00Z');
+    expect(await scheduler.run()).toBe(0);
+    clock.set('2026-03-08T07:30:00.500Z');
+    expect(await scheduler.run()).toBe(1);
+    expect(await changesAfter(head)).toEqual([
+      ['item.upserted', 3],
+      ['item.upserted', 3],
+    ]);
+    const audit = await services.audit.list({ limit: 2 });
+    expect(audit.map((entry) => [entry.action, entry.actor, entry.detail])).toEqual([
+      ['special.boundary', 'specials-scheduler', { at: '2026-03-08T06:30:00.000Z', items: 1 }],
+      ['special.boundary', 'specials-scheduler', { at: '2026-03-08T07:30:00.000Z', items: 1 }],
+    ]);
+  });
+
+  it('a fall-back day: the window runs on through the repeated hour, one start and one end', async () => {
+    const clock = fakeClock('2026-11-01T05:00:00Z');
+    const scheduler = new SpecialScheduler(services.store, undefined, async () => {}, { now: clock.now });
+    await services.specials.create(dispensaryId, {
+      name: 'Night owl',
+      kind: 'percent_off',
+      value: 50,
+      applies_to: { item_ids: [1, 7] },
+      daily_start: '01:30',
+      daily_end: '02:30',
+    });
+    const head = await services.store.menuChanges.head();
+    // One run across the whole night: each boundary recorded, in order.
+    clock.set('2026-11-01T12:00:00Z');
+    expect(await scheduler.run()).toBe(2);
+    const boundaries = (await services.audit.list({ limit: 2 })).map((entry) => entry.detail.at);
+    expect(boundaries).toEqual(['2026-11-01T05:30:00.000Z', '2026-11-01T07:30:00.000Z']);
+    expect(await changesAfter(head)).toEqual([
+      ['item.upserted', 1],
+      ['item.upserted', 7],
+      ['item.upserted', 1],
+      ['item.upserted', 7],
+    ]);
+  });
+
+  it('two processes at the same boundary record it once', async () => {
+    const clock = fakeClock('2026-07-01T19:59:00Z');
+    const schedulers = [services.store, otherStore].map(
+      (store) => new SpecialScheduler(store, undefined, async () => {}, { now: clock.now }),
+    );
+    await services.specials.create(dispensaryId, {
+      name: 'Happy hour',
+      kind: 'fixed_price',
+      value: 5,
+      applies_to: { product_types: ['Flower', 'Edible', 'Vape'] },
+      daily_start: '16:00',
+      daily_end: '18:00',
+    });
+    const head = await services.store.menuChanges.head();
+    clock.set('2026-07-01T20:00:00.010Z');
+    // On PostgreSQL at once. Two SQLite connections of one thread cannot both hold a transaction open
+    // (better-sqlite3 waits for the lock synchronously, so the first can never finish): one after the
+    // other there, as two processes' turns at the file's write lock.
+    const recorded = onPostgres
+      ? await Promise.all(schedulers.map((scheduler) => scheduler.run()))
+      : [await schedulers[0]!.run(), await schedulers[1]!.run()];
+    expect(recorded.sort()).toEqual([0, 1]);
+    expect(await changesAfter(head)).toEqual([
+      ['item.upserted', 1],
+      ['item.upserted', 3],
+      ['item.upserted', 7],
+    ]);
+  });
+});
