@@ -1,5 +1,12 @@
 import { publishingRecord } from '../domain/publishing.js';
-import type { AdminKey, AuditEntry, DispensarySummary, Webhook, WebhookDelivery } from '../store/store.js';
+import type {
+  Account,
+  AdminKey,
+  AuditEntry,
+  DispensarySummary,
+  Webhook,
+  WebhookDelivery,
+} from '../store/store.js';
 import type { CredentialSummary } from './credentials.js';
 import { encodeCursor } from './menu-feed.js';
 import type { ImportReport } from './menus.js';
@@ -110,5 +117,18 @@ export function deliveryRecord(delivery: WebhookDelivery) {
       latency_ms: attempt.latencyMs,
       error: attempt.error,
     })),
+  };
+}
+
+/** An account as the sync API and `--json` give it (never its password). */
+export function accountRecord(account: Account) {
+  return {
+    id: account.id,
+    email: account.email,
+    role: account.role,
+    dispensary_ids: account.dispensaryIds,
+    active: account.active,
+    created_at: account.createdAt,
+    updated_at: account.updatedAt,
   };
 }

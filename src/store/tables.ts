@@ -23,6 +23,8 @@ export const TABLES = [
   { name: 'webhooks', key: ['id'] },
   { name: 'webhook_deliveries', key: ['id'] },
   { name: 'webhook_attempts', key: ['id'] },
+  { name: 'accounts', key: ['id'] },
+  { name: 'account_links', key: ['digest'] },
   { name: 'console_sessions', key: ['id_digest'] },
   { name: 'usage_counts', key: ['username', 'hour'] },
 ] as const satisfies readonly TableSpec[];

@@ -1,4 +1,5 @@
 import type { FastifyContextConfig } from 'fastify';
+import type { Permission } from '../../domain/permissions.js';
 
 /**
  * What a route declares about itself beyond its schema, in its Fastify `config`. The hooks that act
@@ -19,7 +20,19 @@ declare module 'fastify' {
      * it). Default: such a route gets 503 then, rather than an answer from caches that may miss a revocation.
      */
     needsDatabase?: boolean;
+    /**
+     * A sync API route: what the caller must be allowed (src/domain/permissions.ts), and whether the
+     * dispensary it acts on is the path's `:id`. Admin keys and accounts are checked by it alike.
+     */
+    access?: RouteAccess;
   }
+}
+
+/** Who may call a sync API route. */
+export interface RouteAccess {
+  permission: Permission;
+  /** The route acts on the dispensary of its path (`/dispensaries/:id…`): the caller must cover it. */
+  dispensaryInPath: boolean;
 }
 
 /** How a write is replayed for a repeated Idempotency-Key. */

@@ -10,6 +10,7 @@ import * as adminKeyUse from './0009-admin-key-use.js';
 import * as stockInPlace from './0010-stock-in-place.js';
 import * as itemFieldsJson from './0011-item-fields-json.js';
 import * as feedCursorRange from './0012-feed-cursor-range.js';
+import * as accounts from './0013-accounts.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0010-stock-in-place': stockInPlace,
   '0011-item-fields-json': itemFieldsJson,
   '0012-feed-cursor-range': feedCursorRange,
+  '0013-accounts': accounts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
