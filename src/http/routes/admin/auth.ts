@@ -1,10 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { keyPrincipal, type Principal, reach, refusal } from '../../../domain/permissions.js';
 import type { AdminKeyVerifier } from '../../../services/admin-keys.js';
 import type { ConsoleSessionService } from '../../../services/console-sessions.js';
 import { RateLimitedError, ServiceError } from '../../../services/errors.js';
 import type { LoginGuard } from '../../../services/login-guard/login-guard.js';
-import type { AdminKey } from '../../../store/store.js';
 
 /** The console's session cookie: HttpOnly, so no script of the page can read it. */
 export const SESSION_COOKIE = 'menu_console_session';
