@@ -247,9 +247,9 @@ describe('the OpenAPI document', () => {
         (parameter) => parameter.$ref ?? parameter.name,
       );
       expect(parameters, where).toContain('#/components/parameters/RequestId');
-      // Every sync API write takes an Idempotency-Key but the console's sign-in and sign-out, which
-      // start and end a session each time (test/http/route-facts.test.ts).
-      const session = path === '/admin/v1/session';
+      // Every sync API write takes an Idempotency-Key but the console's sign-in, sign-outs and
+      // one-time links, which start or end a session each time (test/http/route-facts.test.ts).
+      const session = /^\/admin\/v1\/(session|sessions|account-link(\/accept)?)$/.test(path);
       const write = path.startsWith('/admin/') && method !== 'get' && method !== 'head' && !session;
       if (write) expect(parameters, where).toContain('#/components/parameters/IdempotencyKey');
       else expect(parameters, where).not.toContain('#/components/parameters/IdempotencyKey');

@@ -23,7 +23,7 @@ export const SignInBody = Type.Object(
   {
     additionalProperties: false,
     description: 'Either email and password, or key.',
-    examples: [{ email: 'manager@example.com', password: 'correct horse battery' }, { key: 'mak_…' }],
+    examples: [{ email: 'manager@example.com', password: 'correct horse battery' }],
   },
 );
 
