@@ -83,7 +83,8 @@ function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => 
 
 function Shell(props: { session: AdminSession; onSignOut: () => void }) {
   const path = usePath();
-  const operator = props.session.admin_key.scope === 'all';
+  const { admin_key: adminKey, account } = props.session;
+  const operator = adminKey?.scope === 'all' || account?.role === 'operator';
   const links: [string, string][] = [
     ['/', 'Dispensaries'],
     ...(operator
@@ -140,7 +141,7 @@ function Shell(props: { session: AdminSession; onSignOut: () => void }) {
           </ul>
         </nav>
         <span class="who">
-          {props.session.admin_key.name} ({props.session.admin_key.scope})
+          {account ? `${account.email} (${account.role})` : `${adminKey?.name} (${adminKey?.scope})`}
         </span>
       </header>
       <main id="main" tabIndex={-1}>

@@ -34,6 +34,7 @@ import { type DocsOptions, docsRoutes } from '../http/routes/docs.js';
 import { type HealthChecks, healthRoutes, unavailableWhileUnreachable } from '../http/routes/health.js';
 import { landingRoutes } from '../http/routes/landing.js';
 import { metricsRoute } from '../http/routes/metrics.js';
+import { DOCUMENT_NOTES } from '../http/routes/openapi/document-notes.js';
 import { registerOpenApi } from '../http/routes/openapi.js';
 import type { AccessService } from '../services/access.js';
 import type { MenuReader } from '../services/menu-reader.js';
@@ -77,6 +78,13 @@ export interface AppOptions {
 
 export type ContractCheck = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => void;
 
+/** An Ajv plugin, as Fastify's `ajv.plugins` takes it. */
+type AjvPlugin = Extract<
+  NonNullable<NonNullable<FastifyServerOptions['ajv']>['plugins']>[number],
+  (...args: never) => unknown
+>;
+const declareDocumentNotes: AjvPlugin = (ajv) => ajv.addVocabulary(DOCUMENT_NOTES);
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const server = laneServer();
   const fastifyOptions: FastifyServerOptions = {
@@ -88,7 +96,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: (request) => requestIdOf(request.headers['x-request-id']),
     ajv: {
       // A field of the wrong type is the client's mistake to hear about, never something to coerce.
-      customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false },
+      customOptions: {
+        coerceTypes: false,
+        allErrors: true,
+        removeAdditional: false,
+        // Each finding carries its schema, so that an unknown field's problem can list the known ones.
+        verbose: true,
+      },
+      // The OpenAPI document's notes on a schema: no check of their own.
+      plugins: [declareDocumentNotes],
     },
     frameworkErrors: handleFrameworkError,
     // Closing drains instead (drainOnClose): requests already on a connection are answered, not 503'd.

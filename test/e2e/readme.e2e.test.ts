@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, normalize } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleFiles, sameContent } from '../../scripts/examples.js';
 import {
@@ -12,6 +11,15 @@ import {
   type ServerProcess,
   startServe,
 } from '../helpers/cli.js';
+import {
+  callsApiOrCli,
+  INDEX,
+  manualBlocks,
+  manualPages,
+  README_ADDRESS,
+  readPage,
+  runBlock,
+} from '../helpers/manual.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 
 /**
@@ -29,71 +37,8 @@ import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
  * third of this file's time, and says nothing about the manual. One test still runs the real npx, so
  * the spelling the manual uses is proved to resolve.
  */
-const README_ADDRESS = 'http://127.0.0.1:8080';
-const SKIP = /^<!-- readme-test: skip \((.*)\) -->$/;
-const SHELL_FENCE = /^```(sh|bash|shell)\s*$/;
-const INDEX = 'docs/README.md';
-const read = (page: string) => readFileSync(join(REPOSITORY, page), 'utf8');
-
-/** The README, the index, then every page the index links, in its order (repository-relative paths). */
-function manualPages(): string[] {
-  const pages = ['README.md', INDEX];
-  for (const [, target] of read(INDEX).matchAll(/\]\(([^)#\s]+\.md)(?:#[^)]*)?\)/g)) {
-    const page = normalize(join('docs', target!));
-    if (!pages.includes(page)) pages.push(page);
-  }
-  return pages;
-}
-
-interface Block {
-  /** 1-based line of the opening fence. */
-  line: number;
-  code: string;
-  skip?: string;
-}
-
-function shellBlocks(text: string): Block[] {
-  const lines = text.split('\n');
-  const blocks: Block[] = [];
-  for (let index = 0; index < lines.length; index++) {
-    if (!SHELL_FENCE.test(lines[index]!)) continue;
-    const start = index;
-    const body: string[] = [];
-    for (index += 1; index < lines.length && !/^```\s*$/.test(lines[index]!); index++)
-      body.push(lines[index]!);
-    const marker = SKIP.exec(lines[start - 1] ?? '');
-    blocks.push({ line: start + 1, code: body.join('\n'), ...(marker ? { skip: marker[1]!.trim() } : {}) });
-  }
-  return blocks;
-}
-
-/** A block calls the API or the CLI when one of its commands (comments aside) runs curl, the CLI or an example. */
-function callsApiOrCli(block: Block): boolean {
-  return block.code
-    .split('\n')
-    .map((line) => line.replace(/(^|\s)#.*$/, ''))
-    .some((line) => /\bcurl\s|\bmenu-api\b|\bexamples\//.test(line));
-}
-
-/** Runs a block with bash, every command checked; curl fails on an HTTP error (4xx, 5xx) too. */
-function runBlock(
-  code: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const prelude = 'set -euo pipefail\ncurl() { command curl --fail-with-body --show-error "$@"; }\n';
-  return new Promise((resolve) => {
-    execFile(
-      'bash',
-      ['-c', `${prelude}${code}\n`],
-      { cwd: REPOSITORY, env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-    );
-  });
-}
-
 const PAGES = manualPages();
-const BLOCKS = PAGES.flatMap((page) => shellBlocks(read(page)).map((block) => ({ ...block, page })));
+const BLOCKS = manualBlocks();
 const RUN = BLOCKS.filter((block) => !block.skip && callsApiOrCli(block));
 
 const WEBHOOK_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -149,7 +94,8 @@ describe('README.md and docs/ run as written', () => {
     const result = await runBlock('npx menu-api --version', cleanEnvironment());
     expect(result, result.stderr).toMatchObject({ code: 0 });
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-  });
+    // npm's own start takes seconds when the suite shares two cores.
+  }, 60_000);
 
   it('finds its shell blocks; each skipped one says why; the placeholders are documented', () => {
     expect(RUN.filter((block) => block.page === 'README.md').length).toBeGreaterThanOrEqual(3);
@@ -160,13 +106,13 @@ describe('README.md and docs/ run as written', () => {
         `the skip marker before ${block.page} line ${block.line} gives no reason`,
       ).toBeGreaterThan(5);
     for (const page of ['README.md', INDEX]) {
-      expect(read(page), page).toContain('How to read the examples');
-      expect(read(page), page).toContain('`$ADMIN_KEY`');
+      expect(readPage(page), page).toContain('How to read the examples');
+      expect(readPage(page), page).toContain('`$ADMIN_KEY`');
     }
     // Every page with blocks to run says where its placeholders are explained.
     for (const page of new Set(RUN.map((block) => block.page)))
       if (page.startsWith('docs/') && page !== INDEX)
-        expect(read(page), page).toContain('(README.md#how-to-read-the-examples)');
+        expect(readPage(page), page).toContain('(README.md#how-to-read-the-examples)');
     // One spelling of the command line: `npx menu-api` (bare `menu-api` only when installed globally).
     for (const block of BLOCKS)
       expect(block.code, `${block.page} line ${block.line}`).not.toMatch(/(?<![\w/.-])(?<!npx )menu-api\s/m);

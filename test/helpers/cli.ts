@@ -104,11 +104,23 @@ export interface ServerProcess {
  * before the script (V8 flags such as `--trace-gc-nvp`).
  */
 export function startServe(db: string, args: string[] = [], nodeArgs: string[] = []): Promise<ServerProcess> {
-  const child = spawn(
-    process.execPath,
+  return startListening(
+    'serve',
     [...nodeArgs, BIN, '--db', db, 'serve', '--port', '0', '--json', '--log-level', 'warn', ...args],
-    { cwd: REPOSITORY, env: cleanEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] },
+    /"url": "(http:\/\/[^"]+)"/,
   );
+}
+
+/**
+ * Starts a node program that listens on a free port and waits until its standard output says where:
+ * `listening` finds the URL in what it printed so far (its first group).
+ */
+export function startListening(name: string, args: string[], listening: RegExp): Promise<ServerProcess> {
+  const child = spawn(process.execPath, args, {
+    cwd: REPOSITORY,
+    env: cleanEnvironment(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
@@ -121,11 +133,11 @@ export function startServe(db: string, args: string[] = [], nodeArgs: string[] =
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       void stop();
-      reject(new Error(`serve printed no URL within 60 s:\n${output}`));
+      reject(new Error(`${name} printed no URL within 60 s:\n${output}`));
     }, 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /"url": "(http:\/\/[^"]+)"/.exec(output);
+      const match = listening.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve({ url: match[1]!, child, output: () => output, stop });
@@ -137,7 +149,7 @@ export function startServe(db: string, args: string[] = [], nodeArgs: string[] =
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`serve exited with ${code} before printing its URL:\n${output}`));
+      reject(new Error(`${name} exited with ${code} before printing its URL:\n${output}`));
     });
   });
 }

@@ -120,7 +120,8 @@ describe('the OpenAPI document', () => {
         expect(names).not.toContain('store');
         expect(names).not.toContain('password');
       }
-      if (path.startsWith('/admin/')) expect(operation.security).toEqual([{ AdminKey: [] }]);
+      if (path.startsWith('/admin/') && !/^\/admin\/v1\/(session|sessions|account-link.*)$/.test(path))
+        expect(operation.security).toEqual([{ AdminKey: [] }, { ConsoleSession: [] }]);
       if (tags.includes('Form A')) {
         const body = (operation.requestBody as Json).content as Record<string, Json>;
         const schema = body['application/json']!.schema as Json;
@@ -224,6 +225,93 @@ describe('the OpenAPI document', () => {
       'PUT /admin/v1/dispensaries/{id}/menu': 'replaceMenu',
       'POST /admin/v1/dispensaries/{id}/rotate-token': 'rotateDispensaryToken',
     });
+  });
+
+  it('declares the credentials each sync API route asks for: without them, 401 exactly where it names a scheme', async () => {
+    const pathValue = (name: string) =>
+      ({ username: 'menu-board', name: 'staff', delivery_id: 'msg_1' })[name] ?? '1';
+    const open: string[] = [];
+    for (const { path, method, operation } of operations(document)) {
+      if (!path.startsWith('/admin/')) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      const url = path.replace(/\{(\w+)\}/g, (_whole, name: string) => pathValue(name));
+      const response = await runtime.app.inject({ method: method.toUpperCase() as 'GET', url });
+      const security = operation.security as Json[];
+      if (security.length > 0) expect(response.statusCode, `${where}: ${response.body}`).toBe(401);
+      else {
+        expect(response.statusCode, `${where}: ${response.body}`).not.toBe(401);
+        open.push(where);
+      }
+    }
+    // The console's sign-in (the email and password, or the admin key, travel in its body), sign-out
+    // (without a session, it only clears the cookie) and one-time links (the token is in the body).
+    expect(open.sort()).toEqual([
+      'DELETE /admin/v1/session',
+      'POST /admin/v1/account-link',
+      'POST /admin/v1/account-link/accept',
+      'POST /admin/v1/session',
+    ]);
+    const { key } = await runtime.services.adminKeys.create('openapi-sign-in', 'all');
+    const signIn = await runtime.app.inject({
+      method: 'POST',
+      url: '/admin/v1/session',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ key }),
+    });
+    expect(signIn.statusCode, signIn.body).toBe(201);
+    // The session's read takes its cookie; every other route the bearer key or that cookie.
+    const paths = document.paths as Record<string, Record<string, Json>>;
+    const schemes = (document.components as Json).securitySchemes as Record<string, Json>;
+    expect(schemes.ConsoleSession).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'menu_console_session',
+    });
+    expect(paths['/admin/v1/session']!.get!.security).toEqual([{ ConsoleSession: [] }]);
+    expect(paths['/admin/v1/dispensaries']!.get!.security).toEqual([
+      { AdminKey: [] },
+      { ConsoleSession: [] },
+    ]);
+  });
+
+  it('closes every sync API request body (additionalProperties: false), and the server refuses an unknown field, naming it', async () => {
+    const { key } = await runtime.services.adminKeys.create('openapi-closed-bodies', 'all');
+    const schemas = (document.components as Json).schemas as Record<string, Json>;
+    const named = (schema: Json): Json =>
+      typeof schema.$ref === 'string' ? schemas[schema.$ref.split('/').pop()!]! : schema;
+    let checked = 0;
+    for (const { path, method, operation } of operations(document)) {
+      const media = (
+        (operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined
+      )?.['application/json'];
+      if (!path.startsWith('/admin/') || media === undefined) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      const schema = named(media.schema as Json);
+      // A list's entries; of an optional body (`anyOf` with null), the object.
+      const entry = schema.type === 'array' ? named(schema.items as Json) : schema;
+      const object = ((entry.anyOf as Json[] | undefined) ?? [entry]).find(
+        (branch) => branch.type === 'object',
+      )!;
+      expect(object.additionalProperties, where).toBe(false);
+      // The documented example with one misspelt field more (in its first entry, for a list).
+      const example = structuredClone(media.example) as Json | Json[];
+      const misspelt = Array.isArray(example) ? example[0]! : example;
+      misspelt.unknwon_field = 1;
+      const response = await runtime.app.inject({
+        method: method.toUpperCase() as 'POST',
+        url: path.replace(/\{\w+\}/g, '1'),
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        payload: JSON.stringify(example),
+      });
+      expect(response.statusCode, `${where}: ${response.body}`).toBe(400);
+      const fields = (response.json().error.problems as { field: string }[]).map((problem) => problem.field);
+      expect(
+        fields.some((field) => field.endsWith('unknwon_field')),
+        `${where}: ${response.body}`,
+      ).toBe(true);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThanOrEqual(12);
   });
 
   it('says `security: []` with the reason wherever no security scheme applies', () => {

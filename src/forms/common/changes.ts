@@ -84,7 +84,12 @@ export function changesPageSchema(change: TSchema, itemSchema: TSchema): TSchema
         description: 'More changes are waiting: ask again at once with next_cursor.',
       }),
     },
-    { additionalProperties: false, examples: [example] },
+    // Named after its change (FormAChange: FormAChangePage), for the document's named schemas.
+    {
+      additionalProperties: false,
+      title: `${(change as { title?: string }).title}Page`,
+      examples: [example],
+    },
   );
 }
 

@@ -89,7 +89,7 @@ export const formATransport: FormTransport = {
       '`security: []`: the credentials and the dispensary token are fields of the request body (`username`, `password`, `collective_token`), which no OpenAPI security scheme can describe. They are required all the same.',
     requestBody: {
       description:
-        'The credentials, the token and the parameters as one JSON object. Read as `application/json`, with no Content-Type, as `text/plain`, as `application/x-www-form-urlencoded` holding the JSON text (what `curl -d` sends), or as a real urlencoded form with the same field names (`active=false` there too). Any other content type is 415.',
+        'The credentials, the token and the parameters as one JSON object: `application/json`, the JSON text as `text/plain`, or a urlencoded form with the same field names (`active=false` there too). The server also reads the JSON text with no Content-Type or labelled `application/x-www-form-urlencoded` (what `curl -d` sends without a Content-Type), which no schema here can describe: a form decoder reads that text as one field with no value. Send `Content-Type: application/json`. Any other content type is 415.',
       asText: ['text/plain'],
       asForm: ['application/x-www-form-urlencoded'],
     },

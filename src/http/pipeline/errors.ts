@@ -74,6 +74,20 @@ interface ValidationIssue {
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
+  /** The schema that holds the failed keyword (Ajv's `verbose`). */
+  parentSchema?: { properties?: Record<string, unknown> };
+}
+
+/**
+ * The findings a client can act on. A union (`anyOf`: a nullable body, a field of several shapes)
+ * adds a finding of its own and one per branch it tried; where a branch has something specific to
+ * say, the union's own finding and its `null` branch's ("must be null") say nothing more.
+ */
+function actionable(issues: ValidationIssue[]): ValidationIssue[] {
+  const specific = issues.filter(
+    (issue) => issue.keyword !== 'anyOf' && !(issue.keyword === 'type' && issue.params.type === 'null'),
+  );
+  return specific.length > 0 ? specific : issues;
 }
 
 /** Ajv's wording in plain sentence case: "must NOT have more than 256 characters" reads "must have at most …". */
@@ -82,8 +96,8 @@ function plainWording(message: string | undefined): string {
   return message
     .replace(/must NOT have more than (\d+) (characters|items|properties)/, 'must have at most $1 $2')
     .replace(/must NOT have fewer than (\d+) (characters|items|properties)/, 'must have at least $1 $2')
-    .replace(/must NOT have additional properties/, 'must have no other fields')
     .replace(/must NOT/g, 'must not')
+    .replace(/^must be (\w+),(\w+)$/, 'must be $1 or $2')
     .replace(
       /\b1 (character|item|propertie)s\b/g,
       (_match, noun: string) => `1 ${noun === 'propertie' ? 'property' : noun}`,
@@ -93,8 +107,17 @@ function plainWording(message: string | undefined): string {
 /** Turns Ajv's findings into problems that name the field the way the client sent it. */
 export function validationProblems(issues: ValidationIssue[], dataVar: string): FieldProblem[] {
   const where = dataVar === 'headers' ? 'header' : dataVar === 'querystring' ? 'query parameter' : 'field';
-  return issues.map((issue) => {
+  const problems = actionable(issues).map((issue) => {
     const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    if (issue.keyword === 'additionalProperties') {
+      // Named as sent, with the ones this place takes: a misspelling is then plain to see.
+      const name = String(issue.params.additionalProperty);
+      const known = Object.keys(issue.parentSchema?.properties ?? {});
+      return {
+        field: path ? `${path}.${name}` : name,
+        message: `${where} is unknown here${known.length > 0 ? ` (known: ${known.join(', ')})` : ''}`,
+      };
+    }
     const missing = issue.keyword === 'required' ? String(issue.params.missingProperty) : undefined;
     // A field missing inside an array entry is named with its entry ("1.unit"), not alone ("unit").
     const field = missing !== undefined && path ? `${path}.${missing}` : (missing ?? path);
@@ -112,6 +135,12 @@ export function validationProblems(issues: ValidationIssue[], dataVar: string): 
     const message = missing ? `${where} is required` : `${where} ${plainWording(issue.message)}`;
     return { field, message };
   });
+  // Several branches of a union may find the same thing: each problem once.
+  return problems.filter(
+    (problem, index) =>
+      problems.findIndex((other) => other.field === problem.field && other.message === problem.message) ===
+      index,
+  );
 }
 
 /** The body of every error answer, whichever path sends it (Fastify's, or the read lane's). */

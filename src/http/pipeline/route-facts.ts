@@ -21,12 +21,23 @@ declare module 'fastify' {
      */
     needsDatabase?: boolean;
     /**
+     * The credentials the route asks for, which the OpenAPI document declares as its security (the
+     * route's own hooks check them). Left out: the request form's, by the route's tag.
+     */
+    credentials?: RouteCredentials;
+    /**
      * A sync API route: what the caller must be allowed (src/domain/permissions.ts), and whether the
      * dispensary it acts on is the path's `:id`. Admin keys and accounts are checked by it alike.
      */
     access?: RouteAccess;
   }
 }
+
+/**
+ * `admin-key`: an admin key as a bearer token, or the console's session cookie (the sync API);
+ * `console-session`: the session cookie only; `{ none }`: no credentials, and why.
+ */
+export type RouteCredentials = 'admin-key' | 'console-session' | { none: string };
 
 /** Who may call a sync API route. */
 export interface RouteAccess {
@@ -50,6 +61,7 @@ export interface RouteFacts {
   rateLimited: boolean;
   menuCursor: boolean;
   idempotent: boolean;
+  credentials: RouteCredentials | undefined;
 }
 
 /** A route's facts from its config (the defaults where it declares none). */
@@ -58,5 +70,6 @@ export function routeFacts(config: FastifyContextConfig = {}): RouteFacts {
     rateLimited: config.rateLimited !== false,
     menuCursor: config.menuCursor === true,
     idempotent: config.idempotent !== undefined,
+    credentials: config.credentials,
   };
 }

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { FORMS } from '../../forms/index.js';
 import { ERROR_BODY_ID } from '../pipeline/error-responses.js';
 import { ErrorBody } from '../pipeline/errors.js';
+import { CSRF_HEADER, SESSION_COOKIE } from './admin/auth.js';
 import type { Json } from './openapi/components.js';
 import { DESCRIPTION } from './openapi/description.js';
 import { finishDocument } from './openapi/finish.js';
@@ -52,6 +53,12 @@ export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
           scheme: 'bearer',
           description:
             'Sync API: an admin key from `npx menu-api admin-key create` (scope `all` or `dispensary:ID`).',
+        },
+        ConsoleSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description: `Sync API: the console's session cookie, from \`POST /admin/v1/session\` (HttpOnly). A write made with it also needs the session's CSRF token in \`${CSRF_HEADER}\` and this server's Origin.`,
         },
       },
     },

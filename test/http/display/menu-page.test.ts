@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStatus } from '../../../src/domain/opening-hours.js';
 import { type AdminCall, adminKey, syncTestRuntime } from '../../helpers/admin.js';
+import { REPOSITORY } from '../../helpers/cli.js';
 import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
 
 const HOURS = Object.fromEntries(
@@ -159,6 +162,18 @@ describe('the public menu page /m/{slug}', () => {
         'gzip',
       ),
     ).toBe(true);
+  });
+
+  it('sends the Content-Security-Policy docs/public-pages.md states on every page, over HTTP: none may be framed', async () => {
+    const manual = readFileSync(join(REPOSITORY, 'docs', 'public-pages.md'), 'utf8').replaceAll(/\s+/g, ' ');
+    const documented = /the pages send `Content-Security-Policy: ([^`]+)`/.exec(manual)?.[1];
+    expect(documented).toContain("frame-ancestors 'none'");
+    // The menu page, the board (shown full screen; the embed has its own route) and the 404 page.
+    for (const path of ['/m/test-shop', '/board/test-shop', '/board/nobody-here']) {
+      const response = await fetch(`${url}${path}`);
+      expect(response.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('content-security-policy'), path).toBe(documented);
+    }
   });
 
   it('has schema.org Store and ItemList of Products with Offers (price, priceCurrency, availability)', async () => {

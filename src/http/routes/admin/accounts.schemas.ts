@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ID_PATTERN } from './shared.schemas.js';
+import { IdText } from './shared.schemas.js';
 
 /** The schemas of the sync API's account routes (src/http/routes/admin/accounts.ts) and one-time links. */
 
@@ -36,7 +36,7 @@ export const AccountOut = Type.Object(
     created_at: Type.String(),
     updated_at: Type.String(),
   },
-  { additionalProperties: false, examples: [EXAMPLES.account] },
+  { additionalProperties: false, title: 'Account', examples: [EXAMPLES.account] },
 );
 
 export const IssuedLinkOut = Type.Object(
@@ -48,6 +48,7 @@ export const IssuedLinkOut = Type.Object(
   },
   {
     additionalProperties: false,
+    title: 'IssuedAccountLink',
     examples: [
       {
         account: EXAMPLES.account,
@@ -67,22 +68,29 @@ export const InviteBody = Type.Object(
   },
   {
     additionalProperties: false,
+    title: 'AccountInput',
     examples: [{ email: 'manager@example.com', role: 'manager', dispensary_ids: [1] }],
   },
 );
 
 export const ChangeAccountBody = Type.Object(
   { role: Type.Optional(Role), dispensary_ids: Type.Optional(DispensaryIds) },
-  { additionalProperties: false, examples: [{ role: 'staff', dispensary_ids: [1, 2] }] },
+  {
+    additionalProperties: false,
+    title: 'AccountPatch',
+    examples: [{ role: 'staff', dispensary_ids: [1, 2] }],
+  },
 );
 
-export const AccountParams = Type.Object({
-  id: Type.String({ pattern: ID_PATTERN, description: 'Account id', examples: ['2'] }),
-});
+export const AccountParams = Type.Object({ id: IdText('Account id') });
 
 export const LinkBody = Type.Object(
   { token: Type.String({ minLength: 1, maxLength: 200, description: 'The part of the link after #.' }) },
-  { additionalProperties: false, examples: [{ token: 'q8Zb2kX1vN4mR7tY0wC3fH6jD9gA5sL2pE8uK1iO4nQ' }] },
+  {
+    additionalProperties: false,
+    title: 'AccountLinkInput',
+    examples: [{ token: 'q8Zb2kX1vN4mR7tY0wC3fH6jD9gA5sL2pE8uK1iO4nQ' }],
+  },
 );
 
 export const LinkOut = Type.Object(
@@ -90,7 +98,11 @@ export const LinkOut = Type.Object(
     email: Type.String(),
     purpose: Type.Union([Type.Literal('invite'), Type.Literal('reset')]),
   },
-  { additionalProperties: false, examples: [{ email: 'manager@example.com', purpose: 'invite' }] },
+  {
+    additionalProperties: false,
+    title: 'AccountLink',
+    examples: [{ email: 'manager@example.com', purpose: 'invite' }],
+  },
 );
 
 export const AcceptLinkBody = Type.Object(
@@ -100,6 +112,7 @@ export const AcceptLinkBody = Type.Object(
   },
   {
     additionalProperties: false,
+    title: 'AcceptAccountLink',
     examples: [{ token: 'q8Zb2kX1vN4mR7tY0wC3fH6jD9gA5sL2pE8uK1iO4nQ', password: 'correct horse battery' }],
   },
 );

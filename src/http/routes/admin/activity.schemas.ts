@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../../domain/nullable.js';
-import { ID_PATTERN } from './shared.schemas.js';
+import { IdText, IntegerText } from './shared.schemas.js';
 
 /** The schemas of the audit log and usage routes (src/http/routes/admin/activity.ts). */
 
@@ -18,15 +18,16 @@ const EXAMPLES = {
 };
 
 export const AuditQuerystring = Type.Object({
-  dispensary_id: Type.Optional(Type.String({ pattern: ID_PATTERN, description: 'Dispensary id' })),
+  dispensary_id: Type.Optional(IdText('Dispensary id')),
   actor: Type.Optional(Type.String({ maxLength: 100, description: 'cli, or key:NAME' })),
   since: Type.Optional(Type.String({ description: 'RFC 3339 time: entries after it.' })),
   until: Type.Optional(Type.String({ description: 'RFC 3339 time: entries before it.' })),
   limit: Type.Optional(
-    Type.String({
-      pattern: '^[1-9][0-9]{0,3}$',
-      description: 'At most this many entries, the newest (default 500).',
-    }),
+    IntegerText(
+      '^[1-9][0-9]{0,3}$',
+      { minimum: 1, maximum: 9999 },
+      { description: 'At most this many entries, the newest (default 500).' },
+    ),
   ),
 });
 
@@ -39,12 +40,16 @@ export const AuditEntryOut = Type.Object(
     action: Type.String(),
     detail: Type.Record(Type.String(), Type.Unknown()),
   },
-  { examples: [EXAMPLES.auditEntry] },
+  { title: 'AuditEntry', examples: [EXAMPLES.auditEntry] },
 );
 
 export const UsageQuerystring = Type.Object({
   days: Type.Optional(
-    Type.String({ pattern: '^([1-9]|[12][0-9]|3[01])$', description: '1 to 31 days back (default 7).' }),
+    IntegerText(
+      '^([1-9]|[12][0-9]|3[01])$',
+      { minimum: 1, maximum: 31 },
+      { description: '1 to 31 days back (default 7).' },
+    ),
   ),
 });
 
@@ -54,5 +59,5 @@ export const UsageOut = Type.Object(
     hour: Type.String({ description: "The hour's start (UTC)." }),
     requests: Type.Integer(),
   },
-  { examples: [EXAMPLES.usage] },
+  { title: 'UsageCount', examples: [EXAMPLES.usage] },
 );

@@ -27,7 +27,7 @@ export const AdminKeyOut = Type.Object(
     revoked_at: Nullable(Type.String()),
     last_used_at: Nullable(Type.String({ description: 'Last use, to the minute; null if never used.' })),
   },
-  { examples: [EXAMPLES.adminKey] },
+  { title: 'AdminKeySummary', examples: [EXAMPLES.adminKey] },
 );
 
 export const CreateAdminKeyBody = Type.Object(
@@ -35,7 +35,11 @@ export const CreateAdminKeyBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 64 }),
     scope: Type.String({ description: '"all" or "dispensary:ID".' }),
   },
-  { additionalProperties: false, examples: [{ name: 'store-3-staff', scope: 'dispensary:3' }] },
+  {
+    additionalProperties: false,
+    title: 'AdminKeyInput',
+    examples: [{ name: 'store-3-staff', scope: 'dispensary:3' }],
+  },
 );
 
 export const CreatedAdminKeyOut = Type.Object(
@@ -44,7 +48,7 @@ export const CreatedAdminKeyOut = Type.Object(
     scope: Type.String(),
     key: Type.String({ description: 'Shown once.' }),
   },
-  { examples: [EXAMPLES.createdAdminKey] },
+  { title: 'CreatedAdminKey', examples: [EXAMPLES.createdAdminKey] },
 );
 
 export const NameParams = Type.Object({ name: Type.String({ maxLength: 64, examples: ['store-3-staff'] }) });

@@ -33,7 +33,7 @@ export const IssueCredentialBody = Type.Object(
       ),
     ),
   },
-  { examples: [EXAMPLES.issueCredential] },
+  { additionalProperties: false, title: 'CredentialInput', examples: [EXAMPLES.issueCredential] },
 );
 
 export const CredentialOut = Type.Object(
@@ -45,7 +45,7 @@ export const CredentialOut = Type.Object(
     last_used_at: Nullable(Type.String()),
     dispensaries: Nullable(Type.Array(Type.Integer())),
   },
-  { examples: [EXAMPLES.credential] },
+  { title: 'CredentialSummary', examples: [EXAMPLES.credential] },
 );
 
 export const IssuedCredentialOut = Type.Object(
@@ -53,5 +53,5 @@ export const IssuedCredentialOut = Type.Object(
     username: Type.String(),
     password: Type.String({ description: 'Shown once.' }),
   },
-  { examples: [EXAMPLES.issuedCredential] },
+  { title: 'IssuedCredential', examples: [EXAMPLES.issuedCredential] },
 );

@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../../domain/nullable.js';
+import { SLUG_MAX, SLUG_MIN } from '../../../domain/publishing.js';
+import { STORE_INFO_FIELDS, WEEKDAYS } from '../../../domain/store-info.js';
 import { StoreInfoSchema } from '../../../forms/common/store-info.js';
 import { STORE_INFO_EXAMPLE } from '../../../forms/examples.js';
 
@@ -42,16 +44,76 @@ const EXAMPLES = {
   token: { id: 1, token: 'dt_Q3vN8pXz1LmK5sR7tY2wB9cF4hJ6gD0a' },
 };
 
-export const StoreInfoBody = Type.Record(Type.String(), Type.Unknown(), {
-  description:
-    'Store fields to set (name, address, city, state, postal_code, country, phone, email, website, timezone, license_number, currency, hours, logo); null clears one. And the publishing fields: published (true or false), slug (3 to 64 characters of a-z, 0-9 and -, unique; suggested from the name when publishing without one), show_stock (true shows stock quantities on the public pages; default false).',
-  examples: [{ ...EXAMPLES.storeInfoPatch, ...EXAMPLES.publish }],
-});
+/** A day's opening hours as a client sends them: open and close, or closed (the answer's shape fits too). */
+const DayHoursInput = Type.Object(
+  {
+    open: Type.Optional(Nullable(Type.String({ description: 'HH:MM, local time' }))),
+    close: Type.Optional(
+      Nullable(Type.String({ description: 'HH:MM, local time; before open means after midnight' })),
+    ),
+    closed: Type.Optional(
+      Type.Boolean({ description: 'true: closed that day (open and close are then left out or null)' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: '{"open": "HH:MM", "close": "HH:MM"} or {"closed": true}.',
+  },
+);
+
+/**
+ * Every store field a client may set, typed as StoreInfo answers it (null clears a field but name and
+ * currency); the hours by weekday, any of them (the store's first hours need every day). The values'
+ * finer rules (an IANA zone, an ISO 4217 code, an http(s) URL, at most 500 characters) are checked by
+ * validateStoreInfoPatch (src/domain/store-info.ts), which names each problem.
+ */
+const STORE_INPUT = Object.fromEntries(
+  Object.keys(STORE_INFO_FIELDS).map((field) => [
+    field,
+    Type.Optional(
+      field === 'hours'
+        ? Nullable(
+            Type.Object(Object.fromEntries(WEEKDAYS.map((day) => [day, Type.Optional(DayHoursInput)])), {
+              additionalProperties: false,
+              description:
+                'Opening hours per weekday in local time (days left out keep theirs); null clears them',
+            }),
+          )
+        : StoreInfoSchema.properties[field as keyof typeof STORE_INFO_FIELDS],
+    ),
+  ]),
+);
+
+/** The publishing fields of a dispensary, as a client sets them. */
+const PUBLISHING_INPUT = {
+  published: Type.Optional(
+    Type.Boolean({ description: 'true serves the public pages; false takes them down.' }),
+  ),
+  slug: Type.Optional(
+    Type.String({
+      description: `Where the public pages live: ${SLUG_MIN} to ${SLUG_MAX} characters of a-z, 0-9 and -, unique; suggested from the name when publishing without one.`,
+    }),
+  ),
+  show_stock: Type.Optional(
+    Type.Boolean({ description: 'true shows stock quantities on the public pages (default false).' }),
+  ),
+};
+
+export const StoreInfoBody = Type.Object(
+  { ...STORE_INPUT, ...PUBLISHING_INPUT },
+  {
+    additionalProperties: false,
+    title: 'DispensaryPatch',
+    description: 'Store fields to set (null clears one but name and currency), and the publishing fields.',
+    examples: [{ ...EXAMPLES.storeInfoPatch, ...EXAMPLES.publish }],
+  },
+);
 
 export const CreateDispensaryBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 200 }) },
+  { ...STORE_INPUT, name: Type.String({ minLength: 1, maxLength: 200 }) },
   {
-    additionalProperties: true,
+    additionalProperties: false,
+    title: 'DispensaryInput',
     description: 'A name, and optionally any store fields.',
     examples: [EXAMPLES.createDispensary],
   },
@@ -75,7 +137,7 @@ export const DispensaryOut = Type.Object(
     ...PUBLISHING_OUT,
     store: StoreInfoSchema,
   },
-  { examples: [EXAMPLES.dispensary] },
+  { title: 'Dispensary', examples: [EXAMPLES.dispensary] },
 );
 
 /** One row of the dispensary list. */
@@ -89,7 +151,7 @@ export const DispensarySummaryOut = Type.Object(
     updated_at: Type.String(),
     ...PUBLISHING_OUT,
   },
-  { examples: [EXAMPLES.dispensarySummary] },
+  { title: 'DispensarySummary', examples: [EXAMPLES.dispensarySummary] },
 );
 
 export const CreatedDispensaryOut = Type.Object(
@@ -99,22 +161,25 @@ export const CreatedDispensaryOut = Type.Object(
     token: Type.String({ description: 'Shown once: hand it to the dispensary.' }),
     store: StoreInfoSchema,
   },
-  { examples: [EXAMPLES.createdDispensary] },
+  { title: 'CreatedDispensary', examples: [EXAMPLES.createdDispensary] },
 );
 
 /** rotate-token's body is optional: no body (or null) keeps the default grace period. */
 export const RotateTokenBody = Type.Union(
   [
-    Type.Object({
-      grace_seconds: Type.Optional(
-        Type.Integer({
-          minimum: 0,
-          maximum: 30 * 24 * 60 * 60,
-          description:
-            'How long the old token keeps working, seconds (default 86400 = 24 hours; 0 ends it at once).',
-        }),
-      ),
-    }),
+    Type.Object(
+      {
+        grace_seconds: Type.Optional(
+          Type.Integer({
+            minimum: 0,
+            maximum: 30 * 24 * 60 * 60,
+            description:
+              'How long the old token keeps working, seconds (default 86400 = 24 hours; 0 ends it at once).',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
     Type.Null(),
   ],
   {
@@ -128,5 +193,5 @@ export const TokenOut = Type.Object(
     id: Type.Integer(),
     token: Type.String({ description: 'Shown once.' }),
   },
-  { examples: [EXAMPLES.token] },
+  { title: 'RotatedToken', examples: [EXAMPLES.token] },
 );

@@ -8,7 +8,8 @@ import {
 } from '../../../domain/item-schema.js';
 import { Nullable } from '../../../domain/nullable.js';
 import { ALL_ITEM_FIELD_ALIASES } from '../../../forms/index.js';
-import { DispensaryId, ID_PATTERN } from './shared.schemas.js';
+import { CHECKED_BY_CODE } from '../openapi/document-notes.js';
+import { DispensaryId, IdText } from './shared.schemas.js';
 
 /** The schemas of the sync API's menu and inventory routes (src/http/routes/admin/menu.ts). */
 
@@ -34,7 +35,7 @@ const EXAMPLES = {
 
 export const ItemParams = Type.Object({
   id: DispensaryId,
-  item_id: Type.String({ pattern: ID_PATTERN, description: 'Item id', examples: ['1'] }),
+  item_id: IdText('Item id'),
 });
 
 /** The canonical item: every field of both forms, as imports, exports and the sync API use it. */
@@ -80,6 +81,7 @@ function itemInput(title: string, whole: boolean) {
  */
 const CHECKED_BY_VALIDATOR = Type.Unknown({
   description: 'Any other value is refused with 400, each problem named by index and field.',
+  [CHECKED_BY_CODE]: true,
 });
 
 export const ItemsBody = Type.Array(Type.Union([itemInput('ItemInput', true), CHECKED_BY_VALIDATOR]), {
@@ -95,12 +97,15 @@ export const ItemPatchBody = Type.Unsafe<Record<string, unknown>>({
 });
 
 export const StockBody = Type.Array(
-  Type.Object({
-    item_id: Type.Integer(),
-    unit: PRICE_FIELDS.unit.schema,
-    amount: Type.Number(),
-    stock: Nullable(Type.Number()),
-  }),
+  Type.Object(
+    {
+      item_id: Type.Integer(),
+      unit: PRICE_FIELDS.unit.schema,
+      amount: Type.Number(),
+      stock: Nullable(Type.Number()),
+    },
+    { additionalProperties: false, title: 'StockLevel' },
+  ),
   {
     description: 'Stock levels to set, each matched to a price entry by item, unit and amount.',
     examples: [EXAMPLES.stock],
@@ -114,7 +119,7 @@ export const ImportReportOut = Type.Object(
     active_items: Type.Integer(),
     price_entries: Type.Integer(),
   },
-  { examples: [EXAMPLES.importReport] },
+  { title: 'ImportReport', examples: [EXAMPLES.importReport] },
 );
 
 export const UpsertOut = Type.Object(
@@ -122,10 +127,13 @@ export const UpsertOut = Type.Object(
     created: Type.Array(Type.Integer()),
     updated: Type.Array(Type.Integer()),
   },
-  { examples: [EXAMPLES.upsert] },
+  { title: 'UpsertResult', examples: [EXAMPLES.upsert] },
 );
 
-export const StockOut = Type.Object({ updated: Type.Integer() }, { examples: [EXAMPLES.stockReport] });
+export const StockOut = Type.Object(
+  { updated: Type.Integer() },
+  { title: 'StockResult', examples: [EXAMPLES.stockReport] },
+);
 
 export const MenuFileQuerystring = Type.Object({
   format: Type.Union([Type.Literal('csv'), Type.Literal('json')], {
@@ -158,5 +166,5 @@ export const ImportResultOut = Type.Object(
       { description: 'Every problem found; an apply with any is refused with 400 instead.' },
     ),
   },
-  { examples: [EXAMPLES.importResult] },
+  { title: 'ImportResult', examples: [EXAMPLES.importResult] },
 );

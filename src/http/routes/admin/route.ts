@@ -91,8 +91,10 @@ const WRITE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 413, 415,
 
 /**
  * The routes of one resource of the sync API: every read and every write answers the errors of its
- * kind, every write goes through the Idempotency-Key check (`write`, declared in its config), and each
- * route says only what is its own. Handlers get their request typed from the route's schemas.
+ * kind and declares the credentials the sync API's bearer check asks for (an admin key, or the
+ * console's session cookie: src/http/routes/admin/index.ts registers these routes behind it), every
+ * write goes through the Idempotency-Key check (`write`, declared in its config), and each route says
+ * only what is its own. Handlers get their request typed from the route's schemas.
  */
 export function adminRoutes(app: FastifyInstance, write: AdminContext['write'], tags: string[]) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -113,7 +115,7 @@ export function adminRoutes(app: FastifyInstance, write: AdminContext['write'], 
           ...schemaOf(route, readErrors(route.schema)),
           ...(route.produces === undefined ? {} : { produces: route.produces }),
         },
-        config: { access: accessOf(url, route.permission) },
+        config: { credentials: 'admin-key', access: accessOf(url, route.permission) },
         handler: (request, reply) => route.run(request, reply),
       });
     },
@@ -130,6 +132,7 @@ export function adminRoutes(app: FastifyInstance, write: AdminContext['write'], 
         schema: schemaOf(route, WRITE_ERRORS),
         // The writer and the OpenAPI document read this: the route takes an Idempotency-Key.
         config: {
+          credentials: 'admin-key',
           idempotent: secretField === undefined ? {} : { secretField },
           access: accessOf(url, route.permission),
         },

@@ -22,6 +22,7 @@ export const SignInBody = Type.Object(
   },
   {
     additionalProperties: false,
+    title: 'SignIn',
     description: 'Either email and password, or key.',
     examples: [{ email: 'manager@example.com', password: 'correct horse battery' }],
   },
@@ -33,7 +34,7 @@ export const SignedOutOut = Type.Object(
       description: 'How many sessions of the account ended, this one included.',
     }),
   },
-  { additionalProperties: false, examples: [{ ended_sessions: 2 }] },
+  { additionalProperties: false, title: 'SignedOut', examples: [{ ended_sessions: 2 }] },
 );
 
 export const SessionOut = Type.Object(
@@ -60,6 +61,7 @@ export const SessionOut = Type.Object(
   },
   {
     additionalProperties: false,
+    title: 'AdminSession',
     description: "Who is signed in: an account, or (the operators' way) an admin key.",
     examples: [EXAMPLES.session],
   },

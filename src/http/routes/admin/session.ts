@@ -9,6 +9,8 @@ import { CSRF_HEADER, cookieOf, ownOrigin, SESSION_COOKIE, setSessionCookie } fr
 import { SessionOut, SignedOutOut, SignInBody } from './session.schemas.js';
 
 const tags = ['Sync API: console session'];
+const LINK_CREDENTIALS =
+  'No security scheme (`security: []`): the one-time link’s token travels in the body, and it is the credential.';
 
 /**
  * The console's sign-in: an account's email and password (or, for operators, an admin key) becomes a
@@ -77,6 +79,11 @@ export const sessionRoutes: FastifyPluginAsync<{
         body: SignInBody,
         response: { 201: SessionOut, ...errorResponses(400, 401, 403, 429, 500, 503) },
       },
+      config: {
+        credentials: {
+          none: 'No security scheme (`security: []`): the email and password (or the admin key, `key`) travel in the body, and no Authorization header is read.',
+        },
+      },
     },
     async (request, reply) => {
       refuseForeignOrigin(request);
@@ -106,6 +113,7 @@ export const sessionRoutes: FastifyPluginAsync<{
         tags,
         response: { 200: SessionOut, ...errorResponses(401, 429, 500, 503) },
       },
+      config: { credentials: 'console-session' },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -131,6 +139,11 @@ export const sessionRoutes: FastifyPluginAsync<{
           ...errorResponses(403, 429, 500, 503),
         },
       },
+      config: {
+        credentials: {
+          none: 'No credentials needed (`security: []`): with the session cookie (ConsoleSession) it ends that session, and then needs its CSRF token; without one it only clears the cookie.',
+        },
+      },
     },
     async (request, reply) => {
       const id = cookieOf(request, SESSION_COOKIE);
@@ -153,6 +166,7 @@ export const sessionRoutes: FastifyPluginAsync<{
         tags,
         response: { 200: SignedOutOut, ...errorResponses(400, 401, 403, 429, 500, 503) },
       },
+      config: { credentials: 'console-session' },
     },
     async (request, reply) => {
       const id = cookieOf(request, SESSION_COOKIE);
@@ -178,6 +192,7 @@ export const sessionRoutes: FastifyPluginAsync<{
         body: LinkBody,
         response: { 200: LinkOut, ...errorResponses(400, 403, 404, 429, 500, 503) },
       },
+      config: { credentials: { none: LINK_CREDENTIALS } },
     },
     async (request, reply) => {
       refuseForeignOrigin(request);
@@ -198,6 +213,7 @@ export const sessionRoutes: FastifyPluginAsync<{
         body: AcceptLinkBody,
         response: { 201: SessionOut, ...errorResponses(400, 401, 403, 404, 429, 500, 503) },
       },
+      config: { credentials: { none: LINK_CREDENTIALS } },
     },
     async (request, reply) => {
       refuseForeignOrigin(request);

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../../domain/nullable.js';
-import { ID_PATTERN } from './shared.schemas.js';
+import { IdText, IntegerText } from './shared.schemas.js';
 
 /** The schemas of the sync API's webhook routes (src/http/routes/admin/webhooks.ts). */
 
@@ -39,7 +39,7 @@ const WEBHOOK_FIELDS = {
   disabled_reason: Nullable(Type.String({ description: 'Why the endpoint was turned off automatically.' })),
 };
 
-const WEBHOOK_ID = Type.String({ pattern: ID_PATTERN, description: 'Webhook id', examples: ['1'] });
+const WEBHOOK_ID = IdText('Webhook id');
 export const WebhookParams = Type.Object({
   id: WEBHOOK_ID,
 });
@@ -55,10 +55,11 @@ export const DeliveryParams = Type.Object({
 
 export const DeliveriesQuery = Type.Object({
   limit: Type.Optional(
-    Type.String({
-      pattern: '^[1-9][0-9]{0,2}$',
-      description: 'How many, 1 to 500 (default 50), newest first.',
-    }),
+    IntegerText(
+      '^[1-9][0-9]{0,2}$',
+      { minimum: 1, maximum: 500 },
+      { description: 'How many, 1 to 500 (default 50), newest first.' },
+    ),
   ),
 });
 
@@ -83,6 +84,7 @@ export const CreateWebhookBody = Type.Object(
   },
   {
     additionalProperties: false,
+    title: 'WebhookInput',
     examples: [{ credential: 'menu-board', dispensary_id: 1, url: 'https://hooks.example.com/menu' }],
   },
 );
@@ -93,10 +95,13 @@ export const PatchWebhookBody = Type.Object(
     events: Type.Optional(Nullable(Type.Array(WEBHOOK_EVENT, { minItems: 1 }))),
     enabled: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false, examples: [{ enabled: false }] },
+  { additionalProperties: false, title: 'WebhookPatch', examples: [{ enabled: false }] },
 );
 
-export const WebhookOut = Type.Object(WEBHOOK_FIELDS, { examples: [WEBHOOK_EXAMPLE] });
+export const WebhookOut = Type.Object(WEBHOOK_FIELDS, {
+  title: 'WebhookSummary',
+  examples: [WEBHOOK_EXAMPLE],
+});
 
 export const WebhookWithSecretOut = Type.Object(
   {
@@ -106,7 +111,10 @@ export const WebhookWithSecretOut = Type.Object(
         'The signing secret, shown once: whsec_ and base64 of 32 random bytes. Give it to the integrator.',
     }),
   },
-  { examples: [{ ...WEBHOOK_EXAMPLE, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3k5Nc2y0tbY=' }] },
+  {
+    title: 'CreatedWebhook',
+    examples: [{ ...WEBHOOK_EXAMPLE, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3k5Nc2y0tbY=' }],
+  },
 );
 
 export const DeliveryOut = Type.Object(
@@ -133,6 +141,7 @@ export const DeliveryOut = Type.Object(
     ),
   },
   {
+    title: 'WebhookDelivery',
     examples: [
       {
         id: 'msg_2mVbMw3bS0tWm4dFz8g1Rg',

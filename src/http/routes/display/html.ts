@@ -33,6 +33,7 @@ export const typeAnchor = (type: string): string => `type-${type.toLowerCase().r
  * The public pages' Content-Security-Policy: scripts and styles from this server only, nothing inline
  * (the JSON-LD block is data, not script, so it needs no exception); images from https anywhere
  * (product images live on the dispensary's own hosts); no framing, no plugins, no base rewrites.
+ * The board too: it is shown full screen, and the embed (/embed.js) has its own route and no frame.
  */
 export const PAGE_CSP = [
   "default-src 'none'",
@@ -44,6 +45,3 @@ export const PAGE_CSP = [
   "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
-
-/** The board may be shown in a kiosk frame of the same origin; otherwise the same policy. */
-export const BOARD_CSP = PAGE_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'");

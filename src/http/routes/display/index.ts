@@ -14,7 +14,7 @@ import { streamHeaders } from '../../pipeline/answer-headers.js';
 import { ifNoneMatch } from '../../pipeline/snapshot-reply.js';
 import { type Asset, type DisplayFile, loadDisplayAssets } from './assets.js';
 import { renderBoard } from './board.js';
-import { BOARD_CSP, PAGE_CSP } from './html.js';
+import { PAGE_CSP } from './html.js';
 import { type MenuFilter, NO_FILTER, renderMenuPage, renderNotFound } from './page.js';
 
 export interface DisplayOptions {
@@ -154,7 +154,7 @@ export const displayRoutes: FastifyPluginAsync<DisplayOptions> = async (app, opt
         const menu = await published.menu(dispensary.id);
         return reply
           .type(HTML)
-          .header('content-security-policy', BOARD_CSP)
+          .header('content-security-policy', PAGE_CSP)
           .header('cache-control', publicCache)
           .send(renderBoard(menu.slug, menu.store.name));
       }),

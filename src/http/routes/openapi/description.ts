@@ -13,17 +13,21 @@ Both documented request forms are served by the same server on the same port:
 
 **Form A** sends its credentials in the JSON request body. OpenAPI has no security scheme for body
 fields, so they appear as required fields of each Form A request body instead. Besides
-\`application/json\`, Form A reads the same JSON object sent with no content type, \`text/plain\` or
-\`application/x-www-form-urlencoded\` (what \`curl -d\` sends), and a real urlencoded form with the same
-field names.
+\`application/json\`, Form A reads the same JSON object as \`text/plain\`, and a real urlencoded form
+with the same field names. For clients written that way, the server also reads the JSON text with no
+content type or labelled \`application/x-www-form-urlencoded\` (what \`curl -d\` sends without a
+content type); no schema can describe that body, so send \`Content-Type: application/json\`.
 
 **Form B** sends its credentials in three headers, described as the security schemes \`FormBStore\`,
 \`FormBUsername\` and \`FormBPassword\` (all three are required together).
 
 **The sync API** under \`/admin/v1\` takes \`Authorization: Bearer <admin key>\` (scheme \`AdminKey\`);
-create a key with \`npx menu-api admin-key create --scope all --name NAME\`. Every write accepts an \`Idempotency-Key\`
+create a key with \`npx menu-api admin-key create --scope all --name NAME\`. The console signs in with
+\`POST /admin/v1/session\`, which takes the key in its body (no security scheme), and then calls it
+with the session cookie instead (scheme \`ConsoleSession\`). Every write accepts an \`Idempotency-Key\`
 header: the same key with the same request within 24 hours returns the first answer (with
-\`idempotent-replayed: true\`) and changes nothing again.
+\`idempotent-replayed: true\`) and changes nothing again. Every request body of the sync API is closed
+(\`additionalProperties: false\`): a field it does not take is refused with 400 naming it, never ignored.
 
 The demo server (\`npm start\`, which runs \`npx menu-api serve --demo\`) answers the examples below: credential \`demo\` /
 \`demo-password\`, dispensary token \`demo-collective-token\`. These secrets are public.
