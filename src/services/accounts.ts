@@ -36,6 +36,8 @@ export interface IssuedLink {
   url: string;
   expiresAt: string;
   emailed: boolean;
+  /** Why the SMTP server did not take the email: the link is issued all the same, to be sent by hand. */
+  emailError?: string;
 }
 
 /**
@@ -212,7 +214,8 @@ export class AccountService {
   ): Promise<IssuedLink> {
     const url = `${consoleUrl.replace(/\/+$/, '')}${LINK_PAGE}#${secret}`;
     const mailer = this.options.mailer;
-    if (mailer) {
+    if (!mailer) return { account, url, expiresAt, emailed: false };
+    try {
       await mailer.send({
         to: account.email,
         subject:
@@ -228,8 +231,19 @@ export class AccountService {
           url,
         ].join('\n'),
       });
+    } catch (error) {
+      // The account and its link are stored and work: the link is given to the caller to send
+      // instead, with the reason (undoing the invitation would lose nothing the person could use).
+      const reason = error instanceof Error ? error.message : String(error);
+      return {
+        account,
+        url,
+        expiresAt,
+        emailed: false,
+        emailError: `Could not email the link to ${account.email}: ${reason}. The link works all the same: send the link to ${account.email} yourself.`,
+      };
     }
-    return { account, url, expiresAt, emailed: mailer !== undefined };
+    return { account, url, expiresAt, emailed: true };
   }
 }
 

@@ -7,6 +7,7 @@ import type {
   Webhook,
   WebhookDelivery,
 } from '../store/store.js';
+import type { IssuedLink } from './accounts.js';
 import type { CredentialSummary } from './credentials.js';
 import { encodeCursor } from './menu-feed.js';
 import type { ImportReport } from './menus.js';
@@ -117,6 +118,17 @@ export function deliveryRecord(delivery: WebhookDelivery) {
       latency_ms: attempt.latencyMs,
       error: attempt.error,
     })),
+  };
+}
+
+/** A new one-time link as the sync API and `--json` give it (shown once; never stored but as a digest). */
+export function issuedLinkRecord(issued: IssuedLink) {
+  return {
+    account: accountRecord(issued.account),
+    link: issued.url,
+    expires_at: issued.expiresAt,
+    emailed: issued.emailed,
+    ...(issued.emailError === undefined ? {} : { email_error: issued.emailError }),
   };
 }
 

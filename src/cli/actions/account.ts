@@ -1,7 +1,7 @@
 import { smtpMailer } from '../../infra/mailer.js';
 import { AccountService, CLI_OPERATOR, type IssuedLink } from '../../services/accounts.js';
 import { ServiceError } from '../../services/errors.js';
-import { accountRecord } from '../../services/records.js';
+import { accountRecord, issuedLinkRecord } from '../../services/records.js';
 import type { Store } from '../../store/store.js';
 import { listAction, parseId, withService } from '../context.js';
 import type { CommonOptions } from '../options.js';
@@ -33,24 +33,28 @@ function dispensaryIds(text: string | undefined): number[] | undefined {
   return parts.map((part) => parseId(part, 'A dispensary id'));
 }
 
+/**
+ * Prints a new link. When the SMTP server refused it, the link is printed all the same (it works: the
+ * account and link are stored) and the command fails, saying why, so that a script notices.
+ */
 function emitLink(options: CommonOptions, issued: IssuedLink, what: string): void {
-  const record = {
-    account: accountRecord(issued.account),
-    link: issued.url,
-    expires_at: issued.expiresAt,
-    emailed: issued.emailed,
-  };
   emit(
     options,
-    record,
+    issuedLinkRecord(issued),
     [
       `${what} ${issued.account.email} (${issued.account.role}${issued.account.dispensaryIds.length ? ` of ${issued.account.dispensaryIds.join(', ')}` : ''}).`,
       `One-time link (shown once, valid until ${issued.expiresAt}): ${issued.url}`,
-      issued.emailed
-        ? `Emailed to ${issued.account.email}.`
-        : 'Not emailed (no --smtp-url): send it to the person yourself.',
+      ...(issued.emailed
+        ? [`Emailed to ${issued.account.email}.`]
+        : issued.emailError === undefined
+          ? ['Not emailed (no --smtp-url): send it to the person yourself.']
+          : []),
     ].join('\n'),
   );
+  if (issued.emailError !== undefined) {
+    if (!options.json) process.stderr.write(`error: ${issued.emailError}\n`);
+    process.exitCode = 1;
+  }
 }
 
 export async function invite(

@@ -45,6 +45,12 @@ export const IssuedLinkOut = Type.Object(
     link: Type.String({ description: 'The one-time link, shown once: it works once, for 7 days.' }),
     expires_at: Type.String(),
     emailed: Type.Boolean({ description: 'Whether it was also emailed (the server has --smtp-url).' }),
+    email_error: Type.Optional(
+      Type.String({
+        description:
+          'Why the SMTP server did not take the email, when it did not: the link works all the same, send it yourself.',
+      }),
+    ),
   },
   {
     additionalProperties: false,

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { IssuedLink } from '../../../services/accounts.js';
-import { accountRecord } from '../../../services/records.js';
+import { accountRecord, issuedLinkRecord } from '../../../services/records.js';
 import { noContent } from '../../pipeline/error-responses.js';
 import {
   AccountOut,
@@ -15,15 +14,6 @@ import type { AdminContext } from './context.js';
 import { adminRoutes } from './route.js';
 
 const tags = ['Sync API: accounts'];
-
-export function issuedLinkRecord(issued: IssuedLink) {
-  return {
-    account: accountRecord(issued.account),
-    link: issued.url,
-    expires_at: issued.expiresAt,
-    emailed: issued.emailed,
-  };
-}
 
 /**
  * People's accounts: an operator manages every one, a manager the staff of its own dispensaries
