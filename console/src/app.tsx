@@ -7,9 +7,11 @@ import { AuditPage } from './pages/audit.js';
 import { CredentialsPage } from './pages/credentials.js';
 import { DispensariesPage } from './pages/dispensaries.js';
 import { DispensaryPage, type Tab } from './pages/dispensary.js';
+import { LinkPage } from './pages/link.js';
+import { TeamPage } from './pages/team.js';
 import { UsagePage } from './pages/usage.js';
 import { WebhooksPage } from './pages/webhooks.js';
-import { Link, usePath } from './router.js';
+import { Link, navigate, usePath } from './router.js';
 
 export function App() {
   const [session, setSession] = useState<AdminSession | null | undefined>(undefined);
@@ -19,9 +21,21 @@ export function App() {
     setNotice('Your session has ended. Sign in again.');
   };
   useSession(session ?? null, signedOut);
+  const path = usePath();
+  const onLinkPage = path === '/link';
   useEffect(() => {
+    if (onLinkPage) return;
     api<AdminSession>('GET', '/session').then(setSession, () => setSession(null));
   }, []);
+  if (onLinkPage)
+    return (
+      <LinkPage
+        onSignedIn={(started) => {
+          setSession(started);
+          navigate('/');
+        }}
+      />
+    );
   if (session === undefined) return <p class="loading">Loading…</p>;
   if (session === null)
     return (
@@ -36,10 +50,19 @@ export function App() {
   return <Shell session={session} onSignOut={() => setSession(null)} />;
 }
 
+/** Sign-in: an account's email and password; an admin key (for operators' scripts' keys) behind a link. */
 function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => void }) {
-  const [key, setKey] = useState('');
+  const [withKey, setWithKey] = useState(false);
+  const [email, setEmail] = useState('');
+  const [secret, setSecret] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  const switchTo = (key: boolean) => {
+    setWithKey(key);
+    setSecret('');
+    setError('');
+  };
+  const described = error ? { 'aria-invalid': true, 'aria-describedby': 'signin-error' } : {};
   return (
     <main class="signin">
       <h1>Menu console</h1>
@@ -50,8 +73,12 @@ function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => 
           setBusy(true);
           setError('');
           try {
-            const session = await api<AdminSession>('POST', '/session', { key });
-            setKey('');
+            const session = await api<AdminSession>(
+              'POST',
+              '/session',
+              withKey ? { key: secret } : { email, password: secret },
+            );
+            setSecret('');
             props.onSignedIn(session);
           } catch (failure) {
             setError(messageOf(failure));
@@ -60,30 +87,55 @@ function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => 
           }
         }}
       >
-        <label for="admin-key">Admin key</label>
+        {!withKey && (
+          <>
+            <label for="email">Email</label>
+            <input
+              id="email"
+              type="email"
+              autoComplete="username"
+              required
+              value={email}
+              {...described}
+              onInput={(event) => setEmail(event.currentTarget.value)}
+            />
+          </>
+        )}
+        <label for="secret">{withKey ? 'Admin key' : 'Password'}</label>
         <input
-          id="admin-key"
+          id="secret"
           type="password"
-          autoComplete="off"
+          autoComplete={withKey ? 'off' : 'current-password'}
           required
-          value={key}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? 'signin-error' : undefined}
-          onInput={(event) => setKey(event.currentTarget.value)}
+          value={secret}
+          {...described}
+          onInput={(event) => setSecret(event.currentTarget.value)}
         />
         <button type="submit" disabled={busy}>
           Sign in
         </button>
         <Alert id="signin-error" message={error} />
       </form>
-      <p class="hint">Create a key with: menu-api admin-key create --scope all</p>
+      <p>
+        <button type="button" class="link" onClick={() => switchTo(!withKey)}>
+          {withKey ? 'Sign in with email and password' : 'Sign in with an admin key'}
+        </button>
+      </p>
+      <p class="hint">
+        {withKey
+          ? 'Create a key with: menu-api admin-key create --scope all'
+          : 'No account yet? Ask your operator for an invitation (menu-api account invite).'}
+      </p>
     </main>
   );
 }
 
 function Shell(props: { session: AdminSession; onSignOut: () => void }) {
   const path = usePath();
-  const operator = props.session.admin_key.scope === 'all';
+  const { admin_key: adminKey, account } = props.session;
+  const operator = adminKey?.scope === 'all' || account?.role === 'operator';
+  // People's accounts: an operator manages everyone, a manager the staff of its dispensaries.
+  const team = operator || account?.role === 'manager';
   const links: [string, string][] = [
     ['/', 'Dispensaries'],
     ...(operator
@@ -92,6 +144,7 @@ function Shell(props: { session: AdminSession; onSignOut: () => void }) {
           ['/admin-keys', 'Admin keys'],
         ] as [string, string][])
       : []),
+    ...(team ? ([['/team', 'Team']] as [string, string][]) : []),
     ['/webhooks', 'Webhooks'],
     ['/audit', 'Audit log'],
     ...(operator ? ([['/usage', 'Usage']] as [string, string][]) : []),
@@ -113,6 +166,7 @@ function Shell(props: { session: AdminSession; onSignOut: () => void }) {
   else if (section === 'audit') page = <AuditPage />;
   else if (section === 'webhooks') page = <WebhooksPage />;
   else if (section === 'usage') page = <UsagePage />;
+  else if (section === 'team') page = <TeamPage />;
   return (
     <>
       <a class="skip" href="#main">
@@ -140,7 +194,7 @@ function Shell(props: { session: AdminSession; onSignOut: () => void }) {
           </ul>
         </nav>
         <span class="who">
-          {props.session.admin_key.name} ({props.session.admin_key.scope})
+          {account ? `${account.email} (${account.role})` : `${adminKey?.name} (${adminKey?.scope})`}
         </span>
       </header>
       <main id="main" tabIndex={-1}>

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { accountCommand } from './commands/account.js';
 import { adminKeyCommand } from './commands/admin-key.js';
 import { auditCommand } from './commands/audit.js';
 import { credentialCommand } from './commands/credential.js';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
     menuCommand(),
     inventoryCommand(),
     adminKeyCommand(),
+    accountCommand(),
     webhookCommand(),
     specialCommand(),
     auditCommand(),

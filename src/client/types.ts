@@ -61,6 +61,7 @@ import type { CanonicalItemSchema } from '../domain/item-schema.js';
  * The sync API's answers (/admin/v1), typed from the route schemas the server serializes with and the
  * OpenAPI document is made of. The console (console/) uses these; so may any other admin client.
  */
+import type { AccountOut, IssuedLinkOut, LinkOut } from '../http/routes/admin/accounts.schemas.js';
 import type { AuditEntryOut, UsageOut } from '../http/routes/admin/activity.schemas.js';
 import type { AdminKeyOut, CreatedAdminKeyOut } from '../http/routes/admin/admin-keys.schemas.js';
 import type { CredentialOut, IssuedCredentialOut } from '../http/routes/admin/credentials.schemas.js';
@@ -75,6 +76,9 @@ import type { SessionOut } from '../http/routes/admin/session.schemas.js';
 import type { DeliveryOut, WebhookOut, WebhookWithSecretOut } from '../http/routes/admin/webhooks.schemas.js';
 
 export type AdminSession = Static<typeof SessionOut>;
+export type AccountSummary = Static<typeof AccountOut>;
+export type IssuedAccountLink = Static<typeof IssuedLinkOut>;
+export type AccountLinkInfo = Static<typeof LinkOut>;
 export type DispensarySummary = Static<typeof DispensarySummaryOut>;
 export type DispensaryDetail = Omit<Static<typeof DispensaryOut>, 'store'> & { store: StoreInfo };
 export type CreatedDispensary = Static<typeof CreatedDispensaryOut>;

@@ -334,6 +334,20 @@ export const SETTINGS = {
     default: false,
     shown: 'false',
   }),
+  publicUrl: serverSetting<string | undefined>({
+    flag: '--public-url <url>',
+    env: 'PUBLIC_URL',
+    doc: 'the address people reach this server at, for the one-time links of accounts (default: as the request came; the CLI: http://127.0.0.1:8080)',
+    scope: 'global',
+    default: undefined,
+  }),
+  smtpUrl: serverSetting<string | undefined>({
+    flag: '--smtp-url <url>',
+    env: 'SMTP_URL',
+    doc: 'email invitations and password links through this SMTP server (smtp:// or smtps://user:pass@host:port); unset: printed only (prefer the variable)',
+    scope: 'global',
+    default: undefined,
+  }),
   webhookKey: serverSetting<string | undefined>({
     flag: '--webhook-key <base64>',
     env: 'WEBHOOK_KEY',

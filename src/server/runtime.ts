@@ -10,6 +10,7 @@ import { type CloseReport, closeGracefully } from '../http/pipeline/drain.js';
 import { createMetrics, type Metrics } from '../http/pipeline/metrics.js';
 import { createProtection } from '../http/pipeline/protection.js';
 import { type HealthChecks, SHUTTING_DOWN } from '../http/routes/health.js';
+import { smtpMailer } from '../infra/mailer.js';
 import { WebhookClient } from '../infra/webhook-http.js';
 import { AccessService } from '../services/access.js';
 import { AdminKeyVerifier } from '../services/admin-keys.js';
@@ -97,10 +98,17 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   const log = options.logger || undefined;
   const usage = new UsageCounter(store);
   const webhookKeys = webhookKeySource(config.webhookKey, config.database, (message) => log?.warn(message));
-  const services = createServices(store, MENU_FORMS, () => feed.poll(), options.scryptCost, {
-    keys: webhookKeys,
-    allowPrivate: config.webhookAllowPrivate,
-  });
+  const services = createServices(
+    store,
+    MENU_FORMS,
+    () => feed.poll(),
+    options.scryptCost,
+    {
+      keys: webhookKeys,
+      allowPrivate: config.webhookAllowPrivate,
+    },
+    config.smtpUrl ? smtpMailer(config.smtpUrl) : undefined,
+  );
   const webhookClient = new WebhookClient({ allowPrivate: config.webhookAllowPrivate });
   const metrics = createMetrics();
   const dispatcher = new WebhookDispatcher(store, feed, {
@@ -147,6 +155,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       idleTimeoutMs: (config.consoleIdleTimeout ?? DEFAULTS.consoleIdleTimeout) * 1000,
       lifetimeMs: (config.consoleSessionLifetime ?? DEFAULTS.consoleSessionLifetime) * 1000,
       guard: protection.guard,
+      scryptCost: options.scryptCost,
     });
     let stopping = false;
     const health: HealthChecks = {
@@ -197,6 +206,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
         guard: protection.guard,
         sessions,
         usage,
+        consoleUrl: config.publicUrl,
       },
       protection: protection.options,
       docs: { demo: config.demo ? DEMO : undefined },

@@ -3,6 +3,8 @@ import { ServiceError } from './errors.js';
 
 export interface AuditListOptions {
   dispensaryId?: number;
+  /** Any of these dispensaries only. */
+  dispensaryIds?: readonly number[];
   actor?: string;
   /** An ISO 8601 / RFC 3339 time. */
   since?: string;
@@ -18,6 +20,7 @@ export class AuditService {
   async list(options: AuditListOptions = {}): Promise<AuditEntry[]> {
     return this.store.audit.list({
       dispensaryId: options.dispensaryId,
+      dispensaryIds: options.dispensaryIds,
       actor: options.actor,
       since: timeOf('since', options.since),
       until: timeOf('until', options.until),

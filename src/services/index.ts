@@ -1,5 +1,6 @@
 import type { ScryptCost } from '../auth/password.js';
 import type { Store } from '../store/store.js';
+import { AccountService, type Mailer } from './accounts.js';
 import { AdminKeyService } from './admin-keys.js';
 import { AuditService } from './audit.js';
 import { CredentialService } from './credentials.js';
@@ -17,6 +18,7 @@ export interface Services {
   credentials: CredentialService;
   menus: MenuService;
   adminKeys: AdminKeyService;
+  accounts: AccountService;
   audit: AuditService;
   webhooks: WebhookService;
   specials: SpecialService;
@@ -44,6 +46,7 @@ export function createServices(
   afterWrite?: AfterWrite,
   scryptCost?: ScryptCost,
   webhooks: WebhookSettings = NO_WEBHOOK_KEY,
+  mailer?: Mailer,
 ): Services {
   return {
     store,
@@ -51,6 +54,7 @@ export function createServices(
     credentials: new CredentialService(store, afterWrite, scryptCost),
     menus: new MenuService(store, forms, afterWrite),
     adminKeys: new AdminKeyService(store, afterWrite),
+    accounts: new AccountService(store, { scryptCost, mailer }),
     audit: new AuditService(store),
     webhooks: new WebhookService(store, webhooks.keys, webhooks, afterWrite),
     specials: new SpecialService(store, afterWrite),

@@ -6,7 +6,15 @@ import { publishingRecord } from '../domain/publishing.js';
 import type { MenuPricing } from '../domain/special-pricing.js';
 import type { Special } from '../domain/special-schema.js';
 import { specialRecordOf } from '../domain/validate-special.js';
-import type { AdminKey, AuditEntry, DispensarySummary, Webhook, WebhookDelivery } from '../store/store.js';
+import type {
+  Account,
+  AdminKey,
+  AuditEntry,
+  DispensarySummary,
+  Webhook,
+  WebhookDelivery,
+} from '../store/store.js';
+import type { IssuedLink } from './accounts.js';
 import type { CredentialSummary } from './credentials.js';
 import { encodeCursor } from './menu-feed.js';
 import type { ImportReport } from './menus.js';
@@ -149,5 +157,29 @@ export function pricedItemRecord(item: MenuItem, pricing: MenuPricing) {
         special: special && { id: special.id, name: special.name, ends_at: special.endsAt },
       };
     }),
+  };
+}
+
+/** A new one-time link as the sync API and `--json` give it (shown once; never stored but as a digest). */
+export function issuedLinkRecord(issued: IssuedLink) {
+  return {
+    account: accountRecord(issued.account),
+    link: issued.url,
+    expires_at: issued.expiresAt,
+    emailed: issued.emailed,
+    ...(issued.emailError === undefined ? {} : { email_error: issued.emailError }),
+  };
+}
+
+/** An account as the sync API and `--json` give it (never its password). */
+export function accountRecord(account: Account) {
+  return {
+    id: account.id,
+    email: account.email,
+    role: account.role,
+    dispensary_ids: account.dispensaryIds,
+    active: account.active,
+    created_at: account.createdAt,
+    updated_at: account.updatedAt,
   };
 }

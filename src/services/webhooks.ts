@@ -29,10 +29,10 @@ export interface WebhookChanges {
 }
 
 /**
- * Who is asking: a sync API key limited to one dispensary sees and touches only that dispensary's
- * webhooks; undefined for the operator (the CLI, a key with scope all).
+ * Who is asking: a sync API key or an account limited to some dispensaries sees and touches only
+ * their webhooks; undefined for the operator (the CLI, a key with scope all, an operator account).
  */
-export type WebhookScope = number | undefined;
+export type WebhookScope = readonly number[] | undefined;
 
 const DEFAULT_DELIVERIES = 50;
 const MAX_DELIVERIES = 500;
@@ -63,8 +63,11 @@ export class WebhookService {
       );
     }
     const id = dispensaryId as number;
-    if (scope !== undefined && scope !== id) {
-      throw new ServiceError('forbidden', `This admin key is limited to dispensary ${scope}.`);
+    if (scope !== undefined && !scope.includes(id)) {
+      throw new ServiceError(
+        'forbidden',
+        `You may not subscribe to dispensary ${id}: your access covers ${scope.join(', ')}.`,
+      );
     }
     const url = this.checkedUrl(input.url);
     const events = checkedEvents(input.events);
@@ -110,7 +113,7 @@ export class WebhookService {
   /** The webhook, if it exists and is within the caller's scope (otherwise: not found). */
   async get(id: number, scope?: WebhookScope): Promise<Webhook> {
     const webhook = await this.store.webhooks.get(id);
-    if (!webhook || (scope !== undefined && webhook.dispensaryId !== scope)) throw notFound(id);
+    if (!webhook || (scope !== undefined && !scope.includes(webhook.dispensaryId))) throw notFound(id);
     return webhook;
   }
 

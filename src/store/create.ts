@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from './dialect.js';
 import { migrateToLatest, pendingMigrations } from './migrations/index.js';
+import { Accounts } from './repositories/accounts.js';
 import { AdminKeys } from './repositories/admin-keys.js';
 import { AuditLog } from './repositories/audit.js';
 import { Changes } from './repositories/changes.js';
@@ -38,6 +39,7 @@ export function createStore(dialect: Dialect): KyselyStore {
     credentials: new Credentials(dialect, writer),
     menus: new Menus(dialect, writer),
     adminKeys: new AdminKeys(dialect, writer),
+    accounts: new Accounts(dialect, writer),
     audit: new AuditLog(db),
     changes: new Changes(db),
     menuChanges: new MenuChanges(dialect),

@@ -15,6 +15,8 @@ export interface Database {
   admin_keys: AdminKeyTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeyTable;
+  accounts: AccountTable;
+  account_links: AccountLinkTable;
   console_sessions: ConsoleSessionTable;
   usage_counts: UsageCountTable;
   webhooks: WebhookTable;
@@ -150,10 +152,37 @@ export interface IdempotencyKeyTable {
   created_at: string;
 }
 
+/** A person: see docs/accounts.md. */
+export interface AccountTable {
+  id: Generated<number>;
+  /** Lower case, unique. */
+  email: string;
+  /** scrypt, as credentials' passwords; null until the invitation is accepted. */
+  password_digest: string | null;
+  role: string;
+  /** JSON array of the dispensary ids a manager or staff account covers. */
+  dispensary_ids: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A one-time link (invitation or password reset): the SHA-256 digest of its secret, never the secret. */
+export interface AccountLinkTable {
+  digest: string;
+  account_id: number;
+  /** `invite` or `reset`. */
+  purpose: string;
+  created_at: string;
+  expires_at: string;
+}
+
 /** A console sign-in: the SHA-256 digest of the session id in the cookie, never the id itself. */
 export interface ConsoleSessionTable {
   id_digest: string;
-  admin_key_id: number;
+  /** The admin key the session acts as, or null for an account's session. */
+  admin_key_id: number | null;
+  /** The account signed in, or null for an admin key's session. */
+  account_id: number | null;
   created_at: string;
   /** Renewed at most once a minute while the session is used; the idle timeout counts from it. */
   last_seen_at: string;

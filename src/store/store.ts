@@ -1,3 +1,4 @@
+import type { AccountRepository } from './contracts/accounts.js';
 import type { AdminKeyRepository } from './contracts/admin-keys.js';
 import type { AuditRepository } from './contracts/audit.js';
 import type {
@@ -14,6 +15,7 @@ import type { WebhookRepository } from './contracts/webhooks.js';
 
 // What the store is to the rest of the app: the Store, its repositories' contracts (one module per
 // aggregate, in contracts/) and its errors, all importable from here.
+export type * from './contracts/accounts.js';
 export type * from './contracts/actor.js';
 export type * from './contracts/admin-keys.js';
 export type * from './contracts/audit.js';
@@ -38,6 +40,7 @@ export interface Store {
   readonly credentials: CredentialRepository;
   readonly menus: MenuRepository;
   readonly adminKeys: AdminKeyRepository;
+  readonly accounts: AccountRepository;
   readonly audit: AuditRepository;
   readonly changes: ChangeRepository;
   readonly menuChanges: MenuChangeRepository;

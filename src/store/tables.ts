@@ -25,6 +25,8 @@ export const TABLES = [
   { name: 'webhook_attempts', key: ['id'] },
   { name: 'specials', key: ['id'] },
   { name: 'special_boundaries', key: ['dispensary_id', 'at'] },
+  { name: 'accounts', key: ['id'] },
+  { name: 'account_links', key: ['digest'] },
   { name: 'console_sessions', key: ['id_digest'] },
   { name: 'usage_counts', key: ['username', 'hour'] },
 ] as const satisfies readonly TableSpec[];

@@ -101,6 +101,8 @@ describeInChromium('test/e2e/console.browser.test.ts', 'the console in Chromium'
 
   const signIn = async (key: string) => {
     await page.goto(`${server.url}/console`);
+    // Accounts sign in with email and password; an admin key is behind a link.
+    await page.getByRole('button', { name: 'Sign in with an admin key' }).click();
     await page.getByLabel('Admin key').waitFor();
     await tabTo('Admin key');
     await page.keyboard.type(key);
@@ -158,7 +160,7 @@ describeInChromium('test/e2e/console.browser.test.ts', 'the console in Chromium'
     };
     page.on('response', listener);
     await page.goto(`${server.url}/console`);
-    await page.getByLabel('Admin key').waitFor();
+    await page.getByLabel('Email').waitFor();
     measured.firstPageUsableMs = Math.round(await page.evaluate<number>('performance.now()'));
     page.off('response', listener);
     expect(scripts.length).toBeGreaterThan(0);
@@ -538,7 +540,7 @@ describeInChromium('test/e2e/console.browser.test.ts', 'the console in Chromium'
     const staff = await admin('POST', '/admin-keys', { name: 'demo-staff', scope: 'dispensary:1' });
     expect(staff.status).toBe(201);
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('Admin key').waitFor();
+    await page.getByLabel('Email').waitFor();
     const afterSignOut = await fetch(`${server.url}/admin/v1/session`, {
       headers: {
         cookie: (await context.cookies(server.url))
@@ -564,7 +566,7 @@ describeInChromium('test/e2e/console.browser.test.ts', 'the console in Chromium'
       .waitFor();
     expect((await admin('DELETE', '/admin-keys/demo-staff')).status).toBe(204);
     await page.getByRole('link', { name: 'Dispensaries', exact: true }).click();
-    await page.getByLabel('Admin key').waitFor({ timeout: 5_000 });
+    await page.getByLabel('Email').waitFor({ timeout: 5_000 });
     await page.getByText('Your session has ended').waitFor();
 
     expect(foreign, 'requests that left this server').toEqual([]);

@@ -51,7 +51,7 @@ export interface Seed {
  * `close()` also removes the database.
  */
 export async function testRuntime(
-  options: { menu?: unknown[]; config?: Partial<ServerConfig> } = {},
+  options: { menu?: unknown[]; config?: Partial<ServerConfig>; scryptCost?: ScryptCost } = {},
 ): Promise<TestRuntime> {
   const fresh = await testDatabase();
   const database = fresh.address;
@@ -59,7 +59,7 @@ export async function testRuntime(
   try {
     runtime = await createRuntime(
       { ...DEFAULTS, database, databasePoolSize: 4, ...GENEROUS_LIMITS, ...options.config },
-      { logger: false, scryptCost: TEST_SCRYPT, contractCheck },
+      { logger: false, scryptCost: options.scryptCost ?? TEST_SCRYPT, contractCheck },
     );
   } catch (error) {
     await fresh.cleanup();

@@ -121,7 +121,7 @@ describe('the OpenAPI document', () => {
         expect(names).not.toContain('store');
         expect(names).not.toContain('password');
       }
-      if (path.startsWith('/admin/') && path !== '/admin/v1/session')
+      if (path.startsWith('/admin/') && !/^\/admin\/v1\/(session|sessions|account-link.*)$/.test(path))
         expect(operation.security).toEqual([{ AdminKey: [] }, { ConsoleSession: [] }]);
       if (tags.includes('Form A')) {
         const body = (operation.requestBody as Json).content as Record<string, Json>;
@@ -244,9 +244,14 @@ describe('the OpenAPI document', () => {
         open.push(where);
       }
     }
-    // The console's sign-in (the admin key travels in its body) and sign-out (without a session, it
-    // only clears the cookie).
-    expect(open).toEqual(['POST /admin/v1/session', 'DELETE /admin/v1/session']);
+    // The console's sign-in (the email and password, or the admin key, travel in its body), sign-out
+    // (without a session, it only clears the cookie) and one-time links (the token is in the body).
+    expect(open.sort()).toEqual([
+      'DELETE /admin/v1/session',
+      'POST /admin/v1/account-link',
+      'POST /admin/v1/account-link/accept',
+      'POST /admin/v1/session',
+    ]);
     const { key } = await runtime.services.adminKeys.create('openapi-sign-in', 'all');
     const signIn = await runtime.app.inject({
       method: 'POST',
@@ -333,9 +338,9 @@ describe('the OpenAPI document', () => {
         (parameter) => parameter.$ref ?? parameter.name,
       );
       expect(parameters, where).toContain('#/components/parameters/RequestId');
-      // Every sync API write takes an Idempotency-Key but the console's sign-in and sign-out, which
-      // start and end a session each time (test/http/route-facts.test.ts).
-      const session = path === '/admin/v1/session';
+      // Every sync API write takes an Idempotency-Key but the console's sign-in, sign-outs and
+      // one-time links, which start or end a session each time (test/http/route-facts.test.ts).
+      const session = /^\/admin\/v1\/(session|sessions|account-link(\/accept)?)$/.test(path);
       const write = path.startsWith('/admin/') && method !== 'get' && method !== 'head' && !session;
       if (write) expect(parameters, where).toContain('#/components/parameters/IdempotencyKey');
       else expect(parameters, where).not.toContain('#/components/parameters/IdempotencyKey');

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Principal } from '../../domain/permissions.js';
 import type { CountedRequest, NotedLimit } from '../../infra/rate-limit/rate-limiter.js';
 import type { RateLimitedError } from '../../services/errors.js';
 import type { AdminKey } from '../../store/store.js';
@@ -25,6 +26,8 @@ declare module 'fastify' {
     credentialUsername: string | null;
     /** The admin key of a sync API request, set by the bearer check; null on every other request. */
     adminKey: AdminKey | null;
+    /** Who a sync API request acts as (an admin key or an account), set by the bearer check; null elsewhere. */
+    principal: Principal | null;
   }
 
   interface FastifyInstance {
@@ -63,4 +66,5 @@ export function decorateRequests(
   app.decorateRequest('countCredential', countCredential);
   app.decorateRequest('credentialUsername', null);
   app.decorateRequest('adminKey', null);
+  app.decorateRequest('principal', null);
 }

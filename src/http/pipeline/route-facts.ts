@@ -1,4 +1,5 @@
 import type { FastifyContextConfig } from 'fastify';
+import type { Permission } from '../../domain/permissions.js';
 
 /**
  * What a route declares about itself beyond its schema, in its Fastify `config`. The hooks that act
@@ -24,6 +25,11 @@ declare module 'fastify' {
      * route's own hooks check them). Left out: the request form's, by the route's tag.
      */
     credentials?: RouteCredentials;
+    /**
+     * A sync API route: what the caller must be allowed (src/domain/permissions.ts), and whether the
+     * dispensary it acts on is the path's `:id`. Admin keys and accounts are checked by it alike.
+     */
+    access?: RouteAccess;
   }
 }
 
@@ -32,6 +38,13 @@ declare module 'fastify' {
  * `console-session`: the session cookie only; `{ none }`: no credentials, and why.
  */
 export type RouteCredentials = 'admin-key' | 'console-session' | { none: string };
+
+/** Who may call a sync API route. */
+export interface RouteAccess {
+  permission: Permission;
+  /** The route acts on the dispensary of its path (`/dispensaries/:id…`): the caller must cover it. */
+  dispensaryInPath: boolean;
+}
 
 /** How a write is replayed for a repeated Idempotency-Key. */
 export interface IdempotentWrite {

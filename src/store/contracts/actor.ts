@@ -1,2 +1,2 @@
-/** Who made a write, for the audit log: `cli`, or `key:NAME` for an admin key. */
+/** Who made a write, for the audit log: `cli`, `key:NAME` for an admin key, or `account:EMAIL` for a person. */
 export type Actor = string;

@@ -9,6 +9,8 @@ export interface AuditEntry {
 
 export interface AuditQuery {
   dispensaryId?: number;
+  /** Entries of any of these dispensaries only (a principal's reach). */
+  dispensaryIds?: readonly number[];
   /** Exactly this actor (`cli`, `key:NAME`). */
   actor?: string;
   since?: string;

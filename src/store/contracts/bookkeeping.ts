@@ -26,7 +26,9 @@ export interface IdempotencyRepository {
 /** A console sign-in, found by the digest of the id its cookie carries. */
 export interface ConsoleSession {
   idDigest: string;
-  adminKeyId: number;
+  /** Exactly one of the two: the admin key the session acts as, or the account signed in. */
+  adminKeyId: number | null;
+  accountId: number | null;
   createdAt: string;
   lastSeenAt: string;
   expiresAt: string;
@@ -39,6 +41,8 @@ export interface ConsoleSessionRepository {
   /** Records use, for the idle timeout. */
   touch(idDigest: string, at: string): Promise<void>;
   remove(idDigest: string): Promise<boolean>;
+  /** Ends every session of the account (sign out everywhere, a new password, a removed account). */
+  removeOfAccount(accountId: number): Promise<number>;
   /** Deletes the sessions past their absolute end or idle since before `idleBefore`. */
   removeEnded(expiredBefore: string, idleBefore: string): Promise<void>;
 }

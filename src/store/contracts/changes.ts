@@ -3,7 +3,7 @@ import type { RemovalReason } from '../../domain/menu-writes.js';
 import type { Database } from '../schema.js';
 
 /** What a change notice says changed, so that a process drops only what it cached of that. */
-export type ChangeKind = 'menu' | 'dispensary' | 'store' | 'credential' | 'admin_key' | 'webhook';
+export type ChangeKind = 'menu' | 'dispensary' | 'store' | 'credential' | 'admin_key' | 'webhook' | 'account';
 
 export interface Change {
   seq: number;

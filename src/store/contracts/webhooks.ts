@@ -107,7 +107,8 @@ export interface WebhookSubscriptionRepository {
   /** The encrypted signing secret. */
   secretOf(id: number): Promise<string | undefined>;
   /** Every webhook, or those of one dispensary. */
-  list(dispensaryId?: number): Promise<Webhook[]>;
+  /** Every webhook, or those of these dispensaries. */
+  list(dispensaryIds?: readonly number[]): Promise<Webhook[]>;
   update(id: number, patch: WebhookPatch, actor?: Actor): Promise<Webhook | undefined>;
   setSecret(id: number, secretCiphertext: string, actor?: Actor): Promise<boolean>;
   remove(id: number, actor?: Actor): Promise<boolean>;

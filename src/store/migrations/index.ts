@@ -12,6 +12,7 @@ import * as itemFieldsJson from './0011-item-fields-json.js';
 import * as feedCursorRange from './0012-feed-cursor-range.js';
 import * as richItem from './0013-rich-item.js';
 import * as specials from './0014-specials.js';
+import * as accounts from './0015-accounts.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0012-feed-cursor-range': feedCursorRange,
   '0013-rich-item': richItem,
   '0014-specials': specials,
+  '0015-accounts': accounts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -10,6 +10,10 @@ export class AuditLog implements AuditRepository {
   async list(query: AuditQuery): Promise<AuditEntry[]> {
     let select = this.db.selectFrom('audit_log').selectAll();
     if (query.dispensaryId !== undefined) select = select.where('dispensary_id', '=', query.dispensaryId);
+    if (query.dispensaryIds !== undefined) {
+      if (query.dispensaryIds.length === 0) return [];
+      select = select.where('dispensary_id', 'in', query.dispensaryIds);
+    }
     if (query.actor !== undefined) select = select.where('actor', '=', query.actor);
     if (query.since !== undefined) select = select.where('at', '>', query.since);
     if (query.until !== undefined) select = select.where('at', '<', query.until);

@@ -2,7 +2,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import type { ConsoleSession, ConsoleSessionRepository } from '../store.js';
 
-const COLUMNS = ['id_digest', 'admin_key_id', 'created_at', 'last_seen_at', 'expires_at'] as const;
+const COLUMNS = [
+  'id_digest',
+  'admin_key_id',
+  'account_id',
+  'created_at',
+  'last_seen_at',
+  'expires_at',
+] as const;
 
 /** Console sign-ins: bookkeeping, not changes (no notice, no audit entry), keyed by the id's digest. */
 export class ConsoleSessions implements ConsoleSessionRepository {
@@ -14,6 +21,7 @@ export class ConsoleSessions implements ConsoleSessionRepository {
       .values({
         id_digest: session.idDigest,
         admin_key_id: session.adminKeyId,
+        account_id: session.accountId,
         created_at: session.createdAt,
         last_seen_at: session.lastSeenAt,
         expires_at: session.expiresAt,
@@ -30,7 +38,8 @@ export class ConsoleSessions implements ConsoleSessionRepository {
     return (
       row && {
         idDigest: row.id_digest,
-        adminKeyId: Number(row.admin_key_id),
+        adminKeyId: row.admin_key_id === null ? null : Number(row.admin_key_id),
+        accountId: row.account_id === null ? null : Number(row.account_id),
         createdAt: row.created_at,
         lastSeenAt: row.last_seen_at,
         expiresAt: row.expires_at,
@@ -52,6 +61,14 @@ export class ConsoleSessions implements ConsoleSessionRepository {
       .where('id_digest', '=', idDigest)
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
+  }
+
+  async removeOfAccount(accountId: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('console_sessions')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   async removeEnded(expiredBefore: string, idleBefore: string): Promise<void> {

@@ -97,9 +97,10 @@ export class Webhooks extends WebhookOutbox implements WebhookRepository {
     return row?.secret_ciphertext;
   }
 
-  async list(dispensaryId?: number): Promise<Webhook[]> {
+  async list(dispensaryIds?: readonly number[]): Promise<Webhook[]> {
+    if (dispensaryIds?.length === 0) return [];
     let query = this.select().orderBy('w.id');
-    if (dispensaryId !== undefined) query = query.where('w.dispensary_id', '=', dispensaryId);
+    if (dispensaryIds !== undefined) query = query.where('w.dispensary_id', 'in', dispensaryIds);
     return (await query.execute()).map(toWebhook);
   }
 

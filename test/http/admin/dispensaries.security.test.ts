@@ -131,8 +131,8 @@ describe('sync API: dispensaries, security', () => {
       ).toBe(200);
       expectError(
         remember(await scoped('PATCH', `/dispensaries/${second.id}`, { state: 'OR' }, headers)),
-        422,
-        'unprocessable',
+        403,
+        'forbidden',
       );
       expect((await admin('GET', `/dispensaries/${second.id}`)).json().store.state).toBeNull();
     });

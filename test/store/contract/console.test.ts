@@ -8,6 +8,7 @@ describe(`store.consoleSessions and store.usage on ${DATABASE_KIND}`, () => {
     const session = {
       idDigest: 'digest-a',
       adminKeyId: key.id,
+      accountId: null,
       createdAt: '2026-01-01T10:00:00.000Z',
       lastSeenAt: '2026-01-01T10:00:00.000Z',
       expiresAt: '2026-01-01T22:00:00.000Z',
@@ -30,6 +31,75 @@ describe(`store.consoleSessions and store.usage on ${DATABASE_KIND}`, () => {
     expect(await store.adminKeys.get(key.id)).toMatchObject({ name: 'ops' });
     await store.adminKeys.revoke('ops');
     expect(await store.adminKeys.get(key.id)).toBeUndefined();
+  });
+
+  it('keeps accounts with one-time links used once, and ends their sessions with them', async ({ store }) => {
+    const at = '2026-01-01T10:00:00.000Z';
+    const link = { digest: 'link-1', purpose: 'invite' as const, expiresAt: '2026-01-08T10:00:00.000Z' };
+    const invited = await store.accounts.invite(
+      'ana@example.com',
+      { role: 'staff', dispensaryIds: [1] },
+      link,
+      'cli',
+    );
+    expect(invited).toMatchObject({
+      email: 'ana@example.com',
+      role: 'staff',
+      dispensaryIds: [1],
+      active: false,
+    });
+    await expect(
+      store.accounts.invite(
+        'ana@example.com',
+        { role: 'operator', dispensaryIds: [] },
+        { ...link, digest: 'x' },
+      ),
+    ).rejects.toThrow(/exists/);
+    expect(await store.accounts.linkAccount('link-1', '2026-01-08T10:00:00.000Z')).toBeUndefined();
+    expect(await store.accounts.linkAccount('link-1', at)).toMatchObject({
+      id: invited.id,
+      purpose: 'invite',
+    });
+    const session = {
+      idDigest: 'session-of-ana',
+      adminKeyId: null,
+      accountId: invited.id,
+      createdAt: at,
+      lastSeenAt: at,
+      expiresAt: '2026-01-01T22:00:00.000Z',
+    };
+    await store.consoleSessions.create(session);
+    expect(await store.consoleSessions.find('session-of-ana')).toEqual(session);
+    const redeemed = await store.accounts.redeemLink('link-1', at, 'scrypt$digest');
+    expect(redeemed).toMatchObject({ id: invited.id, active: true });
+    expect(await store.accounts.redeemLink('link-1', at, 'scrypt$other')).toBeUndefined();
+    expect(await store.consoleSessions.find('session-of-ana')).toBeUndefined();
+    expect(await store.accounts.findByEmail('ana@example.com')).toMatchObject({
+      passwordDigest: 'scrypt$digest',
+    });
+    expect(
+      await store.accounts.change(invited.id, { role: 'manager', dispensaryIds: [1, 2] }, 'cli'),
+    ).toMatchObject({
+      role: 'manager',
+      dispensaryIds: [1, 2],
+    });
+    await store.consoleSessions.create(session);
+    expect(await store.consoleSessions.removeOfAccount(invited.id)).toBe(1);
+    expect(
+      await store.accounts.replaceLinks(invited.id, { ...link, digest: 'link-2', purpose: 'reset' }),
+    ).toBe(true);
+    expect(await store.accounts.remove(invited.id)).toBe(true);
+    expect(await store.accounts.remove(invited.id)).toBe(false);
+    expect(await store.accounts.linkAccount('link-2', at)).toBeUndefined();
+    const actions = (await store.audit.list({ limit: 10 })).map((entry) => [entry.actor, entry.action]);
+    expect(actions).toEqual([
+      ['cli', 'account.invite'],
+      ['account:ana@example.com', 'account.accept_invitation'],
+      ['cli', 'account.change'],
+      ['cli', 'account.reset_password'],
+      ['cli', 'account.remove'],
+    ]);
+    expect(JSON.stringify(await store.audit.list({ limit: 10 }))).not.toMatch(/scrypt|link-/);
   });
 
   it('adds usage counts to one row per credential and hour', async ({ store }) => {

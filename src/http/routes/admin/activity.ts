@@ -1,10 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import { scopedDispensary } from '../../../services/admin-keys.js';
 import { auditEntryRecord } from '../../../services/records.js';
 import type { UsageCounter } from '../../../services/usage.js';
 import { AuditEntryOut, AuditQuerystring, UsageOut, UsageQuerystring } from './activity.schemas.js';
-import { adminKeyOf, requireDispensaryScope, requireFullScope } from './auth.js';
+import { reachOf, requireDispensary } from './auth.js';
 import type { AdminContext } from './context.js';
 import { adminRoutes } from './route.js';
 
@@ -15,15 +14,15 @@ export const activityRoutes: FastifyPluginAsync<AdminContext & { usage?: UsageCo
 ) => {
   adminRoutes(app, write, ['Sync API: audit log']).read('/audit', {
     operationId: 'listAuditEntries',
+    permission: 'audit',
     summary: 'Read the audit log, newest last',
     schema: { querystring: AuditQuerystring, response: { 200: Type.Array(AuditEntryOut) } },
     run: async (request) => {
       const { query } = request;
       const dispensaryId = query.dispensary_id === undefined ? undefined : Number(query.dispensary_id);
-      const scoped = scopedDispensary(adminKeyOf(request).scope);
-      if (dispensaryId !== undefined) requireDispensaryScope(request, dispensaryId);
+      if (dispensaryId !== undefined) requireDispensary(request, dispensaryId);
       const entries = await services.audit.list({
-        dispensaryId: dispensaryId ?? scoped,
+        dispensaryIds: dispensaryId === undefined ? reachOf(request) : [dispensaryId],
         actor: query.actor,
         since: query.since,
         until: query.until,
@@ -35,12 +34,12 @@ export const activityRoutes: FastifyPluginAsync<AdminContext & { usage?: UsageCo
 
   adminRoutes(app, write, ['Sync API: usage']).read('/usage', {
     operationId: 'getUsage',
+    permission: 'operator',
     summary: 'Requests per credential per hour',
     description:
       'Counted in memory by each server process and added to the database at most once a minute; this process adds what it has not written yet.',
     schema: { querystring: UsageQuerystring, response: { 200: Type.Array(UsageOut) } },
     run: async (request) => {
-      requireFullScope(request);
       const days = Number(request.query.days ?? 7);
       return usage ? usage.list(days) : [];
     },

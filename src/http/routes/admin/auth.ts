@@ -1,10 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { keyPrincipal, type Principal, reach, refusal } from '../../../domain/permissions.js';
 import type { AdminKeyVerifier } from '../../../services/admin-keys.js';
-import { scopedDispensary } from '../../../services/admin-keys.js';
 import type { ConsoleSessionService } from '../../../services/console-sessions.js';
 import { RateLimitedError, ServiceError } from '../../../services/errors.js';
 import type { LoginGuard } from '../../../services/login-guard/login-guard.js';
-import type { AdminKey } from '../../../store/store.js';
 
 /** The console's session cookie: HttpOnly, so no script of the page can read it. */
 export const SESSION_COOKIE = 'menu_console_session';
@@ -71,7 +70,8 @@ export function bearerCheck(
         );
       }
       checkCsrf(request, sessions, sessionId);
-      request.adminKey = session.adminKey;
+      request.adminKey = session.adminKey ?? null;
+      request.principal = session.principal;
       return;
     }
     const attempt = { address: request.ip };
@@ -91,7 +91,22 @@ export function bearerCheck(
       throw new ServiceError('invalid_credentials', bearerProblem(header, Boolean(match)));
     }
     request.adminKey = key;
+    request.principal = keyPrincipal(key);
   };
+}
+
+/**
+ * The one authorization check of the sync API: each route declares what it needs (`config.access`,
+ * set by src/http/routes/admin/route.ts), and the caller's role and dispensaries must allow it. It runs
+ * after the request is validated and before the handler, an Idempotency-Key replay included.
+ */
+export async function accessCheck(request: FastifyRequest): Promise<void> {
+  const access = request.routeOptions.config.access;
+  if (!access) throw new Error(`route ${request.routeOptions.url} declares no access`);
+  const params = request.params as { id?: string } | undefined;
+  const dispensaryId = access.dispensaryInPath && params?.id !== undefined ? Number(params.id) : undefined;
+  const refused = refusal(principalOf(request), access.permission, dispensaryId);
+  if (refused) throw new ServiceError('forbidden', refused);
 }
 
 /** Sets or clears the session cookie; `Secure` when the request came over HTTPS (directly or via a trusted proxy). */
@@ -117,47 +132,35 @@ function bearerProblem(header: string | undefined, wellFormed: boolean): string 
   return 'This admin key is unknown or has been revoked. Check that you sent the whole key, or create a new one with: npx menu-api admin-key create --scope all --name NAME (npx menu-api admin-key list shows which keys are revoked).';
 }
 
-/** What the helpers below read of a request: the admin key the bearer check found. */
-type Keyed = Pick<FastifyRequest, 'adminKey'>;
+/** What the helpers below read of a request: who the bearer check found. */
+type Authorized = Pick<FastifyRequest, 'principal'>;
 
-export function adminKeyOf(request: Keyed): AdminKey {
-  if (!request.adminKey) throw new Error('bearer check did not run');
-  return request.adminKey;
+export function principalOf(request: Authorized): Principal {
+  if (!request.principal) throw new Error('bearer check did not run');
+  return request.principal;
 }
 
-/** The audit log names the key, never its secret. */
-export function actorOf(request: Keyed): string {
-  return `key:${adminKeyOf(request).name}`;
+/** The audit log names the key or the person, never a secret. */
+export function actorOf(request: Authorized): string {
+  return principalOf(request).actor;
 }
 
-/** A key scoped to one dispensary may touch that one only. */
-export function requireDispensaryScope(request: Keyed, dispensaryId: number): void {
-  const limit = scopedDispensary(adminKeyOf(request).scope);
-  if (limit !== undefined && limit !== dispensaryId) {
-    throw new ServiceError('forbidden', `This admin key is limited to dispensary ${limit}.`);
-  }
+/** The dispensaries a listing is limited to (undefined: every one). */
+export function reachOf(request: Authorized): readonly number[] | undefined {
+  return reach(principalOf(request));
 }
 
-/** The dispensary id of the path (`:id`; the route schema has checked it is a number). */
+/** Refuses, with the route's own permission, a dispensary the request names elsewhere than its path. */
+export function requireDispensary(
+  request: Authorized & Pick<FastifyRequest, 'routeOptions'>,
+  dispensaryId: number,
+): void {
+  const permission = request.routeOptions.config.access?.permission ?? 'operator';
+  const refused = refusal(principalOf(request), permission, dispensaryId);
+  if (refused) throw new ServiceError('forbidden', refused);
+}
+
+/** The dispensary id of the path (`:id`; the route schema has checked it is a number, the access check that the caller covers it). */
 export function pathId(request: { params: { id: string } }): number {
   return Number(request.params.id);
-}
-
-/** The dispensary of the path, after checking the key may touch it. */
-export function dispensaryOf(request: Keyed & { params: { id: string } }): number {
-  const id = pathId(request);
-  requireDispensaryScope(request, id);
-  return id;
-}
-
-/** Creating dispensaries and credentials needs a key with scope all. */
-export function requireFullScope(request: Keyed): void {
-  if (adminKeyOf(request).scope !== 'all') {
-    throw new ServiceError('forbidden', 'This needs an admin key with scope all.');
-  }
-}
-
-/** Every route of this plugin is the operator's: each needs a key with scope all. */
-export function operatorOnly(app: FastifyInstance): void {
-  app.addHook('preHandler', async (request) => requireFullScope(request));
 }

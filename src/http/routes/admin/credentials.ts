@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { credentialRecord } from '../../../services/records.js';
 import { noContent } from '../../pipeline/error-responses.js';
-import { actorOf, operatorOnly } from './auth.js';
+import { actorOf } from './auth.js';
 import type { AdminContext } from './context.js';
 import {
   CredentialOut,
@@ -18,10 +18,10 @@ const tags = ['Sync API: credentials'];
 export const credentialRoutes: FastifyPluginAsync<AdminContext> = async (app, { services, write }) => {
   const { credentials } = services;
   const route = adminRoutes(app, write, tags);
-  operatorOnly(app);
 
   route.write('POST', '/credentials', {
     operationId: 'issueCredential',
+    permission: 'operator',
     summary: 'Issue a credential (the password is shown once)',
     secretField: 'password',
     schema: { body: IssueCredentialBody, response: { 201: IssuedCredentialOut } },
@@ -33,6 +33,7 @@ export const credentialRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
 
   route.read('/credentials', {
     operationId: 'listCredentials',
+    permission: 'operator',
     summary: 'List credentials',
     schema: { response: { 200: Type.Array(CredentialOut) } },
     run: async () => (await credentials.list()).map(credentialRecord),
@@ -40,6 +41,7 @@ export const credentialRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
 
   route.write('DELETE', '/credentials/:username', {
     operationId: 'revokeCredential',
+    permission: 'operator',
     summary: 'Revoke a credential',
     schema: { params: UsernameParams, response: noContent('Revoked.') },
     run: async (request) => {

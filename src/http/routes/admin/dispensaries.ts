@@ -2,10 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { PUBLISHING_FIELDS, publishingRecord } from '../../../domain/publishing.js';
 import { toStoreInfoRecord } from '../../../domain/store-info.js';
-import { scopedDispensary } from '../../../services/admin-keys.js';
 import { dispensarySummaryRecord } from '../../../services/records.js';
 import { noContent } from '../../pipeline/error-responses.js';
-import { actorOf, adminKeyOf, dispensaryOf, pathId, requireFullScope } from './auth.js';
+import { actorOf, pathId, reachOf } from './auth.js';
 import type { AdminContext } from './context.js';
 import {
   CreateDispensaryBody,
@@ -38,13 +37,13 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
 
   route.write('POST', '/dispensaries', {
     operationId: 'createDispensary',
+    permission: 'operator',
     summary: 'Create a dispensary',
     description:
       'Answers the dispensary token once. A dispensary name need not be unique: two dispensaries may share one, and the id tells them apart.',
     secretField: 'token',
     schema: { body: CreateDispensaryBody, response: { 201: CreatedDispensaryOut } },
     run: async (request) => {
-      requireFullScope(request);
       const { name, ...store } = request.body;
       const created = await dispensaries.createWithStore(name, store, actorOf(request));
       return { id: created.id, name: created.name, token: created.token, store: created.store };
@@ -53,30 +52,33 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
 
   route.read('/dispensaries', {
     operationId: 'listDispensaries',
-    summary: 'List dispensaries (a scoped key sees its own)',
+    permission: 'read',
+    summary: 'List dispensaries (a scoped key or an account sees its own)',
     schema: { response: { 200: Type.Array(DispensarySummaryOut) } },
     run: async (request) => {
-      const limit = scopedDispensary(adminKeyOf(request).scope);
+      const limit = reachOf(request);
       const all = await dispensaries.list();
       return all
-        .filter((dispensary) => limit === undefined || dispensary.id === limit)
+        .filter((dispensary) => limit === undefined || limit.includes(dispensary.id))
         .map(dispensarySummaryRecord);
     },
   });
 
   route.read('/dispensaries/:id', {
     operationId: 'getDispensary',
+    permission: 'read',
     summary: 'Read a dispensary and its store information',
     schema: { params: IdParams, response: { 200: DispensaryOut } },
-    run: (request) => describe(dispensaryOf(request)),
+    run: (request) => describe(pathId(request)),
   });
 
   route.write('PATCH', '/dispensaries/:id', {
     operationId: 'updateDispensary',
+    permission: 'store',
     summary: 'Update store information; publish or unpublish',
     schema: { params: IdParams, body: StoreInfoBody, response: { 200: DispensaryOut } },
     run: async (request) => {
-      const id = dispensaryOf(request);
+      const id = pathId(request);
       const { body } = request;
       if (Object.keys(body).some((field) => field in PUBLISHING_FIELDS)) {
         await dispensaries.update(id, body, actorOf(request));
@@ -89,21 +91,22 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
 
   route.write('POST', '/dispensaries/:id/rotate-token', {
     operationId: 'rotateDispensaryToken',
+    permission: 'integrators',
     summary: 'Replace the dispensary token',
     description:
       'The old token keeps working for grace_seconds (JSON body, optional; default 86400 = 24 h; 0 ends it at once).',
     secretField: 'token',
     schema: { params: IdParams, body: RotateTokenBody, response: { 200: TokenOut } },
     run: async (request) =>
-      dispensaries.rotateToken(dispensaryOf(request), actorOf(request), request.body?.grace_seconds),
+      dispensaries.rotateToken(pathId(request), actorOf(request), request.body?.grace_seconds),
   });
 
   route.write('DELETE', '/dispensaries/:id', {
     operationId: 'deleteDispensary',
+    permission: 'operator',
     summary: 'Delete a dispensary and its menu',
     schema: { params: IdParams, response: noContent('Deleted, with its menu.') },
     run: async (request) => {
-      requireFullScope(request);
       await dispensaries.remove(pathId(request), actorOf(request));
     },
   });

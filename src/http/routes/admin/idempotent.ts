@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../../../services/errors.js';
 import type { IdempotencyService } from '../../../services/idempotency.js';
-import { adminKeyOf } from './auth.js';
+import { principalOf } from './auth.js';
 
 export type Write = () => Promise<{ status: number; body: unknown }>;
 
@@ -12,11 +13,19 @@ export function idempotentWriter(idempotency: IdempotencyService) {
   return async (request: FastifyRequest, reply: FastifyReply, write: Write) => {
     const declared = request.routeOptions.config.idempotent;
     const key = request.headers['idempotency-key'];
+    const adminKeyId = principalOf(request).adminKeyId;
+    if (declared && typeof key === 'string' && adminKeyId === undefined) {
+      // Answers are kept per admin key; the console (an account's session) retries nothing by itself.
+      throw new ServiceError(
+        'invalid_request',
+        'Idempotency-Key is for admin keys (machines). Send the write without it when signed in as a person.',
+      );
+    }
     const answer =
-      declared && typeof key === 'string'
+      declared && typeof key === 'string' && adminKeyId !== undefined
         ? await idempotency.run(
             {
-              adminKeyId: adminKeyOf(request).id,
+              adminKeyId,
               key,
               fingerprint: `${request.method}\n${request.url}\n${JSON.stringify(request.body ?? null)}`,
               secretField: declared.secretField,

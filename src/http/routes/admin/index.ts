@@ -5,9 +5,10 @@ import type { IdempotencyService } from '../../../services/idempotency.js';
 import type { Services } from '../../../services/index.js';
 import type { LoginGuard } from '../../../services/login-guard/login-guard.js';
 import type { UsageCounter } from '../../../services/usage.js';
+import { accountRoutes } from './accounts.js';
 import { activityRoutes } from './activity.js';
 import { adminKeyRoutes } from './admin-keys.js';
-import { bearerCheck } from './auth.js';
+import { accessCheck, bearerCheck } from './auth.js';
 import type { AdminContext } from './context.js';
 import { credentialRoutes } from './credentials.js';
 import { dispensaryRoutes } from './dispensaries.js';
@@ -29,6 +30,8 @@ export interface AdminOptions {
   sessions?: ConsoleSessionService;
   /** Requests per credential per hour (GET /usage). */
   usage?: UsageCounter;
+  /** The address one-time links point to (--public-url); by default the server as the caller reached it. */
+  consoleUrl?: string;
 }
 
 /** The sync API for a dispensary's point of sale, automation and the console: /admin/v1. */
@@ -39,9 +42,12 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
   // The sync API reads JSON only: a JSON text labelled text/plain gets 415 like any other type it
   // does not read (Fastify's default text/plain parser would hand the schema a string: a 400).
   app.removeContentTypeParser('text/plain');
-  if (options.sessions) await app.register(sessionRoutes, { sessions: options.sessions });
+  if (options.sessions) {
+    await app.register(sessionRoutes, { sessions: options.sessions, accounts: options.services.accounts });
+  }
   await app.register(async (keyed) => {
     keyed.addHook('onRequest', bearerCheck(options.verifier, options.guard, options.sessions));
+    keyed.addHook('preHandler', accessCheck);
     const context: AdminContext = {
       services: options.services,
       write: idempotentWriter(options.idempotency),
@@ -53,5 +59,6 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
     await keyed.register(webhookRoutes, context);
     await keyed.register(specialRoutes, context);
     await keyed.register(activityRoutes, { ...context, usage: options.usage });
+    await keyed.register(accountRoutes, { ...context, consoleUrl: options.consoleUrl });
   });
 };

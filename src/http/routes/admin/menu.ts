@@ -4,7 +4,7 @@ import { ItemReadSchema } from '../../../domain/item-reads.js';
 import { lineOf } from '../../../services/menus.js';
 import { importReportRecord, pricedItemRecord } from '../../../services/records.js';
 import { noContent } from '../../pipeline/error-responses.js';
-import { actorOf, dispensaryOf } from './auth.js';
+import { actorOf, pathId } from './auth.js';
 import type { AdminContext } from './context.js';
 import {
   CanonicalItem,
@@ -34,13 +34,14 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
 
   route.read('/dispensaries/:id/menu', {
     operationId: 'getMenu',
+    permission: 'read',
     summary:
       'Read the whole menu (canonical items, active and inactive, with derived figures and effective prices now)',
     description:
       'Read-only figures derived from the fields: the headline potency, and on each price entry net_weight_g and price_per_gram, effective_price (the price people pay now: the best special that applies, or price) and special (the special it comes from; null when none applies). Sent back in a write, they are ignored.',
     schema: { params: IdParams, response: { 200: Type.Array(PricedItem) } },
     run: async (request) => {
-      const id = dispensaryOf(request);
+      const id = pathId(request);
       const items = await menus.items(id);
       const pricing = await specials.pricing(id);
       return items.map((item) => pricedItemRecord(item, pricing));
@@ -49,10 +50,11 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
 
   route.write('PUT', '/dispensaries/:id/menu', {
     operationId: 'replaceMenu',
+    permission: 'menu',
     summary: 'Full sync: replace the whole menu atomically',
     schema: { params: IdParams, body: ItemsBody, response: { 200: ImportReportOut } },
     run: async (request) => {
-      const id = dispensaryOf(request);
+      const id = pathId(request);
       const report = await menus.replace(id, menus.validate(request.body), false, actorOf(request));
       return importReportRecord(report);
     },
@@ -70,12 +72,13 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
     );
     adminRoutes(files, write, tags).write('POST', '/dispensaries/:id/menu/import', {
       operationId: 'importMenuFile',
+      permission: 'menu',
       summary: 'Import a menu file (CSV or JSON): check it (dry_run=true), or replace the whole menu with it',
       description:
         'The body is the file: text/csv, text/plain or application/json. A dry run answers every problem with its CSV line (or JSON index) and the counts of what passed; an apply with any problem is refused with 400 and changes nothing, else it replaces the menu in one transaction, as PUT /menu does. The same rules as `menu-api menu import [--dry-run]`.',
       schema: { params: IdParams, querystring: MenuFileQuerystring, response: { 200: ImportResultOut } },
       run: async (request) => {
-        const id = dispensaryOf(request);
+        const id = pathId(request);
         const { format, dry_run } = request.query;
         // No body schema: the parser above hands the file over as a string.
         const text = typeof request.body === 'string' ? request.body : '';
@@ -99,6 +102,7 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
 
   route.read('/dispensaries/:id/menu/export', {
     operationId: 'exportMenuFile',
+    permission: 'read',
     summary: 'Export the menu as a file: canonical CSV or JSON (what import reads back)',
     produces: ['text/csv', 'application/json'],
     schema: {
@@ -115,7 +119,7 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
       },
     },
     run: async (request, reply) => {
-      const id = dispensaryOf(request);
+      const id = pathId(request);
       const { format } = request.query;
       const text = await menus.export(id, 'canonical', format);
       return reply
@@ -127,32 +131,36 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
 
   route.write('PATCH', '/dispensaries/:id/menu/items', {
     operationId: 'upsertMenuItems',
+    permission: 'menu',
     summary: 'Partial sync: create or replace items by id (or, without one, by external_id)',
     schema: { params: IdParams, body: ItemsBody, response: { 200: UpsertOut } },
-    run: (request) => menus.upsert(dispensaryOf(request), request.body, actorOf(request)),
+    run: (request) => menus.upsert(pathId(request), request.body, actorOf(request)),
   });
 
   route.write('PATCH', '/dispensaries/:id/menu/items/:item_id', {
     operationId: 'patchMenuItem',
+    permission: 'menu',
     summary: 'Change some fields of one item, such as active',
     schema: { params: ItemParams, body: ItemPatchBody, response: { 200: ItemReadSchema } },
-    run: (request) => menus.patchItem(dispensaryOf(request), itemOf(request), request.body, actorOf(request)),
+    run: (request) => menus.patchItem(pathId(request), itemOf(request), request.body, actorOf(request)),
   });
 
   route.write('DELETE', '/dispensaries/:id/menu/items/:item_id', {
     operationId: 'deleteMenuItem',
+    permission: 'menu',
     summary: 'Delete one item',
     schema: { params: ItemParams, response: noContent('Deleted.') },
     run: async (request) => {
-      await menus.deleteItem(dispensaryOf(request), itemOf(request), actorOf(request));
+      await menus.deleteItem(pathId(request), itemOf(request), actorOf(request));
     },
   });
 
   route.write('PATCH', '/dispensaries/:id/inventory', {
     operationId: 'setStockLevels',
+    permission: 'stock',
     summary: 'Set many stock levels in one transaction',
     schema: { params: IdParams, body: StockBody, response: { 200: StockOut } },
-    run: (request) => menus.setStock(dispensaryOf(request), request.body, actorOf(request)),
+    run: (request) => menus.setStock(pathId(request), request.body, actorOf(request)),
   });
 };
 

@@ -9,7 +9,9 @@ import type {
   RouteGenericInterface,
 } from 'fastify';
 import type { TSchema } from 'typebox';
+import type { Permission } from '../../../domain/permissions.js';
 import { type ErrorStatus, errorResponses } from '../../pipeline/error-responses.js';
+import type { RouteAccess } from '../../pipeline/route-facts.js';
 import type { AdminContext } from './context.js';
 
 /**
@@ -48,9 +50,17 @@ interface AdminRoute<S extends RouteSchemas> {
   operationId: string;
   summary: string;
   description?: string;
+  /** Who may call it (src/domain/permissions.ts); the dispensary is the path's `:id` when it has one there. */
+  permission: Permission;
   /** Its request's parts type `run`'s request. */
   schema: S;
 }
+
+/** The route's access fact: its permission, and whether `/dispensaries/:id` names the dispensary. */
+const accessOf = (url: string, permission: Permission): RouteAccess => ({
+  permission,
+  dispensaryInPath: url.startsWith('/dispensaries/:id'),
+});
 
 /** A read: its answer is what `run` gives (or sends itself through `reply`). */
 export interface ReadRoute<S extends RouteSchemas> extends AdminRoute<S> {
@@ -105,7 +115,7 @@ export function adminRoutes(app: FastifyInstance, write: AdminContext['write'], 
           ...schemaOf(route, readErrors(route.schema)),
           ...(route.produces === undefined ? {} : { produces: route.produces }),
         },
-        config: { credentials: 'admin-key' },
+        config: { credentials: 'admin-key', access: accessOf(url, route.permission) },
         handler: (request, reply) => route.run(request, reply),
       });
     },
@@ -121,7 +131,11 @@ export function adminRoutes(app: FastifyInstance, write: AdminContext['write'], 
         url,
         schema: schemaOf(route, WRITE_ERRORS),
         // The writer and the OpenAPI document read this: the route takes an Idempotency-Key.
-        config: { credentials: 'admin-key', idempotent: secretField === undefined ? {} : { secretField } },
+        config: {
+          credentials: 'admin-key',
+          idempotent: secretField === undefined ? {} : { secretField },
+          access: accessOf(url, route.permission),
+        },
         handler: (request, reply) =>
           write(request, reply, async () => ({ status, body: (await route.run(request)) ?? null })),
       });

@@ -13,18 +13,56 @@ const EXAMPLES = {
 };
 
 export const SignInBody = Type.Object(
-  { key: Type.String({ minLength: 1, maxLength: 200, description: 'An admin key (mak_…).' }) },
-  { additionalProperties: false, title: 'SignIn', examples: [{ key: 'mak_…' }] },
+  {
+    email: Type.Optional(Type.String({ maxLength: 254, description: 'An account’s email (with password).' })),
+    password: Type.Optional(Type.String({ maxLength: 1024, description: 'The account’s password.' })),
+    key: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Or an admin key (mak_…), for operators.' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    title: 'SignIn',
+    description: 'Either email and password, or key.',
+    examples: [{ email: 'manager@example.com', password: 'correct horse battery' }],
+  },
+);
+
+export const SignedOutOut = Type.Object(
+  {
+    ended_sessions: Type.Integer({
+      description: 'How many sessions of the account ended, this one included.',
+    }),
+  },
+  { additionalProperties: false, title: 'SignedOut', examples: [{ ended_sessions: 2 }] },
 );
 
 export const SessionOut = Type.Object(
   {
-    admin_key: Type.Object({ name: Type.String(), scope: Type.String() }),
+    admin_key: Type.Optional(
+      Type.Object({ name: Type.String(), scope: Type.String() }, { additionalProperties: false }),
+    ),
+    account: Type.Optional(
+      Type.Object(
+        {
+          id: Type.Integer(),
+          email: Type.String(),
+          role: Type.String(),
+          dispensary_ids: Type.Array(Type.Integer()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     csrf_token: Type.String({
       description: 'Send it as X-CSRF-Token on every write made with the session cookie.',
     }),
     expires_at: Type.String({ description: 'The absolute end of the session.' }),
     idle_timeout_seconds: Type.Integer({ description: 'The session ends after this long unused.' }),
   },
-  { title: 'AdminSession', examples: [EXAMPLES.session] },
+  {
+    additionalProperties: false,
+    title: 'AdminSession',
+    description: "Who is signed in: an account, or (the operators' way) an admin key.",
+    examples: [EXAMPLES.session],
+  },
 );

@@ -1,29 +1,47 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { ConsoleSessionService } from '../../../services/console-sessions.js';
+import type { AccountService } from '../../../services/accounts.js';
+import type { ActiveSession, ConsoleSessionService } from '../../../services/console-sessions.js';
 import { ServiceError } from '../../../services/errors.js';
-import type { AdminKey } from '../../../store/store.js';
 import { errorResponses, noContent } from '../../pipeline/error-responses.js';
+import { AcceptLinkBody, LinkBody, LinkOut } from './accounts.schemas.js';
 import { CSRF_HEADER, cookieOf, ownOrigin, SESSION_COOKIE, setSessionCookie } from './auth.js';
-import { SessionOut, SignInBody } from './session.schemas.js';
+import { SessionOut, SignedOutOut, SignInBody } from './session.schemas.js';
 
 const tags = ['Sync API: console session'];
+const LINK_CREDENTIALS =
+  'No security scheme (`security: []`): the one-time link’s token travels in the body, and it is the credential.';
 
 /**
- * The console's sign-in: an admin key becomes a session cookie (HttpOnly, SameSite=Strict, Path=/,
- * Secure over HTTPS). With the cookie, the rest of /admin/v1 accepts requests without the
- * Authorization header; writes also need the CSRF token (X-CSRF-Token) and this server's Origin.
+ * The console's sign-in: an account's email and password (or, for operators, an admin key) becomes a
+ * session cookie (HttpOnly, SameSite=Strict, Path=/, Secure over HTTPS) with a new id every time.
+ * With the cookie, the rest of /admin/v1 accepts requests without the Authorization header; writes
+ * also need the CSRF token (X-CSRF-Token) and this server's Origin. A one-time link (invitation or
+ * password reset) is used here too: it sets the password and signs its owner in.
  */
-export const sessionRoutes: FastifyPluginAsync<{ sessions: ConsoleSessionService }> = async (
-  app,
-  { sessions },
-) => {
-  const answer = (adminKey: AdminKey, csrfToken: string, expiresAt: string) => ({
-    admin_key: { name: adminKey.name, scope: adminKey.scope },
-    csrf_token: csrfToken,
-    expires_at: expiresAt,
+export const sessionRoutes: FastifyPluginAsync<{
+  sessions: ConsoleSessionService;
+  accounts: AccountService;
+}> = async (app, { sessions, accounts }) => {
+  const answer = (session: Omit<ActiveSession, 'principal'>) => ({
+    ...(session.adminKey
+      ? { admin_key: { name: session.adminKey.name, scope: session.adminKey.scope } }
+      : {}),
+    ...(session.account
+      ? {
+          account: {
+            id: session.account.id,
+            email: session.account.email,
+            role: session.account.role,
+            dispensary_ids: session.account.dispensaryIds,
+          },
+        }
+      : {}),
+    csrf_token: session.csrfToken,
+    expires_at: session.expiresAt,
     idle_timeout_seconds: Math.round(sessions.idleTimeoutMs / 1000),
   });
+  /** Sign-ins and link use come from the console page of this server, never from another site. */
   const refuseForeignOrigin = (request: FastifyRequest) => {
     const origin = request.headers.origin;
     if (origin !== undefined && origin !== ownOrigin(request)) {
@@ -33,34 +51,56 @@ export const sessionRoutes: FastifyPluginAsync<{ sessions: ConsoleSessionService
       );
     }
   };
+  /** A write with the cookie: the CSRF token of its session, sent from the console page. */
+  const refuseForgedWrite = (request: FastifyRequest, id: string, what: string) => {
+    if (
+      request.headers.origin !== ownOrigin(request) ||
+      !sessions.csrfMatches(id, request.headers[CSRF_HEADER])
+    ) {
+      throw new ServiceError(
+        'forbidden',
+        `${what} needs the session's CSRF token in ${CSRF_HEADER}, sent from the console page.`,
+      );
+    }
+  };
   const clearCookie = (request: FastifyRequest, reply: FastifyReply) =>
     setSessionCookie(request, reply, '', 0);
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  // The sign-in's body is typed from its schema.
-  app.withTypeProvider<TypeBoxTypeProvider>().post(
+  typed.post(
     '/session',
     {
       schema: {
         operationId: 'signIn',
-        summary: 'Sign in to the console: exchange an admin key for a session cookie',
+        summary: 'Sign in to the console: email and password (or an admin key) for a session cookie',
         description:
-          'Sets the HttpOnly session cookie. A wrong key counts as a failed login of your address (429 after too many).',
+          'Sets the HttpOnly session cookie, with a new session id. A wrong password or key counts as a failed login of the account and of your address (429 after too many); an unknown email gets the same answer, after the same time, as a wrong password.',
         tags,
         body: SignInBody,
         response: { 201: SessionOut, ...errorResponses(400, 401, 403, 429, 500, 503) },
       },
       config: {
         credentials: {
-          none: 'No security scheme (`security: []`): the admin key travels in the body (`key`), and no Authorization header is read.',
+          none: 'No security scheme (`security: []`): the email and password (or the admin key, `key`) travel in the body, and no Authorization header is read.',
         },
       },
     },
     async (request, reply) => {
       refuseForeignOrigin(request);
-      const started = await sessions.signIn(request.body.key, request.ip);
+      const { key, email, password } = request.body;
+      if (key === undefined && (email === undefined || password === undefined)) {
+        throw new ServiceError('invalid_request', 'Send email and password (or, for operators, key).');
+      }
+      if (key !== undefined && (email !== undefined || password !== undefined)) {
+        throw new ServiceError('invalid_request', 'Send either email and password, or key, not both.');
+      }
+      const started =
+        key === undefined
+          ? await sessions.signInWithPassword(email, password, request.ip)
+          : await sessions.signIn(key, request.ip);
       setSessionCookie(request, reply, started.id, Math.floor(sessions.lifetimeMs / 1000));
       reply.code(201);
-      return answer(started.adminKey, started.csrfToken, started.expiresAt);
+      return answer(started);
     },
   );
 
@@ -80,12 +120,9 @@ export const sessionRoutes: FastifyPluginAsync<{ sessions: ConsoleSessionService
       const id = cookieOf(request, SESSION_COOKIE);
       const session = id === undefined ? undefined : await sessions.resolve(id);
       if (!session) {
-        throw new ServiceError(
-          'invalid_credentials',
-          'There is no console session: sign in with an admin key.',
-        );
+        throw new ServiceError('invalid_credentials', 'There is no console session: sign in.');
       }
-      return answer(session.adminKey, session.csrfToken, session.expiresAt);
+      return answer(session);
     },
   );
 
@@ -111,19 +148,81 @@ export const sessionRoutes: FastifyPluginAsync<{ sessions: ConsoleSessionService
     async (request, reply) => {
       const id = cookieOf(request, SESSION_COOKIE);
       if (id !== undefined && id !== '') {
-        if (
-          request.headers.origin !== ownOrigin(request) ||
-          !sessions.csrfMatches(id, request.headers[CSRF_HEADER])
-        ) {
-          throw new ServiceError(
-            'forbidden',
-            `Signing out needs the session's CSRF token in ${CSRF_HEADER}, sent from the console page.`,
-          );
-        }
+        refuseForgedWrite(request, id, 'Signing out');
         await sessions.signOut(id);
       }
       clearCookie(request, reply);
       return reply.code(204).send();
+    },
+  );
+
+  app.delete(
+    '/sessions',
+    {
+      schema: {
+        operationId: 'signOutEverywhere',
+        summary: 'Sign out everywhere: end every session of the signed-in account',
+        description: `Every browser the account signed in on is signed out. Needs the CSRF token in ${CSRF_HEADER}, as every write with the cookie.`,
+        tags,
+        response: { 200: SignedOutOut, ...errorResponses(400, 401, 403, 429, 500, 503) },
+      },
+      config: { credentials: 'console-session' },
+    },
+    async (request, reply) => {
+      const id = cookieOf(request, SESSION_COOKIE);
+      if (id === undefined || id === '' || !(await sessions.resolve(id))) {
+        throw new ServiceError('invalid_credentials', 'There is no console session: sign in.');
+      }
+      refuseForgedWrite(request, id, 'Signing out everywhere');
+      const ended = await sessions.signOutEverywhere(id);
+      clearCookie(request, reply);
+      return { ended_sessions: ended };
+    },
+  );
+
+  typed.post(
+    '/account-link',
+    {
+      schema: {
+        operationId: 'describeAccountLink',
+        summary: 'Whose one-time link this is, and what for (the console’s link page asks)',
+        description:
+          'The token travels in the body, never in a URL. Using the link is POST /account-link/accept.',
+        tags,
+        body: LinkBody,
+        response: { 200: LinkOut, ...errorResponses(400, 403, 404, 429, 500, 503) },
+      },
+      config: { credentials: { none: LINK_CREDENTIALS } },
+    },
+    async (request, reply) => {
+      refuseForeignOrigin(request);
+      reply.header('cache-control', 'no-store');
+      return accounts.describeLink(request.body.token);
+    },
+  );
+
+  typed.post(
+    '/account-link/accept',
+    {
+      schema: {
+        operationId: 'acceptAccountLink',
+        summary: 'Use a one-time link: choose the password, and be signed in',
+        description:
+          'The link works once. The account’s other sessions end; a new session cookie is set for this browser.',
+        tags,
+        body: AcceptLinkBody,
+        response: { 201: SessionOut, ...errorResponses(400, 401, 403, 404, 429, 500, 503) },
+      },
+      config: { credentials: { none: LINK_CREDENTIALS } },
+    },
+    async (request, reply) => {
+      refuseForeignOrigin(request);
+      const { token, password } = request.body;
+      const account = await accounts.redeemLink(token, password);
+      const started = await sessions.signInWithPassword(account.email, password, request.ip);
+      setSessionCookie(request, reply, started.id, Math.floor(sessions.lifetimeMs / 1000));
+      reply.code(201);
+      return answer(started);
     },
   );
 };

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { scopedDispensary } from '../../../services/admin-keys.js';
 import { deliveryRecord, webhookRecord, webhookWithSecretRecord } from '../../../services/records.js';
 import type { WebhookScope } from '../../../services/webhooks.js';
 import { noContent } from '../../pipeline/error-responses.js';
-import { actorOf, adminKeyOf } from './auth.js';
+import { actorOf, reachOf, requireDispensary } from './auth.js';
 import type { AdminContext } from './context.js';
 import { adminRoutes } from './route.js';
 import {
@@ -20,9 +19,8 @@ import {
 
 const tags = ['Sync API: webhooks'];
 
-/** A key limited to one dispensary sees and touches only its webhooks. */
-const scopeOf = (request: Pick<FastifyRequest, 'adminKey'>): WebhookScope =>
-  scopedDispensary(adminKeyOf(request).scope);
+/** A key or an account limited to some dispensaries sees and touches only their webhooks. */
+const scopeOf = (request: Pick<FastifyRequest, 'principal'>): WebhookScope => reachOf(request);
 /** The webhook of the path (`:id`; the route schema has checked it is a number). */
 const webhookOf = (request: { params: { id: string } }) => Number(request.params.id);
 
@@ -33,6 +31,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
 
   route.write('POST', '/webhooks', {
     operationId: 'createWebhook',
+    permission: 'webhooks',
     summary: 'Subscribe a credential to a dispensary’s changes (the signing secret is shown once)',
     description:
       'Each change of the dispensary (item.upserted, item.removed, store.updated) is POSTed to url, signed as Standard Webhooks specifies. The credential must exist and be allowed to read the dispensary.',
@@ -40,6 +39,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
     schema: { body: CreateWebhookBody, response: { 201: WebhookWithSecretOut } },
     run: async (request) => {
       const { credential, dispensary_id: dispensaryId, url, events } = request.body;
+      if (typeof dispensaryId === 'number') requireDispensary(request, dispensaryId);
       const created = await webhooks.create(
         { credential, dispensaryId, url, events },
         actorOf(request),
@@ -51,6 +51,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
 
   route.read('/webhooks', {
     operationId: 'listWebhooks',
+    permission: 'webhooks',
     summary: 'List webhooks',
     schema: { response: { 200: Type.Array(WebhookOut) } },
     run: async (request) => (await webhooks.list(scopeOf(request))).map(webhookRecord),
@@ -58,6 +59,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
 
   route.read('/webhooks/:id', {
     operationId: 'getWebhook',
+    permission: 'webhooks',
     summary: 'Read a webhook',
     schema: { params: WebhookParams, response: { 200: WebhookOut } },
     run: async (request) => webhookRecord(await webhooks.get(webhookOf(request), scopeOf(request))),
@@ -65,6 +67,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
 
   route.write('PATCH', '/webhooks/:id', {
     operationId: 'updateWebhook',
+    permission: 'webhooks',
     summary: 'Change a webhook’s url, events or enabled',
     description: 'Enabling a webhook that was disabled for failing starts its failing period anew.',
     schema: { params: WebhookParams, body: PatchWebhookBody, response: { 200: WebhookOut } },
@@ -77,6 +80,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
 
   route.write('DELETE', '/webhooks/:id', {
     operationId: 'deleteWebhook',
+    permission: 'webhooks',
     summary: 'Remove a webhook and its deliveries',
     schema: { params: WebhookParams, response: noContent('Removed.') },
     run: async (request) => {
@@ -86,6 +90,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
 
   route.write('POST', '/webhooks/:id/rotate-secret', {
     operationId: 'rotateWebhookSecret',
+    permission: 'webhooks',
     summary: 'Replace the signing secret (shown once; the old one stops signing at once)',
     secretField: 'secret',
     schema: { params: WebhookParams, response: { 200: WebhookWithSecretOut } },
@@ -97,6 +102,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
 
   route.read('/webhooks/:id/deliveries', {
     operationId: 'listWebhookDeliveries',
+    permission: 'webhooks',
     summary: 'List a webhook’s latest deliveries with their attempts',
     schema: {
       params: WebhookParams,
@@ -112,6 +118,7 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
 
   route.write('POST', '/webhooks/:id/deliveries/:delivery_id/retry', {
     operationId: 'retryWebhookDelivery',
+    permission: 'webhooks',
     summary: 'Send a failed or pending delivery again now',
     description:
       'The delivery becomes pending again, due now, with its webhook-id and attempts kept: it goes before the endpoint’s newer pending deliveries, and a failed one that fails again is failed at once. A delivered one is not sent again: 409 conflict, its record unchanged (a receiver that lost it reads the change from /changes).',

@@ -1,0 +1,74 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { AccountLinkInfo, AdminSession } from '../../../src/client/types.js';
+import { api, messageOf } from '../api.js';
+import { Alert } from '../components.js';
+
+/** What the link page read from the address: the secret after #, taken off the address at once. */
+function takeLinkToken(): string {
+  const token = location.hash.slice(1);
+  if (token !== '') history.replaceState(null, '', location.pathname);
+  return token;
+}
+
+/**
+ * /console/link#SECRET, the one-time link of an invitation or a password reset: the person chooses a
+ * password and is signed in. The secret never leaves the page but in a POST body.
+ */
+export function LinkPage(props: { onSignedIn: (session: AdminSession) => void }) {
+  const [token] = useState(takeLinkToken);
+  const [info, setInfo] = useState<AccountLinkInfo>();
+  const [error, setError] = useState(
+    token === '' ? 'This address has no link in it. Open the whole link you were sent.' : '',
+  );
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (token === '') return;
+    api<AccountLinkInfo>('POST', '/account-link', { token }).then(setInfo, (failure) =>
+      setError(messageOf(failure)),
+    );
+  }, [token]);
+  return (
+    <main class="signin">
+      <h1>{info?.purpose === 'reset' ? 'Choose a new password' : 'Choose your password'}</h1>
+      {info && <p>For {info.email}. Then you are signed in.</p>}
+      {info && (
+        <form
+          onSubmit={async (event) => {
+            event.preventDefault();
+            setBusy(true);
+            setError('');
+            try {
+              props.onSignedIn(await api<AdminSession>('POST', '/account-link/accept', { token, password }));
+            } catch (failure) {
+              setError(messageOf(failure));
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          <label for="new-password">New password</label>
+          <input
+            id="new-password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={12}
+            maxLength={200}
+            value={password}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'link-error' : 'password-hint'}
+            onInput={(event) => setPassword(event.currentTarget.value)}
+          />
+          <p id="password-hint" class="hint">
+            12 to 200 characters; a few words make a good one.
+          </p>
+          <button type="submit" disabled={busy}>
+            Save password and sign in
+          </button>
+        </form>
+      )}
+      <Alert id="link-error" message={error} />
+    </main>
+  );
+}

@@ -1,0 +1,173 @@
+import { useState } from 'preact/hooks';
+import type { AccountSummary, IssuedAccountLink } from '../../../src/client/types.js';
+import { api } from '../api.js';
+import { Confirm, ErrorText, SecretOnce, TextInput, useDispensaries, useLoad, when } from '../components.js';
+import { CheckGroup, DangerButton, ListTable, useDeletion } from '../lists.js';
+import { asApiError, SecretForm, useSecretForm } from '../secret-form.js';
+
+type Role = AccountSummary['role'];
+const ROLES: { value: Role; label: string }[] = [
+  { value: 'operator', label: 'Operator (everything)' },
+  { value: 'manager', label: 'Manager of its dispensaries' },
+  { value: 'staff', label: 'Staff of its dispensaries (menu and stock)' },
+];
+
+/**
+ * The people with accounts (an operator sees all, a manager the staff of its dispensaries): invite,
+ * change role and dispensaries, new password link, remove. The same routes as any sync API client's.
+ */
+export function TeamPage() {
+  const list = useLoad(() => api<AccountSummary[]>('GET', '/accounts'), []);
+  const dispensaries = useDispensaries();
+  const options = dispensaries.list?.map((dispensary) => ({ value: dispensary.id, label: dispensary.name }));
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('staff');
+  const [chosen, setChosen] = useState<number[]>([]);
+  const inviting = useSecretForm(
+    () =>
+      api<IssuedAccountLink>('POST', '/accounts', {
+        email,
+        role,
+        ...(role === 'operator' ? {} : { dispensary_ids: chosen }),
+      }),
+    () => {
+      setEmail('');
+      list.reload();
+    },
+  );
+  const [editing, setEditing] = useState<AccountSummary>();
+  const [resetLink, setResetLink] = useState<IssuedAccountLink>();
+  const [rowError, setRowError] = useState('');
+  const removing = useDeletion((account: AccountSummary) => `/accounts/${account.id}`, list.reload);
+  const reset = async (account: AccountSummary) => {
+    setRowError('');
+    try {
+      setResetLink(await api<IssuedAccountLink>('POST', `/accounts/${account.id}/reset-password`));
+    } catch (failure) {
+      setRowError(asApiError(failure).message);
+    }
+  };
+  const linkLabel = (issued: IssuedAccountLink) =>
+    `One-time link for ${issued.account.email}${issued.emailed ? ' (also emailed)' : ''}`;
+  return (
+    <>
+      <h1>Team</h1>
+      <h2>Invite a person</h2>
+      <SecretForm state={inviting} secret={(issued) => ({ label: linkLabel(issued), value: issued.link })}>
+        <TextInput label="Email" value={email} onInput={setEmail} maxLength={254} />
+        <label>
+          Role
+          <select value={role} onChange={(event) => setRole(event.currentTarget.value as Role)}>
+            {ROLES.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {role !== 'operator' && (
+          <CheckGroup legend="Dispensaries" options={options} chosen={chosen} onChange={setChosen} />
+        )}
+        <button type="submit">Invite</button>
+        <ErrorText message={inviting.failure?.message} />
+      </SecretForm>
+      {resetLink && (
+        <SecretOnce
+          label={linkLabel(resetLink)}
+          value={resetLink.link}
+          onDone={() => setResetLink(undefined)}
+        />
+      )}
+      <h2>Accounts</h2>
+      <ErrorText message={rowError} />
+      <ListTable
+        list={list}
+        columns={['Email', 'Role', 'Dispensaries', 'Status', 'Created']}
+        actions
+        row={(account) => (
+          <tr key={account.id}>
+            <td>{account.email}</td>
+            <td>{account.role}</td>
+            <td>{account.dispensary_ids.map(dispensaries.labelOf).join(', ') || 'All'}</td>
+            <td>{account.active ? 'Active' : 'Invited'}</td>
+            <td>{when(account.created_at)}</td>
+            <td>
+              <button type="button" onClick={() => setEditing(account)}>
+                Change <span class="visually-hidden">{account.email}</span>
+              </button>
+              <button type="button" onClick={() => reset(account)}>
+                New password link <span class="visually-hidden">for {account.email}</span>
+              </button>
+              <DangerButton name={`Remove ${account.email}`} onClick={() => removing.ask(account)}>
+                Remove
+              </DangerButton>
+            </td>
+          </tr>
+        )}
+      />
+      {editing && (
+        <ChangeAccount
+          account={editing}
+          options={options}
+          onDone={() => {
+            setEditing(undefined);
+            list.reload();
+          }}
+        />
+      )}
+      {removing.target && (
+        <Confirm title={`Remove ${removing.target.email}?`} action="Remove account" {...removing.handlers}>
+          <p>Their sessions end at once.</p>
+        </Confirm>
+      )}
+    </>
+  );
+}
+
+function ChangeAccount(props: {
+  account: AccountSummary;
+  options: { value: number; label: string }[] | undefined;
+  onDone: () => void;
+}) {
+  const [role, setRole] = useState<Role>(props.account.role);
+  const [chosen, setChosen] = useState<number[]>(props.account.dispensary_ids);
+  const [error, setError] = useState('');
+  return (
+    <form
+      aria-label={`Change ${props.account.email}`}
+      onSubmit={async (event) => {
+        event.preventDefault();
+        setError('');
+        try {
+          await api('PATCH', `/accounts/${props.account.id}`, {
+            role,
+            dispensary_ids: role === 'operator' ? [] : chosen,
+          });
+          props.onDone();
+        } catch (failure) {
+          setError(asApiError(failure).message);
+        }
+      }}
+    >
+      <h2>Change {props.account.email}</h2>
+      <label>
+        Role
+        <select value={role} onChange={(event) => setRole(event.currentTarget.value as Role)}>
+          {ROLES.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {role !== 'operator' && (
+        <CheckGroup legend="Dispensaries" options={props.options} chosen={chosen} onChange={setChosen} />
+      )}
+      <button type="submit">Save</button>
+      <button type="button" onClick={props.onDone}>
+        Cancel
+      </button>
+      <ErrorText message={error} />
+    </form>
+  );
+}

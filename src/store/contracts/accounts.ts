@@ -1,0 +1,60 @@
+import type { Actor } from './actor.js';
+
+/** What an account may do: see src/domain/permissions.ts. */
+export type AccountRole = 'operator' | 'manager' | 'staff';
+
+/** What a one-time link is for: the first password of an invited account, or a new one. */
+export type AccountLinkPurpose = 'invite' | 'reset';
+
+export interface Account {
+  id: number;
+  /** Lower case; unique. */
+  email: string;
+  role: AccountRole;
+  /** The dispensaries a manager or staff account covers ([] for an operator). */
+  dispensaryIds: number[];
+  /** False until the invitation is accepted (no password yet). */
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An account with its password digest, for sign-in only. */
+export interface AccountWithPassword extends Account {
+  passwordDigest: string | null;
+}
+
+/** What an account's role and reach are set to. */
+export interface AccountAccess {
+  role: AccountRole;
+  dispensaryIds: number[];
+}
+
+/** A one-time link as stored: the digest of its secret, what it is for, until when it works. */
+export interface AccountLink {
+  digest: string;
+  purpose: AccountLinkPurpose;
+  expiresAt: string;
+}
+
+/** People and their one-time links; every change is recorded (change notice, audit entry). */
+export interface AccountRepository {
+  /** A new account without a password, and its invitation link, in one write. ConflictError on a known email. */
+  invite(email: string, access: AccountAccess, link: AccountLink, actor?: Actor): Promise<Account>;
+  get(id: number): Promise<Account | undefined>;
+  findByEmail(email: string): Promise<AccountWithPassword | undefined>;
+  list(): Promise<Account[]>;
+  /** Sets role and dispensaries; undefined when there is no such account. */
+  change(id: number, access: AccountAccess, actor?: Actor): Promise<Account | undefined>;
+  /** Deletes the account, its links and its sessions; false when there is no such account. */
+  remove(id: number, actor?: Actor): Promise<boolean>;
+  /** Replaces the account's unused links with this one (a password reset); false when there is no such account. */
+  replaceLinks(id: number, link: AccountLink, actor?: Actor): Promise<boolean>;
+  /** The account of an unexpired link (the link stays usable). */
+  linkAccount(digest: string, at: string): Promise<(Account & { purpose: AccountLinkPurpose }) | undefined>;
+  /**
+   * Uses an unexpired link once: sets the password, deletes every link and ends every session of the
+   * account, in one write recorded as the account's own. Undefined when the link is unknown, used or expired.
+   */
+  redeemLink(digest: string, at: string, passwordDigest: string): Promise<Account | undefined>;
+}

@@ -1,0 +1,224 @@
+import type { Transaction } from 'kysely';
+import type { Dialect } from '../dialect.js';
+import type { Database } from '../schema.js';
+import type {
+  Account,
+  AccountAccess,
+  AccountLink,
+  AccountLinkPurpose,
+  AccountRepository,
+  AccountRole,
+  AccountWithPassword,
+  Actor,
+} from '../store.js';
+import { type ChangeRecord, now, OPERATOR, type Writer } from '../write.js';
+
+const COLUMNS = [
+  'id',
+  'email',
+  'password_digest',
+  'role',
+  'dispensary_ids',
+  'created_at',
+  'updated_at',
+] as const;
+
+type AccountRow = Pick<Database['accounts'], Exclude<(typeof COLUMNS)[number], 'id'>> & { id: number };
+
+function toAccountWithPassword(row: AccountRow): AccountWithPassword {
+  return {
+    id: Number(row.id),
+    email: row.email,
+    role: row.role as AccountRole,
+    dispensaryIds: JSON.parse(row.dispensary_ids) as number[],
+    active: row.password_digest !== null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    passwordDigest: row.password_digest,
+  };
+}
+
+function toAccount(row: AccountRow): Account {
+  const { passwordDigest: _secret, ...account } = toAccountWithPassword(row);
+  return account;
+}
+
+/** The change notice and audit entry of an account write: the email and access, never a secret. */
+function accountChange(action: string, account: Account, detail: Record<string, unknown> = {}): ChangeRecord {
+  return {
+    kind: 'account',
+    dispensaryId: null,
+    subject: account.email,
+    action,
+    detail: { email: account.email, ...detail },
+  };
+}
+
+const accessDetail = (access: AccountAccess) => ({
+  role: access.role,
+  dispensary_ids: access.dispensaryIds,
+});
+
+export class Accounts implements AccountRepository {
+  constructor(
+    private readonly dialect: Dialect,
+    private readonly writer: Writer,
+  ) {}
+
+  invite(email: string, access: AccountAccess, link: AccountLink, actor: Actor = OPERATOR): Promise<Account> {
+    return this.writer.write(
+      { actor, conflict: `an account with the email ${email} exists` },
+      async (trx) => {
+        const at = now();
+        const row = await trx
+          .insertInto('accounts')
+          .values({
+            email,
+            password_digest: null,
+            role: access.role,
+            dispensary_ids: JSON.stringify(access.dispensaryIds),
+            created_at: at,
+            updated_at: at,
+          })
+          .returning(COLUMNS)
+          .executeTakeFirstOrThrow();
+        const account = toAccount(row);
+        await this.insertLink(trx, account.id, link, at);
+        return {
+          result: account,
+          change: accountChange('account.invite', account, {
+            ...accessDetail(access),
+            link_expires_at: link.expiresAt,
+          }),
+        };
+      },
+    );
+  }
+
+  async get(id: number): Promise<Account | undefined> {
+    const row = await this.dialect.db
+      .selectFrom('accounts')
+      .select(COLUMNS)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toAccount(row);
+  }
+
+  async findByEmail(email: string): Promise<AccountWithPassword | undefined> {
+    const row = await this.dialect.db
+      .selectFrom('accounts')
+      .select(COLUMNS)
+      .where('email', '=', email)
+      .executeTakeFirst();
+    return row && toAccountWithPassword(row);
+  }
+
+  async list(): Promise<Account[]> {
+    const rows = await this.dialect.db.selectFrom('accounts').select(COLUMNS).orderBy('id').execute();
+    return rows.map(toAccount);
+  }
+
+  change(id: number, access: AccountAccess, actor: Actor = OPERATOR): Promise<Account | undefined> {
+    return this.writer.write({ actor }, async (trx) => {
+      const row = await trx
+        .updateTable('accounts')
+        .set({
+          role: access.role,
+          dispensary_ids: JSON.stringify(access.dispensaryIds),
+          updated_at: now(),
+        })
+        .where('id', '=', id)
+        .returning(COLUMNS)
+        .executeTakeFirst();
+      if (!row) return { result: undefined };
+      const account = toAccount(row);
+      return { result: account, change: accountChange('account.change', account, accessDetail(access)) };
+    });
+  }
+
+  remove(id: number, actor: Actor = OPERATOR): Promise<boolean> {
+    return this.writer.write({ actor }, async (trx) => {
+      const row = await trx.deleteFrom('accounts').where('id', '=', id).returning(COLUMNS).executeTakeFirst();
+      if (!row) return { result: false };
+      await this.forget(trx, id);
+      return { result: true, change: accountChange('account.remove', toAccount(row)) };
+    });
+  }
+
+  replaceLinks(id: number, link: AccountLink, actor: Actor = OPERATOR): Promise<boolean> {
+    return this.writer.write({ actor }, async (trx) => {
+      const row = await trx.selectFrom('accounts').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+      if (!row) return { result: false };
+      await trx.deleteFrom('account_links').where('account_id', '=', id).execute();
+      await this.insertLink(trx, id, link, now());
+      return {
+        result: true,
+        change: accountChange('account.reset_password', toAccount(row), { link_expires_at: link.expiresAt }),
+      };
+    });
+  }
+
+  async linkAccount(
+    digest: string,
+    at: string,
+  ): Promise<(Account & { purpose: AccountLinkPurpose }) | undefined> {
+    const row = await this.dialect.db
+      .selectFrom('account_links')
+      .innerJoin('accounts', 'accounts.id', 'account_links.account_id')
+      .select(COLUMNS.map((column) => `accounts.${column}` as const))
+      .select('account_links.purpose')
+      .where('account_links.digest', '=', digest)
+      .where('account_links.expires_at', '>', at)
+      .executeTakeFirst();
+    return row && { ...toAccount(row), purpose: row.purpose as AccountLinkPurpose };
+  }
+
+  async redeemLink(digest: string, at: string, passwordDigest: string): Promise<Account | undefined> {
+    const found = await this.linkAccount(digest, at);
+    if (!found) return undefined;
+    // The account acts for itself: the audit log names the person who chose the password.
+    return this.writer.write({ actor: `account:${found.email}` }, async (trx) => {
+      // Deleting the link is the claim: of two uses at once, only the one that deleted it goes on.
+      const claimed = await trx
+        .deleteFrom('account_links')
+        .where('digest', '=', digest)
+        .where('expires_at', '>', at)
+        .executeTakeFirst();
+      if (Number(claimed.numDeletedRows) === 0) return { result: undefined };
+      const row = await trx
+        .updateTable('accounts')
+        .set({ password_digest: passwordDigest, updated_at: now() })
+        .where('id', '=', found.id)
+        .returning(COLUMNS)
+        .executeTakeFirstOrThrow();
+      await this.forget(trx, found.id);
+      const account = toAccount(row);
+      const action = found.purpose === 'invite' ? 'account.accept_invitation' : 'account.set_password';
+      return { result: account, change: accountChange(action, account) };
+    });
+  }
+
+  /** Deletes the account's links and sessions (a new password or a removed account ends them all). */
+  private async forget(trx: Transaction<Database>, id: number): Promise<void> {
+    await trx.deleteFrom('account_links').where('account_id', '=', id).execute();
+    await trx.deleteFrom('console_sessions').where('account_id', '=', id).execute();
+  }
+
+  private async insertLink(
+    trx: Transaction<Database>,
+    id: number,
+    link: AccountLink,
+    at: string,
+  ): Promise<void> {
+    await trx
+      .insertInto('account_links')
+      .values({
+        digest: link.digest,
+        account_id: id,
+        purpose: link.purpose,
+        created_at: at,
+        expires_at: link.expiresAt,
+      })
+      .execute();
+  }
+}

@@ -1,0 +1,308 @@
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_SCRYPT_COST } from '../../../src/auth/password.js';
+import { CLI_OPERATOR } from '../../../src/services/accounts.js';
+import { expectNoSecrets, UNLIMITED } from '../../helpers/admin.js';
+import { assertBuilt, cliJson, startServe } from '../../helpers/cli.js';
+import { type HttpAnswer, send } from '../../helpers/process.js';
+import { temporaryDirectory, testRuntime } from '../../helpers/runtime.js';
+import { until } from '../../helpers/wait.js';
+
+assertBuilt();
+
+/**
+ * Accounts' console sessions over real HTTP: an unknown email answered as a wrong password (same
+ * answer, same work), failed sign-ins throttled per account and per address, a new session id at every
+ * sign-in, CSRF on the account routes, sign-out everywhere, the idle and absolute timeouts, and no
+ * password or link token in the server's log or the audit log.
+ */
+const PASSWORD = 'correct horse battery staple';
+
+/** A runtime listening on loopback, and requests to it as the console page makes them. */
+async function listening(options: Parameters<typeof testRuntime>[0] = {}) {
+  const runtime = await testRuntime({ ...options, config: { ...UNLIMITED, ...options.config } });
+  await runtime.app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(runtime.app.server.address() as AddressInfo).port}`;
+  const call = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
+    send(`${base}/admin/v1${path}`, {
+      method,
+      headers: {
+        origin: base,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  /** An account that accepted its invitation and chose PASSWORD. */
+  const account = async (email: string, role: 'operator' | 'manager' | 'staff' = 'manager') => {
+    const dispensaryIds = role === 'operator' ? [] : [runtime.seed.dispensaryId];
+    const issued = await runtime.services.accounts.invite({ email, role, dispensaryIds }, CLI_OPERATOR, base);
+    await runtime.services.accounts.redeemLink(new URL(issued.url).hash.slice(1), PASSWORD);
+    return issued.account;
+  };
+  const signIn = (email: string, password: string, headers: Record<string, string> = {}) =>
+    call('POST', '/session', headers, { email, password });
+  return { runtime, base, call, account, signIn };
+}
+
+/** The cookie a sign-in set, as the browser sends it back, and its CSRF token. */
+function sessionOf(answer: HttpAnswer): { cookie: string; csrf: string } {
+  expect(answer.status, answer.body).toBe(201);
+  const cookie = String([answer.headers['set-cookie']].flat()[0]).split(';')[0]!;
+  return { cookie, csrf: JSON.parse(answer.body).csrf_token };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+describe('accounts signing in to the console', () => {
+  let server: Awaited<ReturnType<typeof listening>>;
+  beforeAll(async () => {
+    server = await listening();
+  });
+  afterAll(() => server.runtime.close());
+
+  it('answers an unknown email, an unaccepted invitation and a wrong password alike, after the same work', async () => {
+    // The real scrypt cost, so that a skipped hash would show in the time taken.
+    const costly = await listening({ scryptCost: DEFAULT_SCRYPT_COST });
+    try {
+      await costly.account('known@example.com');
+      await costly.runtime.services.accounts.invite(
+        { email: 'invited@example.com', role: 'manager', dispensaryIds: [costly.runtime.seed.dispensaryId] },
+        CLI_OPERATOR,
+        costly.base,
+      );
+      const answers = await Promise.all([
+        costly.signIn('nobody@example.com', PASSWORD),
+        costly.signIn('invited@example.com', PASSWORD),
+        costly.signIn('known@example.com', 'a wrong horse battery'),
+      ]);
+      for (const answer of answers) expect(answer.status).toBe(401);
+      // The same code and message (each error names its own request id).
+      const said = answers.map((answer) => {
+        const { code, message } = JSON.parse(answer.body).error;
+        return JSON.stringify({ code, message });
+      });
+      expect(new Set(said).size).toBe(1);
+      // Timing, loosely: medians of 10 tries each, one after the other; the decoy hash makes an
+      // unknown email cost what a wrong password does (without it, it would take a small fraction).
+      const timed = async (email: string, password: string) => {
+        const started = performance.now();
+        expect((await costly.signIn(email, password)).status).toBe(401);
+        return performance.now() - started;
+      };
+      const unknown: number[] = [];
+      const wrong: number[] = [];
+      for (let round = 0; round < 10; round += 1) {
+        unknown.push(await timed(`nobody${round}@example.com`, PASSWORD));
+        wrong.push(await timed('known@example.com', `a wrong horse battery ${round}`));
+      }
+      expect(median(unknown)).toBeGreaterThan(median(wrong) / 3);
+      expect(median(wrong)).toBeGreaterThan(median(unknown) / 3);
+    } finally {
+      await costly.runtime.close();
+    }
+  }, 60_000);
+
+  it('throttles failed sign-ins per account: 429 after the limit, even with the right password, others unaffected', async () => {
+    const guarded = await listening({
+      config: { loginGuard: { windowMs: 60_000, perPair: 0, perAddress: 0, perUsername: 3 } },
+    });
+    try {
+      await guarded.account('target@example.com');
+      await guarded.account('bystander@example.com');
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        expect((await guarded.signIn('target@example.com', `wrong password ${attempt}`)).status).toBe(401);
+      }
+      const locked = await guarded.signIn('target@example.com', PASSWORD);
+      expect(locked.status, locked.body).toBe(429);
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+      expect(locked.headers['set-cookie']).toBeUndefined();
+      expect((await guarded.signIn('bystander@example.com', PASSWORD)).status).toBe(201);
+    } finally {
+      await guarded.runtime.close();
+    }
+  });
+
+  it('throttles failed sign-ins per address, whatever the emails tried', async () => {
+    const guarded = await listening({
+      config: { loginGuard: { windowMs: 60_000, perPair: 0, perAddress: 3, perUsername: 0 } },
+    });
+    try {
+      await guarded.account('real@example.com');
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        expect((await guarded.signIn(`guess${attempt}@example.com`, PASSWORD)).status).toBe(401);
+      }
+      const locked = await guarded.signIn('real@example.com', PASSWORD);
+      expect(locked.status, locked.body).toBe(429);
+    } finally {
+      await guarded.runtime.close();
+    }
+  });
+
+  it('gives a new session id at every sign-in: a cookie planted before is not the one after, and is worth nothing', async () => {
+    await server.account('fixed@example.com');
+    const planted = 'menu_console_session=planted-by-an-attacker-0123456789abcdef';
+    const first = sessionOf(await server.signIn('fixed@example.com', PASSWORD, { cookie: planted }));
+    expect(first.cookie).not.toBe(planted);
+    expect(first.cookie).toMatch(/^menu_console_session=[A-Za-z0-9_-]{40,}$/);
+    expect((await server.call('GET', '/session', { cookie: planted })).status).toBe(401);
+    // Signing in again with the first session's cookie gives yet another id; both are sessions.
+    const second = sessionOf(await server.signIn('fixed@example.com', PASSWORD, { cookie: first.cookie }));
+    expect(second.cookie).not.toBe(first.cookie);
+    expect((await server.call('GET', '/session', { cookie: second.cookie })).status).toBe(200);
+  });
+
+  it('refuses a write to the account routes without the CSRF token or from another origin (403), and changes nothing', async () => {
+    await server.account('csrf-operator@example.com', 'operator');
+    const target = await server.account('csrf-staff@example.com', 'staff');
+    const { cookie, csrf } = sessionOf(await server.signIn('csrf-operator@example.com', PASSWORD));
+    const writes: [string, string, unknown][] = [
+      ['POST', '/accounts', { email: 'new@example.com', role: 'operator' }],
+      ['PATCH', `/accounts/${target.id}`, { role: 'manager' }],
+      ['POST', `/accounts/${target.id}/reset-password`, undefined],
+      ['DELETE', `/accounts/${target.id}`, undefined],
+      ['DELETE', '/sessions', undefined],
+    ];
+    const before = JSON.stringify(await server.runtime.services.accounts.list(CLI_OPERATOR));
+    for (const [method, path, body] of writes) {
+      const without = await server.call(method, path, { cookie }, body);
+      expect(without.status, `${method} ${path} without the token: ${without.body}`).toBe(403);
+      const foreign = await server.call(
+        method,
+        path,
+        { cookie, 'x-csrf-token': csrf, origin: 'https://evil.example' },
+        body,
+      );
+      expect(foreign.status, `${method} ${path} from another origin: ${foreign.body}`).toBe(403);
+      const noOrigin = await server.call(method, path, { cookie, 'x-csrf-token': csrf, origin: '' }, body);
+      expect(noOrigin.status, `${method} ${path} without Origin: ${noOrigin.body}`).toBe(403);
+    }
+    expect(JSON.stringify(await server.runtime.services.accounts.list(CLI_OPERATOR))).toBe(before);
+    expect((await server.call('GET', '/session', { cookie })).status).toBe(200);
+    // The same write with both is accepted.
+    const invited = await server.call(
+      'POST',
+      '/accounts',
+      { cookie, 'x-csrf-token': csrf },
+      { email: 'new@example.com', role: 'operator' },
+    );
+    expect(invited.status, invited.body).toBe(201);
+    // The routes without a session refuse another site's page too.
+    for (const [path, body] of [
+      ['/session', { email: 'csrf-operator@example.com', password: PASSWORD }],
+      ['/account-link', { token: 'x'.repeat(43) }],
+      ['/account-link/accept', { token: 'x'.repeat(43), password: PASSWORD }],
+    ] as const) {
+      const foreign = await server.call('POST', path, { origin: 'https://evil.example' }, body);
+      expect(foreign.status, `POST ${path}: ${foreign.body}`).toBe(403);
+    }
+  });
+
+  it("signs out everywhere: every session of the account ends, another account's stays", async () => {
+    await server.account('everywhere@example.com');
+    await server.account('other@example.com');
+    const laptop = sessionOf(await server.signIn('everywhere@example.com', PASSWORD));
+    const phone = sessionOf(await server.signIn('everywhere@example.com', PASSWORD));
+    const other = sessionOf(await server.signIn('other@example.com', PASSWORD));
+    const out = await server.call('DELETE', '/sessions', {
+      cookie: laptop.cookie,
+      'x-csrf-token': laptop.csrf,
+    });
+    expect(out.status, out.body).toBe(200);
+    expect(JSON.parse(out.body)).toEqual({ ended_sessions: 2 });
+    expect(String(out.headers['set-cookie'])).toMatch(/^menu_console_session=; Max-Age=0;/);
+    expect((await server.call('GET', '/session', { cookie: laptop.cookie })).status).toBe(401);
+    expect((await server.call('GET', '/dispensaries', { cookie: phone.cookie })).status).toBe(401);
+    expect((await server.call('GET', '/session', { cookie: other.cookie })).status).toBe(200);
+  });
+
+  it('ends a session unused for the idle timeout, and any session at its lifetime however used', async () => {
+    const timed = await listening({ config: { consoleIdleTimeout: 120, consoleSessionLifetime: 300 } });
+    // Only the clock is fake (no timer): the session's times are Date's; requests travel as ever.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await timed.account('clock@example.com');
+      const start = Date.now();
+      const idle = sessionOf(await timed.signIn('clock@example.com', PASSWORD));
+      const busy = sessionOf(await timed.signIn('clock@example.com', PASSWORD));
+      const status = async (cookie: string, at: number) => {
+        vi.setSystemTime(start + at * 1000);
+        return (await timed.call('GET', '/session', { cookie })).status;
+      };
+      // Used every 100 s (each use counts: over a minute apart), the busy one lives on; the idle one,
+      // last used at sign-in, ends 120 s after.
+      expect(await status(busy.cookie, 100)).toBe(200);
+      expect(await status(idle.cookie, 119)).toBe(200);
+      expect(await status(busy.cookie, 200)).toBe(200);
+      expect(await status(idle.cookie, 240)).toBe(401);
+      expect(await status(busy.cookie, 299)).toBe(200);
+      // 300 s after sign-in: over, though used a moment ago.
+      expect(await status(busy.cookie, 301)).toBe(401);
+    } finally {
+      vi.useRealTimers();
+      await timed.runtime.close();
+    }
+  });
+});
+
+describe('secrets of accounts in the logs', () => {
+  const directory = temporaryDirectory();
+  afterAll(() => directory.remove());
+
+  it('writes neither the password nor the link token to the request log or the audit log', async () => {
+    const database = join(directory.path, 'menu.db');
+    await cliJson(database, ['dispensary', 'create', '--name', 'Logged']);
+    const server = await startServe(database, ['--log-level', 'debug', '--login-failures', '0,0,0']);
+    try {
+      const origin = { origin: server.url, 'content-type': 'application/json' };
+      const issued = await cliJson<{ link: string }>(database, [
+        'account',
+        'invite',
+        '--email',
+        'logged@example.com',
+        '--role',
+        'operator',
+        '--public-url',
+        server.url,
+      ]);
+      const token = new URL(issued.link).hash.slice(1);
+      const post = (path: string, body: unknown) =>
+        send(`${server.url}/admin/v1${path}`, {
+          method: 'POST',
+          headers: origin,
+          body: JSON.stringify(body),
+        });
+      expect((await post('/account-link', { token })).status).toBe(200);
+      expect((await post('/account-link/accept', { token, password: PASSWORD })).status).toBe(201);
+      expect((await post('/session', { email: 'logged@example.com', password: PASSWORD })).status).toBe(201);
+      const wrong = 'a wrong horse battery staple';
+      expect((await post('/session', { email: 'logged@example.com', password: wrong })).status).toBe(401);
+      // A used token, sent again, is refused: its refusal is logged, not the token.
+      expect((await post('/account-link/accept', { token, password: PASSWORD })).status).toBe(404);
+      // The request log is on: each of those requests is in it, once its lines are written out.
+      const logged = () => server.output().match(/"msg":"request"/g)?.length ?? 0;
+      await until(() => logged() >= 5, 10_000, 'the five requests in the request log');
+      const output = server.output();
+      expectNoSecrets(output, [PASSWORD, wrong, token]);
+      const key = (
+        await cliJson<{ key: string }>(database, [
+          'admin-key',
+          'create',
+          '--scope',
+          'all',
+          '--name',
+          'auditor',
+        ])
+      ).key;
+      const audit = await send(`${server.url}/admin/v1/audit`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(audit.status).toBe(200);
+      expect(audit.body).toContain('logged@example.com');
+      expectNoSecrets(audit.body, [PASSWORD, wrong, token]);
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
+});
