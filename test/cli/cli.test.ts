@@ -7,6 +7,7 @@ import { buildProgram } from '../../src/cli/main.js';
 import { openStore } from '../../src/store/open.js';
 import { assertBuilt, cliJson, runCli, runInProcess } from '../helpers/cli.js';
 import { onPostgres, SAMPLE_MENU, temporaryDirectory } from '../helpers/runtime.js';
+import { withServices } from '../helpers/seed.js';
 
 /** Every command of the program as its path (`[]`, `['dispensary']`, `['dispensary', 'create']`...), and whether it has subcommands. */
 function commandPaths(command: Command, prefix: string[] = []): { path: string[]; leaf: boolean }[] {
@@ -83,13 +84,23 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
 
   afterAll(() => directory.remove());
 
+  /**
+   * What `menu export --dispensary ID [--form FORM]` prints, read in this process: for tests that check
+   * what another command left in the database (`menu export` itself is tested below).
+   */
+  const exported = (dispensary: number, form = 'canonical') =>
+    withServices(db, ({ menus }) => menus.export(dispensary, form, 'json'));
+
   it('an empty database says what to do first', async () => {
     // A command that only reads never creates a database: the server (here, the store) made this one.
     await (await openStore(db)).close();
-    const result = await runCli(db, ['dispensary', 'list']);
+    const [result, credentials] = await Promise.all([
+      runCli(db, ['dispensary', 'list']),
+      cliJson(db, ['credential', 'list']),
+    ]);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toContain('menu-api dispensary create --name NAME');
-    expect(await cliJson(db, ['credential', 'list'])).toEqual([]);
+    expect(credentials).toEqual([]);
   });
 
   it('dispensary create prints {id, name, token} once, and the token as text without --json', async () => {
@@ -220,20 +231,20 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
       code: 0,
       stdout: 'Would import 2 items (1 active, 3 price entries) into dispensary 2.\n',
     });
-    expect(JSON.parse((await runCli(db, ['menu', 'export', '--dispensary', '2'])).stdout)).toEqual([]);
+    expect(JSON.parse(await exported(2))).toEqual([]);
 
     const report = await cliJson(db, ['menu', 'import', '--dispensary', '2', csv]);
     expect(report).toEqual({ dispensary_id: 2, dry_run: false, items: 2, active_items: 1, price_entries: 3 });
-    const exported = JSON.parse((await runCli(db, ['menu', 'export', '--dispensary', '2'])).stdout);
-    expect(exported.map((item: { id: number }) => item.id)).toEqual([10, 11]);
-    expect(exported[0]).toMatchObject({
+    const items = JSON.parse(await exported(2));
+    expect(items.map((item: { id: number }) => item.id)).toEqual([10, 11]);
+    expect(items[0]).toMatchObject({
       flavors: ['Diesel', 'Citrus'],
       prices: [{ price: 11, stock: 5 }, { price: 70 }],
     });
   });
 
   it('a bad file exits 1, reports every problem with its index or line, and changes nothing', async () => {
-    const before = (await runCli(db, ['menu', 'export', '--dispensary', '1'])).stdout;
+    const before = await exported(1);
     const bad = file(
       'bad.json',
       JSON.stringify([
@@ -282,7 +293,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
         expect.stringMatching(/^line 4, product_type: must be one of/),
       ]),
     );
-    expect((await runCli(db, ['menu', 'export', '--dispensary', '1'])).stdout).toBe(before);
+    expect(await exported(1)).toBe(before);
   });
 
   it('menu import explains what to do about a file it cannot use', async () => {
@@ -358,9 +369,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
     ]);
     expect(hidden).toEqual({ dispensary_id: 1, item_id: 3, active: false });
     expect(shown.stdout).toBe('Item 2 of dispensary 1 is now active.\n');
-    const formA = JSON.parse(
-      (await runCli(db, ['menu', 'export', '--dispensary', '1', '--form', 'a'])).stdout,
-    );
+    const formA = JSON.parse(await exported(1, 'a'));
     expect(formA.map((item: { id: number; active: boolean }) => [item.id, item.active])).toEqual([
       [1, true],
       [2, true],
@@ -399,15 +408,15 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
       username: 'pos-vendor',
       revoked: true,
     });
-    const again = await runCli(db, ['credential', 'revoke', 'pos-vendor']);
+    // Both at once: the refused second revoke changes nothing the list shows.
+    const [again, listed] = await Promise.all([
+      runCli(db, ['credential', 'revoke', 'pos-vendor']),
+      cliJson<{ username: string; revoked_at: string | null }[]>(db, ['credential', 'list']),
+    ]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(
       'There is no active credential named pos-vendor. List them with: npx menu-api credential list',
     );
-    const listed = await cliJson<{ username: string; revoked_at: string | null }[]>(db, [
-      'credential',
-      'list',
-    ]);
     expect(listed.map((c) => [c.username, c.revoked_at === null]).sort()).toEqual([
       ['acme-integrations', true],
       ['pos-vendor', false],

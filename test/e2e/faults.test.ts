@@ -3,19 +3,19 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } fr
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { copyDatabase } from '../../src/services/db-copy.js';
 import {
   assertBuilt,
   BIN,
   cleanEnvironment,
-  cliJson,
   REPOSITORY,
-  runCli,
   type ServerProcess,
   startServe,
 } from '../helpers/cli.js';
 import { bigMenu, send, waitForExit } from '../helpers/process.js';
 import { onSqlite, temporaryDirectory } from '../helpers/runtime.js';
-import { seedDispensaryAndKey } from '../helpers/seed.js';
+import { seedDispensaryAndKey, withServices } from '../helpers/seed.js';
+import { until } from '../helpers/wait.js';
 
 /**
  * Faults with real processes: a database file that disappears, a full disk, a read-only file system,
@@ -107,20 +107,6 @@ function expectOneLineFailure(result: Finished, pattern: RegExp): void {
   expect(result.stderr + result.stdout).not.toMatch(/^\s+at /m);
 }
 
-/** Polls `probe` until it returns true, or fails after `timeoutMs`. */
-async function eventually(
-  probe: () => Promise<boolean>,
-  timeoutMs = 10_000,
-  what = 'condition',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await probe()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${what} not reached within ${timeoutMs} ms`);
-}
-
 function expectUnavailable(answer: { status: number; headers: Record<string, unknown>; body: string }): void {
   expect(answer.status, answer.body).toBe(503);
   expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -171,13 +157,14 @@ describe.skipIf(!onSqlite)('SQLite faults while serving', () => {
     expect((await write(bigMenu(3, 1, 10))).status).toBe(200);
     expect((await read()).status).toBe(200);
     const backup = join(made.folder.path, 'backup.db');
-    await cliJson(db, ['db', 'copy', '--from', db, '--to', backup]);
+    // What `menu-api db copy` runs, in this process: the backup is set-up, not the CLI under test.
+    await copyDatabase(db, backup);
     const files = ['', '-wal', '-shm'].filter((suffix) => existsSync(db + suffix));
 
     // Gone (moved away): every request is a quick 503, readiness too; the process stays up.
     mkdirSync(join(made.folder.path, 'away'));
     for (const suffix of files) renameSync(db + suffix, join(made.folder.path, 'away', `menu.db${suffix}`));
-    await eventually(async () => (await read()).status === 503, 5_000, '503 after the file went away');
+    await until(async () => (await read()).status === 503, 5_000, '503 after the file went away');
     expectUnavailable(await read());
     expectUnavailable(await write(bigMenu(2, 1, 10)));
     expectUnavailable(await send(`${url}/readyz`));
@@ -185,20 +172,20 @@ describe.skipIf(!onSqlite)('SQLite faults while serving', () => {
 
     // Moved back: served again, without a restart.
     for (const suffix of files) renameSync(join(made.folder.path, 'away', `menu.db${suffix}`), db + suffix);
-    await eventually(async () => (await read()).status === 200, 5_000, 'recovery after moving back');
+    await until(async () => (await read()).status === 200, 5_000, 'recovery after moving back');
     expect(JSON.parse((await read()).body)).toHaveLength(3);
 
     // Deleted for good, then a backup copied in: a different file, which the server reopens.
     for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
-    await eventually(async () => (await read()).status === 503, 5_000, '503 after deletion');
+    await until(async () => (await read()).status === 503, 5_000, '503 after deletion');
     execFileSync('cp', [backup, db]);
-    await eventually(async () => (await read()).status === 200, 5_000, 'recovery after restore');
+    await until(async () => (await read()).status === 200, 5_000, 'recovery after restore');
     expect((await send(`${url}/readyz`)).status).toBe(200);
     expect((await write(bigMenu(5, 1, 10))).status).toBe(200);
     expect(JSON.parse((await read()).body)).toHaveLength(5);
-    // The write went to the restored file, where the CLI sees it.
-    const listed = await cliJson<{ items: number }[]>(db, ['dispensary', 'list']);
-    expect(listed[0]!.items).toBe(5);
+    // The write went to the restored file, where a new connection to the path (the CLI's) sees it.
+    const listed = await withServices(db, ({ dispensaries }) => dispensaries.list());
+    expect(listed[0]!.itemCount).toBe(5);
     expect(made.server!.child.exitCode).toBeNull();
   });
 
@@ -215,8 +202,10 @@ describe.skipIf(!onSqlite)('SQLite faults while serving', () => {
         ...['', '-wal'].map((suffix) => (existsSync(db + suffix) ? statSync(db + suffix).size : 0)),
       );
       execFileSync('prlimit', ['--pid', pid, `--fsize=${largest + 4096}:`]);
+      // 500 items grow the WAL by about 1 MB, far past the 4 KiB the limit leaves.
+      const larger = bigMenu(500);
       try {
-        const refused = await write(bigMenu(2_000));
+        const refused = await write(larger);
         expectUnavailable(refused);
         expect(refused.body).not.toMatch(/SQLITE|stack/);
         // Reads do not need the disk to grow.
@@ -226,8 +215,8 @@ describe.skipIf(!onSqlite)('SQLite faults while serving', () => {
       } finally {
         execFileSync('prlimit', ['--pid', pid, '--fsize=unlimited:']);
       }
-      expect((await write(bigMenu(2_000))).status).toBe(200);
-      expect(JSON.parse((await read()).body)).toHaveLength(2_000);
+      expect((await write(larger)).status).toBe(200);
+      expect(JSON.parse((await read()).body)).toHaveLength(500);
       expect(made.server!.child.exitCode).toBeNull();
     },
   );
@@ -255,19 +244,20 @@ describe.skipIf(!onSqlite)('kill -9 in the middle of a write', () => {
 
   const PREVIOUS = bigMenu(7, 2, 20);
 
-  async function menuNames(db: string): Promise<string[]> {
-    const result = await runCli(db, ['menu', 'export', '--dispensary', '1']);
-    expect(result.code, result.stderr).toBe(0);
-    return (JSON.parse(result.stdout) as { name: string }[]).map((item) => item.name);
+  /**
+   * The names of dispensary 1's menu, read by a new connection to the file (what `menu export` does,
+   * without a CLI process): after a kill -9 it is the one that recovers the database, as a restart would.
+   */
+  function menuNames(db: string): Promise<string[]> {
+    return withServices(db, async ({ menus }) => (await menus.items(1)).map((item) => item.name));
   }
 
   it('during `menu import` of a very large file: the previous menu is intact after restart', async () => {
     made.folder = temporaryDirectory();
     const db = join(made.folder.path, 'menu.db');
-    await seedDispensaryAndKey(db);
-    const previousFile = join(made.folder.path, 'previous.json');
-    writeFileSync(previousFile, JSON.stringify(PREVIOUS));
-    expect((await runCli(db, ['menu', 'import', '--dispensary', '1', previousFile])).code).toBe(0);
+    const seed = await seedDispensaryAndKey(db);
+    // The previous menu, written in this process: the import under test is the one killed below.
+    await withServices(db, ({ menus }) => menus.replace(seed.dispensaryId, menus.validate(PREVIOUS)));
     const before = await menuNames(db);
     expect(before).toHaveLength(7);
 
@@ -282,7 +272,9 @@ describe.skipIf(!onSqlite)('kill -9 in the middle of a write', () => {
         stdio: 'ignore',
       },
     );
-    // The whole import writes about 25 MB of WAL in one transaction; 2 MB in, it is well under way.
+    // The largest menu allowed writes about 56 MB of WAL in one transaction, for most of a second: 2 MB
+    // in, it is well under way, and the kill lands long before the commit even on a busy machine (12,000
+    // items left a quarter of a second; smaller menus commit before a busy poller sees 2 MB).
     await killWhenWalGrows(importer, db, 2 * 1024 * 1024);
     expect(importer.signalCode).toBe('SIGKILL');
 
@@ -307,6 +299,7 @@ describe.skipIf(!onSqlite)('kill -9 in the middle of a write', () => {
     expect((await put(PREVIOUS)).status).toBe(200);
     const before = await menuNames(db);
 
+    // About 49 MB of WAL in one transaction, written for half a second: room for the kill 2 MB in.
     const pending = put(bigMenu(18_000, 4, 400));
     pending.catch(() => {});
     await killWhenWalGrows(made.server.child, db, 2 * 1024 * 1024);
@@ -350,16 +343,15 @@ describe.skipIf(!onSqlite)('a server that cannot start says why in one line, wit
     made.folder = temporaryDirectory();
     const directory = join(made.folder.path, 'menu.db');
     mkdirSync(directory);
-    expectOneLineFailure(
-      await runShell('', ['--db', directory, 'serve', '--port', '0']),
-      /cannot be opened: .*SQLITE_CANTOPEN/,
-    );
     const garbage = join(made.folder.path, 'garbage.db');
     writeFileSync(garbage, 'this is not a database, just some text long enough to have a header'.repeat(20));
-    expectOneLineFailure(
-      await runShell('', ['--db', garbage, 'serve', '--port', '0']),
-      /is not a usable SQLite database/,
-    );
+    // Two processes at once: each waits mostly on its own start.
+    const [onFolder, onGarbage] = await Promise.all([
+      runShell('', ['--db', directory, 'serve', '--port', '0']),
+      runShell('', ['--db', garbage, 'serve', '--port', '0']),
+    ]);
+    expectOneLineFailure(onFolder, /cannot be opened: .*SQLITE_CANTOPEN/);
+    expectOneLineFailure(onGarbage, /is not a usable SQLite database/);
   });
 
   // As root, file modes do not stop anyone; a read-only mount does. (A file system cannot be remounted
@@ -389,15 +381,13 @@ describe.skipIf(!onSqlite)('a server that cannot start says why in one line, wit
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = String((blocker.address() as { port: number }).port);
     try {
-      const db = join(made.folder.path, 'menu.db');
-      expectOneLineFailure(
-        await runShell('', ['--db', db, 'serve', '--port', port]),
-        /in use by another process/,
-      );
-      expectOneLineFailure(
-        await runShell('', ['--db', db, 'serve', '--port', '0', '--ops-port', port]),
-        /in use by another process/,
-      );
+      // Two processes at once (each on a database of its own): each waits mostly on its own start.
+      const [onPublic, onOps] = await Promise.all([
+        runShell('', ['--db', join(made.folder.path, 'public.db'), 'serve', '--port', port]),
+        runShell('', ['--db', join(made.folder.path, 'ops.db'), 'serve', '--port', '0', '--ops-port', port]),
+      ]);
+      expectOneLineFailure(onPublic, /in use by another process/);
+      expectOneLineFailure(onOps, /in use by another process/);
     } finally {
       blocker.close();
     }

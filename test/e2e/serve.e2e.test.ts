@@ -246,7 +246,8 @@ describe(`bin/menu-api serve --demo over a ${DATABASE_KIND} database`, SLOW, () 
     for (const child of children) {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
+        // Ctrl-C, as at the terminal it prints its banner to: no drain delay (SIGTERM waits 2 s first).
+        child.kill('SIGINT');
         const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
         await exited;
         clearTimeout(killer);
@@ -276,9 +277,11 @@ describe(`bin/menu-api serve --demo over a ${DATABASE_KIND} database`, SLOW, () 
     const after = await fetch(`${second.url}/menu`, { headers: demoB }).then(answer);
     expect(after.body).toEqual(before.body);
 
-    const dispensaries = await cliJson<{ name: string }[]>(database.address, ['dispensary', 'list']);
+    const [dispensaries, credentials] = await Promise.all([
+      cliJson<{ name: string }[]>(database.address, ['dispensary', 'list']),
+      cliJson<{ username: string }[]>(database.address, ['credential', 'list']),
+    ]);
     expect(dispensaries.map((dispensary) => dispensary.name)).toEqual([DEMO.dispensaryName]);
-    const credentials = await cliJson<{ username: string }[]>(database.address, ['credential', 'list']);
     expect(credentials.map((entry) => entry.username)).toEqual([DEMO.username]);
   });
 });

@@ -1,9 +1,9 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { assertBuilt, cliJson, type ServerProcess, startServe } from '../helpers/cli.js';
+import { assertBuilt, type ServerProcess, startServe } from '../helpers/cli.js';
 import { bigMenu, opsUrlOf, send, slowUpload, waitForExit } from '../helpers/process.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
-import { seedDispensaryAndKey } from '../helpers/seed.js';
+import { seedDispensaryAndKey, withServices } from '../helpers/seed.js';
 import { until } from '../helpers/wait.js';
 
 /**
@@ -77,12 +77,10 @@ describe('graceful shutdown', () => {
     expect(server.output()).toContain('shut down cleanly');
     expect(server.output()).not.toMatch(/\n\s+at /);
 
-    // The sync that finished during shutdown was committed, and the database was closed cleanly.
-    const dispensaries = await cliJson<{ id: number; items: number }[]>(database.address, [
-      'dispensary',
-      'list',
-    ]);
-    expect(dispensaries.find((dispensary) => dispensary.id === seed.dispensaryId)?.items).toBe(3_000);
+    // The sync that finished during shutdown was committed, and the database was closed cleanly: a new
+    // connection (what `dispensary list` opens, without a CLI process) finds it.
+    const dispensaries = await withServices(database.address, ({ dispensaries }) => dispensaries.list());
+    expect(dispensaries.find((dispensary) => dispensary.id === seed.dispensaryId)?.itemCount).toBe(3_000);
   });
 
   it('SIGINT does the same, and an idle keep-alive connection does not hold the shutdown up', async () => {

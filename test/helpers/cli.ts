@@ -100,13 +100,34 @@ export interface ServerProcess {
 }
 
 /**
+ * The drain delay of the servers tests start: none. It keeps a server answering for 2 s after SIGTERM
+ * (by default) so that a load balancer can stop sending to it; no balancer watches these servers, and
+ * every stop() would wait it out. Tests of the drain pass their own `--drain-delay-ms` in `args`, which
+ * come later on the command line and win.
+ */
+const NO_DRAIN_DELAY = ['--drain-delay-ms', '0'];
+
+/**
  * Starts `bin/menu-api serve --port 0 --json` and waits for the URL it prints. `nodeArgs` go to node
  * before the script (V8 flags such as `--trace-gc-nvp`).
  */
 export function startServe(db: string, args: string[] = [], nodeArgs: string[] = []): Promise<ServerProcess> {
   return startListening(
     'serve',
-    [...nodeArgs, BIN, '--db', db, 'serve', '--port', '0', '--json', '--log-level', 'warn', ...args],
+    [
+      ...nodeArgs,
+      BIN,
+      '--db',
+      db,
+      'serve',
+      '--port',
+      '0',
+      '--json',
+      '--log-level',
+      'warn',
+      ...NO_DRAIN_DELAY,
+      ...args,
+    ],
     /"url": "(http:\/\/[^"]+)"/,
   );
 }

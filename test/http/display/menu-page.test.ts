@@ -1,5 +1,7 @@
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +9,7 @@ import { openStatus } from '../../../src/domain/opening-hours.js';
 import { type AdminCall, adminKey, syncTestRuntime } from '../../helpers/admin.js';
 import { REPOSITORY } from '../../helpers/cli.js';
 import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
+import { until } from '../../helpers/wait.js';
 
 const HOURS = Object.fromEntries(
   ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [
@@ -349,5 +352,42 @@ describe('the public menu page /m/{slug}', () => {
         (await get('/display/menu.css', { 'accept-encoding': 'br', 'if-none-match': String(etag) }))
           .statusCode,
       ).toBe(304);
+  });
+});
+
+describe('the event stream at shutdown', () => {
+  it('a stream asked for on a connection accepted before the shutdown ends at once, not at the deadline', async () => {
+    const runtime = await syncTestRuntime({ menu: SAMPLE_MENU });
+    try {
+      const { call } = await adminKey(runtime, 'all');
+      const patch = await call('PATCH', `/dispensaries/${runtime.seed.dispensaryId}`, {
+        published: true,
+        slug: 'closing-shop',
+      });
+      expect(patch.statusCode, patch.body).toBe(200);
+      const url = new URL(await runtime.app.listen({ host: '127.0.0.1', port: 0 }));
+      // A board's spare connection: accepted, no request yet. The drain answers what it sends next.
+      const socket = connect(Number(url.port), url.hostname);
+      await once(socket, 'connect');
+      let answer = '';
+      socket.setEncoding('utf8').on('data', (chunk: string) => {
+        answer += chunk;
+      });
+      socket.on('error', () => {});
+      const closed = once(socket, 'close');
+      const stopped = runtime.shutdown({ timeoutMs: 3_000 });
+      // Once the listener has closed, the open streams have been ended: the board reconnects, on it.
+      await until(() => !runtime.app.server.listening, 2_000, 'the listener to close');
+      socket.write('GET /m/closing-shop/events HTTP/1.1\r\nHost: shop\r\n\r\n');
+      const report = await stopped;
+      await closed;
+      // Its catch-up, then the end of the answer: the stream did not hold the shutdown up to its deadline.
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      expect(answer).toContain('event: snapshot');
+      expect(answer).toMatch(/\r\n0\r\n\r\n$/);
+      expect(report.cutOff).toBe(false);
+    } finally {
+      await runtime.close();
+    }
   });
 });

@@ -160,9 +160,14 @@ export const displayRoutes: FastifyPluginAsync<DisplayOptions> = async (app, opt
       }),
   );
 
-  // Open event streams, ended when the server closes (a stream never finishes by itself).
+  // Open event streams, ended when the server closes (a stream never finishes by itself). One asked for
+  // after that, on a connection accepted before (the drain still answers it: a board reconnecting on
+  // its spare connection), gets its catch-up and ends at once, or it would hold the shutdown up until
+  // its deadline.
   const streams = new Set<() => void>();
+  let closing = false;
   app.addHook('preClose', async () => {
+    closing = true;
     for (const end of [...streams]) end();
   });
   const heartbeatMs = options.heartbeatMs ?? 15_000;
@@ -222,6 +227,7 @@ export const displayRoutes: FastifyPluginAsync<DisplayOptions> = async (app, opt
         raw.write('retry: 2000\n\n');
         ready = true;
         for (const event of pending.splice(0)) write(event);
+        if (closing) end();
         return reply;
       }),
   );
