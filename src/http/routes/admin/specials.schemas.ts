@@ -19,9 +19,11 @@ export const SpecialParams = Type.Object({
 
 /**
  * What the schema leaves to the special validator (src/domain/validate-special.ts): it names every
- * problem by its field path, which one schema failure could not.
+ * problem by its field path, which one schema failure could not. Anything but null: a missing body
+ * (which Fastify checks as null) is refused as empty, since these routes need one (body-parsers.ts).
  */
-const CHECKED_BY_VALIDATOR = Type.Unknown({
+const CHECKED_BY_VALIDATOR = Type.Unsafe<unknown>({
+  not: { type: 'null' },
   description: 'Any other value is refused with 400 invalid_request, each problem named by its field path.',
   [CHECKED_BY_CODE]: true,
 });
