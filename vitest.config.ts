@@ -81,10 +81,10 @@ export default defineConfig(async () => {
 
   return {
     test: {
-      // Forks keep native better-sqlite3 handles in processes of their own. Three at once on two cores:
+      // Forks keep native better-sqlite3 handles in processes of their own. Four at once on two cores:
       // most of a file's time is spent waiting on the servers, browsers and CLI processes it starts, so
-      // two workers left the cores idle a third of the run (Vitest 308 s with two, 265 s with three,
-      // 248 s with four on the 2-core VM; three keeps the margin for load-sensitive end-to-end files).
+      // two workers left the cores idle a third of the run (on the 2-core VM, Vitest took 308 s with two
+      // workers, 265 s with three, 248 s with four, on the suite of 2026-11-27 before the richer item).
       pool: 'forks',
       maxWorkers: 3,
       // A worker keeps its loaded modules from one file to the next: importing the app anew for each of
