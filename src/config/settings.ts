@@ -1,3 +1,4 @@
+import { HTTP_LIMIT_SETTINGS } from './http-limits.js';
 import {
   formatBucket,
   formatDuration,
@@ -14,14 +15,7 @@ import {
   type TrustProxy,
   wholeNumber,
 } from './parse.js';
-import {
-  httpLimit,
-  processSetting,
-  type Setting,
-  type SettingUse,
-  serverInput,
-  serverSetting,
-} from './setting.js';
+import { processSetting, type Setting, type SettingUse, serverInput, serverSetting } from './setting.js';
 
 /**
  * Every setting of the program, declared once: its option, its environment variable, how its text is
@@ -256,55 +250,7 @@ export const SETTINGS = {
     doc: 'prefix of every Redis key (deployments sharing one Redis)',
     default: 'menu-api:',
   }),
-  maxHeaderSize: httpLimit({
-    flag: '--max-header-size <bytes>',
-    env: 'MAX_HEADER_SIZE',
-    doc: 'largest request headers (431 above)',
-    parse: limitNumber,
-    default: 16 * 1024,
-  }),
-  headersTimeoutMs: httpLimit({
-    flag: '--headers-timeout-ms <ms>',
-    env: 'HEADERS_TIMEOUT_MS',
-    doc: 'time for the request headers to arrive',
-    parse: limitNumber,
-    default: 10_000,
-  }),
-  requestTimeoutMs: httpLimit({
-    flag: '--request-timeout-ms <ms>',
-    env: 'REQUEST_TIMEOUT_MS',
-    doc: 'time for the whole request to arrive',
-    parse: limitNumber,
-    default: 60_000,
-  }),
-  keepAliveTimeoutMs: httpLimit({
-    flag: '--keep-alive-timeout-ms <ms>',
-    env: 'KEEP_ALIVE_TIMEOUT_MS',
-    doc: 'idle keep-alive connections close after',
-    parse: limitNumber,
-    default: 65_000,
-  }),
-  connectionTimeoutMs: httpLimit({
-    flag: '--connection-timeout-ms <ms>',
-    env: 'CONNECTION_TIMEOUT_MS',
-    doc: 'a connection without traffic either way closes after',
-    parse: limitNumber,
-    default: 120_000,
-  }),
-  maxConnections: httpLimit({
-    flag: '--max-connections <n>',
-    env: 'MAX_CONNECTIONS',
-    doc: 'open connections per process',
-    parse: limitNumber,
-    default: 4096,
-  }),
-  maxRequestsPerSocket: httpLimit({
-    flag: '--max-requests-per-socket <n>',
-    env: 'MAX_REQUESTS_PER_SOCKET',
-    doc: 'requests per connection before it closes (0: no limit)',
-    parse: limitNumber,
-    default: 1000,
-  }),
+  ...HTTP_LIMIT_SETTINGS,
   corsOrigins: serverInput<string[] | undefined>({
     flag: '--cors-origin <origins>',
     env: 'CORS_ORIGINS',
