@@ -1,4 +1,4 @@
-import type { MenuItem, MenuItemInput } from '../../src/domain/item.js';
+import type { MenuItem, MenuItemInput, PriceEntry } from '../../src/domain/item.js';
 
 /** The fields a menu written with the specification's fields only leaves at their missing values. */
 export const SPEC_ONLY_FIELDS = {
@@ -29,6 +29,14 @@ export const SPEC_ONLY_PRICE_FIELDS = { label: '', med_price: null, sku: '', bar
 /** A price entry's, in the model's spelling. */
 export const SPEC_ONLY_ENTRY_FIELDS = { label: '', medPriceCents: null, sku: '', barcode: '' };
 
+/** A price entry with the specification's fields only: what a test states, the rest at their missing values. */
+export const priceEntry = (
+  fields: Pick<PriceEntry, 'unit' | 'amount' | 'priceCents' | 'stock'>,
+): PriceEntry => ({
+  ...fields,
+  ...SPEC_ONLY_ENTRY_FIELDS,
+});
+
 /** A plain flower item with one price entry, and the fields a test cares about in `overrides`. */
 export function itemInput(id: number | null, overrides: Partial<MenuItemInput> = {}): MenuItemInput {
   return {
@@ -49,15 +57,7 @@ export function itemInput(id: number | null, overrides: Partial<MenuItemInput> =
     conditions: [],
     active: true,
     ...SPEC_ONLY_FIELDS,
-    prices: [
-      {
-        unit: 'gram',
-        amount: 1,
-        priceCents: 1000,
-        stock: null,
-        ...SPEC_ONLY_ENTRY_FIELDS,
-      },
-    ],
+    prices: [priceEntry({ unit: 'gram', amount: 1, priceCents: 1000, stock: null })],
     ...overrides,
   };
 }
