@@ -13,18 +13,9 @@ export const SPEC_ONLY_FIELDS = {
   images: [],
 } satisfies Partial<MenuItem>;
 
-/** The same in the canonical record's spelling, and a price entry's. */
-export const SPEC_ONLY_RECORD_FIELDS = {
-  tags: [],
-  staff_pick: false,
-  external_id: '',
-  strain: null,
-  cannabinoids: [],
-  terpenes: [],
-  batch: null,
-  serving: null,
-  images: [],
-};
+/** The same in the canonical record's spelling (two names differ), and a price entry's. */
+const { staffPick, externalId, ...SPELLED_ALIKE } = SPEC_ONLY_FIELDS;
+export const SPEC_ONLY_RECORD_FIELDS = { ...SPELLED_ALIKE, staff_pick: staffPick, external_id: externalId };
 export const SPEC_ONLY_PRICE_FIELDS = { label: '', med_price: null, sku: '', barcode: '' };
 /** A price entry's, in the model's spelling. */
 export const SPEC_ONLY_ENTRY_FIELDS = { label: '', medPriceCents: null, sku: '', barcode: '' };
