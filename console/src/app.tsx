@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AdminSession } from '../../src/client/types.js';
-import { ApiError, api, messageOf, useSession } from './api.js';
-import { Alert } from './components.js';
+import { ApiError, api, useSession } from './api.js';
+import { Alert, useSubmit } from './components.js';
 import { AdminKeysPage } from './pages/admin-keys.js';
 import { AuditPage } from './pages/audit.js';
 import { CredentialsPage } from './pages/credentials.js';
@@ -55,8 +55,15 @@ function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => 
   const [withKey, setWithKey] = useState(false);
   const [email, setEmail] = useState('');
   const [secret, setSecret] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, onSubmit } = useSubmit(async () => {
+    const session = await api<AdminSession>(
+      'POST',
+      '/session',
+      withKey ? { key: secret } : { email, password: secret },
+    );
+    setSecret('');
+    props.onSignedIn(session);
+  });
   const switchTo = (key: boolean) => {
     setWithKey(key);
     setSecret('');
@@ -67,26 +74,7 @@ function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => 
     <main class="signin">
       <h1>Menu console</h1>
       {props.notice && <p role="status">{props.notice}</p>}
-      <form
-        onSubmit={async (event) => {
-          event.preventDefault();
-          setBusy(true);
-          setError('');
-          try {
-            const session = await api<AdminSession>(
-              'POST',
-              '/session',
-              withKey ? { key: secret } : { email, password: secret },
-            );
-            setSecret('');
-            props.onSignedIn(session);
-          } catch (failure) {
-            setError(messageOf(failure));
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
+      <form onSubmit={onSubmit}>
         {!withKey && (
           <>
             <label for="email">Email</label>

@@ -1,7 +1,7 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DispensarySummary } from '../../src/client/types.js';
-import { api } from './api.js';
+import { api, messageOf } from './api.js';
 
 /**
  * Copies a field's text to the clipboard. Where the Clipboard API is refused (a page not served over
@@ -221,4 +221,26 @@ export function useLoad<T>(
     };
   }, [...deps, round]);
   return { data, error, reload: () => setRound((value) => value + 1) };
+}
+
+/**
+ * A form that sends one request: `onSubmit` runs `send` with the form busy and the last error
+ * cleared, and keeps the error's message when it fails. `initialError` is shown before any submit.
+ */
+export function useSubmit(send: () => Promise<void>, initialError = '') {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(initialError);
+  const onSubmit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      await send();
+    } catch (failure) {
+      setError(messageOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, onSubmit };
 }

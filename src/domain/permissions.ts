@@ -30,31 +30,23 @@ export type Permission =
   | 'webhooks'
   | 'team';
 
+/** What a manager may do within its dispensaries: everything but the whole service's business. */
+const MANAGER_GRANTS: readonly Permission[] = [
+  'read',
+  'audit',
+  'menu',
+  'stock',
+  'specials',
+  'store',
+  'integrators',
+  'webhooks',
+  'team',
+];
+
 /** What each role may do, within the dispensaries it covers (an operator covers every one). */
 export const GRANTS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
-  operator: new Set<Permission>([
-    'operator',
-    'read',
-    'audit',
-    'menu',
-    'stock',
-    'specials',
-    'store',
-    'integrators',
-    'webhooks',
-    'team',
-  ]),
-  manager: new Set<Permission>([
-    'read',
-    'audit',
-    'menu',
-    'stock',
-    'specials',
-    'store',
-    'integrators',
-    'webhooks',
-    'team',
-  ]),
+  operator: new Set<Permission>(['operator', ...MANAGER_GRANTS]),
+  manager: new Set<Permission>(MANAGER_GRANTS),
   staff: new Set<Permission>(['read', 'menu', 'stock', 'specials']),
 };
 

@@ -1,4 +1,4 @@
-import type { MenuItem, MenuItemInput } from '../../src/domain/item.js';
+import type { MenuItem, MenuItemInput, PriceEntry } from '../../src/domain/item.js';
 
 /** The fields a menu written with the specification's fields only leaves at their missing values. */
 export const SPEC_ONLY_FIELDS = {
@@ -13,21 +13,20 @@ export const SPEC_ONLY_FIELDS = {
   images: [],
 } satisfies Partial<MenuItem>;
 
-/** The same in the canonical record's spelling, and a price entry's. */
-export const SPEC_ONLY_RECORD_FIELDS = {
-  tags: [],
-  staff_pick: false,
-  external_id: '',
-  strain: null,
-  cannabinoids: [],
-  terpenes: [],
-  batch: null,
-  serving: null,
-  images: [],
-};
+/** The same in the canonical record's spelling (two names differ), and a price entry's. */
+const { staffPick, externalId, ...SPELLED_ALIKE } = SPEC_ONLY_FIELDS;
+export const SPEC_ONLY_RECORD_FIELDS = { ...SPELLED_ALIKE, staff_pick: staffPick, external_id: externalId };
 export const SPEC_ONLY_PRICE_FIELDS = { label: '', med_price: null, sku: '', barcode: '' };
 /** A price entry's, in the model's spelling. */
 export const SPEC_ONLY_ENTRY_FIELDS = { label: '', medPriceCents: null, sku: '', barcode: '' };
+
+/** A price entry with the specification's fields only: what a test states, the rest at their missing values. */
+export const priceEntry = (
+  fields: Pick<PriceEntry, 'unit' | 'amount' | 'priceCents' | 'stock'>,
+): PriceEntry => ({
+  ...fields,
+  ...SPEC_ONLY_ENTRY_FIELDS,
+});
 
 /** A plain flower item with one price entry, and the fields a test cares about in `overrides`. */
 export function itemInput(id: number | null, overrides: Partial<MenuItemInput> = {}): MenuItemInput {
@@ -49,15 +48,7 @@ export function itemInput(id: number | null, overrides: Partial<MenuItemInput> =
     conditions: [],
     active: true,
     ...SPEC_ONLY_FIELDS,
-    prices: [
-      {
-        unit: 'gram',
-        amount: 1,
-        priceCents: 1000,
-        stock: null,
-        ...SPEC_ONLY_ENTRY_FIELDS,
-      },
-    ],
+    prices: [priceEntry({ unit: 'gram', amount: 1, priceCents: 1000, stock: null })],
     ...overrides,
   };
 }

@@ -7,24 +7,13 @@ import {
   itemChanges,
   matchByNameAndBrand,
 } from '../../src/domain/menu-writes.js';
-import { menuItem } from './item-builder.js';
+import { menuItem, priceEntry } from './item-builder.js';
 
 /** A stored item (thc 20, one price entry of 12.00 with 4 in stock) with `changes`. */
 const item = (id: number, changes: Partial<MenuItem> = {}): MenuItem =>
   menuItem(id, {
     thc: 20,
-    prices: [
-      {
-        unit: 'gram',
-        amount: 1,
-        priceCents: 1200,
-        stock: 4,
-        label: '',
-        medPriceCents: null,
-        sku: '',
-        barcode: '',
-      },
-    ],
+    prices: [priceEntry({ unit: 'gram', amount: 1, priceCents: 1200, stock: 4 })],
     ...changes,
   });
 
@@ -112,18 +101,7 @@ describe('itemChanges', () => {
     const changes = itemChanges(
       [
         item(1, {
-          prices: [
-            {
-              unit: 'gram',
-              amount: 1,
-              priceCents: 1300,
-              stock: 4,
-              label: '',
-              medPriceCents: null,
-              sku: '',
-              barcode: '',
-            },
-          ],
+          prices: [priceEntry({ unit: 'gram', amount: 1, priceCents: 1300, stock: 4 })],
         }),
       ],
       stored,

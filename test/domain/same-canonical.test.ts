@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sameCanonical, toCanonicalRecord } from '../../src/domain/canonical.js';
 import type { MenuItem } from '../../src/domain/item.js';
-import { SPEC_ONLY_FIELDS } from './item-builder.js';
+import { priceEntry, SPEC_ONLY_ENTRY_FIELDS, SPEC_ONLY_FIELDS } from './item-builder.js';
 
 const base: MenuItem = {
   id: 1,
@@ -28,22 +28,10 @@ const base: MenuItem = {
       amount: 1,
       priceCents: 1200,
       stock: 4,
-      label: '',
-      medPriceCents: null,
-      sku: '',
-      barcode: '',
+      ...SPEC_ONLY_ENTRY_FIELDS,
       updatedAt: '2026-11-26T00:00:00.000Z',
     },
-    {
-      unit: 'ounce',
-      amount: 0.125,
-      priceCents: 3800,
-      stock: null,
-      label: '',
-      medPriceCents: null,
-      sku: '',
-      barcode: '',
-    },
+    priceEntry({ unit: 'ounce', amount: 0.125, priceCents: 3800, stock: null }),
   ],
 };
 

@@ -5,7 +5,7 @@ import { fromCents, MAX_PRICE_CENTS, toCents } from '../../src/domain/money.js';
 import { validateItem, validateMenu } from '../../src/domain/validate-item.js';
 import { ALL_ITEM_FIELD_ALIASES } from '../../src/forms/index.js';
 import { BLUE_DREAM } from '../helpers/fixtures.js';
-import { SPEC_ONLY_FIELDS } from './item-builder.js';
+import { priceEntry, SPEC_ONLY_FIELDS } from './item-builder.js';
 
 const ALIASES = ALL_ITEM_FIELD_ALIASES;
 
@@ -45,26 +45,8 @@ const EXPECTED_ITEM = {
   active: false,
   ...SPEC_ONLY_FIELDS,
   prices: [
-    {
-      unit: 'gram',
-      amount: 1,
-      priceCents: 1200,
-      stock: 10,
-      label: '',
-      medPriceCents: null,
-      sku: '',
-      barcode: '',
-    },
-    {
-      unit: 'ounce',
-      amount: 0.125,
-      priceCents: 3850,
-      stock: null,
-      label: '',
-      medPriceCents: null,
-      sku: '',
-      barcode: '',
-    },
+    priceEntry({ unit: 'gram', amount: 1, priceCents: 1200, stock: 10 }),
+    priceEntry({ unit: 'ounce', amount: 0.125, priceCents: 3850, stock: null }),
   ],
 };
 

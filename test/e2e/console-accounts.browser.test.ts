@@ -1,16 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  type Chromium,
-  describeInChromium,
-  launchChromium,
-  seriousProblems,
-  watchPage,
-} from '../helpers/chromium.js';
-import { assertBuilt, cliJson, REPOSITORY, type ServerProcess, startServe } from '../helpers/cli.js';
-import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
+import { expect, it } from 'vitest';
+import { browserSuite } from '../helpers/browser-suite.js';
+import { describeInChromium, seriousProblems } from '../helpers/chromium.js';
+import { cliJson, REPOSITORY } from '../helpers/cli.js';
 
 /**
  * People's accounts in the console, in Debian's Chromium against `menu-api serve`: an invitation's
@@ -23,37 +16,23 @@ const SHOTS = join(REPOSITORY, 'test-results', 'console-accounts');
 const PASSWORD = 'correct horse battery staple';
 
 describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the console', () => {
-  let database: TestDatabase;
-  let server: ServerProcess;
-  let browser: Chromium;
-  let page: Page;
-  const foreign: string[] = [];
-  const problems: string[] = [];
-
-  const checked = async (name: string) => {
-    await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-    expect(await seriousProblems(page), name).toEqual([]);
-  };
-
-  beforeAll(async () => {
-    assertBuilt();
-    mkdirSync(SHOTS, { recursive: true });
-    database = await testDatabase();
-    await cliJson(database.address, ['dispensary', 'create', '--name', 'Green Leaf']);
-    server = await startServe(database.address);
-    browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
-    page = browser.page;
-    watchPage(page, server.url, { foreign, problems }, (error) => error.includes('401'));
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await database?.cleanup();
+  const suite = browserSuite({
+    seed: async (database) => {
+      mkdirSync(SHOTS, { recursive: true });
+      await cliJson(database.address, ['dispensary', 'create', '--name', 'Green Leaf']);
+    },
+    // A signed-out page asks for its session first: that 401 is expected.
+    expected: (error) => error.includes('401'),
+    timeoutMs: 120_000,
   });
 
+  const checked = async (name: string) => {
+    await suite.page.screenshot({ path: join(SHOTS, `${name}.png`) });
+    expect(await seriousProblems(suite.page), name).toEqual([]);
+  };
+
   it('opens an invitation, chooses a password from the keyboard, and is signed in', async () => {
-    const issued = await cliJson<{ link: string }>(database.address, [
+    const issued = await cliJson<{ link: string }>(suite.database.address, [
       'account',
       'invite',
       '--email',
@@ -61,50 +40,50 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
       '--role',
       'operator',
       '--public-url',
-      server.url,
+      suite.server.url,
     ]);
-    await page.goto(issued.link);
-    await page.getByText('For owner@example.com').waitFor();
+    await suite.page.goto(issued.link);
+    await suite.page.getByText('For owner@example.com').waitFor();
     // The secret is taken off the address at once.
-    expect(page.url()).toBe(`${server.url}/console/link`);
+    expect(suite.page.url()).toBe(`${suite.server.url}/console/link`);
     await checked('link');
-    await page.getByLabel('New password').focus();
-    await page.keyboard.type(PASSWORD);
-    await page.keyboard.press('Enter');
-    await page.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 10_000 });
-    await page.getByText('owner@example.com (operator)').waitFor();
+    await suite.page.getByLabel('New password').focus();
+    await suite.page.keyboard.type(PASSWORD);
+    await suite.page.keyboard.press('Enter');
+    await suite.page.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 10_000 });
+    await suite.page.getByText('owner@example.com (operator)').waitFor();
   }, 60_000);
 
   it('invites a manager on the Team page and removes them', async () => {
-    await page.getByRole('link', { name: 'Team' }).click();
-    await page.getByRole('heading', { name: 'Team' }).waitFor();
-    await page.getByLabel('Email').fill('manager@example.com');
-    await page.getByLabel('Role').selectOption('manager');
-    await page.getByLabel('Green Leaf').check();
-    await page.getByRole('button', { name: 'Invite' }).click();
-    await page.getByText('One-time link for manager@example.com').waitFor();
+    await suite.page.getByRole('link', { name: 'Team' }).click();
+    await suite.page.getByRole('heading', { name: 'Team' }).waitFor();
+    await suite.page.getByLabel('Email').fill('manager@example.com');
+    await suite.page.getByLabel('Role').selectOption('manager');
+    await suite.page.getByLabel('Green Leaf').check();
+    await suite.page.getByRole('button', { name: 'Invite' }).click();
+    await suite.page.getByText('One-time link for manager@example.com').waitFor();
     await checked('team-invited');
-    await page.getByRole('button', { name: 'Done' }).click();
-    await page.getByRole('cell', { name: 'manager@example.com', exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Remove manager@example.com' }).click();
-    await page.getByRole('button', { name: 'Remove account' }).click();
+    await suite.page.getByRole('button', { name: 'Done' }).click();
+    await suite.page.getByRole('cell', { name: 'manager@example.com', exact: true }).waitFor();
+    await suite.page.getByRole('button', { name: 'Remove manager@example.com' }).click();
+    await suite.page.getByRole('button', { name: 'Remove account' }).click();
     await expect
-      .poll(() => page.getByRole('cell', { name: 'manager@example.com', exact: true }).count())
+      .poll(() => suite.page.getByRole('cell', { name: 'manager@example.com', exact: true }).count())
       .toBe(0);
   }, 60_000);
 
   it('signs out, and signs in again with email and password', async () => {
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('Email').waitFor();
+    await suite.page.getByRole('button', { name: 'Sign out' }).click();
+    await suite.page.getByLabel('Email').waitFor();
     await checked('sign-in');
-    await page.getByLabel('Email').fill('owner@example.com');
-    await page.getByLabel('Password').fill('not the password at all');
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('alert').filter({ hasText: 'do not match' }).waitFor();
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.keyboard.press('Enter');
-    await page.getByText('owner@example.com (operator)').waitFor({ timeout: 10_000 });
-    expect(foreign).toEqual([]);
-    expect(problems.filter((problem) => !/status of 40[0-39]/.test(problem))).toEqual([]);
+    await suite.page.getByLabel('Email').fill('owner@example.com');
+    await suite.page.getByLabel('Password').fill('not the password at all');
+    await suite.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await suite.page.getByRole('alert').filter({ hasText: 'do not match' }).waitFor();
+    await suite.page.getByLabel('Password').fill(PASSWORD);
+    await suite.page.keyboard.press('Enter');
+    await suite.page.getByText('owner@example.com (operator)').waitFor({ timeout: 10_000 });
+    expect(suite.foreign).toEqual([]);
+    expect(suite.problems.filter((problem) => !/status of 40[0-39]/.test(problem))).toEqual([]);
   }, 60_000);
 });

@@ -1,16 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  type Chromium,
-  describeInChromium,
-  launchChromium,
-  seriousProblems,
-  watchPage,
-} from '../helpers/chromium.js';
-import { assertBuilt, REPOSITORY, type ServerProcess, startServe } from '../helpers/cli.js';
-import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
+import { expect, it } from 'vitest';
+import { browserSuite } from '../helpers/browser-suite.js';
+import { describeInChromium, seriousProblems } from '../helpers/chromium.js';
+import { REPOSITORY } from '../helpers/cli.js';
 
 /**
  * The /docs page as a person uses it: Debian's Chromium opens it on the demo server (a real
@@ -19,54 +12,34 @@ import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
  */
 
 describeInChromium('test/e2e/docs.browser.test.ts', '/docs in Chromium', () => {
-  let database: TestDatabase;
-  let server: ServerProcess;
-  let browser: Chromium;
-  let page: Page;
-  const foreign: string[] = [];
-  const problems: string[] = [];
-
-  beforeAll(async () => {
-    assertBuilt();
-    database = await testDatabase();
-    server = await startServe(database.address, ['--demo']);
-    browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
-    page = browser.page;
-    watchPage(page, server.url, { foreign, problems });
-  }, 40_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await database?.cleanup();
-  });
+  const suite = browserSuite({ serveArgs: ['--demo'], timeoutMs: 40_000 });
 
   it('the landing page (/) names the service and leads to the docs; /docs/ works too', async () => {
-    await page.goto(`${server.url}/`);
-    expect(await page.locator('h1').textContent()).toBe('Dispensary Menu API');
+    await suite.page.goto(`${suite.server.url}/`);
+    expect(await suite.page.locator('h1').textContent()).toBe('Dispensary Menu API');
     mkdirSync(join(REPOSITORY, 'test-results'), { recursive: true });
-    await page.screenshot({ path: join(REPOSITORY, 'test-results', 'landing.png') });
-    expect(await seriousProblems(page), 'axe on the landing page').toEqual([]);
-    await page.locator('a[href="docs"]').click();
+    await suite.page.screenshot({ path: join(REPOSITORY, 'test-results', 'landing.png') });
+    expect(await seriousProblems(suite.page), 'axe on the landing page').toEqual([]);
+    await suite.page.locator('a[href="docs"]').click();
     await expect
-      .poll(() => page.locator('.swagger-ui .info .title').textContent(), { timeout: 10_000 })
+      .poll(() => suite.page.locator('.swagger-ui .info .title').textContent(), { timeout: 10_000 })
       .toContain('Dispensary Menu API');
-    await page.goto(`${server.url}/docs/`);
-    expect(new URL(page.url()).pathname).toBe('/docs');
+    await suite.page.goto(`${suite.server.url}/docs/`);
+    expect(new URL(suite.page.url()).pathname).toBe('/docs');
     await expect
-      .poll(() => page.locator('.swagger-ui .info .title').textContent(), { timeout: 10_000 })
+      .poll(() => suite.page.locator('.swagger-ui .info .title').textContent(), { timeout: 10_000 })
       .toContain('Dispensary Menu API');
-    expect(foreign, 'requests that left this server').toEqual([]);
-    expect(problems, 'errors in the page').toEqual([]);
+    expect(suite.foreign, 'requests that left this server').toEqual([]);
+    expect(suite.problems, 'errors in the page').toEqual([]);
   }, 30_000);
 
   it('runs Form B and Form A menu requests from the page against the demo data, using only this server', async () => {
-    await page.goto(`${server.url}/docs`);
+    await suite.page.goto(`${suite.server.url}/docs`);
     await expect
-      .poll(() => page.locator('.swagger-ui .info .title').textContent(), { timeout: 10_000 })
+      .poll(() => suite.page.locator('.swagger-ui .info .title').textContent(), { timeout: 10_000 })
       .toContain('Dispensary Menu API');
 
-    const operation = page.locator('#operations-Form_B-readMenuFormB');
+    const operation = suite.page.locator('#operations-Form_B-readMenuFormB');
     await operation.locator('.opblock-summary').first().click();
     // "Try it out" is on from the start; the demo credentials are filled in as Form B's security.
     await operation.locator('button.execute').click();
@@ -79,7 +52,7 @@ describeInChromium('test/e2e/docs.browser.test.ts', '/docs in Chromium', () => {
     expect(await body.textContent()).toContain('Granddaddy Purple');
 
     // Form A from the same page: its example body carries the demo credentials.
-    const formA = page.locator('#operations-Form_A-readMenuFormA');
+    const formA = suite.page.locator('#operations-Form_A-readMenuFormA');
     await formA.locator('.opblock-summary').first().click();
     await formA.locator('button.execute').click();
     const formABody = formA.locator('.live-responses-table .response-col_description .microlight').first();
@@ -89,9 +62,9 @@ describeInChromium('test/e2e/docs.browser.test.ts', '/docs in Chromium', () => {
 
     mkdirSync(join(REPOSITORY, 'test-results'), { recursive: true });
     await operation.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(REPOSITORY, 'test-results', 'docs.png') });
+    await suite.page.screenshot({ path: join(REPOSITORY, 'test-results', 'docs.png') });
 
-    expect(foreign, 'requests that left this server').toEqual([]);
-    expect(problems, 'errors in the page').toEqual([]);
+    expect(suite.foreign, 'requests that left this server').toEqual([]);
+    expect(suite.problems, 'errors in the page').toEqual([]);
   }, 30_000);
 });

@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { type AdminMethod, adminCaller, adminKey, auditLog, expectNoSecrets } from './admin.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type AdminCall,
+  type AdminMethod,
+  adminCaller,
+  adminKey,
+  auditLog,
+  expectNoSecrets,
+  syncTestRuntime,
+} from './admin.js';
 import { expectError } from './http.js';
 import type { TestRuntime } from './runtime.js';
 
@@ -120,7 +128,7 @@ export function describeAdminKeyRefusals(suite: AdminRoutes): void {
  * dispensary (created from `other`, given `otherMenu`), a key with scope all ("operator") and a key
  * limited to the seed's dispensary. Every secret among them goes into `secrets`.
  */
-export async function securityFixture(
+async function securityFixture(
   runtime: TestRuntime,
   options: { other: Record<string, unknown>; otherMenu?: unknown[]; scopedName: string },
   secrets: string[],
@@ -135,4 +143,35 @@ export async function securityFixture(
   const limited = await adminKey(runtime, `dispensary:${runtime.seed.dispensaryId}`, options.scopedName);
   secrets.push(all.key, limited.key, runtime.seed.token, runtime.seed.password, other.token);
   return { admin: all.call, adminSecret: all.key, other, scoped: limited.call };
+}
+
+/** A security suite's world, filled in before its first test: read its fields inside tests and hooks only. */
+export interface SecuritySuite {
+  watch: ReturnType<typeof secretWatch>;
+  runtime: TestRuntime;
+  /** The operator's key and calls with it. */
+  adminSecret: string;
+  admin: AdminCall;
+  /** Calls with the key limited to the seed's dispensary. */
+  scoped: AdminCall;
+  other: { id: number; token: string };
+}
+
+/**
+ * The set-up every security suite of the sync API shares: a sync test runtime (given `runtimeOptions`)
+ * with the `securityFixture` on it before the suite's tests, closed after them.
+ */
+export function securitySuite(
+  runtimeOptions: Parameters<typeof syncTestRuntime>[0],
+  fixture: Parameters<typeof securityFixture>[1],
+): SecuritySuite {
+  const watch = secretWatch();
+  // Filled in by beforeAll, before any test or hook of the suite reads it.
+  const suite = { watch } as SecuritySuite;
+  beforeAll(async () => {
+    suite.runtime = await syncTestRuntime(runtimeOptions);
+    Object.assign(suite, await securityFixture(suite.runtime, fixture, watch.secrets));
+  });
+  afterAll(() => suite.runtime.close());
+  return suite;
 }

@@ -3,7 +3,12 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MenuItemInput } from '../../src/domain/item.js';
 import { ServiceError } from '../../src/services/errors.js';
-import { SPEC_ONLY_FIELDS, SPEC_ONLY_PRICE_FIELDS, SPEC_ONLY_RECORD_FIELDS } from '../domain/item-builder.js';
+import {
+  priceEntry,
+  SPEC_ONLY_FIELDS,
+  SPEC_ONLY_PRICE_FIELDS,
+  SPEC_ONLY_RECORD_FIELDS,
+} from '../domain/item-builder.js';
 import { BLUE_DREAM } from '../helpers/fixtures.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 
@@ -122,26 +127,8 @@ describe('MenuService.parse: JSON in every naming', () => {
         productSubtype: 'Hybrid',
         thc: 21.5,
         prices: [
-          {
-            unit: 'gram',
-            amount: 1,
-            priceCents: 1200,
-            stock: 10,
-            label: '',
-            medPriceCents: null,
-            sku: '',
-            barcode: '',
-          },
-          {
-            unit: 'ounce',
-            amount: 0.125,
-            priceCents: 3850,
-            stock: 0,
-            label: '',
-            medPriceCents: null,
-            sku: '',
-            barcode: '',
-          },
+          priceEntry({ unit: 'gram', amount: 1, priceCents: 1200, stock: 10 }),
+          priceEntry({ unit: 'ounce', amount: 0.125, priceCents: 3850, stock: 0 }),
         ],
       }),
     ]);
@@ -229,36 +216,9 @@ describe('MenuService.parse: CSV', () => {
     expect(items).toHaveLength(2);
     expect(items[0]).toMatchObject({ id: 4, name: 'Blue Dream', brand: 'Emerald', productType: 'Flower' });
     expect(items[0]!.prices).toEqual([
-      {
-        unit: 'gram',
-        amount: 1,
-        priceCents: 1200,
-        stock: 10,
-        label: '',
-        medPriceCents: null,
-        sku: '',
-        barcode: '',
-      },
-      {
-        unit: 'ounce',
-        amount: 0.125,
-        priceCents: 3850,
-        stock: 2,
-        label: '',
-        medPriceCents: null,
-        sku: '',
-        barcode: '',
-      },
-      {
-        unit: 'gram',
-        amount: 3.5,
-        priceCents: 3500,
-        stock: null,
-        label: '',
-        medPriceCents: null,
-        sku: '',
-        barcode: '',
-      },
+      priceEntry({ unit: 'gram', amount: 1, priceCents: 1200, stock: 10 }),
+      priceEntry({ unit: 'ounce', amount: 0.125, priceCents: 3850, stock: 2 }),
+      priceEntry({ unit: 'gram', amount: 3.5, priceCents: 3500, stock: null }),
     ]);
     expect(items[1]).toMatchObject({ id: 9, prices: [{ unit: 'unit', amount: 10, priceCents: 2000 }] });
   });
@@ -306,18 +266,7 @@ describe('MenuService.parse: CSV', () => {
       conditions: ['Stress'],
       active: true,
       ...SPEC_ONLY_FIELDS,
-      prices: [
-        {
-          unit: 'gram',
-          amount: 1,
-          priceCents: 1200,
-          stock: 3,
-          label: '',
-          medPriceCents: null,
-          sku: '',
-          barcode: '',
-        },
-      ],
+      prices: [priceEntry({ unit: 'gram', amount: 1, priceCents: 1200, stock: 3 })],
     });
     expect(noPrices).toMatchObject({ id: 2, productType: 'Topical', prices: [], flavors: [], thc: null });
   });
@@ -343,26 +292,8 @@ describe('MenuService.parse: CSV', () => {
         brand: 'Cloud',
         productType: 'Vape',
         prices: [
-          {
-            unit: 'gram',
-            amount: 1,
-            priceCents: 1250,
-            stock: null,
-            label: '',
-            medPriceCents: null,
-            sku: '',
-            barcode: '',
-          },
-          {
-            unit: 'gram',
-            amount: 2,
-            priceCents: 2000,
-            stock: null,
-            label: '',
-            medPriceCents: null,
-            sku: '',
-            barcode: '',
-          },
+          priceEntry({ unit: 'gram', amount: 1, priceCents: 1250, stock: null }),
+          priceEntry({ unit: 'gram', amount: 2, priceCents: 2000, stock: null }),
         ],
       }),
     ]);

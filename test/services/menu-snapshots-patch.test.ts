@@ -6,7 +6,7 @@ import { FormAMenu, toFormAItem } from '../../src/forms/form-a/item.js';
 import { formBMenuSchema, toFormBItem } from '../../src/forms/form-b/item.js';
 import type { ChangeListener } from '../../src/services/change-feed.js';
 import { type BuildEvent, MenuSnapshots } from '../../src/services/menu-snapshots.js';
-import { SPEC_ONLY_FIELDS } from '../domain/item-builder.js';
+import { SPEC_ONLY_ENTRY_FIELDS, SPEC_ONLY_FIELDS } from '../domain/item-builder.js';
 
 function item(id: number, version = 0, active = true): MenuItem {
   return {
@@ -33,10 +33,7 @@ function item(id: number, version = 0, active = true): MenuItem {
         amount: 1,
         priceCents: 1200 + version,
         stock: version,
-        label: '',
-        medPriceCents: null,
-        sku: '',
-        barcode: '',
+        ...SPEC_ONLY_ENTRY_FIELDS,
         updatedAt: `t${version}`,
       },
     ],

@@ -9,7 +9,7 @@ import { ChangeFeed } from '../../src/services/change-feed.js';
 import { MenuSnapshots } from '../../src/services/menu-snapshots.js';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
-import { itemInput } from '../domain/item-builder.js';
+import { itemInput, priceEntry } from '../domain/item-builder.js';
 import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
 
 function input(id: number, version: number, overrides: Partial<MenuItemInput> = {}): MenuItemInput {
@@ -17,26 +17,8 @@ function input(id: number, version: number, overrides: Partial<MenuItemInput> = 
     name: `Item ${id} v${version}`,
     description: `A description long enough to be worth compressing (item ${id}). `.repeat(2),
     prices: [
-      {
-        unit: 'gram',
-        amount: 1,
-        priceCents: 1000 + version,
-        stock: 5,
-        label: '',
-        medPriceCents: null,
-        sku: '',
-        barcode: '',
-      },
-      {
-        unit: 'ounce',
-        amount: 0.125,
-        priceCents: 3000,
-        stock: null,
-        label: '',
-        medPriceCents: null,
-        sku: '',
-        barcode: '',
-      },
+      priceEntry({ unit: 'gram', amount: 1, priceCents: 1000 + version, stock: 5 }),
+      priceEntry({ unit: 'ounce', amount: 0.125, priceCents: 3000, stock: null }),
     ],
     ...overrides,
   });

@@ -10,7 +10,7 @@ import { type BuildEvent, MenuSnapshots, type SnapshotOptions } from '../../src/
 import { negotiateEncoding } from '../../src/services/snapshots/encoding.js';
 import { compileSerializer } from '../../src/services/snapshots/serializer.js';
 import type { Change, ChangeKind } from '../../src/store/store.js';
-import { SPEC_ONLY_FIELDS } from '../domain/item-builder.js';
+import { priceEntry, SPEC_ONLY_FIELDS } from '../domain/item-builder.js';
 
 function item(id: number, overrides: Partial<MenuItem> = {}): MenuItem {
   return {
@@ -32,26 +32,8 @@ function item(id: number, overrides: Partial<MenuItem> = {}): MenuItem {
     active: id % 5 !== 0,
     ...SPEC_ONLY_FIELDS,
     prices: [
-      {
-        unit: 'gram',
-        amount: 1,
-        priceCents: 1200,
-        stock: 10,
-        label: '',
-        medPriceCents: null,
-        sku: '',
-        barcode: '',
-      },
-      {
-        unit: 'ounce',
-        amount: 0.125,
-        priceCents: 3850,
-        stock: null,
-        label: '',
-        medPriceCents: null,
-        sku: '',
-        barcode: '',
-      },
+      priceEntry({ unit: 'gram', amount: 1, priceCents: 1200, stock: 10 }),
+      priceEntry({ unit: 'ounce', amount: 0.125, priceCents: 3850, stock: null }),
     ],
     ...overrides,
   };

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KyselyStore } from '../../src/store/create.js';
+import { priceEntry } from '../domain/item-builder.js';
 import { onPostgres } from '../helpers/database.js';
 import { type PostgresStoreFixture, postgresStoreFixture } from '../helpers/postgres-store.js';
 import { until } from '../helpers/wait.js';
@@ -42,26 +43,8 @@ describe.runIf(onPostgres)('stock levels are updated in place on PostgreSQL', ()
     const menu = Array.from({ length: ITEMS }, (_, index) =>
       item(index + 1, {
         prices: [
-          {
-            unit: 'gram',
-            amount: 1,
-            priceCents: 1000,
-            stock: 5,
-            label: '',
-            medPriceCents: null,
-            sku: '',
-            barcode: '',
-          },
-          {
-            unit: 'gram',
-            amount: 3.5,
-            priceCents: 3000,
-            stock: 5,
-            label: '',
-            medPriceCents: null,
-            sku: '',
-            barcode: '',
-          },
+          priceEntry({ unit: 'gram', amount: 1, priceCents: 1000, stock: 5 }),
+          priceEntry({ unit: 'gram', amount: 3.5, priceCents: 3000, stock: 5 }),
         ],
       }),
     );

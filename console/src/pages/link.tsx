@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AccountLinkInfo, AdminSession } from '../../../src/client/types.js';
 import { api, messageOf } from '../api.js';
-import { Alert } from '../components.js';
+import { Alert, useSubmit } from '../components.js';
 
 /** What the link page read from the address: the secret after #, taken off the address at once. */
 function takeLinkToken(): string {
@@ -17,11 +17,12 @@ function takeLinkToken(): string {
 export function LinkPage(props: { onSignedIn: (session: AdminSession) => void }) {
   const [token] = useState(takeLinkToken);
   const [info, setInfo] = useState<AccountLinkInfo>();
-  const [error, setError] = useState(
+  const [password, setPassword] = useState('');
+  const { busy, error, setError, onSubmit } = useSubmit(
+    async () =>
+      props.onSignedIn(await api<AdminSession>('POST', '/account-link/accept', { token, password })),
     token === '' ? 'This address has no link in it. Open the whole link you were sent.' : '',
   );
-  const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (token === '') return;
     api<AccountLinkInfo>('POST', '/account-link', { token }).then(setInfo, (failure) =>
@@ -33,20 +34,7 @@ export function LinkPage(props: { onSignedIn: (session: AdminSession) => void })
       <h1>{info?.purpose === 'reset' ? 'Choose a new password' : 'Choose your password'}</h1>
       {info && <p>For {info.email}. Then you are signed in.</p>}
       {info && (
-        <form
-          onSubmit={async (event) => {
-            event.preventDefault();
-            setBusy(true);
-            setError('');
-            try {
-              props.onSignedIn(await api<AdminSession>('POST', '/account-link/accept', { token, password }));
-            } catch (failure) {
-              setError(messageOf(failure));
-            } finally {
-              setBusy(false);
-            }
-          }}
-        >
+        <form onSubmit={onSubmit}>
           <label for="new-password">New password</label>
           <input
             id="new-password"

@@ -12,6 +12,40 @@ const ROLES: { value: Role; label: string }[] = [
   { value: 'staff', label: 'Staff of its dispensaries (menu and stock)' },
 ];
 
+type DispensaryOptions = { value: number; label: string }[] | undefined;
+
+/** An account's role, and the dispensaries it covers unless it is an operator (who covers all). */
+function RoleFields(props: {
+  role: Role;
+  onRole: (role: Role) => void;
+  options: DispensaryOptions;
+  chosen: number[];
+  onChosen: (chosen: number[]) => void;
+}) {
+  return (
+    <>
+      <label>
+        Role
+        <select value={props.role} onChange={(event) => props.onRole(event.currentTarget.value as Role)}>
+          {ROLES.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {props.role !== 'operator' && (
+        <CheckGroup
+          legend="Dispensaries"
+          options={props.options}
+          chosen={props.chosen}
+          onChange={props.onChosen}
+        />
+      )}
+    </>
+  );
+}
+
 /**
  * The people with accounts (an operator sees all, a manager the staff of its dispensaries): invite,
  * change role and dispensaries, new password link, remove. The same routes as any sync API client's.
@@ -55,19 +89,7 @@ export function TeamPage() {
       <h2>Invite a person</h2>
       <SecretForm state={inviting} secret={(issued) => ({ label: linkLabel(issued), value: issued.link })}>
         <TextInput label="Email" value={email} onInput={setEmail} maxLength={254} />
-        <label>
-          Role
-          <select value={role} onChange={(event) => setRole(event.currentTarget.value as Role)}>
-            {ROLES.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        {role !== 'operator' && (
-          <CheckGroup legend="Dispensaries" options={options} chosen={chosen} onChange={setChosen} />
-        )}
+        <RoleFields role={role} onRole={setRole} options={options} chosen={chosen} onChosen={setChosen} />
         <button type="submit">Invite</button>
         <ErrorText message={inviting.failure?.message} />
       </SecretForm>
@@ -124,11 +146,7 @@ export function TeamPage() {
   );
 }
 
-function ChangeAccount(props: {
-  account: AccountSummary;
-  options: { value: number; label: string }[] | undefined;
-  onDone: () => void;
-}) {
+function ChangeAccount(props: { account: AccountSummary; options: DispensaryOptions; onDone: () => void }) {
   const [role, setRole] = useState<Role>(props.account.role);
   const [chosen, setChosen] = useState<number[]>(props.account.dispensary_ids);
   const [error, setError] = useState('');
@@ -150,19 +168,7 @@ function ChangeAccount(props: {
       }}
     >
       <h2>Change {props.account.email}</h2>
-      <label>
-        Role
-        <select value={role} onChange={(event) => setRole(event.currentTarget.value as Role)}>
-          {ROLES.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      {role !== 'operator' && (
-        <CheckGroup legend="Dispensaries" options={props.options} chosen={chosen} onChange={setChosen} />
-      )}
+      <RoleFields role={role} onRole={setRole} options={props.options} chosen={chosen} onChosen={setChosen} />
       <button type="submit">Save</button>
       <button type="button" onClick={props.onDone}>
         Cancel

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import { MenuPricing, repricedItems } from '../../domain/special-pricing.js';
 import type { Special, SpecialFields, SpecialTargetsRecord } from '../../domain/special-schema.js';
 import type { Weekday } from '../../domain/store-info.js';
+import { specialRecordOf } from '../../domain/validate-special.js';
 import type { FeedEntry } from '../batches.js';
 import type { Dialect } from '../dialect.js';
 import type { Database, SpecialTable } from '../schema.js';
@@ -46,25 +47,14 @@ function toSpecial(row: SpecialRow): Special {
 }
 
 function valuesOf(fields: SpecialFields, at: string): SpecialValues {
-  const { appliesTo } = fields;
+  // The record's spelling, as the sync API shows it; the table keeps the value in hundredths and
+  // the lists as JSON text.
+  const { value: _inUnits, applies_to: appliesTo, days_of_week: days, ...same } = specialRecordOf(fields);
   return {
-    name: fields.name,
-    description: fields.description,
-    kind: fields.kind,
+    ...same,
     value_hundredths: fields.valueHundredths,
-    applies_to: JSON.stringify({
-      item_ids: appliesTo.itemIds,
-      external_ids: appliesTo.externalIds,
-      brands: appliesTo.brands,
-      product_types: appliesTo.productTypes,
-      tags: appliesTo.tags,
-    }),
-    menu_type: fields.menuType,
-    starts_at: fields.startsAt,
-    ends_at: fields.endsAt,
-    days_of_week: fields.daysOfWeek === null ? null : JSON.stringify(fields.daysOfWeek),
-    daily_start: fields.dailyStart,
-    daily_end: fields.dailyEnd,
+    applies_to: JSON.stringify(appliesTo),
+    days_of_week: days === null ? null : JSON.stringify(days),
     updated_at: at,
   };
 }

@@ -1,60 +1,41 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AdminCall,
-  adminCaller,
-  auditLog,
-  expectNoSecrets,
-  syncTestRuntime,
-} from '../../helpers/admin.js';
-import { describeAdminKeyRefusals, secretWatch, securityFixture } from '../../helpers/admin-roles.js';
+import { describe, expect, it } from 'vitest';
+import { adminCaller, auditLog, expectNoSecrets } from '../../helpers/admin.js';
+import { describeAdminKeyRefusals, securitySuite } from '../../helpers/admin-roles.js';
 import { expectError, expectInvalid, formBHeaders, SQL_METACHARACTERS } from '../../helpers/http.js';
-import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
+import { SAMPLE_MENU } from '../../helpers/runtime.js';
 
 describe('sync API: dispensaries, security', () => {
-  let runtime: TestRuntime;
-  let admin: AdminCall;
-  let adminSecret: string;
-  /** Dispensary 1 (the seed) and dispensary 2, with tokens. */
-  let second: { id: number; token: string };
-  /** A key limited to dispensary 1. */
-  let scoped: AdminCall;
+  /** Dispensary 1 (the seed) and dispensary 2 (`other`), and a key limited to dispensary 1 (`scoped`). */
+  const suite = securitySuite(
+    { menu: SAMPLE_MENU },
+    { other: { name: 'Second Shop', city: 'Salem' }, scopedName: 'shop-one-pos' },
+  );
   /** Every secret handed out in this file, none of which may appear in the audit log or an error body. */
-  const watch = secretWatch();
+  const { watch } = suite;
   const { secrets, errorBodies, remember } = watch;
   const menuOf = (token: string) =>
-    runtime.app.inject({ method: 'GET', url: '/menu', headers: formBHeaders({ ...runtime.seed, token }) });
+    suite.runtime.app.inject({
+      method: 'GET',
+      url: '/menu',
+      headers: formBHeaders({ ...suite.runtime.seed, token }),
+    });
   const snapshot = async () => ({
-    list: (await admin('GET', '/dispensaries')).json(),
-    one: (await admin('GET', `/dispensaries/${runtime.seed.dispensaryId}`)).json(),
-    two: (await admin('GET', `/dispensaries/${second.id}`)).json(),
-    audit: (await auditLog(runtime)).length,
+    list: (await suite.admin('GET', '/dispensaries')).json(),
+    one: (await suite.admin('GET', `/dispensaries/${suite.runtime.seed.dispensaryId}`)).json(),
+    two: (await suite.admin('GET', `/dispensaries/${suite.other.id}`)).json(),
+    audit: (await auditLog(suite.runtime)).length,
   });
-
-  beforeAll(async () => {
-    runtime = await syncTestRuntime({ menu: SAMPLE_MENU });
-    ({
-      admin,
-      adminSecret,
-      other: second,
-      scoped,
-    } = await securityFixture(
-      runtime,
-      { other: { name: 'Second Shop', city: 'Salem' }, scopedName: 'shop-one-pos' },
-      secrets,
-    ));
-  });
-  afterAll(() => runtime.close());
 
   describeAdminKeyRefusals({
     watch,
-    context: () => ({ runtime, key: adminSecret, token: runtime.seed.token }),
+    context: () => ({ runtime: suite.runtime, key: suite.adminSecret, token: suite.runtime.seed.token }),
     routes: () => [
       ['GET', '/dispensaries', undefined],
       ['POST', '/dispensaries', { name: 'Intruder' }],
-      ['GET', `/dispensaries/${second.id}`, undefined],
-      ['PATCH', `/dispensaries/${second.id}`, { city: 'Hacked' }],
-      ['POST', `/dispensaries/${second.id}/rotate-token`, undefined],
-      ['DELETE', `/dispensaries/${second.id}`, undefined],
+      ['GET', `/dispensaries/${suite.other.id}`, undefined],
+      ['PATCH', `/dispensaries/${suite.other.id}`, { city: 'Hacked' }],
+      ['POST', `/dispensaries/${suite.other.id}/rotate-token`, undefined],
+      ['DELETE', `/dispensaries/${suite.other.id}`, undefined],
     ],
     state: snapshot,
     afterRevoked: (before) =>
@@ -63,8 +44,8 @@ describe('sync API: dispensaries, security', () => {
 
   describe('401: the Authorization header as RFC 7235 reads it', () => {
     it('the scheme name is case-insensitive (RFC 7235)', async () => {
-      const response = await adminCaller(runtime.app, null)('GET', '/dispensaries', undefined, {
-        authorization: `bearer ${adminSecret}`,
+      const response = await adminCaller(suite.runtime.app, null)('GET', '/dispensaries', undefined, {
+        authorization: `bearer ${suite.adminSecret}`,
       });
       expect(response.statusCode).toBe(200);
     });
@@ -72,15 +53,15 @@ describe('sync API: dispensaries, security', () => {
 
   describe('403: a key scoped to dispensary 1 touches nothing else', () => {
     it('its own dispensary: read and update work', async () => {
-      const id = runtime.seed.dispensaryId;
-      expect((await scoped('GET', `/dispensaries/${id}`)).statusCode).toBe(200);
-      const updated = await scoped('PATCH', `/dispensaries/${id}`, { phone: '555-0100' });
+      const id = suite.runtime.seed.dispensaryId;
+      expect((await suite.scoped('GET', `/dispensaries/${id}`)).statusCode).toBe(200);
+      const updated = await suite.scoped('PATCH', `/dispensaries/${id}`, { phone: '555-0100' });
       expect(updated.statusCode, updated.body).toBe(200);
     });
 
     it('the list shows its own dispensary only', async () => {
-      const list = (await scoped('GET', '/dispensaries')).json();
-      expect(list.map((entry: { id: number }) => entry.id)).toEqual([runtime.seed.dispensaryId]);
+      const list = (await suite.scoped('GET', '/dispensaries')).json();
+      expect(list.map((entry: { id: number }) => entry.id)).toEqual([suite.runtime.seed.dispensaryId]);
     });
 
     it.each([
@@ -91,32 +72,38 @@ describe('sync API: dispensaries, security', () => {
     ] as const)('cannot %s dispensary 2, and nothing changes', async (_label, method, suffix, body) => {
       const before = await snapshot();
       const error = expectError(
-        remember(await scoped(method, `/dispensaries/${second.id}${suffix}`, body)),
+        remember(await suite.scoped(method, `/dispensaries/${suite.other.id}${suffix}`, body)),
         403,
         'forbidden',
       );
       // Delete needs scope all; the others name the one dispensary the key may touch.
       expect(error.message).toMatch(
-        method === 'DELETE' ? /scope all/ : new RegExp(`limited to dispensary ${runtime.seed.dispensaryId}`),
+        method === 'DELETE'
+          ? /scope all/
+          : new RegExp(`limited to dispensary ${suite.runtime.seed.dispensaryId}`),
       );
       expect(await snapshot()).toEqual(before);
-      expect((await menuOf(second.token)).statusCode).toBe(200);
+      expect((await menuOf(suite.other.token)).statusCode).toBe(200);
     });
 
     it('the answer for a dispensary that does not exist is the same 403 (no probing of ids)', async () => {
-      expectError(remember(await scoped('GET', '/dispensaries/999')), 403, 'forbidden');
+      expectError(remember(await suite.scoped('GET', '/dispensaries/999')), 403, 'forbidden');
     });
 
     it('cannot create dispensaries (403), and none is created', async () => {
       const before = await snapshot();
-      expectError(remember(await scoped('POST', '/dispensaries', { name: 'Sneaky' })), 403, 'forbidden');
+      expectError(
+        remember(await suite.scoped('POST', '/dispensaries', { name: 'Sneaky' })),
+        403,
+        'forbidden',
+      );
       expect(await snapshot()).toEqual(before);
     });
 
     it('cannot delete even its own dispensary (that needs scope all)', async () => {
       const before = await snapshot();
       expectError(
-        remember(await scoped('DELETE', `/dispensaries/${runtime.seed.dispensaryId}`)),
+        remember(await suite.scoped('DELETE', `/dispensaries/${suite.runtime.seed.dispensaryId}`)),
         403,
         'forbidden',
       );
@@ -126,15 +113,21 @@ describe('sync API: dispensaries, security', () => {
     it('a scoped Idempotency-Key replay cannot reach another dispensary either', async () => {
       const headers = { 'idempotency-key': 'scoped-1' };
       expect(
-        (await scoped('PATCH', `/dispensaries/${runtime.seed.dispensaryId}`, { state: 'OR' }, headers))
-          .statusCode,
+        (
+          await suite.scoped(
+            'PATCH',
+            `/dispensaries/${suite.runtime.seed.dispensaryId}`,
+            { state: 'OR' },
+            headers,
+          )
+        ).statusCode,
       ).toBe(200);
       expectError(
-        remember(await scoped('PATCH', `/dispensaries/${second.id}`, { state: 'OR' }, headers)),
+        remember(await suite.scoped('PATCH', `/dispensaries/${suite.other.id}`, { state: 'OR' }, headers)),
         403,
         'forbidden',
       );
-      expect((await admin('GET', `/dispensaries/${second.id}`)).json().store.state).toBeNull();
+      expect((await suite.admin('GET', `/dispensaries/${suite.other.id}`)).json().store.state).toBeNull();
     });
   });
 
@@ -142,11 +135,13 @@ describe('sync API: dispensaries, security', () => {
     it.each(SQL_METACHARACTERS)('in the id of the path: %j', async (value) => {
       const path = `/dispensaries/${encodeURIComponent(value)}`;
       for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
-        const response = remember(await admin(method, path, method === 'PATCH' ? { city: 'x' } : undefined));
+        const response = remember(
+          await suite.admin(method, path, method === 'PATCH' ? { city: 'x' } : undefined),
+        );
         expect(response.statusCode).toBeGreaterThanOrEqual(400);
         expect(response.statusCode).toBeLessThan(500);
       }
-      const rotate = remember(await admin('POST', `${path}/rotate-token`));
+      const rotate = remember(await suite.admin('POST', `${path}/rotate-token`));
       expect(rotate.statusCode).toBeGreaterThanOrEqual(400);
       expect(rotate.statusCode).toBeLessThan(500);
     });
@@ -155,19 +150,21 @@ describe('sync API: dispensaries, security', () => {
       'as a dispensary name and store text: %j is kept exactly',
       async (value) => {
         const created = remember(
-          await admin('POST', '/dispensaries', { name: value, city: value, address: value }),
+          await suite.admin('POST', '/dispensaries', { name: value, city: value, address: value }),
         );
         expect(created.statusCode, created.body).toBe(201);
-        const read = (await admin('GET', `/dispensaries/${created.json().id}`)).json();
+        const read = (await suite.admin('GET', `/dispensaries/${created.json().id}`)).json();
         expect(read.name).toBe(value.trim());
         expect(read.store.city).toBe(value.trim());
-        const deleted = await admin('DELETE', `/dispensaries/${created.json().id}`);
+        const deleted = await suite.admin('DELETE', `/dispensaries/${created.json().id}`);
         expect(deleted.statusCode).toBe(204);
       },
     );
 
     it.each(SQL_METACHARACTERS)('as a store field name: %j is an unknown field (400)', async (name) => {
-      const response = remember(await admin('PATCH', `/dispensaries/${second.id}`, { [name]: 'x' }));
+      const response = remember(
+        await suite.admin('PATCH', `/dispensaries/${suite.other.id}`, { [name]: 'x' }),
+      );
       expectError(response, 400, 'invalid_request');
     });
 
@@ -175,39 +172,40 @@ describe('sync API: dispensaries, security', () => {
       'NUL (%j) in a name or store text: 400 naming it on every database, not a 500',
       async (value) => {
         const before = await snapshot();
-        const created = remember(await admin('POST', '/dispensaries', { name: value }));
+        const created = remember(await suite.admin('POST', '/dispensaries', { name: value }));
         const error = expectError(created, 400, 'invalid_request');
         expect(error.message).toContain('NUL');
-        expectInvalid(remember(await admin('PATCH', `/dispensaries/${second.id}`, { city: value })), [
-          { field: 'city', message: 'must not contain a NUL character' },
-        ]);
+        expectInvalid(
+          remember(await suite.admin('PATCH', `/dispensaries/${suite.other.id}`, { city: value })),
+          [{ field: 'city', message: 'must not contain a NUL character' }],
+        );
         expect(await snapshot()).toEqual(before);
       },
     );
 
     it('afterwards both dispensaries and their menus are as they were', async () => {
-      const list = (await admin('GET', '/dispensaries')).json();
+      const list = (await suite.admin('GET', '/dispensaries')).json();
       expect(list.map((entry: { id: number }) => entry.id)).toEqual(
-        expect.arrayContaining([runtime.seed.dispensaryId, second.id]),
+        expect.arrayContaining([suite.runtime.seed.dispensaryId, suite.other.id]),
       );
-      expect((await menuOf(runtime.seed.token)).json().length).toBe(3);
-      expect((await menuOf(second.token)).json()).toEqual([]);
+      expect((await menuOf(suite.runtime.seed.token)).json().length).toBe(3);
+      expect((await menuOf(suite.other.token)).json()).toEqual([]);
     });
   });
 
   describe('no secret is ever written down or echoed', () => {
     it('tokens from create and rotate are not in the audit log', async () => {
-      const created = (await admin('POST', '/dispensaries', { name: 'Secretive' })).json();
+      const created = (await suite.admin('POST', '/dispensaries', { name: 'Secretive' })).json();
       const rotated = (
-        await admin('POST', `/dispensaries/${created.id}/rotate-token`, { grace_seconds: 0 })
+        await suite.admin('POST', `/dispensaries/${created.id}/rotate-token`, { grace_seconds: 0 })
       ).json();
       secrets.push(created.token, rotated.token);
-      const text = JSON.stringify(await auditLog(runtime));
+      const text = JSON.stringify(await auditLog(suite.runtime));
       expectNoSecrets(text, secrets);
     });
 
     it('the audit log names keys by name only', async () => {
-      const actors = new Set((await auditLog(runtime)).map((entry) => entry.actor));
+      const actors = new Set((await auditLog(suite.runtime)).map((entry) => entry.actor));
       expect(actors).toContain('key:operator');
       expect(actors).toContain('key:shop-one-pos');
     });

@@ -1,40 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminCall, auditLog, stockOf, syncTestRuntime } from '../../helpers/admin.js';
-import { describeAdminKeyRefusals, secretWatch, securityFixture } from '../../helpers/admin-roles.js';
+import { describe, expect, it } from 'vitest';
+import { auditLog, stockOf } from '../../helpers/admin.js';
+import { describeAdminKeyRefusals, securitySuite } from '../../helpers/admin-roles.js';
 import { expectError, formBHeaders } from '../../helpers/http.js';
-import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
+import { SAMPLE_MENU } from '../../helpers/runtime.js';
 
 const BATCH = [{ item_id: 3, unit: 'gram', amount: 1, stock: 0 }];
 
 describe('sync API: inventory, security', () => {
-  let runtime: TestRuntime;
-  let scoped: AdminCall;
-  let adminSecret: string;
-  let other: { id: number; token: string };
-  const watch = secretWatch();
-  const { secrets, remember } = watch;
+  const suite = securitySuite(
+    { menu: SAMPLE_MENU },
+    { other: { name: 'Other' }, otherMenu: SAMPLE_MENU, scopedName: 'till-one' },
+  );
+  const { watch } = suite;
+  const { remember } = watch;
   const state = async () => ({
-    one: await stockOf(runtime, runtime.seed.dispensaryId, 3, 'gram', 1),
-    two: await stockOf(runtime, other.id, 3, 'gram', 1),
-    audit: (await auditLog(runtime)).length,
+    one: await stockOf(suite.runtime, suite.runtime.seed.dispensaryId, 3, 'gram', 1),
+    two: await stockOf(suite.runtime, suite.other.id, 3, 'gram', 1),
+    audit: (await auditLog(suite.runtime)).length,
   });
-
-  beforeAll(async () => {
-    runtime = await syncTestRuntime({ menu: SAMPLE_MENU });
-    ({ adminSecret, other, scoped } = await securityFixture(
-      runtime,
-      { other: { name: 'Other' }, otherMenu: SAMPLE_MENU, scopedName: 'till-one' },
-      secrets,
-    ));
-  });
-  afterAll(() => runtime.close());
 
   describeAdminKeyRefusals({
     watch,
-    context: () => ({ runtime, key: adminSecret, token: other.token }),
-    routes: () => [['PATCH', `/dispensaries/${other.id}/inventory`, BATCH]],
+    context: () => ({ runtime: suite.runtime, key: suite.adminSecret, token: suite.other.token }),
+    routes: () => [['PATCH', `/dispensaries/${suite.other.id}/inventory`, BATCH]],
     // The revoked key's last batch was applied: the refused one after it was not.
-    proof: () => ['PATCH', `/dispensaries/${other.id}/inventory`, [{ ...BATCH[0], stock: 10 }]],
+    proof: () => ['PATCH', `/dispensaries/${suite.other.id}/inventory`, [{ ...BATCH[0], stock: 10 }]],
     afterRevoked: (before) => expect((before as { two: unknown }).two).toBe(10),
     state,
   });
@@ -42,15 +32,15 @@ describe('sync API: inventory, security', () => {
   it('403: a key scoped to dispensary 1 cannot set the stock of dispensary 2, nor a batch there', async () => {
     const before = await state();
     const error = expectError(
-      remember(await scoped('PATCH', `/dispensaries/${other.id}/inventory`, BATCH)),
+      remember(await suite.scoped('PATCH', `/dispensaries/${suite.other.id}/inventory`, BATCH)),
       403,
       'forbidden',
     );
-    expect(error.message).toContain(`limited to dispensary ${runtime.seed.dispensaryId}`);
+    expect(error.message).toContain(`limited to dispensary ${suite.runtime.seed.dispensaryId}`);
     // A bad batch is refused for the scope first: it reveals nothing about dispensary 2's items.
     expectError(
       remember(
-        await scoped('PATCH', `/dispensaries/${other.id}/inventory`, [
+        await suite.scoped('PATCH', `/dispensaries/${suite.other.id}/inventory`, [
           { item_id: 99, unit: 'gram', amount: 1, stock: 1 },
         ]),
       ),
@@ -58,10 +48,10 @@ describe('sync API: inventory, security', () => {
       'forbidden',
     );
     expect(await state()).toEqual(before);
-    const menu = await runtime.app.inject({
+    const menu = await suite.runtime.app.inject({
       method: 'GET',
       url: '/menu',
-      headers: formBHeaders({ ...runtime.seed, token: other.token }),
+      headers: formBHeaders({ ...suite.runtime.seed, token: suite.other.token }),
     });
     expect(menu.json().find((item: { id: number }) => item.id === 3).variants[0].stock).toBe(before.two);
   });
@@ -70,7 +60,7 @@ describe('sync API: inventory, security', () => {
     const before = await state();
     expect(
       (
-        await scoped('PATCH', `/dispensaries/${runtime.seed.dispensaryId}/inventory`, [
+        await suite.scoped('PATCH', `/dispensaries/${suite.runtime.seed.dispensaryId}/inventory`, [
           { ...BATCH[0], stock: 77 },
         ])
       ).statusCode,
@@ -81,6 +71,6 @@ describe('sync API: inventory, security', () => {
   });
 
   it('no secret in the audit log or in an error body', async () => {
-    await watch.expectNoneLeaked(runtime, 5);
+    await watch.expectNoneLeaked(suite.runtime, 5);
   });
 });

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SPEC_ONLY_PRICE_FIELDS } from '../../domain/item-builder.js';
-import { type AdminCall, auditLog, syncTestRuntime } from '../../helpers/admin.js';
-import { describeAdminKeyRefusals, secretWatch, securityFixture } from '../../helpers/admin-roles.js';
+import { auditLog } from '../../helpers/admin.js';
+import { describeAdminKeyRefusals, securitySuite } from '../../helpers/admin-roles.js';
 import { expectError, formBHeaders } from '../../helpers/http.js';
-import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
+import { SAMPLE_MENU } from '../../helpers/runtime.js';
 
 const FLOWER_DEAL = {
   name: 'Flower Friday',
@@ -13,37 +13,26 @@ const FLOWER_DEAL = {
 };
 
 describe('sync API: specials', () => {
-  let runtime: TestRuntime;
-  let admin: AdminCall;
-  let scoped: AdminCall;
-  let adminSecret: string;
-  let other: { id: number; token: string };
-  const watch = secretWatch();
-  const { secrets, remember } = watch;
-  const one = () => runtime.seed.dispensaryId;
-  const specialsOf = async (id: number) => (await admin('GET', `/dispensaries/${id}/specials`)).json();
+  const suite = securitySuite(
+    { menu: SAMPLE_MENU },
+    { other: { name: 'Other Shop' }, otherMenu: SAMPLE_MENU, scopedName: 'shop-one' },
+  );
+  const { watch } = suite;
+  const { remember } = watch;
+  const one = () => suite.runtime.seed.dispensaryId;
+  const specialsOf = async (id: number) => (await suite.admin('GET', `/dispensaries/${id}/specials`)).json();
   /** Both dispensaries' specials and menus, the feed's head and the audit log: what a refusal leaves alone. */
   const state = async () => ({
     one: await specialsOf(one()),
-    two: await specialsOf(other.id),
-    menu: (await admin('GET', `/dispensaries/${one()}/menu`)).json(),
-    head: await runtime.services.store.menuChanges.head(),
-    audit: (await auditLog(runtime)).length,
+    two: await specialsOf(suite.other.id),
+    menu: (await suite.admin('GET', `/dispensaries/${one()}/menu`)).json(),
+    head: await suite.runtime.services.store.menuChanges.head(),
+    audit: (await auditLog(suite.runtime)).length,
   });
-
-  beforeAll(async () => {
-    runtime = await syncTestRuntime({ menu: SAMPLE_MENU });
-    ({ admin, adminSecret, other, scoped } = await securityFixture(
-      runtime,
-      { other: { name: 'Other Shop' }, otherMenu: SAMPLE_MENU, scopedName: 'shop-one' },
-      secrets,
-    ));
-  });
-  afterAll(() => runtime.close());
 
   describe('create, read, change, delete', () => {
     it('creates a special with its defaults, audit-logged, and lists and reads it', async () => {
-      const created = await admin('POST', `/dispensaries/${one()}/specials`, FLOWER_DEAL);
+      const created = await suite.admin('POST', `/dispensaries/${one()}/specials`, FLOWER_DEAL);
       expect(created.statusCode, created.body).toBe(201);
       const special = created.json();
       expect(special).toEqual({
@@ -62,41 +51,47 @@ describe('sync API: specials', () => {
         updated_at: expect.any(String),
       });
       expect(await specialsOf(one())).toEqual([special]);
-      expect((await admin('GET', `/dispensaries/${one()}/specials/${special.id}`)).json()).toEqual(special);
-      const [entry] = await runtime.services.audit.list({ limit: 1 });
+      expect((await suite.admin('GET', `/dispensaries/${one()}/specials/${special.id}`)).json()).toEqual(
+        special,
+      );
+      const [entry] = await suite.runtime.services.audit.list({ limit: 1 });
       expect(entry).toMatchObject({ action: 'special.create', actor: 'key:operator', dispensaryId: one() });
 
-      const changed = await admin('PATCH', `/dispensaries/${one()}/specials/${special.id}`, {
+      const changed = await suite.admin('PATCH', `/dispensaries/${one()}/specials/${special.id}`, {
         ends_at: '2099-01-01T00:00:00-05:00',
       });
       expect(changed.statusCode, changed.body).toBe(200);
       expect(changed.json()).toMatchObject({ ...FLOWER_DEAL, ends_at: '2099-01-01T05:00:00.000Z' });
 
-      const deleted = await admin('DELETE', `/dispensaries/${one()}/specials/${special.id}`);
+      const deleted = await suite.admin('DELETE', `/dispensaries/${one()}/specials/${special.id}`);
       expect(deleted.statusCode).toBe(204);
       expect(await specialsOf(one())).toEqual([]);
-      expectError(await admin('GET', `/dispensaries/${one()}/specials/${special.id}`), 404, 'not_found');
+      expectError(
+        await suite.admin('GET', `/dispensaries/${one()}/specials/${special.id}`),
+        404,
+        'not_found',
+      );
     });
 
     it('an Idempotency-Key retry answers the first answer and creates once', async () => {
       const headers = { 'idempotency-key': 'special-once' };
-      const first = await admin('POST', `/dispensaries/${one()}/specials`, FLOWER_DEAL, headers);
-      const again = await admin('POST', `/dispensaries/${one()}/specials`, FLOWER_DEAL, headers);
+      const first = await suite.admin('POST', `/dispensaries/${one()}/specials`, FLOWER_DEAL, headers);
+      const again = await suite.admin('POST', `/dispensaries/${one()}/specials`, FLOWER_DEAL, headers);
       expect(first.statusCode).toBe(201);
       expect(again.body).toBe(first.body);
       expect(await specialsOf(one())).toHaveLength(1);
-      await admin('DELETE', `/dispensaries/${one()}/specials/${first.json().id}`);
+      await suite.admin('DELETE', `/dispensaries/${one()}/specials/${first.json().id}`);
     });
   });
 
   describe('effective prices', () => {
     it('the sync API’s menu read shows each entry’s price now and its special; Form B’s /menu stays as it was', async () => {
       const formB = () =>
-        runtime.app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(runtime.seed) });
+        suite.runtime.app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(suite.runtime.seed) });
       const before = await formB();
-      const head = await runtime.services.store.menuChanges.head();
-      const special = (await admin('POST', `/dispensaries/${one()}/specials`, FLOWER_DEAL)).json();
-      const menu = (await admin('GET', `/dispensaries/${one()}/menu`)).json();
+      const head = await suite.runtime.services.store.menuChanges.head();
+      const special = (await suite.admin('POST', `/dispensaries/${one()}/specials`, FLOWER_DEAL)).json();
+      const menu = (await suite.admin('GET', `/dispensaries/${one()}/menu`)).json();
       const blueDream = menu.find((item: { id: number }) => item.id === 3);
       const applied = { id: special.id, name: 'Flower Friday', ends_at: null };
       const written = { ...SPEC_ONLY_PRICE_FIELDS };
@@ -127,11 +122,11 @@ describe('sync API: specials', () => {
       const brownie = menu.find((item: { id: number }) => item.id === 1);
       expect(brownie.prices[0]).toMatchObject({ price: 22.99, effective_price: 22.99, special: null });
       // The flower items it reprices are changes of the live feed; the others are not.
-      const changes = await runtime.services.store.menuChanges.since(head, 100);
+      const changes = await suite.runtime.services.store.menuChanges.since(head, 100);
       expect(changes.map((change) => [change.type, change.itemId])).toEqual([['item.upserted', 3]]);
       const after = await formB();
       expect(after.body).toBe(before.body);
-      await admin('DELETE', `/dispensaries/${one()}/specials/${special.id}`);
+      await suite.admin('DELETE', `/dispensaries/${one()}/specials/${special.id}`);
     });
   });
 
@@ -156,7 +151,7 @@ describe('sync API: specials', () => {
     ])('a special that %s', async (_label, body, field) => {
       const before = await state();
       const error = expectError(
-        await admin('POST', `/dispensaries/${one()}/specials`, body),
+        await suite.admin('POST', `/dispensaries/${one()}/specials`, body),
         400,
         'invalid_request',
       );
@@ -167,14 +162,14 @@ describe('sync API: specials', () => {
 
     it('a change that would end it before it starts is refused whole', async () => {
       const special = (
-        await admin('POST', `/dispensaries/${one()}/specials`, {
+        await suite.admin('POST', `/dispensaries/${one()}/specials`, {
           ...FLOWER_DEAL,
           starts_at: '2026-05-01T00:00:00Z',
         })
       ).json();
       const before = await state();
       const error = expectError(
-        await admin('PATCH', `/dispensaries/${one()}/specials/${special.id}`, {
+        await suite.admin('PATCH', `/dispensaries/${one()}/specials/${special.id}`, {
           ends_at: '2026-04-01T00:00:00Z',
         }),
         400,
@@ -184,22 +179,22 @@ describe('sync API: specials', () => {
         { field: 'ends_at', message: expect.stringContaining('must be after starts_at') },
       ]);
       expect(await state()).toEqual(before);
-      await admin('DELETE', `/dispensaries/${one()}/specials/${special.id}`);
+      await suite.admin('DELETE', `/dispensaries/${one()}/specials/${special.id}`);
     });
 
     it('an item id no item has is accepted, and matches nothing until such an item exists', async () => {
-      const created = await admin('POST', `/dispensaries/${one()}/specials`, {
+      const created = await suite.admin('POST', `/dispensaries/${one()}/specials`, {
         ...FLOWER_DEAL,
         applies_to: { item_ids: [999] },
       });
       expect(created.statusCode, created.body).toBe(201);
-      const menu = (await admin('GET', `/dispensaries/${one()}/menu`)).json();
+      const menu = (await suite.admin('GET', `/dispensaries/${one()}/menu`)).json();
       expect(
         menu.every((item: { prices: { special: unknown }[] }) =>
           item.prices.every((p) => p.special === null),
         ),
       ).toBe(true);
-      await admin('DELETE', `/dispensaries/${one()}/specials/${created.json().id}`);
+      await suite.admin('DELETE', `/dispensaries/${one()}/specials/${created.json().id}`);
     });
   });
 
@@ -214,32 +209,34 @@ describe('sync API: specials', () => {
 
   describeAdminKeyRefusals({
     watch,
-    context: () => ({ runtime, key: adminSecret, token: other.token }),
-    routes: () => routes(other.id),
+    context: () => ({ runtime: suite.runtime, key: suite.adminSecret, token: suite.other.token }),
+    routes: () => routes(suite.other.id),
     state,
   });
 
   describe('a key scoped to dispensary 1', () => {
     it('manages dispensary 1’s specials', async () => {
-      const created = remember(await scoped('POST', `/dispensaries/${one()}/specials`, FLOWER_DEAL));
+      const created = remember(await suite.scoped('POST', `/dispensaries/${one()}/specials`, FLOWER_DEAL));
       expect(created.statusCode, created.body).toBe(201);
       expect(
-        (await scoped('DELETE', `/dispensaries/${one()}/specials/${created.json().id}`)).statusCode,
+        (await suite.scoped('DELETE', `/dispensaries/${one()}/specials/${created.json().id}`)).statusCode,
       ).toBe(204);
     });
 
     it.each([0, 1, 2, 3, 4])('request %i on dispensary 2’s specials: 403, nothing changes', async (index) => {
-      const special = (await admin('POST', `/dispensaries/${other.id}/specials`, FLOWER_DEAL)).json();
+      const special = (
+        await suite.admin('POST', `/dispensaries/${suite.other.id}/specials`, FLOWER_DEAL)
+      ).json();
       const before = await state();
-      const [method, path, body] = routes(other.id)[index]!;
+      const [method, path, body] = routes(suite.other.id)[index]!;
       const error = expectError(
-        remember(await scoped(method, path.replace('/specials/1', `/specials/${special.id}`), body)),
+        remember(await suite.scoped(method, path.replace('/specials/1', `/specials/${special.id}`), body)),
         403,
         'forbidden',
       );
       expect(error.message).toBe(`This admin key is limited to dispensary ${one()}.`);
       expect(await state()).toEqual(before);
-      await admin('DELETE', `/dispensaries/${other.id}/specials/${special.id}`);
+      await suite.admin('DELETE', `/dispensaries/${suite.other.id}/specials/${special.id}`);
     });
   });
 });

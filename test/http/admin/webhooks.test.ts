@@ -1,39 +1,25 @@
 import { readFileSync, statSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminCall, auditLog, expectNoSecrets, syncTestRuntime } from '../../helpers/admin.js';
-import { describeAdminKeyRefusals, secretWatch, securityFixture } from '../../helpers/admin-roles.js';
+import { describe, expect, it } from 'vitest';
+import { type AdminCall, auditLog, expectNoSecrets } from '../../helpers/admin.js';
+import { describeAdminKeyRefusals, securitySuite } from '../../helpers/admin-roles.js';
 import { expectError } from '../../helpers/http.js';
-import type { TestRuntime } from '../../helpers/runtime.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const URL_A = 'https://hooks.example.com/menu';
 
 describe('sync API: webhooks', () => {
-  let runtime: TestRuntime;
-  let admin: AdminCall;
-  let adminSecret: string;
-  let scoped: AdminCall;
-  let other: { id: number; token: string };
-  const watch = secretWatch();
+  const suite = securitySuite(undefined, { other: { name: 'Other Shop' }, scopedName: 'shop-pos' });
+  const { watch } = suite;
   const { secrets, remember } = watch;
-  const ids = async () => (await admin('GET', '/webhooks')).json().map((hook: { id: number }) => hook.id);
-  const subscribe = (body: Record<string, unknown> = {}, call: AdminCall = admin) =>
+  const ids = async () =>
+    (await suite.admin('GET', '/webhooks')).json().map((hook: { id: number }) => hook.id);
+  const subscribe = (body: Record<string, unknown> = {}, call: AdminCall = suite.admin) =>
     call('POST', '/webhooks', {
-      credential: runtime.seed.username,
-      dispensary_id: runtime.seed.dispensaryId,
+      credential: suite.runtime.seed.username,
+      dispensary_id: suite.runtime.seed.dispensaryId,
       url: URL_A,
       ...body,
     });
-
-  beforeAll(async () => {
-    runtime = await syncTestRuntime();
-    ({ admin, adminSecret, other, scoped } = await securityFixture(
-      runtime,
-      { other: { name: 'Other Shop' }, scopedName: 'shop-pos' },
-      secrets,
-    ));
-  });
-  afterAll(() => runtime.close());
 
   it('create: 201 with the secret (whsec_, 32 random bytes) once; then read without it', async () => {
     const response = await subscribe({ events: ['item.upserted', 'item.removed'] });
@@ -42,8 +28,8 @@ describe('sync API: webhooks', () => {
     secrets.push(created.secret);
     expect(created).toEqual({
       id: expect.any(Number),
-      credential: runtime.seed.username,
-      dispensary_id: runtime.seed.dispensaryId,
+      credential: suite.runtime.seed.username,
+      dispensary_id: suite.runtime.seed.dispensaryId,
       url: URL_A,
       events: ['item.upserted', 'item.removed'],
       enabled: true,
@@ -54,21 +40,21 @@ describe('sync API: webhooks', () => {
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
     expect(Buffer.from(created.secret.slice('whsec_'.length), 'base64').length).toBeGreaterThanOrEqual(24);
-    const read = await admin('GET', `/webhooks/${created.id}`);
+    const read = await suite.admin('GET', `/webhooks/${created.id}`);
     expect(read.statusCode).toBe(200);
     const { secret: _secret, ...rest } = created;
     expect(read.json()).toEqual(rest);
-    expect((await admin('GET', '/webhooks')).json()).toEqual([rest]);
+    expect((await suite.admin('GET', '/webhooks')).json()).toEqual([rest]);
   });
 
   it('the secret is stored encrypted, under a 0600 key file beside the SQLite database; never audit-logged', async () => {
     const created = (await subscribe()).json();
     secrets.push(created.secret);
-    const file = readFileSync(runtime.database).toString('latin1');
+    const file = readFileSync(suite.runtime.database).toString('latin1');
     expect(file.includes(created.secret)).toBe(false);
     expect(file.includes(created.secret.slice(6))).toBe(false);
-    expect(statSync(`${runtime.database}.webhook-key`).mode & 0o777).toBe(0o600);
-    const audit = await auditLog(runtime);
+    expect(statSync(`${suite.runtime.database}.webhook-key`).mode & 0o777).toBe(0o600);
+    const audit = await auditLog(suite.runtime);
     expect(audit.map((entry) => entry.action)).toContain('webhook.create');
     expectNoSecrets(JSON.stringify(audit), [created.secret, created.secret.slice(6)]);
   });
@@ -76,7 +62,7 @@ describe('sync API: webhooks', () => {
   it('patch url, events and enabled; rotate-secret gives a new secret; delete', async () => {
     const created = (await subscribe()).json();
     secrets.push(created.secret);
-    const patched = await admin('PATCH', `/webhooks/${created.id}`, {
+    const patched = await suite.admin('PATCH', `/webhooks/${created.id}`, {
       url: 'https://hooks.example.com/other',
       events: ['store.updated'],
       enabled: false,
@@ -87,27 +73,27 @@ describe('sync API: webhooks', () => {
       events: ['store.updated'],
       enabled: false,
     });
-    const rotated = await admin('POST', `/webhooks/${created.id}/rotate-secret`);
+    const rotated = await suite.admin('POST', `/webhooks/${created.id}/rotate-secret`);
     expect(rotated.statusCode, rotated.body).toBe(200);
     secrets.push(rotated.json().secret);
     expect(rotated.json().secret).toMatch(/^whsec_/);
     expect(rotated.json().secret).not.toBe(created.secret);
-    expect((await admin('GET', `/webhooks/${created.id}/deliveries`)).json()).toEqual([]);
-    expect((await admin('DELETE', `/webhooks/${created.id}`)).statusCode).toBe(204);
-    expectError(await admin('GET', `/webhooks/${created.id}`), 404, 'not_found');
-    const actions = (await auditLog(runtime)).map((entry) => entry.action);
+    expect((await suite.admin('GET', `/webhooks/${created.id}/deliveries`)).json()).toEqual([]);
+    expect((await suite.admin('DELETE', `/webhooks/${created.id}`)).statusCode).toBe(204);
+    expectError(await suite.admin('GET', `/webhooks/${created.id}`), 404, 'not_found');
+    const actions = (await auditLog(suite.runtime)).map((entry) => entry.action);
     expect(actions).toEqual(
       expect.arrayContaining(['webhook.update', 'webhook.rotate_secret', 'webhook.remove']),
     );
   });
 
   it('removing the dispensary removes its webhooks', async () => {
-    const shop = (await admin('POST', '/dispensaries', { name: 'Closing Shop' })).json();
+    const shop = (await suite.admin('POST', '/dispensaries', { name: 'Closing Shop' })).json();
     secrets.push(shop.token);
     const hook = (await subscribe({ dispensary_id: shop.id })).json();
     secrets.push(hook.secret);
-    expect((await admin('DELETE', `/dispensaries/${shop.id}`)).statusCode).toBe(204);
-    expectError(await admin('GET', `/webhooks/${hook.id}`), 404, 'not_found');
+    expect((await suite.admin('DELETE', `/dispensaries/${shop.id}`)).statusCode).toBe(204);
+    expectError(await suite.admin('GET', `/webhooks/${hook.id}`), 404, 'not_found');
   });
 
   describe('refusals: a clear 4xx, nothing written', () => {
@@ -136,7 +122,9 @@ describe('sync API: webhooks', () => {
     });
 
     it('a credential that may not read the dispensary: 422', async () => {
-      await runtime.services.credentials.issue('only-other', undefined, { dispensaryIds: [other.id] });
+      await suite.runtime.services.credentials.issue('only-other', undefined, {
+        dispensaryIds: [suite.other.id],
+      });
       const error = expectError(
         remember(await subscribe({ credential: 'only-other' })),
         422,
@@ -149,7 +137,7 @@ describe('sync API: webhooks', () => {
       const created = (await subscribe()).json();
       secrets.push(created.secret);
       const error = expectError(
-        remember(await admin('POST', `/webhooks/${created.id}/deliveries/msg_nope/retry`)),
+        remember(await suite.admin('POST', `/webhooks/${created.id}/deliveries/msg_nope/retry`)),
         404,
         'not_found',
       );
@@ -159,23 +147,25 @@ describe('sync API: webhooks', () => {
 
   describe('a dispensary-scoped key sees and touches only its dispensary’s webhooks', () => {
     it('creates for its own dispensary, not for another (403)', async () => {
-      const own = await subscribe({}, scoped);
+      const own = await subscribe({}, suite.scoped);
       expect(own.statusCode, own.body).toBe(201);
       secrets.push(own.json().secret);
-      await runtime.services.credentials.issue('both-shops');
+      await suite.runtime.services.credentials.issue('both-shops');
       const elsewhere = remember(
-        await subscribe({ credential: 'both-shops', dispensary_id: other.id }, scoped),
+        await subscribe({ credential: 'both-shops', dispensary_id: suite.other.id }, suite.scoped),
       );
       expectError(elsewhere, 403, 'forbidden');
     });
 
     it('lists only its own; another dispensary’s webhook is 404 to it, for every route', async () => {
-      await runtime.services.credentials.issue('other-reader', undefined, { dispensaryIds: [other.id] });
-      const theirs = (await subscribe({ credential: 'other-reader', dispensary_id: other.id })).json();
+      await suite.runtime.services.credentials.issue('other-reader', undefined, {
+        dispensaryIds: [suite.other.id],
+      });
+      const theirs = (await subscribe({ credential: 'other-reader', dispensary_id: suite.other.id })).json();
       secrets.push(theirs.secret);
-      const listed = (await scoped('GET', '/webhooks')).json() as { dispensary_id: number }[];
+      const listed = (await suite.scoped('GET', '/webhooks')).json() as { dispensary_id: number }[];
       expect(listed.length).toBeGreaterThan(0);
-      expect(listed.every((hook) => hook.dispensary_id === runtime.seed.dispensaryId)).toBe(true);
+      expect(listed.every((hook) => hook.dispensary_id === suite.runtime.seed.dispensaryId)).toBe(true);
       for (const [method, path, body] of [
         ['GET', `/webhooks/${theirs.id}`, undefined],
         ['PATCH', `/webhooks/${theirs.id}`, { enabled: false }],
@@ -184,20 +174,24 @@ describe('sync API: webhooks', () => {
         ['GET', `/webhooks/${theirs.id}/deliveries`, undefined],
         ['POST', `/webhooks/${theirs.id}/deliveries/msg_x/retry`, undefined],
       ] as const) {
-        expectError(remember(await scoped(method, path, body)), 404, 'not_found');
+        expectError(remember(await suite.scoped(method, path, body)), 404, 'not_found');
       }
-      expect((await admin('GET', `/webhooks/${theirs.id}`)).json().enabled).toBe(true);
+      expect((await suite.admin('GET', `/webhooks/${theirs.id}`)).json().enabled).toBe(true);
     });
   });
 
   describeAdminKeyRefusals({
     watch,
-    context: () => ({ runtime, key: adminSecret, token: runtime.seed.token }),
+    context: () => ({ runtime: suite.runtime, key: suite.adminSecret, token: suite.runtime.seed.token }),
     routes: () => [
       [
         'POST',
         '/webhooks',
-        { credential: runtime.seed.username, dispensary_id: runtime.seed.dispensaryId, url: URL_A },
+        {
+          credential: suite.runtime.seed.username,
+          dispensary_id: suite.runtime.seed.dispensaryId,
+          url: URL_A,
+        },
       ],
       ['GET', '/webhooks', undefined],
       ['GET', '/webhooks/1', undefined],
@@ -208,10 +202,10 @@ describe('sync API: webhooks', () => {
       ['POST', '/webhooks/1/deliveries/msg_x/retry', undefined],
     ],
     proof: () => ['GET', '/webhooks', undefined],
-    state: async () => (await admin('GET', '/webhooks')).json(),
+    state: async () => (await suite.admin('GET', '/webhooks')).json(),
   });
 
   it('no secret in the audit log or in any refusal', async () => {
-    await watch.expectNoneLeaked(runtime, 5);
+    await watch.expectNoneLeaked(suite.runtime, 5);
   });
 });

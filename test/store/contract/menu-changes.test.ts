@@ -3,6 +3,7 @@ import { describe, expect, it as plainIt } from 'vitest';
 import { toCanonicalRecord } from '../../../src/domain/canonical.js';
 import type { MenuItem } from '../../../src/domain/item.js';
 import type { MenuChange, Store } from '../../../src/store/store.js';
+import { priceEntry } from '../../domain/item-builder.js';
 import { DATABASE_KIND } from '../../helpers/database.js';
 import { continueFeedAfter } from '../../helpers/feed-sequence.js';
 import { it, item, storesOnOneDatabase, writeFromTwoStores } from './fixtures.js';
@@ -31,18 +32,7 @@ describe(`the live menu feed on ${DATABASE_KIND}`, () => {
     await store.menus.replace(id, [
       item(1),
       item(2, {
-        prices: [
-          {
-            unit: 'gram',
-            amount: 1,
-            priceCents: 1200,
-            stock: null,
-            label: '',
-            medPriceCents: null,
-            sku: '',
-            barcode: '',
-          },
-        ],
+        prices: [priceEntry({ unit: 'gram', amount: 1, priceCents: 1200, stock: null })],
       }),
       item(3, { active: false, name: 'Renamed' }),
       item(4),
@@ -61,18 +51,7 @@ describe(`the live menu feed on ${DATABASE_KIND}`, () => {
     await store.menus.replace(id, [
       item(2, {
         active: false,
-        prices: [
-          {
-            unit: 'gram',
-            amount: 1,
-            priceCents: 1200,
-            stock: null,
-            label: '',
-            medPriceCents: null,
-            sku: '',
-            barcode: '',
-          },
-        ],
+        prices: [priceEntry({ unit: 'gram', amount: 1, priceCents: 1200, stock: null })],
       }),
       item(3, { name: 'Renamed' }),
       item(4),
@@ -234,26 +213,8 @@ describe(`the live menu feed on ${DATABASE_KIND}`, () => {
   it('each kind of write records its own entries', async ({ store }) => {
     const { id } = await store.dispensaries.create('A', 'digest-a');
     const prices = [
-      {
-        unit: 'gram' as const,
-        amount: 1,
-        priceCents: 1000,
-        stock: 5,
-        label: '',
-        medPriceCents: null,
-        sku: '',
-        barcode: '',
-      },
-      {
-        unit: 'gram' as const,
-        amount: 3.5,
-        priceCents: 3000,
-        stock: 5,
-        label: '',
-        medPriceCents: null,
-        sku: '',
-        barcode: '',
-      },
+      priceEntry({ unit: 'gram' as const, amount: 1, priceCents: 1000, stock: 5 }),
+      priceEntry({ unit: 'gram' as const, amount: 3.5, priceCents: 3000, stock: 5 }),
     ];
     await store.menus.replace(id, [
       item(1, { prices }),
@@ -432,18 +393,7 @@ describe(`the live menu feed between stores on ${DATABASE_KIND}`, () => {
     ];
     const menu = Array.from({ length: 5 }, (_, index) =>
       item(index + 1, {
-        prices: [
-          {
-            unit: 'gram',
-            amount: 1,
-            priceCents: 100,
-            stock: 0,
-            label: '',
-            medPriceCents: null,
-            sku: '',
-            barcode: '',
-          },
-        ],
+        prices: [priceEntry({ unit: 'gram', amount: 1, priceCents: 100, stock: 0 })],
       }),
     );
     for (const [index, id] of ids.entries()) await writers[index]!.menus.replace(id, menu);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it as plainIt } from 'vitest';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../../../src/domain/item.js';
 import { openStore } from '../../../src/store/open.js';
 import { ConflictError, type Store, UnmatchedStockError } from '../../../src/store/store.js';
+import { priceEntry } from '../../domain/item-builder.js';
 import { DATABASE_KIND, onPostgres, type TestDatabase, testDatabase } from '../../helpers/database.js';
 import { readWhileWriting } from '../../helpers/read-while-writing.js';
 import { it, item, pause, withoutTimes } from './fixtures.js';
@@ -14,36 +15,9 @@ const entries = (menu: MenuItem[]) =>
 
 /** Entries out of unit order, with a fraction, a price beyond 2^32 cents, and each kind of stock. */
 const MIXED_PRICES: MenuItemInput['prices'] = [
-  {
-    unit: 'ounce',
-    amount: 0.125,
-    priceCents: 3599,
-    stock: 4,
-    label: '',
-    medPriceCents: null,
-    sku: '',
-    barcode: '',
-  },
-  {
-    unit: 'gram',
-    amount: 1,
-    priceCents: 1,
-    stock: null,
-    label: '',
-    medPriceCents: null,
-    sku: '',
-    barcode: '',
-  },
-  {
-    unit: 'gram',
-    amount: 3.5,
-    priceCents: 10_000_000_000,
-    stock: 0,
-    label: '',
-    medPriceCents: null,
-    sku: '',
-    barcode: '',
-  },
+  priceEntry({ unit: 'ounce', amount: 0.125, priceCents: 3599, stock: 4 }),
+  priceEntry({ unit: 'gram', amount: 1, priceCents: 1, stock: null }),
+  priceEntry({ unit: 'gram', amount: 3.5, priceCents: 10_000_000_000, stock: 0 }),
 ];
 
 /** An inactive item without prices: zero, fractions, a large number, lists, a URL, multi-line text. */
@@ -91,18 +65,7 @@ describe(`store.menus on ${DATABASE_KIND}`, () => {
       item(2, { ...INACTIVE_WITHOUT_PRICES, thc: 27.35, flavors: ['Pine', 'Citrus'] }),
       item(11, {
         productType: 'Edible',
-        prices: [
-          {
-            unit: 'unit',
-            amount: 10,
-            priceCents: 0,
-            stock: 12,
-            label: '',
-            medPriceCents: null,
-            sku: '',
-            barcode: '',
-          },
-        ],
+        prices: [priceEntry({ unit: 'unit', amount: 10, priceCents: 0, stock: 12 })],
       }),
       item(12, { prices: [] }),
     ];
@@ -158,26 +121,8 @@ describe(`store.menus on ${DATABASE_KIND}`, () => {
   }) => {
     const a = await store.dispensaries.create('A', 'digest-a');
     const prices = (cents: number) => [
-      {
-        unit: 'gram' as const,
-        amount: 1,
-        priceCents: 1000,
-        stock: 5,
-        label: '',
-        medPriceCents: null,
-        sku: '',
-        barcode: '',
-      },
-      {
-        unit: 'gram' as const,
-        amount: 3.5,
-        priceCents: cents,
-        stock: 5,
-        label: '',
-        medPriceCents: null,
-        sku: '',
-        barcode: '',
-      },
+      priceEntry({ unit: 'gram' as const, amount: 1, priceCents: 1000, stock: 5 }),
+      priceEntry({ unit: 'gram' as const, amount: 3.5, priceCents: cents, stock: 5 }),
     ];
     await store.menus.replace(a.id, [item(1, { prices: prices(3000) }), item(2, { prices: prices(3000) })]);
     const before = entries(await store.menus.read(a.id));
@@ -263,26 +208,8 @@ describe(`store.menus on ${DATABASE_KIND}`, () => {
 
 describe(`store.menus.setStock on ${DATABASE_KIND}`, () => {
   const prices = [
-    {
-      unit: 'gram' as const,
-      amount: 1,
-      priceCents: 1000,
-      stock: 5,
-      label: '',
-      medPriceCents: null,
-      sku: '',
-      barcode: '',
-    },
-    {
-      unit: 'ounce' as const,
-      amount: 0.125,
-      priceCents: 3500,
-      stock: null,
-      label: '',
-      medPriceCents: null,
-      sku: '',
-      barcode: '',
-    },
+    priceEntry({ unit: 'gram' as const, amount: 1, priceCents: 1000, stock: 5 }),
+    priceEntry({ unit: 'ounce' as const, amount: 0.125, priceCents: 3500, stock: null }),
   ];
   const menuOf = async (store: Store, count = 3) => {
     const a = await store.dispensaries.create('A', 'digest-a');
@@ -486,26 +413,13 @@ describe(`menu reads during writes on ${DATABASE_KIND}`, () => {
           id % 3 === 0
             ? []
             : [
-                {
-                  unit: 'ounce',
-                  amount: 0.125,
-                  priceCents: version * 100_000 + id,
-                  stock: null,
-                  label: '',
-                  medPriceCents: null,
-                  sku: '',
-                  barcode: '',
-                },
-                {
+                priceEntry({ unit: 'ounce', amount: 0.125, priceCents: version * 100_000 + id, stock: null }),
+                priceEntry({
                   unit: 'gram',
                   amount: 1,
                   priceCents: version * 100_000 + id + 1,
                   stock: version,
-                  label: '',
-                  medPriceCents: null,
-                  sku: '',
-                  barcode: '',
-                },
+                }),
               ],
       });
     });
@@ -545,18 +459,7 @@ describe(`menu reads during writes on ${DATABASE_KIND}`, () => {
           prices:
             index % 4 === 0
               ? []
-              : [
-                  {
-                    unit: 'gram',
-                    amount: 1,
-                    priceCents: version * 1000 + index,
-                    stock: version,
-                    label: '',
-                    medPriceCents: null,
-                    sku: '',
-                    barcode: '',
-                  },
-                ],
+              : [priceEntry({ unit: 'gram', amount: 1, priceCents: version * 1000 + index, stock: version })],
         }),
       );
     const versions = [withoutTimes(own(0)), withoutTimes(own(1))];

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it as plainIt } from 'vitest';
 import { LATEST_MIGRATION } from '../../../src/store/migrations/index.js';
 import { openStore } from '../../../src/store/open.js';
 import type { Store } from '../../../src/store/store.js';
+import { priceEntry } from '../../domain/item-builder.js';
 import { assertBuilt, REPOSITORY } from '../../helpers/cli.js';
 import { DATABASE_KIND, onPostgres, testDatabase } from '../../helpers/database.js';
 import { temporaryDirectory } from '../../helpers/runtime.js';
@@ -184,18 +185,7 @@ describe.skipIf(onPostgres)('SQLite store file', () => {
     const a = await store.dispensaries.create('A', 'digest-a');
     await store.menus.replace(a.id, [
       item(1, {
-        prices: [
-          {
-            unit: 'gram',
-            amount: 1,
-            priceCents: 3599,
-            stock: null,
-            label: '',
-            medPriceCents: null,
-            sku: '',
-            barcode: '',
-          },
-        ],
+        prices: [priceEntry({ unit: 'gram', amount: 1, priceCents: 3599, stock: null })],
       }),
     ]);
     const db = raw(path);
