@@ -77,13 +77,24 @@ function sameFields(
       for (let index = 0; index < entries.length; index++) {
         if (!sameFields(entries[index]!, others[index]!, PRICE_FIELD_LIST)) return false;
       }
-    } else if (
-      field.kind === 'document' ? JSON.stringify(left) !== JSON.stringify(right) : !sameValue(left, right)
-    ) {
+    } else if (field.kind === 'document' ? !sameDocument(left, right) : !sameValue(left, right)) {
       return false;
     }
   }
   return true;
+}
+
+/**
+ * Equal as JSON, for a document field's values. An item that has none holds null or [] on both sides:
+ * those are told apart without serializing, so that a menu using no document field compares at the
+ * cost it did before they existed; documents that hold something are compared as their JSON text.
+ */
+function sameDocument(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (Array.isArray(left) && Array.isArray(right) && (left.length === 0 || right.length === 0)) {
+    return left.length === right.length;
+  }
+  return JSON.stringify(left) === JSON.stringify(right);
 }
 
 /** Equal as JSON: primitives by value (undefined, which JSON leaves out, only equals undefined), lists item by item. */

@@ -156,19 +156,38 @@ interface Shape {
   default?: unknown;
 }
 
-const typesOf = (shape: Shape): string[] =>
+/**
+ * What is worked out of a schema once, not for each value checked: a menu of thousands of items
+ * checks the same few schemas, most often for an absent value.
+ */
+function memoized<R>(derive: (shape: Shape) => R): (shape: Shape) => R {
+  const known = new WeakMap<Shape, R>();
+  return (shape) => {
+    let result = known.get(shape);
+    if (result === undefined) {
+      result = derive(shape);
+      known.set(shape, result);
+    }
+    return result;
+  };
+}
+
+const typesOf: (shape: Shape) => readonly string[] = memoized((shape) =>
   shape.anyOf
     ? shape.anyOf.flatMap(typesOf)
     : Array.isArray(shape.type)
       ? shape.type
       : shape.type
         ? [shape.type]
-        : [];
-const nonNull = (shape: Shape): Shape =>
-  shape.anyOf?.find((option) => option.type !== 'null') ?? {
-    ...shape,
-    type: typesOf(shape).find((type) => type !== 'null'),
-  };
+        : [],
+);
+const nonNull: (shape: Shape) => Shape = memoized(
+  (shape) =>
+    shape.anyOf?.find((option) => option.type !== 'null') ?? {
+      ...shape,
+      type: typesOf(shape).find((type) => type !== 'null'),
+    },
+);
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 

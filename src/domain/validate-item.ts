@@ -8,6 +8,7 @@ import {
   PRICE_FIELD_LIST,
 } from './item-schema.js';
 import { toCents } from './money.js';
+import { recordShape } from './record-shape.js';
 
 /** One reason an input was rejected; `field` is a path such as `prices[1].amount`. */
 export interface FieldProblem {
@@ -234,14 +235,21 @@ function checkField(
   }
 }
 
-/** Checks every field of `fields` in `values`, and gives the model's record when all are valid. */
+const newItemModel = recordShape(ITEM_FIELD_LIST.map((field) => field.key));
+const newPriceModel = recordShape(PRICE_FIELD_LIST.map((field) => field.key));
+
+/**
+ * Checks every field of `fields` in `values`, and gives the model's record (made by `newModel`, of
+ * the fields' keys) when all are valid.
+ */
 function checkFields(
   check: Checker,
   fields: readonly NamedField[],
+  newModel: () => Record<string, unknown>,
   values: Record<string, unknown>,
   entries: (name: string, limits: Limits, value: unknown) => unknown,
 ): Record<string, unknown> {
-  const model: Record<string, unknown> = {};
+  const model = newModel();
   for (const field of fields) {
     model[field.key] =
       field.kind === 'entries'
@@ -258,7 +266,7 @@ function priceEntry(raw: unknown, prefix: string, problems: FieldProblem[]): Pri
   }
   const check = new Checker(withoutReadOnly(raw, READ_ONLY_PRICE_FIELDS), prefix);
   check.unknownFields(PRICE_FIELD_NAMES);
-  const entry = checkFields(check, PRICE_FIELD_LIST, raw, () => undefined);
+  const entry = checkFields(check, PRICE_FIELD_LIST, newPriceModel, raw, () => undefined);
   problems.push(...check.problems);
   return check.problems.length > 0 ? undefined : (entry as PriceEntry);
 }
@@ -317,7 +325,7 @@ export function validateItem(raw: unknown, aliases: FieldAliases, prefix = ''): 
   const values = withoutReadOnly(canonicalKeys(raw, aliases, problems, prefix), READ_ONLY_ITEM_FIELDS);
   const check = new Checker(values, prefix);
   check.unknownFields(ITEM_FIELD_NAMES);
-  const item = checkFields(check, ITEM_FIELD_LIST, values, (name, limits, value) =>
+  const item = checkFields(check, ITEM_FIELD_LIST, newItemModel, values, (name, limits, value) =>
     prices(name, limits, value, prefix, problems),
   ) as MenuItemInput;
   problems.push(...check.problems);
