@@ -1,4 +1,3 @@
-import { toCanonicalRecord } from '../domain/canonical.js';
 import type { MenuItem } from '../domain/item.js';
 import { toItemRead } from '../domain/item-reads.js';
 import { fromCents } from '../domain/money.js';
