@@ -6,8 +6,13 @@ import { type PostgresStoreFixture, postgresStoreFixture } from '../helpers/post
 import { item } from './contract/fixtures.js';
 
 const POOL_SIZE = 4;
-/** A read that waits this long for a pooled connection fails (and its request would answer 503). */
-const ACQUIRE_TIMEOUT_MS = 1_000;
+/**
+ * A read that waits this long for a pooled connection fails (and its request would answer 503); so
+ * does a write waiting for its turn. Writes here wait behind the held lock while the test reads, which
+ * takes more than a second on a loaded machine; a read starved of connections would wait until the
+ * lock is released, after the reads: for ever, so the reads' check fails at any deadline.
+ */
+const ACQUIRE_TIMEOUT_MS = 3_000;
 const WRITES = 3 * POOL_SIZE;
 
 /**
