@@ -123,6 +123,9 @@ export function toItemRead(item: MenuItem): ItemRead {
   } as ItemRead;
 }
 
+/** The one example item as the sync API reads it (the example of ItemRead and of the priced menu read). */
+export const ITEM_READ_EXAMPLE = toItemRead(fromCanonicalRecord(CANONICAL_ITEM_EXAMPLE));
+
 export const ItemReadSchema = Type.Object(
   {
     ...CanonicalItemSchema.properties,
@@ -134,6 +137,6 @@ export const ItemReadSchema = Type.Object(
     title: 'ItemRead',
     description:
       "A canonical item as the sync API reads it, with read-only figures derived from its fields (potency, and each price entry's net_weight_g and price_per_gram): sent back in a write, they are ignored.",
-    examples: [toItemRead(fromCanonicalRecord(CANONICAL_ITEM_EXAMPLE))],
+    examples: [ITEM_READ_EXAMPLE],
   },
 );

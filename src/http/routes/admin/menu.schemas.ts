@@ -1,6 +1,5 @@
 import { type TSchema, Type } from 'typebox';
-import { fromCanonicalRecord } from '../../../domain/canonical.js';
-import { ItemReadSchema, PriceReadSchema, toItemRead } from '../../../domain/item-reads.js';
+import { ITEM_READ_EXAMPLE, ItemReadSchema, PriceReadSchema } from '../../../domain/item-reads.js';
 import {
   CANONICAL_ITEM_EXAMPLE,
   CanonicalItemSchema,
@@ -75,8 +74,6 @@ const PricedEntry = Type.Object(
   },
   { additionalProperties: false, title: 'PricedEntry' },
 );
-
-const ITEM_READ_EXAMPLE = toItemRead(fromCanonicalRecord(CANONICAL_ITEM_EXAMPLE));
 
 /** An item of the sync API's menu read: the item as read, each price entry with its effective price. */
 export const PricedItem = Type.Object(
