@@ -218,28 +218,38 @@ export class Metrics {
       },
     });
     // Totals kept by the hub, read when scraped (so gauges, though they only grow).
-    this.liveStreamsRefused = new Gauge({
-      name: 'menu_api_live_streams_refused_total',
-      help: 'Event streams refused with 429, by the limit that refused them (process, credential).',
-      labelNames: ['limit'] as const,
-      registers,
-      collect() {
-        const counts = metrics.liveStreamsProbe?.();
-        if (!counts) return;
-        for (const [limit, count] of Object.entries(counts.refused)) this.set({ limit }, count);
-      },
-    });
-    this.liveStreamsEnded = new Gauge({
-      name: 'menu_api_live_streams_ended_total',
-      help: 'Event streams ended, by reason: closed (by the client), slow (cut off), revoked, token, removed, shutdown.',
-      labelNames: ['reason'] as const,
-      registers,
-      collect() {
-        const counts = metrics.liveStreamsProbe?.();
-        if (!counts) return;
-        for (const [reason, count] of Object.entries(counts.ended)) this.set({ reason }, count);
-      },
-    });
+    const hubTotals = <Label extends 'limit' | 'reason'>(
+      name: string,
+      help: string,
+      label: Label,
+      totals: (counts: LiveHubCounts) => Record<string, number>,
+    ) =>
+      new Gauge<Label>({
+        name,
+        help,
+        labelNames: [label],
+        registers,
+        collect() {
+          const counts = metrics.liveStreamsProbe?.();
+          if (!counts) return;
+          for (const [value, count] of Object.entries(totals(counts))) {
+            // A computed key types as a string index; it is the one label this gauge declares.
+            this.set({ [label]: value } as Partial<Record<Label, string>>, count);
+          }
+        },
+      });
+    this.liveStreamsRefused = hubTotals(
+      'menu_api_live_streams_refused_total',
+      'Event streams refused with 429, by the limit that refused them (process, credential).',
+      'limit',
+      (counts) => counts.refused,
+    );
+    this.liveStreamsEnded = hubTotals(
+      'menu_api_live_streams_ended_total',
+      'Event streams ended, by reason: closed (by the client), slow (cut off), revoked, token, removed, shutdown.',
+      'reason',
+      (counts) => counts.ended,
+    );
   }
 
   // Each method records one event. Labels are short fixed words, never user input.

@@ -1,11 +1,5 @@
-import {
-  countersOf,
-  type LoginAttempt,
-  type LoginGuard,
-  type LoginGuardLimits,
-  type LoginVerdict,
-  verdictOf,
-} from './login-guard.js';
+import type { LoginAttempt, LoginGuard, LoginGuardLimits, LoginVerdict } from './login-guard.js';
+import { countersOf, verdictOf } from './login-guard.js';
 
 interface Count {
   count: number;

@@ -1,12 +1,6 @@
 import type { SharedRedis } from '../../infra/redis.js';
-import {
-  countersOf,
-  type LoginAttempt,
-  type LoginGuard,
-  type LoginGuardLimits,
-  type LoginVerdict,
-  verdictOf,
-} from './login-guard.js';
+import type { LoginAttempt, LoginGuard, LoginGuardLimits, LoginVerdict } from './login-guard.js';
+import { countersOf, verdictOf } from './login-guard.js';
 import { MemoryLoginGuard } from './memory.js';
 
 /** Each counter's count and the ms until it expires, in one round trip. */
