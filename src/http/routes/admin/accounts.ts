@@ -1,4 +1,3 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { accountRecord, issuedLinkRecord } from '../../../services/records.js';
 import { noContent } from '../../pipeline/error-responses.js';
@@ -11,27 +10,24 @@ import {
 } from './accounts.schemas.js';
 import { ownOrigin, principalOf } from './auth.js';
 import type { AdminContext } from './context.js';
-import { adminRoutes } from './route.js';
+import { adminPlugin } from './route.js';
 
 const tags = ['Sync API: accounts'];
+
+/** Invitations and password resets answer links to the console: at --public-url when it is given. */
+type Linking = AdminContext & { consoleUrl?: string };
 
 /**
  * People's accounts: an operator manages every one, a manager the staff of its own dispensaries
  * (the rule is the account service's; the route needs permission `team`).
  */
-export const accountRoutes: FastifyPluginAsync<AdminContext & { consoleUrl?: string }> = async (
-  app,
-  { services, write, consoleUrl },
-) => {
-  const { accounts } = services;
-  const route = adminRoutes(app, write, tags);
+export const accountRoutes = adminPlugin<Linking>(tags, (needs, { accounts }, { consoleUrl }) => {
   /** Where links point: the configured console address, else this server as the caller reached it. */
   const linkBase = (request: Parameters<typeof ownOrigin>[0]) => consoleUrl ?? ownOrigin(request);
   const accountOf = (request: { params: { id: string } }) => Number(request.params.id);
 
-  route.write('POST', '/accounts', {
+  needs('team').write('POST', '/accounts', {
     operationId: 'inviteAccount',
-    permission: 'team',
     summary: 'Invite a person: a new account and its one-time link (shown once; emailed with --smtp-url)',
     secretField: 'link',
     schema: { body: InviteBody, response: { 201: IssuedLinkOut } },
@@ -43,17 +39,15 @@ export const accountRoutes: FastifyPluginAsync<AdminContext & { consoleUrl?: str
     },
   });
 
-  route.read('/accounts', {
+  needs('team').read('/accounts', {
     operationId: 'listAccounts',
-    permission: 'team',
     summary: 'List the accounts you may manage',
     schema: { response: { 200: Type.Array(AccountOut) } },
     run: async (request) => (await accounts.list(principalOf(request))).map(accountRecord),
   });
 
-  route.write('PATCH', '/accounts/:id', {
+  needs('team').write('PATCH', '/accounts/:id', {
     operationId: 'changeAccount',
-    permission: 'team',
     summary: 'Change an account’s role or dispensaries',
     schema: { params: AccountParams, body: ChangeAccountBody, response: { 200: AccountOut } },
     run: async (request) => {
@@ -64,19 +58,15 @@ export const accountRoutes: FastifyPluginAsync<AdminContext & { consoleUrl?: str
     },
   });
 
-  route.write('DELETE', '/accounts/:id', {
+  needs('team').write('DELETE', '/accounts/:id', {
     operationId: 'removeAccount',
-    permission: 'team',
     summary: 'Remove an account; its sessions end at once',
     schema: { params: AccountParams, response: noContent('Removed.') },
-    run: async (request) => {
-      await accounts.remove(accountOf(request), principalOf(request));
-    },
+    run: (request) => accounts.remove(accountOf(request), principalOf(request)),
   });
 
-  route.write('POST', '/accounts/:id/reset-password', {
+  needs('team').write('POST', '/accounts/:id/reset-password', {
     operationId: 'resetAccountPassword',
-    permission: 'team',
     summary: 'A new one-time link to choose a password (earlier links stop working)',
     secretField: 'link',
     schema: { params: AccountParams, response: { 200: IssuedLinkOut } },
@@ -85,4 +75,4 @@ export const accountRoutes: FastifyPluginAsync<AdminContext & { consoleUrl?: str
         await accounts.resetPassword(accountOf(request), principalOf(request), linkBase(request)),
       ),
   });
-};
+});

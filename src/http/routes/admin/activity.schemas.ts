@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../../domain/nullable.js';
-import { IntegerText } from '../../pipeline/document-notes.js';
-import { IdText } from './shared.schemas.js';
+import { IdText, OptionalCount } from './shared.schemas.js';
 
 /** The schemas of the audit log and usage routes (src/http/routes/admin/activity.ts). */
 
@@ -23,13 +22,7 @@ export const AuditQuerystring = Type.Object({
   actor: Type.Optional(Type.String({ maxLength: 100, description: 'cli, or key:NAME' })),
   since: Type.Optional(Type.String({ description: 'RFC 3339 time: entries after it.' })),
   until: Type.Optional(Type.String({ description: 'RFC 3339 time: entries before it.' })),
-  limit: Type.Optional(
-    IntegerText(
-      '^[1-9][0-9]{0,3}$',
-      { minimum: 1, maximum: 9999 },
-      { description: 'At most this many entries, the newest (default 500).' },
-    ),
-  ),
+  limit: OptionalCount('^[1-9][0-9]{0,3}$', 9999, 'At most this many entries, the newest (default 500).'),
 });
 
 export const AuditEntryOut = Type.Object(
@@ -45,13 +38,7 @@ export const AuditEntryOut = Type.Object(
 );
 
 export const UsageQuerystring = Type.Object({
-  days: Type.Optional(
-    IntegerText(
-      '^([1-9]|[12][0-9]|3[01])$',
-      { minimum: 1, maximum: 31 },
-      { description: '1 to 31 days back (default 7).' },
-    ),
-  ),
+  days: OptionalCount('^([1-9]|[12][0-9]|3[01])$', 31, '1 to 31 days back (default 7).'),
 });
 
 export const UsageOut = Type.Object(

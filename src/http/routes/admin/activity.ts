@@ -12,9 +12,11 @@ export const activityRoutes: FastifyPluginAsync<AdminContext & { usage?: UsageCo
   app,
   { services, write, usage },
 ) => {
-  adminRoutes(app, write, ['Sync API: audit log']).read('/audit', {
+  const auditLog = adminRoutes(app, write, ['Sync API: audit log']);
+  const usageCounts = adminRoutes(app, write, ['Sync API: usage']);
+
+  auditLog('audit').read('/audit', {
     operationId: 'listAuditEntries',
-    permission: 'audit',
     summary: 'Read the audit log, newest last',
     schema: { querystring: AuditQuerystring, response: { 200: Type.Array(AuditEntryOut) } },
     run: async (request) => {
@@ -32,9 +34,8 @@ export const activityRoutes: FastifyPluginAsync<AdminContext & { usage?: UsageCo
     },
   });
 
-  adminRoutes(app, write, ['Sync API: usage']).read('/usage', {
+  usageCounts('operator').read('/usage', {
     operationId: 'getUsage',
-    permission: 'operator',
     summary: 'Requests per credential per hour',
     description:
       'Counted in memory by each server process and added to the database at most once a minute; this process adds what it has not written yet.',

@@ -1,11 +1,9 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { PUBLISHING_FIELDS, publishingRecord } from '../../../domain/publishing.js';
 import { toStoreInfoRecord } from '../../../domain/store-info.js';
 import { dispensarySummaryRecord } from '../../../services/records.js';
 import { noContent } from '../../pipeline/error-responses.js';
 import { actorOf, pathId, reachOf } from './auth.js';
-import type { AdminContext } from './context.js';
 import {
   CreateDispensaryBody,
   CreatedDispensaryOut,
@@ -15,14 +13,10 @@ import {
   StoreInfoBody,
   TokenOut,
 } from './dispensaries.schemas.js';
-import { adminRoutes } from './route.js';
+import { adminPlugin } from './route.js';
 import { IdParams } from './shared.schemas.js';
 
-const tags = ['Sync API: dispensaries'];
-
-export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { services, write }) => {
-  const { dispensaries } = services;
-  const route = adminRoutes(app, write, tags);
+export const dispensaryRoutes = adminPlugin(['Sync API: dispensaries'], (needs, { dispensaries }) => {
   const describe = async (id: number) => {
     const dispensary = await dispensaries.get(id);
     return {
@@ -35,9 +29,8 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
     };
   };
 
-  route.write('POST', '/dispensaries', {
+  needs('operator').write('POST', '/dispensaries', {
     operationId: 'createDispensary',
-    permission: 'operator',
     summary: 'Create a dispensary',
     description:
       'Answers the dispensary token once. A dispensary name need not be unique: two dispensaries may share one, and the id tells them apart.',
@@ -50,9 +43,8 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
     },
   });
 
-  route.read('/dispensaries', {
+  needs('read').read('/dispensaries', {
     operationId: 'listDispensaries',
-    permission: 'read',
     summary: 'List dispensaries (a scoped key or an account sees its own)',
     schema: { response: { 200: Type.Array(DispensarySummaryOut) } },
     run: async (request) => {
@@ -64,17 +56,15 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
     },
   });
 
-  route.read('/dispensaries/:id', {
+  needs('read').read('/dispensaries/:id', {
     operationId: 'getDispensary',
-    permission: 'read',
     summary: 'Read a dispensary and its store information',
     schema: { params: IdParams, response: { 200: DispensaryOut } },
     run: (request) => describe(pathId(request)),
   });
 
-  route.write('PATCH', '/dispensaries/:id', {
+  needs('store').write('PATCH', '/dispensaries/:id', {
     operationId: 'updateDispensary',
-    permission: 'store',
     summary: 'Update store information; publish or unpublish',
     schema: { params: IdParams, body: StoreInfoBody, response: { 200: DispensaryOut } },
     run: async (request) => {
@@ -89,9 +79,8 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
     },
   });
 
-  route.write('POST', '/dispensaries/:id/rotate-token', {
+  needs('integrators').write('POST', '/dispensaries/:id/rotate-token', {
     operationId: 'rotateDispensaryToken',
-    permission: 'integrators',
     summary: 'Replace the dispensary token',
     description:
       'The old token keeps working for grace_seconds (JSON body, optional; default 86400 = 24 h; 0 ends it at once).',
@@ -101,13 +90,10 @@ export const dispensaryRoutes: FastifyPluginAsync<AdminContext> = async (app, { 
       dispensaries.rotateToken(pathId(request), actorOf(request), request.body?.grace_seconds),
   });
 
-  route.write('DELETE', '/dispensaries/:id', {
+  needs('operator').write('DELETE', '/dispensaries/:id', {
     operationId: 'deleteDispensary',
-    permission: 'operator',
     summary: 'Delete a dispensary and its menu',
     schema: { params: IdParams, response: noContent('Deleted, with its menu.') },
-    run: async (request) => {
-      await dispensaries.remove(pathId(request), actorOf(request));
-    },
+    run: (request) => dispensaries.remove(pathId(request), actorOf(request)),
   });
-};
+});

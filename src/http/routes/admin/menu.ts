@@ -1,11 +1,9 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { ItemReadSchema } from '../../../domain/item-reads.js';
 import { lineOf } from '../../../services/menus.js';
 import { importReportRecord, pricedItemRecord } from '../../../services/records.js';
 import { noContent } from '../../pipeline/error-responses.js';
 import { actorOf, pathId } from './auth.js';
-import type { AdminContext } from './context.js';
 import {
   CanonicalItem,
   ExportQuerystring,
@@ -20,7 +18,7 @@ import {
   StockOut,
   UpsertOut,
 } from './menu.schemas.js';
-import { adminRoutes } from './route.js';
+import { adminPlugin, adminRoutes } from './route.js';
 import { IdParams } from './shared.schemas.js';
 
 const tags = ['Sync API: menu and inventory'];
@@ -28,13 +26,9 @@ const tags = ['Sync API: menu and inventory'];
 /** The item of the path (`:item_id`; the route schema has checked it is a number). */
 const itemOf = (request: { params: { item_id: string } }) => Number(request.params.item_id);
 
-export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { services, write }) => {
-  const { menus, specials } = services;
-  const route = adminRoutes(app, write, tags);
-
-  route.read('/dispensaries/:id/menu', {
+export const menuRoutes = adminPlugin(tags, async (needs, { menus, specials }, { write }, app) => {
+  needs('read').read('/dispensaries/:id/menu', {
     operationId: 'getMenu',
-    permission: 'read',
     summary:
       'Read the whole menu (canonical items, active and inactive, with derived figures and effective prices now)',
     description:
@@ -48,9 +42,8 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
     },
   });
 
-  route.write('PUT', '/dispensaries/:id/menu', {
+  needs('menu').write('PUT', '/dispensaries/:id/menu', {
     operationId: 'replaceMenu',
-    permission: 'menu',
     summary: 'Full sync: replace the whole menu atomically',
     schema: { params: IdParams, body: ItemsBody, response: { 200: ImportReportOut } },
     run: async (request) => {
@@ -70,9 +63,9 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
       { parseAs: 'string' },
       (_request, body, done) => done(null, body),
     );
-    adminRoutes(files, write, tags).write('POST', '/dispensaries/:id/menu/import', {
+    const needsHere = adminRoutes(files, write, tags);
+    needsHere('menu').write('POST', '/dispensaries/:id/menu/import', {
       operationId: 'importMenuFile',
-      permission: 'menu',
       summary: 'Import a menu file (CSV or JSON): check it (dry_run=true), or replace the whole menu with it',
       description:
         'The body is the file: text/csv, text/plain or application/json. A dry run answers every problem with its CSV line (or JSON index) and the counts of what passed; an apply with any problem is refused with 400 and changes nothing, else it replaces the menu in one transaction, as PUT /menu does. The same rules as `menu-api menu import [--dry-run]`.',
@@ -100,9 +93,8 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
     });
   });
 
-  route.read('/dispensaries/:id/menu/export', {
+  needs('read').read('/dispensaries/:id/menu/export', {
     operationId: 'exportMenuFile',
-    permission: 'read',
     summary: 'Export the menu as a file: canonical CSV or JSON (what import reads back)',
     produces: ['text/csv', 'application/json'],
     schema: {
@@ -129,40 +121,34 @@ export const menuRoutes: FastifyPluginAsync<AdminContext> = async (app, { servic
     },
   });
 
-  route.write('PATCH', '/dispensaries/:id/menu/items', {
+  needs('menu').write('PATCH', '/dispensaries/:id/menu/items', {
     operationId: 'upsertMenuItems',
-    permission: 'menu',
     summary: 'Partial sync: create or replace items by id (or, without one, by external_id)',
     schema: { params: IdParams, body: ItemsBody, response: { 200: UpsertOut } },
     run: (request) => menus.upsert(pathId(request), request.body, actorOf(request)),
   });
 
-  route.write('PATCH', '/dispensaries/:id/menu/items/:item_id', {
+  needs('menu').write('PATCH', '/dispensaries/:id/menu/items/:item_id', {
     operationId: 'patchMenuItem',
-    permission: 'menu',
     summary: 'Change some fields of one item, such as active',
     schema: { params: ItemParams, body: ItemPatchBody, response: { 200: ItemReadSchema } },
     run: (request) => menus.patchItem(pathId(request), itemOf(request), request.body, actorOf(request)),
   });
 
-  route.write('DELETE', '/dispensaries/:id/menu/items/:item_id', {
+  needs('menu').write('DELETE', '/dispensaries/:id/menu/items/:item_id', {
     operationId: 'deleteMenuItem',
-    permission: 'menu',
     summary: 'Delete one item',
     schema: { params: ItemParams, response: noContent('Deleted.') },
-    run: async (request) => {
-      await menus.deleteItem(pathId(request), itemOf(request), actorOf(request));
-    },
+    run: (request) => menus.deleteItem(pathId(request), itemOf(request), actorOf(request)),
   });
 
-  route.write('PATCH', '/dispensaries/:id/inventory', {
+  needs('stock').write('PATCH', '/dispensaries/:id/inventory', {
     operationId: 'setStockLevels',
-    permission: 'stock',
     summary: 'Set many stock levels in one transaction',
     schema: { params: IdParams, body: StockBody, response: { 200: StockOut } },
     run: (request) => menus.setStock(pathId(request), request.body, actorOf(request)),
   });
-};
+});
 
 /** A JSON problem's item (`[4].price`) as a 1-based position, like a line. */
 function indexLine(field: string): number | null {

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type {
   ContextConfigDefault,
   FastifyInstance,
+  FastifyPluginAsync,
   FastifyReply,
   FastifyRequest,
   RawRequestDefaultExpression,
@@ -10,6 +11,7 @@ import type {
 } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Permission } from '../../../domain/permissions.js';
+import type { Services } from '../../../services/index.js';
 import { type ErrorStatus, errorResponses } from '../../pipeline/error-responses.js';
 import type { RouteAccess } from '../../pipeline/route-facts.js';
 import type { AdminContext } from './context.js';
@@ -44,14 +46,15 @@ export type AdminRequest<S extends RouteSchemas> = FastifyRequest<
   TypeBoxTypeProvider
 >;
 
-/** What one route of the sync API says about itself: its schema documents it. */
+/**
+ * What one route of the sync API says about itself besides its permission (which the route is declared
+ * under: `needs('menu').write(…)`): its schema documents it.
+ */
 interface AdminRoute<S extends RouteSchemas> {
   /** Unique and stable: code generators name their methods after it. */
   operationId: string;
   summary: string;
   description?: string;
-  /** Who may call it (src/domain/permissions.ts); the dispensary is the path's `:id` when it has one there. */
-  permission: Permission;
   /** Its request's parts type `run`'s request. */
   schema: S;
 }
@@ -73,7 +76,7 @@ export interface ReadRoute<S extends RouteSchemas> extends AdminRoute<S> {
 export interface WriteRoute<S extends RouteSchemas> extends AdminRoute<S> {
   /** The field of the answer that holds a secret, which an Idempotency-Key replay must not repeat. */
   secretField?: string;
-  run: (request: AdminRequest<S>) => Promise<unknown>;
+  run: (request: AdminRequest<S>) => Promise<204 extends keyof S['response'] ? void : unknown>;
 }
 
 /** The errors every sync API answer may be: the bearer check, scope, rate limits, the server. */
@@ -90,11 +93,13 @@ const readErrors = ({ params, querystring }: RouteSchemas): ErrorStatus[] => [
 const WRITE_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503];
 
 /**
- * The routes of one resource of the sync API: every read and every write answers the errors of its
- * kind and declares the credentials the sync API's bearer check asks for (an admin key, or the
- * console's session cookie: src/http/routes/admin/index.ts registers these routes behind it), every
- * write goes through the Idempotency-Key check (`write`, declared in its config), and each route says
- * only what is its own. Handlers get their request typed from the route's schemas.
+ * The routes of one resource of the sync API, each declared under the permission it needs
+ * (`needs('webhooks').read(url, route)`; src/domain/permissions.ts, the dispensary being the path's
+ * `:id` when it has one there): every read and every write answers the errors of its kind and declares
+ * the credentials the sync API's bearer check asks for (an admin key, or the console's session cookie:
+ * src/http/routes/admin/index.ts registers these routes behind it), every write goes through the
+ * Idempotency-Key check (`write`, declared in its config), and each route says only what is its own.
+ * Handlers get their request typed from the route's schemas.
  */
 export function adminRoutes(app: FastifyInstance, write: AdminContext['write'], tags: string[]) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -106,7 +111,7 @@ export function adminRoutes(app: FastifyInstance, write: AdminContext['write'], 
     ...route.schema,
     response: { ...route.schema.response, ...errorResponses(...errors) },
   });
-  return {
+  return (permission: Permission) => ({
     read<S extends RouteSchemas>(url: string, route: ReadRoute<S>) {
       typed.route<Unchecked, ContextConfigDefault, S>({
         method: 'GET',
@@ -115,7 +120,7 @@ export function adminRoutes(app: FastifyInstance, write: AdminContext['write'], 
           ...schemaOf(route, readErrors(route.schema)),
           ...(route.produces === undefined ? {} : { produces: route.produces }),
         },
-        config: { credentials: 'admin-key', access: accessOf(url, route.permission) },
+        config: { credentials: 'admin-key', access: accessOf(url, permission) },
         handler: (request, reply) => route.run(request, reply),
       });
     },
@@ -134,11 +139,27 @@ export function adminRoutes(app: FastifyInstance, write: AdminContext['write'], 
         config: {
           credentials: 'admin-key',
           idempotent: secretField === undefined ? {} : { secretField },
-          access: accessOf(url, route.permission),
+          access: accessOf(url, permission),
         },
         handler: (request, reply) =>
           write(request, reply, async () => ({ status, body: (await route.run(request)) ?? null })),
       });
     },
-  };
+  });
+}
+
+/** Declares a route under the permission it needs: `needs('operator').write('DELETE', url, route)`. */
+export type Needs = ReturnType<typeof adminRoutes>;
+
+/**
+ * A route file of the sync API as a plugin: `declare` gets the routes of `tags` to declare under
+ * their permissions, the services, the whole context the file is registered with, and the app (for a
+ * route that reads bodies its own way).
+ */
+export function adminPlugin<O extends AdminContext = AdminContext>(
+  tags: string[],
+  declare: (needs: Needs, services: Services, context: O, app: FastifyInstance) => void | Promise<void>,
+): FastifyPluginAsync<O> {
+  return async (app, context) =>
+    declare(adminRoutes(app, context.write, tags), context.services, context, app);
 }

@@ -10,6 +10,13 @@ export const ID_PATTERN = '^[1-9][0-9]{0,9}$';
 export const IdText = (description: string) =>
   IntegerText(ID_PATTERN, { minimum: 1, maximum: 9_999_999_999 }, { description });
 
+/**
+ * An optional count of the query string (how many, how many days): 1 to `maximum`, digits that
+ * `pattern` holds to that range.
+ */
+export const OptionalCount = (pattern: string, maximum: number, description: string) =>
+  Type.Optional(IntegerText(pattern, { minimum: 1, maximum }, { description }));
+
 /** The dispensary of the path (`:id`). */
 export const DispensaryId = IdText('Dispensary id');
 

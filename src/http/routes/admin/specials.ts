@@ -1,14 +1,10 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { specialRecord } from '../../../services/records.js';
 import { noContent } from '../../pipeline/error-responses.js';
 import { actorOf, pathId } from './auth.js';
-import type { AdminContext } from './context.js';
-import { adminRoutes } from './route.js';
+import { adminPlugin } from './route.js';
 import { IdParams } from './shared.schemas.js';
 import { CreateSpecialBody, PatchSpecialBody, SpecialOut, SpecialParams } from './specials.schemas.js';
-
-const tags = ['Sync API: specials'];
 
 /** The special of the path (`:special_id`; the route schema has checked it is a number). */
 const specialOf = (request: { params: { special_id: string } }) => Number(request.params.special_id);
@@ -17,21 +13,16 @@ const specialOf = (request: { params: { special_id: string } }) => Number(reques
  * Each dispensary's specials: read by whoever may read the dispensary, managed with the `specials`
  * permission (operators, and managers and staff of the dispensary; src/domain/permissions.ts).
  */
-export const specialRoutes: FastifyPluginAsync<AdminContext> = async (app, { services, write }) => {
-  const { specials } = services;
-  const route = adminRoutes(app, write, tags);
-
-  route.read('/dispensaries/:id/specials', {
+export const specialRoutes = adminPlugin(['Sync API: specials'], (needs, { specials }) => {
+  needs('read').read('/dispensaries/:id/specials', {
     operationId: 'listSpecials',
-    permission: 'read',
     summary: 'List a dispensary’s specials',
     schema: { params: IdParams, response: { 200: Type.Array(SpecialOut) } },
     run: async (request) => (await specials.list(pathId(request))).map(specialRecord),
   });
 
-  route.write('POST', '/dispensaries/:id/specials', {
+  needs('specials').write('POST', '/dispensaries/:id/specials', {
     operationId: 'createSpecial',
-    permission: 'specials',
     summary: 'Create a special',
     description:
       'Each price entry of the items it targets gets the special’s price while it applies, when that is lower (the best special of an entry wins; specials do not stack). Items whose price changes now are changes of the live feed; so are they at each start and end of the special, with no write by anyone.',
@@ -40,17 +31,15 @@ export const specialRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
       specialRecord(await specials.create(pathId(request), request.body, actorOf(request))),
   });
 
-  route.read('/dispensaries/:id/specials/:special_id', {
+  needs('read').read('/dispensaries/:id/specials/:special_id', {
     operationId: 'getSpecial',
-    permission: 'read',
     summary: 'Read a special',
     schema: { params: SpecialParams, response: { 200: SpecialOut } },
     run: async (request) => specialRecord(await specials.get(pathId(request), specialOf(request))),
   });
 
-  route.write('PATCH', '/dispensaries/:id/specials/:special_id', {
+  needs('specials').write('PATCH', '/dispensaries/:id/specials/:special_id', {
     operationId: 'changeSpecial',
-    permission: 'specials',
     summary: 'Change some fields of a special',
     description: 'The special is checked whole after the change; a refused change changes nothing.',
     schema: { params: SpecialParams, body: PatchSpecialBody, response: { 200: SpecialOut } },
@@ -60,13 +49,10 @@ export const specialRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
       ),
   });
 
-  route.write('DELETE', '/dispensaries/:id/specials/:special_id', {
+  needs('specials').write('DELETE', '/dispensaries/:id/specials/:special_id', {
     operationId: 'deleteSpecial',
-    permission: 'specials',
     summary: 'Delete a special',
     schema: { params: SpecialParams, response: noContent('Deleted.') },
-    run: async (request) => {
-      await specials.remove(pathId(request), specialOf(request), actorOf(request));
-    },
+    run: (request) => specials.remove(pathId(request), specialOf(request), actorOf(request)),
   });
-};
+});

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../../domain/nullable.js';
-import { IntegerText } from '../../pipeline/document-notes.js';
-import { IdText } from './shared.schemas.js';
+import { IdText, OptionalCount } from './shared.schemas.js';
 
 /** The schemas of the sync API's webhook routes (src/http/routes/admin/webhooks.ts). */
 
@@ -55,13 +54,7 @@ export const DeliveryParams = Type.Object({
 });
 
 export const DeliveriesQuery = Type.Object({
-  limit: Type.Optional(
-    IntegerText(
-      '^[1-9][0-9]{0,2}$',
-      { minimum: 1, maximum: 500 },
-      { description: 'How many, 1 to 500 (default 50), newest first.' },
-    ),
-  ),
+  limit: OptionalCount('^[1-9][0-9]{0,2}$', 500, 'How many, 1 to 500 (default 50), newest first.'),
 });
 
 export const CreateWebhookBody = Type.Object(

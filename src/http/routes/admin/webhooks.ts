@@ -1,11 +1,10 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { deliveryRecord, webhookRecord, webhookWithSecretRecord } from '../../../services/records.js';
 import type { WebhookScope } from '../../../services/webhooks.js';
 import { noContent } from '../../pipeline/error-responses.js';
 import { actorOf, reachOf, requireDispensary } from './auth.js';
-import type { AdminContext } from './context.js';
-import { adminRoutes } from './route.js';
+import { adminPlugin } from './route.js';
 import {
   CreateWebhookBody,
   DeliveriesQuery,
@@ -17,21 +16,15 @@ import {
   WebhookWithSecretOut,
 } from './webhooks.schemas.js';
 
-const tags = ['Sync API: webhooks'];
-
 /** A key or an account limited to some dispensaries sees and touches only their webhooks. */
 const scopeOf = (request: Pick<FastifyRequest, 'principal'>): WebhookScope => reachOf(request);
 /** The webhook of the path (`:id`; the route schema has checked it is a number). */
 const webhookOf = (request: { params: { id: string } }) => Number(request.params.id);
 
 /** Webhook subscriptions: an integrator's credential subscribed to one dispensary's changes. */
-export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { services, write }) => {
-  const { webhooks } = services;
-  const route = adminRoutes(app, write, tags);
-
-  route.write('POST', '/webhooks', {
+export const webhookRoutes = adminPlugin(['Sync API: webhooks'], (needs, { webhooks }) => {
+  needs('webhooks').write('POST', '/webhooks', {
     operationId: 'createWebhook',
-    permission: 'webhooks',
     summary: 'Subscribe a credential to a dispensary’s changes (the signing secret is shown once)',
     description:
       'Each change of the dispensary (item.upserted, item.removed, store.updated) is POSTed to url, signed as Standard Webhooks specifies. The credential must exist and be allowed to read the dispensary.',
@@ -49,25 +42,22 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
     },
   });
 
-  route.read('/webhooks', {
+  needs('webhooks').read('/webhooks', {
     operationId: 'listWebhooks',
-    permission: 'webhooks',
     summary: 'List webhooks',
     schema: { response: { 200: Type.Array(WebhookOut) } },
     run: async (request) => (await webhooks.list(scopeOf(request))).map(webhookRecord),
   });
 
-  route.read('/webhooks/:id', {
+  needs('webhooks').read('/webhooks/:id', {
     operationId: 'getWebhook',
-    permission: 'webhooks',
     summary: 'Read a webhook',
     schema: { params: WebhookParams, response: { 200: WebhookOut } },
     run: async (request) => webhookRecord(await webhooks.get(webhookOf(request), scopeOf(request))),
   });
 
-  route.write('PATCH', '/webhooks/:id', {
+  needs('webhooks').write('PATCH', '/webhooks/:id', {
     operationId: 'updateWebhook',
-    permission: 'webhooks',
     summary: 'Change a webhook’s url, events or enabled',
     description: 'Enabling a webhook that was disabled for failing starts its failing period anew.',
     schema: { params: WebhookParams, body: PatchWebhookBody, response: { 200: WebhookOut } },
@@ -78,19 +68,15 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
     },
   });
 
-  route.write('DELETE', '/webhooks/:id', {
+  needs('webhooks').write('DELETE', '/webhooks/:id', {
     operationId: 'deleteWebhook',
-    permission: 'webhooks',
     summary: 'Remove a webhook and its deliveries',
     schema: { params: WebhookParams, response: noContent('Removed.') },
-    run: async (request) => {
-      await webhooks.remove(webhookOf(request), actorOf(request), scopeOf(request));
-    },
+    run: (request) => webhooks.remove(webhookOf(request), actorOf(request), scopeOf(request)),
   });
 
-  route.write('POST', '/webhooks/:id/rotate-secret', {
+  needs('webhooks').write('POST', '/webhooks/:id/rotate-secret', {
     operationId: 'rotateWebhookSecret',
-    permission: 'webhooks',
     summary: 'Replace the signing secret (shown once; the old one stops signing at once)',
     secretField: 'secret',
     schema: { params: WebhookParams, response: { 200: WebhookWithSecretOut } },
@@ -100,9 +86,8 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
       ),
   });
 
-  route.read('/webhooks/:id/deliveries', {
+  needs('webhooks').read('/webhooks/:id/deliveries', {
     operationId: 'listWebhookDeliveries',
-    permission: 'webhooks',
     summary: 'List a webhook’s latest deliveries with their attempts',
     schema: {
       params: WebhookParams,
@@ -116,9 +101,8 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
     },
   });
 
-  route.write('POST', '/webhooks/:id/deliveries/:delivery_id/retry', {
+  needs('webhooks').write('POST', '/webhooks/:id/deliveries/:delivery_id/retry', {
     operationId: 'retryWebhookDelivery',
-    permission: 'webhooks',
     summary: 'Send a failed or pending delivery again now',
     description:
       'The delivery becomes pending again, due now, with its webhook-id and attempts kept: it goes before the endpoint’s newer pending deliveries, and a failed one that fails again is failed at once. A delivered one is not sent again: 409 conflict, its record unchanged (a receiver that lost it reads the change from /changes).',
@@ -130,4 +114,4 @@ export const webhookRoutes: FastifyPluginAsync<AdminContext> = async (app, { ser
       );
     },
   });
-};
+});
