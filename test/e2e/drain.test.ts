@@ -1,14 +1,6 @@
-import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  assertBuilt,
-  BIN,
-  cleanEnvironment,
-  REPOSITORY,
-  type ServerProcess,
-  startServe,
-} from '../helpers/cli.js';
+import { assertBuilt, type ServerProcess, spawnCli, startServe } from '../helpers/cli.js';
 import { send, waitForExit } from '../helpers/process.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 import { until } from '../helpers/wait.js';
@@ -132,27 +124,22 @@ describe('a stdout nobody reads', () => {
   it('SIGTERM still ends the process by its deadline; dropped lines are counted and said once', {
     timeout: 60_000,
   }, async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        BIN,
-        '--db',
-        database.address,
-        'serve',
-        '--port',
-        '0',
-        '--json',
-        '--log-level',
-        'info',
-        '--shutdown-timeout-ms',
-        '1000',
-        '--drain-delay-ms',
-        '0',
-        '--log-buffer-kb',
-        '16',
-      ],
-      { cwd: REPOSITORY, env: cleanEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawnCli([
+      '--db',
+      database.address,
+      'serve',
+      '--port',
+      '0',
+      '--json',
+      '--log-level',
+      'info',
+      '--shutdown-timeout-ms',
+      '1000',
+      '--drain-delay-ms',
+      '0',
+      '--log-buffer-kb',
+      '16',
+    ]);
     try {
       let stderr = '';
       child.stderr!.on('data', (chunk: Buffer) => {

@@ -10,6 +10,7 @@ import {
   cleanEnvironment,
   REPOSITORY,
   type ServerProcess,
+  spawnCli,
   startServe,
 } from '../helpers/cli.js';
 import { bigMenu, send, waitForExit } from '../helpers/process.js';
@@ -263,15 +264,7 @@ describe.skipIf(!onSqlite)('kill -9 in the middle of a write', () => {
 
     const hugeFile = join(made.folder.path, 'huge.json');
     writeFileSync(hugeFile, JSON.stringify(bigMenu(20_000, 5, 400)));
-    const importer = spawn(
-      process.execPath,
-      [BIN, '--db', db, 'menu', 'import', '--dispensary', '1', hugeFile],
-      {
-        cwd: REPOSITORY,
-        env: cleanEnvironment(),
-        stdio: 'ignore',
-      },
-    );
+    const importer = spawnCli(['--db', db, 'menu', 'import', '--dispensary', '1', hugeFile], 'ignore');
     // The largest menu allowed writes about 56 MB of WAL in one transaction, for most of a second: 2 MB
     // in, it is well under way, and the kill lands long before the commit even on a busy machine (12,000
     // items left a quarter of a second; smaller menus commit before a busy poller sees 2 MB).

@@ -1,18 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/demo/seed.js';
-import {
-  assertBuilt,
-  BIN,
-  cleanEnvironment,
-  cliJson,
-  REPOSITORY,
-  type ServerProcess,
-  startServe,
-} from '../helpers/cli.js';
-import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
+import { assertBuilt, cliJson, type ServerProcess, spawnCli, startServe } from '../helpers/cli.js';
+import { DATABASE_KIND, onPostgres, type TestDatabase, testDatabase } from '../helpers/database.js';
 import { BLUE_DREAM_FORM_A, SAMPLE_MENU, temporaryDirectory } from '../helpers/runtime.js';
 
 assertBuilt();
@@ -90,7 +82,9 @@ describe(`bin/menu-api serve over a temporary ${DATABASE_KIND} database, changed
       },
     }).then(answer);
 
-  it('listens on the free port it picked and prints its URL', () => {
+  // What is not the database's to prove runs on SQLite only: the PostgreSQL project runs what proves
+  // storage (what another process changed, seen by the server).
+  it.skipIf(onPostgres)('listens on the free port it picked and prints its URL', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.url).not.toMatch(/:(0|8080)$/);
   });
@@ -145,7 +139,7 @@ describe(`bin/menu-api serve over a temporary ${DATABASE_KIND} database, changed
     expect(head.status).toBe(200);
   });
 
-  it('answers errors as JSON over real HTTP', async () => {
+  it.skipIf(onPostgres)('answers errors as JSON over real HTTP', async () => {
     const wrong = await formA({ password: 'not-the-password' });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({
@@ -209,11 +203,7 @@ describe(`bin/menu-api serve over a temporary ${DATABASE_KIND} database, changed
 
 /** Starts `serve --demo` without --json and reads the human banner; resolves with its URL and text. */
 function startHumanDemo(address: string): Promise<{ child: ChildProcess; url: string; banner: string }> {
-  const child = spawn(
-    process.execPath,
-    [BIN, '--db', address, 'serve', '--port', '0', '--demo', '--log-level', 'warn'],
-    { cwd: REPOSITORY, env: cleanEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawnCli(['--db', address, 'serve', '--port', '0', '--demo', '--log-level', 'warn']);
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner within 60 s:\n${output}`)), 60_000);

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, type StdioOptions, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +79,11 @@ export async function runInProcess(args: string[]): Promise<CliResult> {
     return { code: error.exitCode, stdout, stderr };
   }
   throw new Error(`menu-api ${args.join(' ')} ran its action: use runCli for commands that run`);
+}
+
+/** Starts `bin/menu-api ARGS` as a process of its own, from the repository, in the clean environment. */
+export function spawnCli(args: string[], stdio: StdioOptions = ['ignore', 'pipe', 'pipe']): ChildProcess {
+  return spawn(process.execPath, [BIN, ...args], { cwd: REPOSITORY, env: cleanEnvironment(), stdio });
 }
 
 /** Runs a command that must succeed with `--json`, and returns its parsed output. */

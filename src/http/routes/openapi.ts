@@ -90,9 +90,11 @@ export function openApiText(document: unknown): string {
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.addSchema({ ...ErrorBody, $id: ERROR_BODY_ID });
   await app.register(swagger, OPENAPI_OPTIONS);
-  let text: string | undefined;
+  // Encoded once, on the first request: the document is some 500 KB, which a string would be turned
+  // into bytes again for every answer.
+  let bytes: Buffer | undefined;
   app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
-    text ??= openApiText(app.swagger());
-    return reply.type('application/json; charset=utf-8').send(text);
+    bytes ??= Buffer.from(openApiText(app.swagger()));
+    return reply.type('application/json; charset=utf-8').send(bytes);
   });
 }
