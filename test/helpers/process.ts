@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { expect } from 'vitest';
 
 /** Resolves with how the process ended; rejects if it is still running after `timeoutMs`. */
@@ -28,27 +28,46 @@ export interface HttpAnswer {
   body: string;
 }
 
-/** One request on a connection of its own; a connection error rejects with the error (its `code` tells). */
-export function send(
+/** A request of its own: GET unless `method` says; no time limit unless `timeoutMs` sets one. */
+export interface OwnRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  timeoutMs?: number;
+}
+
+/**
+ * Sends a request on a connection of its own (no agent, so nothing is shared with other requests),
+ * handing its response or its error (a connection error, or no answer within `timeoutMs`) on.
+ */
+export function sendAlone(
   url: string,
-  options: {
-    method?: string;
-    headers?: Record<string, string>;
-    body?: string | Buffer;
-    timeoutMs?: number;
-  } = {},
-): Promise<HttpAnswer> {
+  options: OwnRequest,
+  onResponse: (response: IncomingMessage) => void,
+  onError: (error: Error) => void,
+): ClientRequest {
+  const request = httpRequest(url, {
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    agent: false,
+    timeout: options.timeoutMs,
+  });
+  request.on('timeout', () => request.destroy(new Error(`no answer from ${url} in time`)));
+  request.on('error', onError);
+  request.on('response', onResponse);
+  request.end(options.body);
+  return request;
+}
+
+/** One request on a connection of its own; a connection error rejects with the error (its `code` tells). */
+export function send(url: string, options: OwnRequest = {}): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, {
-      method: options.method ?? 'GET',
-      headers: options.headers,
-      agent: false,
-      timeout: options.timeoutMs ?? 10_000,
-    });
-    request.on('timeout', () => request.destroy(new Error(`no answer from ${url} in time`)));
-    request.on('error', reject);
-    request.on('response', (response) => readAnswer(response).then(resolve, reject));
-    request.end(options.body);
+    sendAlone(
+      url,
+      { ...options, timeoutMs: options.timeoutMs ?? 10_000 },
+      (response) => readAnswer(response).then(resolve, reject),
+      reject,
+    );
   });
 }
 
