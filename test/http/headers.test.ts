@@ -5,7 +5,7 @@ import { parseBucket, parseLoginFailures, parseOrigins, parseTrustProxy } from '
 import type { ServerConfig } from '../../src/config.js';
 import { sendError } from '../../src/http/pipeline/errors.js';
 import { adminKey } from '../helpers/admin.js';
-import { formABody, formBHeaders, loggedTestRuntime, rawHttp } from '../helpers/http.js';
+import { formARequest, formBHeaders, formBRequest, loggedTestRuntime, rawHttp } from '../helpers/http.js';
 import { SAMPLE_MENU, type Seed, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 
 let runtime: TestRuntime | undefined;
@@ -26,10 +26,8 @@ async function startWithKey() {
 }
 
 /** A Form A request, and a Form B one, of `url` with a seed's credentials and token. */
-const formA = (app: TestRuntime['app'], url: string, seed: Seed) =>
-  app.inject({ method: 'POST', url, payload: formABody(seed) });
-const formB = (app: TestRuntime['app'], url: string, seed: Seed) =>
-  app.inject({ method: 'GET', url, headers: formBHeaders(seed) });
+const formA = (app: TestRuntime['app'], url: string, seed: Seed) => app.inject(formARequest(seed, url));
+const formB = (app: TestRuntime['app'], url: string, seed: Seed) => app.inject(formBRequest(seed, url));
 
 function expectNoSniff(response: LightMyRequestResponse, what: string): void {
   expect(response.headers['x-content-type-options'], what).toBe('nosniff');

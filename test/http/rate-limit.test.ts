@@ -9,15 +9,12 @@ import { RedisRateLimiter } from '../../src/infra/rate-limit/redis.js';
 import { SharedRedis } from '../../src/infra/redis.js';
 import { adminKey } from '../helpers/admin.js';
 import { expectError, formABody, formBHeaders, loggedTestRuntime } from '../helpers/http.js';
+import { REDIS_URL, testRedis } from '../helpers/redis.js';
 import { GENEROUS_LIMITS, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { until } from '../helpers/wait.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** Every run (and each of the two test projects) counts under keys of its own. */
-const PREFIX = `menu-api-test:${randomBytes(6).toString('hex')}:`;
-
-const silent = { warn: () => {}, info: () => {} };
+const { prefix: PREFIX, connect: sharedRedis, closeAtEnd } = testRedis();
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Resolves once the client has failed `count` more attempts to reconnect (ioredis schedules each anew). */
@@ -45,14 +42,6 @@ interface Implementation {
 /** The memory limiter's clock: moved by the tests, never by the wall. */
 let memoryNow = Date.now();
 
-const opened: SharedRedis[] = [];
-async function sharedRedis(url = REDIS_URL): Promise<SharedRedis> {
-  const redis = new SharedRedis(url, silent);
-  opened.push(redis);
-  expect(await redis.connected(3_000), `Redis at ${url} must be running for these tests`).toBe(true);
-  return redis;
-}
-
 const IMPLEMENTATIONS: Implementation[] = [
   {
     name: 'memory',
@@ -70,13 +59,6 @@ const IMPLEMENTATIONS: Implementation[] = [
     elapse: (ms) => sleep(ms),
   },
 ];
-
-afterAll(async () => {
-  const cleaner = await sharedRedis();
-  const keys = await cleaner.client.keys(`${PREFIX}*`);
-  if (keys.length > 0) await cleaner.client.del(...keys);
-  for (const redis of opened) await redis.close();
-});
 
 let unique = 0;
 const policy = (ratePerSecond: number, burst: number, name = `p${++unique}`): BucketPolicy => ({
@@ -195,7 +177,7 @@ describe('RateLimiter: redis fallback', () => {
       warn: (message) => warnings.push(message),
       info: () => {},
     });
-    opened.push(redis);
+    closeAtEnd(redis);
     expect(await redis.connected(2_000)).toBe(false);
     const limiter = new RedisRateLimiter(redis, PREFIX);
     const bucket = policy(0.001, 2);
@@ -214,7 +196,7 @@ describe('RateLimiter: redis fallback', () => {
       warn: (message) => logged.push(`warn ${message}`),
       info: (message) => logged.push(`info ${message}`),
     });
-    opened.push(redis);
+    closeAtEnd(redis);
     try {
       expect(await redis.connected(3_000)).toBe(true);
       const limiter = new RedisRateLimiter(redis, PREFIX);

@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MENU_FORMS } from '../../src/forms/index.js';
-import { createServices, type Services } from '../../src/services/index.js';
+import type { Services } from '../../src/services/index.js';
 import { SpecialScheduler } from '../../src/services/special-scheduler.js';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
 import { freshDatabase } from '../helpers/fresh-database.js';
-import { onPostgres, SAMPLE_MENU, TEST_SCRYPT } from '../helpers/runtime.js';
+import { onPostgres, SAMPLE_MENU, servicesOver } from '../helpers/runtime.js';
 
 /** A clock the test moves by hand. */
 function fakeClock(start: string) {
@@ -26,7 +25,7 @@ describe('special boundaries recorded in the live feed, with a fake clock', () =
   let dispensaryId: number;
 
   beforeEach(async () => {
-    services = createServices(await openStore(database.address), MENU_FORMS, undefined, TEST_SCRYPT);
+    services = await servicesOver(database.address);
     otherStore = await openStore(database.address);
     const created = await services.dispensaries.createWithStore('Night Owl', {
       timezone: 'America/New_York',
