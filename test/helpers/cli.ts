@@ -81,6 +81,11 @@ export async function runInProcess(args: string[]): Promise<CliResult> {
   throw new Error(`menu-api ${args.join(' ')} ran its action: use runCli for commands that run`);
 }
 
+/** The arguments of `admin-key create` for a key named `name` with `scope` (`all`, `dispensary:<id>`). */
+export function adminKeyCreate(scope: string, name: string): string[] {
+  return ['admin-key', 'create', '--scope', scope, '--name', name];
+}
+
 /** Runs a command that must succeed with `--json`, and returns its parsed output. */
 export async function cliJson<T = unknown>(db: string, args: string[]): Promise<T> {
   const result = await runCli(db, [...args, '--json']);
