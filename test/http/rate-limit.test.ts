@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS, type ServerConfig } from '../../src/config.js';
@@ -9,6 +8,7 @@ import { RedisRateLimiter } from '../../src/infra/rate-limit/redis.js';
 import { SharedRedis } from '../../src/infra/redis.js';
 import { adminKey } from '../helpers/admin.js';
 import { expectError, formABody, formBHeaders, loggedTestRuntime } from '../helpers/http.js';
+import { freePort } from '../helpers/process.js';
 import { REDIS_URL, testRedis } from '../helpers/redis.js';
 import { GENEROUS_LIMITS, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
@@ -161,19 +161,10 @@ describe('RateLimiter: redis across processes', () => {
   });
 });
 
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe('RateLimiter: redis fallback', () => {
   it('with Redis unreachable, limits in memory, says so once, and never fails a request', async () => {
     const warnings: string[] = [];
-    const redis = new SharedRedis(`redis://127.0.0.1:${await closedPort()}`, {
+    const redis = new SharedRedis(`redis://127.0.0.1:${await freePort()}`, {
       warn: (message) => warnings.push(message),
       info: () => {},
     });
@@ -383,7 +374,7 @@ describe.each(IMPLEMENTATIONS)('HTTP rate limits: $name', (implementation) => {
 describe('HTTP rate limits: Redis unreachable', () => {
   it('the server keeps serving, limits in memory, and logs one warning', async () => {
     const logged = await loggedTestRuntime({
-      config: { redisUrl: `redis://127.0.0.1:${await closedPort()}`, rateLimitCredential: small(0.01, 2) },
+      config: { redisUrl: `redis://127.0.0.1:${await freePort()}`, rateLimitCredential: small(0.01, 2) },
     });
     try {
       const { app } = logged.runtime;

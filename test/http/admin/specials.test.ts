@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SPEC_ONLY_PRICE_FIELDS } from '../../domain/item-builder.js';
 import { auditLog } from '../../helpers/admin.js';
-import { describeAdminKeyRefusals, securitySuite } from '../../helpers/admin-roles.js';
+import { describeRefusalsOnOther, sampleMenuSuite } from '../../helpers/admin-roles.js';
 import { expectError, formBHeaders } from '../../helpers/http.js';
-import { SAMPLE_MENU } from '../../helpers/runtime.js';
 
 const FLOWER_DEAL = {
   name: 'Flower Friday',
@@ -13,12 +12,8 @@ const FLOWER_DEAL = {
 };
 
 describe('sync API: specials', () => {
-  const suite = securitySuite(
-    { menu: SAMPLE_MENU },
-    { other: { name: 'Other Shop' }, otherMenu: SAMPLE_MENU, scopedName: 'shop-one' },
-  );
-  const { watch } = suite;
-  const { remember } = watch;
+  const suite = sampleMenuSuite('Other Shop', 'shop-one');
+  const { remember } = suite.watch;
   const one = () => suite.runtime.seed.dispensaryId;
   const specialsOf = async (id: number) => (await suite.admin('GET', `/dispensaries/${id}/specials`)).json();
   /** Both dispensaries' specials and menus, the feed's head and the audit log: what a refusal leaves alone. */
@@ -207,12 +202,7 @@ describe('sync API: specials', () => {
       ['DELETE', `/dispensaries/${id}/specials/1`, undefined],
     ] as const;
 
-  describeAdminKeyRefusals({
-    watch,
-    context: () => ({ runtime: suite.runtime, key: suite.adminSecret, token: suite.other.token }),
-    routes: () => routes(suite.other.id),
-    state,
-  });
+  describeRefusalsOnOther(suite, routes, { state });
 
   describe('a key scoped to dispensary 1', () => {
     it('manages dispensary 1’s specials', async () => {
