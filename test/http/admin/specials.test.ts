@@ -11,6 +11,15 @@ const FLOWER_DEAL = {
   applies_to: { product_types: ['Flower'] },
 };
 
+/** A special's schedule when none is given: no dates, every day, all day. */
+const UNSCHEDULED = {
+  starts_at: null,
+  ends_at: null,
+  days_of_week: null,
+  daily_start: null,
+  daily_end: null,
+};
+
 describe('sync API: specials', () => {
   const suite = sampleMenuSuite('Other Shop', 'shop-one');
   const { remember } = suite.watch;
@@ -37,11 +46,7 @@ describe('sync API: specials', () => {
         description: '',
         applies_to: { item_ids: [], external_ids: [], brands: [], product_types: ['Flower'], tags: [] },
         menu_type: 'both',
-        starts_at: null,
-        ends_at: null,
-        days_of_week: null,
-        daily_start: null,
-        daily_end: null,
+        ...UNSCHEDULED,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });
