@@ -9,22 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { type CanonicalRecord, fromCanonicalRecord } from '../src/domain/canonical.js';
 import { CANONICAL_ITEM_EXAMPLE } from '../src/domain/item-schema.js';
 import { writeCsv } from '../src/services/menu-files/csv.js';
+// The rich fields (docs/rich-item.md) at their missing values, as a point of sale that writes only the
+// specification's leaves them: the tests' item builder states them once.
+import {
+  SPEC_ONLY_RECORD_FIELDS as PLAIN,
+  SPEC_ONLY_PRICE_FIELDS as PLAIN_PRICE,
+} from '../test/domain/item-builder.js';
 
 const FOLDER = new URL('../examples/', import.meta.url);
-
-/** The rich fields (docs/rich-item.md) left out, as a point of sale that writes only the specification's. */
-const PLAIN = {
-  tags: [],
-  staff_pick: false,
-  external_id: '',
-  strain: null,
-  cannabinoids: [],
-  terpenes: [],
-  batch: null,
-  serving: null,
-  images: [],
-};
-const PLAIN_PRICE = { label: '', med_price: null, sku: '', barcode: '' };
 
 /** Two more items, so that the templates show a unit-priced product and an inactive one. */
 const MORE = [

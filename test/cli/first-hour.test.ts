@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
 import { createRuntime, type Runtime } from '../../src/server/runtime.js';
 import { adminCaller } from '../helpers/admin.js';
-import { assertBuilt, BIN, cleanEnvironment, cliJson, REPOSITORY, runCli } from '../helpers/cli.js';
+import {
+  adminKeyCreate,
+  assertBuilt,
+  BIN,
+  cleanEnvironment,
+  cliJson,
+  REPOSITORY,
+  runCli,
+} from '../helpers/cli.js';
 import { GENEROUS_LIMITS, SAMPLE_MENU, TEST_SCRYPT, temporaryDirectory } from '../helpers/runtime.js';
 import { until } from '../helpers/wait.js';
 
@@ -70,15 +78,8 @@ describe('the CLI in the first hour (issue 15, point 10)', () => {
   it(
     'admin-key list shows when each key was last used and whether it is revoked',
     async () => {
-      const key = await cliJson<{ key: string }>(db, [
-        'admin-key',
-        'create',
-        '--scope',
-        'all',
-        '--name',
-        'pos',
-      ]);
-      await cliJson(db, ['admin-key', 'create', '--scope', 'all', '--name', 'old']);
+      const key = await cliJson<{ key: string }>(db, adminKeyCreate('all', 'pos'));
+      await cliJson(db, adminKeyCreate('all', 'old'));
       await cliJson(db, ['admin-key', 'revoke', 'old']);
       const runtime: Runtime = await createRuntime(
         { ...DEFAULTS, database: db, ...GENEROUS_LIMITS },

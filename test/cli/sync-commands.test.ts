@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
 import { createRuntime, type Runtime } from '../../src/server/runtime.js';
 import { adminCaller, expectNoSecrets, UNLIMITED } from '../helpers/admin.js';
-import { assertBuilt, type CliResult, cliJson, runCli } from '../helpers/cli.js';
+import { adminKeyCreate, assertBuilt, type CliResult, cliJson, runCli } from '../helpers/cli.js';
 import { UNSET_STORE_INFO } from '../helpers/fixtures.js';
 import { formBHeaders } from '../helpers/http.js';
 import {
@@ -87,14 +87,10 @@ describe('the sync commands of the CLI, on a database shared with a running serv
 
   describe('admin-key', () => {
     it('create --json prints {name, scope, key} once; the key works on the sync API at once', async () => {
-      const created = await cliJson<{ name: string; scope: string; key: string }>(db, [
-        'admin-key',
-        'create',
-        '--scope',
-        'all',
-        '--name',
-        'pos',
-      ]);
+      const created = await cliJson<{ name: string; scope: string; key: string }>(
+        db,
+        adminKeyCreate('all', 'pos'),
+      );
       expect(created).toEqual({
         name: 'pos',
         scope: 'all',
@@ -108,14 +104,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
     });
 
     it('create without --json prints the key once; a scoped key is held to its dispensary', async () => {
-      const result = await runCli(db, [
-        'admin-key',
-        'create',
-        '--scope',
-        `dispensary:${shop.id}`,
-        '--name',
-        'till-1',
-      ]);
+      const result = await runCli(db, adminKeyCreate(`dispensary:${shop.id}`, 'till-1'));
       expect(result).toMatchObject({ code: 0, stderr: '' });
       expect(result.stdout).toContain(`scope dispensary:${shop.id}`);
       const key = /Key \(shown once\): (mak_\S+)/.exec(result.stdout)?.[1];

@@ -27,13 +27,15 @@ function boundaries(s: SpecialSchedule, zone: string | null, from: string, to: s
   }
 }
 
+/** The boundaries in the first twelve hours (UTC) of `day` in New York: the night its clocks may change. */
+const night = (s: SpecialSchedule, day: string) => boundaries(s, NY, `${day}T00:00:00Z`, `${day}T12:00:00Z`);
+
 describe('a special’s schedule, in the store’s time zone', () => {
   it('applies between its dates: from starts_at, until (not at) ends_at', () => {
     const s = schedule({ startsAt: '2026-05-01T00:00:00.000Z', endsAt: '2026-05-02T00:00:00.000Z' });
-    expect(isActiveAt(s, NY, at('2026-04-30T23:59:59.999Z'))).toBe(false);
-    expect(isActiveAt(s, NY, at('2026-05-01T00:00:00.000Z'))).toBe(true);
-    expect(isActiveAt(s, NY, at('2026-05-01T23:59:59.999Z'))).toBe(true);
-    expect(isActiveAt(s, NY, at('2026-05-02T00:00:00.000Z'))).toBe(false);
+    // Just before starts_at, at it, just before ends_at, at it.
+    const instants = ['2026-04-30T23:59:59.999Z', s.startsAt!, '2026-05-01T23:59:59.999Z', s.endsAt!];
+    expect(instants.map((instant) => isActiveAt(s, NY, at(instant)))).toEqual([false, true, true, false]);
     expect(boundaries(s, NY, '2026-04-01T00:00:00Z', '2026-06-01T00:00:00Z')).toEqual([
       '2026-05-01T00:00:00.000Z',
       '2026-05-02T00:00:00.000Z',
@@ -66,34 +68,25 @@ describe('a special’s schedule, in the store’s time zone', () => {
   it('spring forward: a window 01:30–02:30 lasts its hour, ending at 03:30 EDT', () => {
     // 2026-03-08 02:00 EST the clocks go to 03:00 EDT; 02:30 does not happen that night.
     const s = schedule({ dailyStart: '01:30', dailyEnd: '02:30' });
-    expect(boundaries(s, NY, '2026-03-08T00:00:00Z', '2026-03-08T12:00:00Z')).toEqual([
-      '2026-03-08T06:30:00.000Z', // 01:30 EST
-      '2026-03-08T07:30:00.000Z', // 03:30 EDT
-    ]);
+    // 01:30 EST, then 03:30 EDT.
+    expect(night(s, '2026-03-08')).toEqual(['2026-03-08T06:30:00.000Z', '2026-03-08T07:30:00.000Z']);
     expect(isActiveAt(s, NY, at('2026-03-08T07:29:59Z'))).toBe(true);
     expect(isActiveAt(s, NY, at('2026-03-08T07:30:00Z'))).toBe(false);
     // The next day, as usual: 01:30–02:30 EDT.
-    expect(boundaries(s, NY, '2026-03-09T00:00:00Z', '2026-03-09T12:00:00Z')).toEqual([
-      '2026-03-09T05:30:00.000Z',
-      '2026-03-09T06:30:00.000Z',
-    ]);
+    expect(night(s, '2026-03-09')).toEqual(['2026-03-09T05:30:00.000Z', '2026-03-09T06:30:00.000Z']);
   });
 
   it('spring forward: a window inside the skipped hour falls as long after the change', () => {
     const s = schedule({ dailyStart: '02:15', dailyEnd: '02:45' });
-    expect(boundaries(s, NY, '2026-03-08T00:00:00Z', '2026-03-08T12:00:00Z')).toEqual([
-      '2026-03-08T07:15:00.000Z', // 03:15 EDT
-      '2026-03-08T07:45:00.000Z',
-    ]);
+    // From 03:15 EDT.
+    expect(night(s, '2026-03-08')).toEqual(['2026-03-08T07:15:00.000Z', '2026-03-08T07:45:00.000Z']);
   });
 
   it('fall back: a window 01:30–02:30 starts at the first 01:30 and runs on through the repeated hour', () => {
     // 2026-11-01 02:00 EDT the clocks go back to 01:00 EST; 01:30 happens twice.
     const s = schedule({ dailyStart: '01:30', dailyEnd: '02:30' });
-    expect(boundaries(s, NY, '2026-11-01T00:00:00Z', '2026-11-01T12:00:00Z')).toEqual([
-      '2026-11-01T05:30:00.000Z', // 01:30 EDT
-      '2026-11-01T07:30:00.000Z', // 02:30 EST
-    ]);
+    // 01:30 EDT, then 02:30 EST.
+    expect(night(s, '2026-11-01')).toEqual(['2026-11-01T05:30:00.000Z', '2026-11-01T07:30:00.000Z']);
     expect(isActiveAt(s, NY, at('2026-11-01T06:15:00Z'))).toBe(true); // 01:15 EST, the second time
   });
 

@@ -1,24 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cliJson, type ServerProcess, startServe } from '../helpers/cli.js';
 import { formBHeaders } from '../helpers/http.js';
-import { send, waitForExit } from '../helpers/process.js';
+import { freePort, Load, send, waitForExit } from '../helpers/process.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 import { until } from '../helpers/wait.js';
-
-/** A port nobody listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** A Redis server of this test's own (never the shared one on 6379), in memory only. */
 async function startRedis(port: number): Promise<ChildProcess> {
@@ -105,22 +92,15 @@ describe('Redis stopped and started under load', () => {
       '100000,100000',
     ]);
     const headers = formBHeaders({ token: dispensary.token, ...credential });
-    const failures: string[] = [];
     let answered = 0;
-    let running = true;
-    const reader = async () => {
-      while (running) {
-        try {
-          const answer = await send(`${server!.url}/menu`, { headers, timeoutMs: 20_000 });
-          if (answer.status === 200) answered++;
-          else failures.push(`${answer.status} ${answer.body.slice(0, 200)}`);
-        } catch (error) {
-          failures.push((error as Error).message);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    };
-    const readers = [reader(), reader(), reader()];
+    const load = new Load(10);
+    for (let reader = 0; reader < 3; reader++) {
+      load.add(() => ({
+        label: '',
+        send: () => send(`${server!.url}/menu`, { headers, timeoutMs: 20_000 }),
+        answered: () => answered++,
+      }));
+    }
     const keysInRedis = async () => {
       const client = new Redis({ port, maxRetriesPerRequest: 0, retryStrategy: () => null });
       client.on('error', () => {});
@@ -146,10 +126,9 @@ describe('Redis stopped and started under load', () => {
       redis = await startRedis(port);
       await until(async () => (await keysInRedis()) > 0, 20_000, 'rate-limit keys in the restarted Redis');
     } finally {
-      running = false;
-      await Promise.all(readers);
+      await load.stop();
     }
-    expect(failures).toEqual([]);
+    expect(load.failures).toEqual([]);
     expect(answered).toBeGreaterThan(30);
   });
 });

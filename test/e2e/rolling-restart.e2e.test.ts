@@ -3,7 +3,7 @@ import { Balancer } from '../helpers/balancer.js';
 import { assertBuilt, type ServerProcess, startServe } from '../helpers/cli.js';
 import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
 import { formBHeaders } from '../helpers/http.js';
-import { send, waitForExit } from '../helpers/process.js';
+import { Load, send, waitForExit } from '../helpers/process.js';
 import type { Seed } from '../helpers/runtime.js';
 import { createAdminKey, seedDatabase } from '../helpers/seed.js';
 import { until } from '../helpers/wait.js';
@@ -11,7 +11,7 @@ import { until } from '../helpers/wait.js';
 assertBuilt();
 
 /** Steady rather than flat out: the two cores are shared with the servers and other tests. */
-const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+const PAUSE_MS = 20;
 
 /** Each server drains for 300 ms: six checks of the balancer, which then stops sending it connections. */
 /** Limits far above what the clients send: this drill counts failures of the restart, not 429s. */
@@ -58,29 +58,21 @@ describe(`rolling restart on ${DATABASE_KIND}`, () => {
   }, async () => {
     balancer = await Balancer.start(servers.map((server) => server.url));
     const url = balancer.url;
-    const failures: string[] = [];
     const acknowledged: number[] = [];
     let reads = 0;
-    let running = true;
 
-    const reader = async () => {
-      while (running) {
-        try {
-          const answer = await send(`${url}/menu`, { headers: formBHeaders(seed), timeoutMs: 20_000 });
-          if (answer.status === 200) reads++;
-          else failures.push(`read: ${answer.status} ${answer.body.slice(0, 200)}`);
-        } catch (error) {
-          failures.push(`read: ${(error as Error).message}`);
-        }
-        await pause();
-      }
-    };
+    const read = () => ({
+      label: 'read: ',
+      send: () => send(`${url}/menu`, { headers: formBHeaders(seed), timeoutMs: 20_000 }),
+      answered: () => reads++,
+    });
     let nextId = 1000;
-    const writer = async () => {
-      while (running) {
-        const id = nextId++;
-        try {
-          const answer = await send(`${url}/admin/v1/dispensaries/${seed.dispensaryId}/menu/items`, {
+    const write = () => {
+      const id = nextId++;
+      return {
+        label: `write ${id}: `,
+        send: () =>
+          send(`${url}/admin/v1/dispensaries/${seed.dispensaryId}/menu/items`, {
             method: 'PATCH',
             headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
             body: JSON.stringify([
@@ -92,16 +84,12 @@ describe(`rolling restart on ${DATABASE_KIND}`, () => {
               },
             ]),
             timeoutMs: 20_000,
-          });
-          if (answer.status === 200) acknowledged.push(id);
-          else failures.push(`write ${id}: ${answer.status} ${answer.body.slice(0, 200)}`);
-        } catch (error) {
-          failures.push(`write ${id}: ${(error as Error).message}`);
-        }
-        await pause();
-      }
+          }),
+        answered: () => acknowledged.push(id),
+      };
     };
-    const clients = [reader(), reader(), writer(), writer()];
+    const load = new Load(PAUSE_MS);
+    for (const next of [read, read, write, write]) load.add(next);
     /** Until the clients have been answered a few more times: traffic before and after each restart. */
     const moreTraffic = async () => {
       const [readsBefore, writesBefore] = [reads, acknowledged.length];
@@ -125,10 +113,9 @@ describe(`rolling restart on ${DATABASE_KIND}`, () => {
       await balancer.whenReady(replacement.url);
     }
     await moreTraffic();
-    running = false;
-    await Promise.all(clients);
+    await load.stop();
 
-    expect(failures).toEqual([]);
+    expect(load.failures).toEqual([]);
     expect(reads).toBeGreaterThan(0);
     expect(acknowledged.length).toBeGreaterThan(0);
     const menu = await send(`${servers[0]!.url}/admin/v1/dispensaries/${seed.dispensaryId}/menu`, {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, type ServerProcess, startServe } from '../helpers/cli.js';
-import { DATABASE_KIND, onPostgres, type TestDatabase, testDatabase } from '../helpers/database.js';
+import { DATABASE_KIND, onPostgres } from '../helpers/database.js';
+import { freshDatabase } from '../helpers/fresh-database.js';
 import { formBHeaders, rawRequest } from '../helpers/http.js';
 import type { Seed } from '../helpers/runtime.js';
 import { seedDatabase } from '../helpers/seed.js';
@@ -47,12 +48,11 @@ async function millisecondsUntil(
 const serveArgs = onPostgres ? ['--change-poll-ms', '60000'] : [];
 
 describe(`two server processes over one ${DATABASE_KIND} database`, () => {
-  let database: TestDatabase;
+  const database = freshDatabase();
   let first: ServerProcess;
   let second: ServerProcess;
   let seed: Seed;
   beforeAll(async () => {
-    database = await testDatabase();
     seed = await seedDatabase(database.address);
     [first, second] = await Promise.all([
       startServe(database.address, serveArgs),
@@ -61,7 +61,6 @@ describe(`two server processes over one ${DATABASE_KIND} database`, () => {
   });
   afterAll(async () => {
     await Promise.all([first?.stop(), second?.stop()]);
-    await database?.cleanup();
   });
 
   it('listen on different ports and serve the same data', async () => {

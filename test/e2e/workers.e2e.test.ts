@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type ServerProcess, startServe } from '../helpers/cli.js';
-import { type TestDatabase, testDatabase } from '../helpers/database.js';
+import { freshDatabase } from '../helpers/fresh-database.js';
 import { formBHeaders, rawRequest } from '../helpers/http.js';
 import type { Seed } from '../helpers/runtime.js';
 import { seedDatabase } from '../helpers/seed.js';
@@ -39,17 +39,15 @@ function startBanner(output: string): { workers: number } {
 }
 
 describe('menu-api serve --workers 2', () => {
-  let database: TestDatabase;
+  const database = freshDatabase();
   let server: ServerProcess;
   let seed: Seed;
   beforeAll(async () => {
-    database = await testDatabase();
     seed = await seedDatabase(database.address);
     server = await startServe(database.address, ['--workers', '2', '--log-level', 'info']);
   });
   afterAll(async () => {
     await server?.stop();
-    await database?.cleanup();
   });
 
   const workerPids = () =>

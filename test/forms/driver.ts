@@ -1,9 +1,7 @@
 import { Agent, request as httpRequest, type OutgoingHttpHeaders, validateHeaderValue } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { it } from 'vitest';
 import { type EventStreamClient, openEvents } from '../helpers/events.js';
-import { expectInvalid } from '../helpers/http.js';
 import type { Seed, TestRuntime } from '../helpers/runtime.js';
 
 /** The parts of a public request a shared suite varies: credentials and token, and parameters. */
@@ -129,52 +127,64 @@ async function overHttp(
   });
 }
 
-export const FORM_A: FormDriver = {
+/** What sets one form apart; the rest of its driver follows from its method (see `formDriver`). */
+type FormTraits = Pick<FormDriver, 'id' | 'method' | 'token' | 'secrets'>;
+
+/**
+ * A form's driver. A POST form carries credentials, token and parameters as fields of its JSON body;
+ * a GET form carries its credentials and token as headers and its parameters in the query string.
+ */
+function formDriver(traits: FormTraits): FormDriver {
+  const post = traits.method === 'POST';
+  /** The request's path, headers and body as this form's clients lay them out. */
+  const layOut = (path: string, { credentials, parameters, headers }: FormRequest) =>
+    post
+      ? {
+          path,
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ ...credentials, ...parameters }),
+        }
+      : {
+          path: withQuery(path, parameters),
+          headers: { ...(credentials as Record<string, string>), ...headers },
+        };
+  return {
+    ...traits,
+    title: (path) => `${traits.method} ${path} (Form ${traits.id.toUpperCase()})`,
+    secretCarrier: post ? 'field' : 'header',
+    parameterCarrier: post ? 'field' : 'query parameter',
+    credentials: (seed) =>
+      Object.fromEntries(
+        traits.secrets.map((name) => [
+          name,
+          name === traits.token ? seed.token : seed[name as 'username' | 'password'],
+        ]),
+      ),
+    send: (runtime, path, request) => {
+      const { path: target, headers, body } = layOut(path, request);
+      const length = body === undefined ? {} : { 'content-length': Buffer.byteLength(body) };
+      return overHttp(runtime.app, traits.method, target, { ...length, ...headers }, body);
+    },
+    stream: async (runtime, path, request) => {
+      const { path: target, headers, body } = layOut(path, request);
+      return openEvents(`${await listening(runtime.app)}${target}`, { method: traits.method, headers, body });
+    },
+  };
+}
+
+export const FORM_A = formDriver({
   id: 'a',
-  title: (path) => `POST ${path} (Form A)`,
   method: 'POST',
   token: 'collective_token',
   secrets: ['username', 'password', 'collective_token'],
-  secretCarrier: 'field',
-  parameterCarrier: 'field',
-  credentials: (seed) => ({ username: seed.username, password: seed.password, collective_token: seed.token }),
-  send: (runtime, path, { credentials, parameters, headers }) => {
-    const body = JSON.stringify({ ...credentials, ...parameters });
-    return overHttp(
-      runtime.app,
-      'POST',
-      path,
-      { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
-      body,
-    );
-  },
-  stream: async (runtime, path, { credentials, parameters, headers }) =>
-    openEvents(`${await listening(runtime.app)}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify({ ...credentials, ...parameters }),
-    }),
-};
+});
 
-export const FORM_B: FormDriver = {
+export const FORM_B = formDriver({
   id: 'b',
-  title: (path) => `GET ${path} (Form B)`,
   method: 'GET',
   token: 'store',
   secrets: ['store', 'username', 'password'],
-  secretCarrier: 'header',
-  parameterCarrier: 'query parameter',
-  credentials: (seed) => ({ store: seed.token, username: seed.username, password: seed.password }),
-  send: (runtime, path, { credentials, parameters, headers }) =>
-    overHttp(runtime.app, 'GET', withQuery(path, parameters), {
-      ...(credentials as Record<string, string>),
-      ...headers,
-    }),
-  stream: async (runtime, path, { credentials, parameters, headers }) =>
-    openEvents(`${await listening(runtime.app)}${withQuery(path, parameters)}`, {
-      headers: { ...(credentials as Record<string, string>), ...headers },
-    }),
-};
+});
 
 /** `path` with Form B's parameters as its query string. */
 function withQuery(path: string, parameters: Record<string, unknown> | undefined): string {
@@ -185,31 +195,17 @@ function withQuery(path: string, parameters: Record<string, unknown> | undefined
 /** Every form, for `describe.each(FORM_DRIVERS)`. */
 export const FORM_DRIVERS: readonly FormDriver[] = [FORM_A, FORM_B];
 
-/**
- * The 400 cases every public endpoint asks alike of its credentials and token: each one missing, all
- * missing at once, and one of 257 characters, each named in the problems. `good` is read when a case
- * runs, since suites make their credentials in beforeAll.
- */
-export function itNamesMissingOrLongCredentials(
-  form: FormDriver,
-  send: (credentials: Record<string, unknown>) => Promise<LightMyRequestResponse>,
-  good: () => Record<string, unknown>,
-): void {
-  it.each(form.secrets)('%s missing', async (name) => {
-    const { [name]: _dropped, ...rest } = good();
-    expectInvalid(await send(rest), [{ field: name, message: `${form.secretCarrier} is required` }]);
-  });
-
-  it('every credential missing at once, each named', async () => {
-    expectInvalid(
-      await send({}),
-      form.secrets.map((field) => ({ field, message: `${form.secretCarrier} is required` })),
-    );
-  });
-
-  it.each(form.secrets)('%s of 257 characters', async (name) => {
-    expectInvalid(await send({ ...good(), [name]: 'x'.repeat(257) }), [
-      { field: name, message: `${form.secretCarrier} must have at most 256 characters` },
-    ]);
+/** A Form A body sent as it is (any value but a string as its JSON), with its content type. */
+export function postAsIs(
+  runtime: Pick<TestRuntime, 'app'>,
+  path: string,
+  payload: unknown,
+  contentType = 'application/json',
+): Promise<LightMyRequestResponse> {
+  return runtime.app.inject({
+    method: 'POST',
+    url: path,
+    headers: { 'content-type': contentType },
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
   });
 }

@@ -3,7 +3,8 @@ import { syncTestRuntime } from '../helpers/admin.js';
 import { expectError, expectInvalid, expectInvalidCredentials, expectInvalidToken } from '../helpers/http.js';
 import { NOT_RFC3339 } from '../helpers/inventory.js';
 import { SAMPLE_MENU, type TestRuntime } from '../helpers/runtime.js';
-import { FORM_DRIVERS } from './driver.js';
+import { credentialCases } from './credential-cases.js';
+import { FORM_DRIVERS, postAsIs } from './driver.js';
 
 const BAD_SINCE = { field: 'since', message: 'must be an RFC 3339 time' };
 
@@ -12,14 +13,10 @@ describe.each(FORM_DRIVERS)('$id: /inventory errors', (form) => {
   let good: Record<string, unknown>;
   const send = (credentials: Record<string, unknown>, parameters?: Record<string, unknown>) =>
     form.send(runtime, '/inventory', { credentials, parameters });
+  const cases = credentialCases({ form, send, good: () => good, runtime: () => runtime });
   /** Form A only: a body as it is, with its content type. */
-  const post = (payload: unknown, contentType = 'application/json') =>
-    runtime.app.inject({
-      method: 'POST',
-      url: '/inventory',
-      headers: { 'content-type': contentType },
-      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
-    });
+  const post = (payload: unknown, contentType?: string) =>
+    postAsIs(runtime, '/inventory', payload, contentType);
   /** Form B only: a query string as it is. */
   const get = (query: string, headers: Record<string, unknown> = good) =>
     runtime.app.inject({
@@ -96,21 +93,13 @@ describe.each(FORM_DRIVERS)('$id: /inventory errors', (form) => {
       expectInvalid(await send(rest), [{ field: name, message: `${form.secretCarrier} is required` }]);
     });
 
-    it('401: a wrong password', async () => {
-      expectInvalidCredentials(await send({ ...good, password: 'wrong' }));
-    });
+    cases.itRefusesWrongCredentials();
 
     it('403: an unknown token', async () => {
       expectInvalidToken(await send({ ...good, [form.token]: 'not-a-token' }));
     });
 
-    it('401: a revoked credential, at once', async () => {
-      const issued = await runtime.services.credentials.issue('inventory-revoked');
-      const own = { ...good, username: issued.username, password: issued.password };
-      expect((await send(own)).statusCode).toBe(200);
-      await runtime.services.credentials.revoke(issued.username);
-      expectInvalidCredentials(await send(own));
-    });
+    cases.itRefusesRevokedAtOnce('inventory');
 
     if (form.id === 'a') {
       it('400: a body that is not an object', async () => {
@@ -127,14 +116,6 @@ describe.each(FORM_DRIVERS)('$id: /inventory errors', (form) => {
         );
       });
 
-      it('403: the token of a removed dispensary, at once', async () => {
-        const created = await runtime.services.dispensaries.create('Closing');
-        const own = { ...good, collective_token: created.token };
-        expect((await send(own)).statusCode).toBe(200);
-        await runtime.services.dispensaries.remove(created.id);
-        expectInvalidToken(await send(own));
-      });
-
       it('415: a content type that is not accepted', async () => {
         expectError(await post(JSON.stringify(good), 'text/csv'), 415, 'unsupported_media_type');
       });
@@ -147,11 +128,7 @@ describe.each(FORM_DRIVERS)('$id: /inventory errors', (form) => {
     }
 
     if (form.id === 'b') {
-      it.each(form.secrets)('400: %s sent twice', async (name) => {
-        const value = good[name] as string;
-        const error = expectError(await send({ ...good, [name]: [value, value] }), 400, 'invalid_request');
-        expect(error.message).toBe(`The header "${name}" was sent more than once; send it once.`);
-      });
+      cases.itRefusesRepeatedHeaders();
 
       it('401: wrong credentials and a wrong token', async () => {
         expectInvalidCredentials(await send({ ...good, username: 'nobody', store: 'nope' }));

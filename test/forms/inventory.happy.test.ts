@@ -5,36 +5,33 @@ import type { InventoryEntry as Entry } from '../helpers/inventory.js';
 import { type TestRuntime, testRuntime } from '../helpers/runtime.js';
 import { FORM_DRIVERS, type FormDriver } from './driver.js';
 
-/**
- * Tracked and untracked stock, an inactive item with prices, an item without prices (and, in Form A's
- * menu, an item with the same unit twice).
- */
+type Price = { unit: string; amount: number; price: number; stock: number | null };
+
+/** An item in the sync API's shape, active unless `active` says otherwise. */
+const item = (id: number, name: string, productType: string, prices: Price[], active = true) => ({
+  id,
+  name,
+  product_type: productType,
+  ...(active ? {} : { active }),
+  prices,
+});
+const price = (unit: string, amount: number, at: number, stock: number | null): Price => ({
+  unit,
+  amount,
+  price: at,
+  stock,
+});
+
 /** Tracked and untracked stock, an inactive item with prices, an item without prices. */
 const BASE_MENU = [
-  {
-    id: 1,
-    name: 'Tracked',
-    product_type: 'Flower',
-    prices: [
-      { unit: 'gram', amount: 1, price: 10, stock: 10 },
-      { unit: 'gram', amount: 3.5, price: 30, stock: 0 },
-      { unit: 'ounce', amount: 0.125, price: 35, stock: 0.5 },
-    ],
-  },
-  {
-    id: 2,
-    name: 'Untracked',
-    product_type: 'Edible',
-    prices: [{ unit: 'unit', amount: 1, price: 5, stock: null }],
-  },
-  {
-    id: 3,
-    name: 'Hidden',
-    product_type: 'Flower',
-    active: false,
-    prices: [{ unit: 'gram', amount: 1, price: 9, stock: 7 }],
-  },
-  { id: 4, name: 'No prices', product_type: 'Gear', prices: [] },
+  item(1, 'Tracked', 'Flower', [
+    price('gram', 1, 10, 10),
+    price('gram', 3.5, 30, 0),
+    price('ounce', 0.125, 35, 0.5),
+  ]),
+  item(2, 'Untracked', 'Edible', [price('unit', 1, 5, null)]),
+  item(3, 'Hidden', 'Flower', [price('gram', 1, 9, 7)], false),
+  item(4, 'No prices', 'Gear', []),
 ];
 /** The base entries as /inventory lists them: key, stock, in_stock. */
 const BASE_ENTRIES = [
@@ -46,18 +43,7 @@ const BASE_ENTRIES = [
 
 /** Each form's menu, and its entries: Form A's menu adds an item with the same unit twice. */
 const MENUS = {
-  a: [
-    ...BASE_MENU,
-    {
-      id: 5,
-      name: 'Same unit twice',
-      product_type: 'Wax',
-      prices: [
-        { unit: 'gram', amount: 1, price: 12, stock: 3 },
-        { unit: 'gram', amount: 2, price: 20, stock: 0 },
-      ],
-    },
-  ],
+  a: [...BASE_MENU, item(5, 'Same unit twice', 'Wax', [price('gram', 1, 12, 3), price('gram', 2, 20, 0)])],
   b: BASE_MENU,
 };
 const ENTRIES = {
@@ -67,19 +53,8 @@ const ENTRIES = {
 
 /** An item that comes back after being inactive, and one that stays. */
 const REACTIVATED_MENU = [
-  {
-    id: 1,
-    name: 'Seasonal',
-    product_type: 'Flower',
-    active: false,
-    prices: [{ unit: 'gram', amount: 1, price: 9, stock: 7 }],
-  },
-  {
-    id: 2,
-    name: 'Steady',
-    product_type: 'Flower',
-    prices: [{ unit: 'gram', amount: 1, price: 10, stock: 3 }],
-  },
+  item(1, 'Seasonal', 'Flower', [price('gram', 1, 9, 7)], false),
+  item(2, 'Steady', 'Flower', [price('gram', 1, 10, 3)]),
 ];
 
 interface FormBItem {
@@ -117,6 +92,8 @@ describe.each(FORM_DRIVERS)('$id: /inventory happy paths', (form) => {
     let admin: AdminCall;
     const inventory = (parameters: Record<string, unknown> = {}) => askInventory(form, runtime, parameters);
     const dispensary = () => `/dispensaries/${runtime.seed.dispensaryId}`;
+    /** Adds an item through the sync API's partial sync. */
+    const addItem = (added: ReturnType<typeof item>) => admin('PATCH', `${dispensary()}/menu/items`, [added]);
 
     beforeAll(async () => {
       runtime = await syncTestRuntime();
@@ -264,14 +241,7 @@ describe.each(FORM_DRIVERS)('$id: /inventory happy paths', (form) => {
         it('a new item appears in the next poll', async () => {
           const since = new Date().toISOString();
           await tick();
-          await admin('PATCH', `${dispensary()}/menu/items`, [
-            {
-              id: 9,
-              name: 'New',
-              product_type: 'Flower',
-              prices: [{ unit: 'gram', amount: 1, price: 8, stock: 2 }],
-            },
-          ]);
+          await addItem(item(9, 'New', 'Flower', [price('gram', 1, 8, 2)]));
           expect((await inventory({ since })).map(keyOf)).toEqual(['9 1 gram']);
         });
       });
@@ -386,14 +356,7 @@ describe.each(FORM_DRIVERS)('$id: /inventory happy paths', (form) => {
             { item_id: 1, unit: 'ounce', amount: 0.125, stock: 3 },
           ]);
           await check();
-          await admin('PATCH', `${dispensary()}/menu/items`, [
-            {
-              id: 2,
-              name: 'Untracked',
-              product_type: 'Edible',
-              prices: [{ unit: 'unit', amount: 1, price: 5, stock: 8 }],
-            },
-          ]);
+          await addItem(item(2, 'Untracked', 'Edible', [price('unit', 1, 5, 8)]));
           await check();
           await admin('PATCH', `${dispensary()}/menu/items/3`, { active: true });
           await check();

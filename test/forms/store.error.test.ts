@@ -8,20 +8,16 @@ import {
   rawRequest,
 } from '../helpers/http.js';
 import type { TestRuntime } from '../helpers/runtime.js';
-import { FORM_DRIVERS, itNamesMissingOrLongCredentials } from './driver.js';
+import { credentialCases } from './credential-cases.js';
+import { FORM_DRIVERS, postAsIs } from './driver.js';
 
 describe.each(FORM_DRIVERS)('$id: /store errors, the same model as /menu', (form) => {
   let runtime: TestRuntime;
   let good: Record<string, unknown>;
   const send = (credentials: Record<string, unknown>) => form.send(runtime, '/store', { credentials });
+  const cases = credentialCases({ form, send, good: () => good, runtime: () => runtime });
   /** Form A only: a body as it is, with its content type. */
-  const post = (payload: unknown, contentType = 'application/json') =>
-    runtime.app.inject({
-      method: 'POST',
-      url: '/store',
-      headers: { 'content-type': contentType },
-      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
-    });
+  const post = (payload: unknown, contentType?: string) => postAsIs(runtime, '/store', payload, contentType);
 
   beforeAll(async () => {
     runtime = await syncTestRuntime();
@@ -30,7 +26,7 @@ describe.each(FORM_DRIVERS)('$id: /store errors, the same model as /menu', (form
   afterAll(() => runtime.close());
 
   describe(`${form.title('/store')}: 400`, () => {
-    itNamesMissingOrLongCredentials(form, send, () => good);
+    cases.itNamesMissingOrLong();
 
     if (form.id === 'a') {
       it.each(form.secrets)('%s as a number is not coerced', async (field) => {
@@ -59,20 +55,7 @@ describe.each(FORM_DRIVERS)('$id: /store errors, the same model as /menu', (form
     }
 
     if (form.id === 'b') {
-      it.each(form.secrets)('%s sent twice (even with the same value)', async (name) => {
-        const value = good[name] as string;
-        const error = expectError(await send({ ...good, [name]: [value, value] }), 400, 'invalid_request');
-        expect(error.message).toBe(`The header "${name}" was sent more than once; send it once.`);
-      });
-
-      it('a repeated header is refused before the credentials are checked', async () => {
-        const error = expectError(
-          await send({ store: 'bad', username: ['nobody', 'nobody'], password: 'wrong' }),
-          400,
-          'invalid_request',
-        );
-        expect(error.message).toBe('The header "username" was sent more than once; send it once.');
-      });
+      cases.itRefusesRepeatedHeaders();
 
       it('a repeated header over real HTTP', async () => {
         // A runtime of its own: listening, then closing, is not for the app the other cases share.
@@ -108,25 +91,15 @@ describe.each(FORM_DRIVERS)('$id: /store errors, the same model as /menu', (form
   });
 
   describe(`${form.title('/store')}: 401, wrong credentials`, () => {
-    it('a wrong password', async () => {
-      expectInvalidCredentials(await send({ ...good, password: 'wrong' }));
-    });
-
-    it('an unknown username', async () => {
-      expectInvalidCredentials(await send({ ...good, username: 'nobody' }));
-    });
+    cases.itRefusesWrongCredentials();
 
     it('wrong credentials and a wrong token: 401, the token is not judged', async () => {
       expectInvalidCredentials(await send({ ...good, password: 'wrong', [form.token]: 'nope' }));
     });
+  });
 
-    it('a revoked credential, at once', async () => {
-      const issued = await runtime.services.credentials.issue('soon-revoked');
-      const own = { ...good, username: issued.username, password: issued.password };
-      expect((await send(own)).statusCode).toBe(200);
-      await runtime.services.credentials.revoke(issued.username);
-      expectInvalidCredentials(await send(own));
-    });
+  describe(`${form.title('/store')}: a revoked credential or a removed dispensary`, () => {
+    cases.itRefusesRevokedAtOnce('store');
   });
 
   describe(`${form.title('/store')}: 403, wrong dispensary token`, () => {
@@ -142,16 +115,6 @@ describe.each(FORM_DRIVERS)('$id: /store errors, the same model as /menu', (form
       expectInvalidToken(await send(old));
       expect((await send({ ...good, [form.token]: rotated.token })).json().name).toBe('Rotating');
     });
-
-    if (form.id === 'a') {
-      it('the token of a removed dispensary', async () => {
-        const created = await runtime.services.dispensaries.create('Closing');
-        const own = { ...good, collective_token: created.token };
-        expect((await send(own)).statusCode).toBe(200);
-        await runtime.services.dispensaries.remove(created.id);
-        expectInvalidToken(await send(own));
-      });
-    }
   });
 
   if (form.id === 'a') {

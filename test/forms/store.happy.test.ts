@@ -1,27 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORE_INFO_FIELDS, WEEKDAYS } from '../../src/domain/store-info.js';
 import { type AdminCall, adminKey, syncTestRuntime } from '../helpers/admin.js';
 import { UNSET_STORE_INFO } from '../helpers/fixtures.js';
 import { formABody, postForm } from '../helpers/http.js';
 import type { TestRuntime } from '../helpers/runtime.js';
 import { FORM_DRIVERS } from './driver.js';
 
-const STORE_FIELDS = [
-  'name',
-  'address',
-  'city',
-  'state',
-  'postal_code',
-  'country',
-  'phone',
-  'email',
-  'website',
-  'timezone',
-  'license_number',
-  'currency',
-  'hours',
-  'logo',
-  'updated_at',
-];
+/** Every field of /store's answer, in order: the fields a client may set, then the time of the last change. */
+const STORE_FIELDS = [...Object.keys(STORE_INFO_FIELDS), 'updated_at'];
 
 const HOURS = {
   monday: { open: '09:00', close: '21:00' },
@@ -95,15 +81,7 @@ describe.each(FORM_DRIVERS)('$id: /store happy paths', (form) => {
           saturday: { open: '10:00', close: '23:30', closed: false },
           sunday: { open: null, close: null, closed: true },
         });
-        expect(Object.keys(store.hours)).toEqual([
-          'monday',
-          'tuesday',
-          'wednesday',
-          'thursday',
-          'friday',
-          'saturday',
-          'sunday',
-        ]);
+        expect(Object.keys(store.hours)).toEqual(WEEKDAYS);
       });
 
       it('a change through the sync API is answered on the very next request, with a later updated_at', async () => {
@@ -210,11 +188,8 @@ describe.each(FORM_DRIVERS)('$id: /store happy paths', (form) => {
       });
 
       it('an unknown query parameter is refused with 400, naming it (never silently ignored)', async () => {
-        const response = await runtime.app.inject({
-          method: 'GET',
-          url: '/store?since=x&active=false',
-          headers: good,
-        });
+        const parameters = { since: 'x', active: 'false' };
+        const response = await form.send(runtime, '/store', { credentials: good, parameters });
         expect(response.statusCode).toBe(400);
         expect(response.json().error.message).toBe(
           'GET /store does not take the query parameter "since" (it takes none).',

@@ -9,7 +9,7 @@ import {
   syncTestRuntime,
 } from './admin.js';
 import { expectError } from './http.js';
-import type { TestRuntime } from './runtime.js';
+import { SAMPLE_MENU, type TestRuntime } from './runtime.js';
 
 /** One sync API request: method, path below /admin/v1, body. */
 export type AdminRequest = readonly [AdminMethod, string, unknown];
@@ -174,4 +174,29 @@ export function securitySuite(
   });
   afterAll(() => suite.runtime.close());
   return suite;
+}
+
+/** A security suite whose two dispensaries both hold SAMPLE_MENU: the other one named `otherName`. */
+export function sampleMenuSuite(otherName: string, scopedName: string): SecuritySuite {
+  return securitySuite(
+    { menu: SAMPLE_MENU },
+    { other: { name: otherName }, otherMenu: SAMPLE_MENU, scopedName },
+  );
+}
+
+/**
+ * describeAdminKeyRefusals on the other dispensary of a security suite: `routes` given its id, the
+ * suite's operator key, and the other dispensary's token as the token that is no key.
+ */
+export function describeRefusalsOnOther(
+  suite: SecuritySuite,
+  routes: (otherId: number) => readonly AdminRequest[],
+  rest: Pick<AdminRoutes, 'state' | 'proof' | 'afterRevoked'>,
+): void {
+  describeAdminKeyRefusals({
+    watch: suite.watch,
+    context: () => ({ runtime: suite.runtime, key: suite.adminSecret, token: suite.other.token }),
+    routes: () => routes(suite.other.id),
+    ...rest,
+  });
 }

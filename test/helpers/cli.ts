@@ -86,6 +86,11 @@ export function spawnCli(args: string[], stdio: StdioOptions = ['ignore', 'pipe'
   return spawn(process.execPath, [BIN, ...args], { cwd: REPOSITORY, env: cleanEnvironment(), stdio });
 }
 
+/** The arguments of `admin-key create` for a key named `name` with `scope` (`all`, `dispensary:<id>`). */
+export function adminKeyCreate(scope: string, name: string): string[] {
+  return ['admin-key', 'create', '--scope', scope, '--name', name];
+}
+
 /** Runs a command that must succeed with `--json`, and returns its parsed output. */
 export async function cliJson<T = unknown>(db: string, args: string[]): Promise<T> {
   const result = await runCli(db, [...args, '--json']);

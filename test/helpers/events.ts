@@ -1,4 +1,5 @@
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import { type OwnRequest, sendAlone } from './process.js';
 
 /** One server-sent event as a client parses it. */
 export interface ServerSentEvent {
@@ -32,96 +33,94 @@ export interface EventStreamClient {
  */
 export function openEvents(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  options: Omit<OwnRequest, 'timeoutMs'> = {},
 ): Promise<EventStreamClient> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, {
-      method: options.method ?? 'GET',
-      headers: options.headers,
-      agent: false,
-    });
-    request.on('error', reject);
-    request.on('response', (response) => {
-      const events: ServerSentEvent[] = [];
-      const comments: string[] = [];
-      let buffer = '';
-      let body = '';
-      let current: ServerSentEvent = {};
-      let ended = false;
-      const waiters = new Set<() => void>();
-      const endedPromise = new Promise<void>((done) => {
-        const finish = () => {
-          ended = true;
-          for (const waiter of waiters) waiter();
-          done();
-        };
-        response.on('end', finish);
-        response.on('close', finish);
-        response.on('error', finish);
-      });
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        body += response.statusCode === 200 ? '' : chunk;
-        buffer += chunk;
-        let newline = buffer.indexOf('\n');
-        while (newline >= 0) {
-          const line = buffer.slice(0, newline);
-          buffer = buffer.slice(newline + 1);
-          if (line === '') {
-            if (current.data !== undefined || current.id !== undefined) events.push(current);
-            current = {};
-          } else if (line.startsWith(':')) {
-            comments.push(line.slice(1).trim());
-          } else {
-            const colon = line.indexOf(':');
-            const field = colon < 0 ? line : line.slice(0, colon);
-            const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-            if (field === 'id' || field === 'event') current[field] = value;
-            else if (field === 'data')
-              current.data = current.data === undefined ? value : `${current.data}\n${value}`;
+    const request = sendAlone(
+      url,
+      options,
+      (response) => {
+        const events: ServerSentEvent[] = [];
+        const comments: string[] = [];
+        let buffer = '';
+        let body = '';
+        let current: ServerSentEvent = {};
+        let ended = false;
+        const waiters = new Set<() => void>();
+        const endedPromise = new Promise<void>((done) => {
+          const finish = () => {
+            ended = true;
+            for (const waiter of waiters) waiter();
+            done();
+          };
+          response.on('end', finish);
+          response.on('close', finish);
+          response.on('error', finish);
+        });
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          body += response.statusCode === 200 ? '' : chunk;
+          buffer += chunk;
+          let newline = buffer.indexOf('\n');
+          while (newline >= 0) {
+            const line = buffer.slice(0, newline);
+            buffer = buffer.slice(newline + 1);
+            if (line === '') {
+              if (current.data !== undefined || current.id !== undefined) events.push(current);
+              current = {};
+            } else if (line.startsWith(':')) {
+              comments.push(line.slice(1).trim());
+            } else {
+              const colon = line.indexOf(':');
+              const field = colon < 0 ? line : line.slice(0, colon);
+              const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+              if (field === 'id' || field === 'event') current[field] = value;
+              else if (field === 'data')
+                current.data = current.data === undefined ? value : `${current.data}\n${value}`;
+            }
+            newline = buffer.indexOf('\n');
           }
-          newline = buffer.indexOf('\n');
-        }
-        for (const waiter of waiters) waiter();
-      });
-      const client: EventStreamClient = {
-        status: response.statusCode ?? 0,
-        headers: response.headers,
-        get body() {
-          return body;
-        },
-        events,
-        comments,
-        ended: endedPromise,
-        isEnded: () => ended,
-        close: () => request.destroy(),
-        waitForEvents: (count, timeoutMs = 10_000) =>
-          new Promise((done, fail) => {
-            const check = () => {
-              if (events.length >= count) {
+          for (const waiter of waiters) waiter();
+        });
+        const client: EventStreamClient = {
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          get body() {
+            return body;
+          },
+          events,
+          comments,
+          ended: endedPromise,
+          isEnded: () => ended,
+          close: () => request.destroy(),
+          waitForEvents: (count, timeoutMs = 10_000) =>
+            new Promise((done, fail) => {
+              const check = () => {
+                if (events.length >= count) {
+                  cleanup();
+                  done(events.slice(0, count));
+                } else if (ended) {
+                  cleanup();
+                  fail(new Error(`the stream ended after ${events.length} of ${count} events`));
+                }
+              };
+              const timer = setTimeout(() => {
                 cleanup();
-                done(events.slice(0, count));
-              } else if (ended) {
-                cleanup();
-                fail(new Error(`the stream ended after ${events.length} of ${count} events`));
-              }
-            };
-            const timer = setTimeout(() => {
-              cleanup();
-              fail(new Error(`waited ${timeoutMs} ms for ${count} events; got ${events.length}`));
-            }, timeoutMs);
-            const cleanup = () => {
-              clearTimeout(timer);
-              waiters.delete(check);
-            };
-            waiters.add(check);
-            check();
-          }),
-        changes: <T>() => events.map((event) => JSON.parse(event.data ?? 'null') as T),
-      };
-      if (client.status === 200) resolve(client);
-      else endedPromise.then(() => resolve(client), reject);
-    });
-    request.end(options.body);
+                fail(new Error(`waited ${timeoutMs} ms for ${count} events; got ${events.length}`));
+              }, timeoutMs);
+              const cleanup = () => {
+                clearTimeout(timer);
+                waiters.delete(check);
+              };
+              waiters.add(check);
+              check();
+            }),
+          changes: <T>() => events.map((event) => JSON.parse(event.data ?? 'null') as T),
+        };
+        if (client.status === 200) resolve(client);
+        else endedPromise.then(() => resolve(client), reject);
+      },
+      reject,
+    );
   });
 }

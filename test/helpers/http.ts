@@ -85,6 +85,16 @@ export function formBHeaders(seed: Pick<Seed, 'username' | 'password' | 'token'>
   return { store: seed.token, username: seed.username, password: seed.password };
 }
 
+/** What `inject` takes for a Form A request of `url` with a seed's credentials and token. */
+export function formARequest(seed: Pick<Seed, 'username' | 'password' | 'token'>, url = '/menu') {
+  return { method: 'POST' as const, url, payload: formABody(seed) };
+}
+
+/** The same for a Form B request. */
+export function formBRequest(seed: Pick<Seed, 'username' | 'password' | 'token'>, url = '/menu') {
+  return { method: 'GET' as const, url, headers: formBHeaders(seed) };
+}
+
 /** POSTs `fields` to `url` as a real HTML form does: urlencoded, every value a string. */
 export function postForm(
   app: Pick<Runtime['app'], 'inject'>,

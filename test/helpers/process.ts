@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { expect } from 'vitest';
 
 /** Resolves with how the process ended; rejects if it is still running after `timeoutMs`. */
@@ -28,28 +29,101 @@ export interface HttpAnswer {
   body: string;
 }
 
-/** One request on a connection of its own; a connection error rejects with the error (its `code` tells). */
-export function send(
+/** A request of its own: GET unless `method` says; no time limit unless `timeoutMs` sets one. */
+export interface OwnRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  timeoutMs?: number;
+}
+
+/**
+ * Sends a request on a connection of its own (no agent, so nothing is shared with other requests),
+ * handing its response or its error (a connection error, or no answer within `timeoutMs`) on.
+ */
+export function sendAlone(
   url: string,
-  options: {
-    method?: string;
-    headers?: Record<string, string>;
-    body?: string | Buffer;
-    timeoutMs?: number;
-  } = {},
-): Promise<HttpAnswer> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(url, {
-      method: options.method ?? 'GET',
-      headers: options.headers,
-      agent: false,
-      timeout: options.timeoutMs ?? 10_000,
-    });
-    request.on('timeout', () => request.destroy(new Error(`no answer from ${url} in time`)));
-    request.on('error', reject);
-    request.on('response', (response) => readAnswer(response).then(resolve, reject));
-    request.end(options.body);
+  options: OwnRequest,
+  onResponse: (response: IncomingMessage) => void,
+  onError: (error: Error) => void,
+): ClientRequest {
+  const request = httpRequest(url, {
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    agent: false,
+    timeout: options.timeoutMs,
   });
+  request.on('timeout', () => request.destroy(new Error(`no answer from ${url} in time`)));
+  request.on('error', onError);
+  request.on('response', onResponse);
+  request.end(options.body);
+  return request;
+}
+
+/** One request on a connection of its own; a connection error rejects with the error (its `code` tells). */
+export function send(url: string, options: OwnRequest = {}): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    sendAlone(
+      url,
+      { ...options, timeoutMs: options.timeoutMs ?? 10_000 },
+      (response) => readAnswer(response).then(resolve, reject),
+      reject,
+    );
+  });
+}
+
+/** One request of a client under load: what its failures are called, how it is sent, what its 200 counts. */
+export interface LoadRequest {
+  label: string;
+  send(): Promise<HttpAnswer>;
+  answered(): void;
+}
+
+/**
+ * Clients under load: each sends the request its `next` makes, again and again with `pauseMs` between,
+ * until `stop`. Any answer but 200, and any connection error, goes into `failures` behind the
+ * request's label.
+ */
+export class Load {
+  readonly failures: string[] = [];
+  private running = true;
+  private readonly clients: Promise<void>[] = [];
+
+  constructor(private readonly pauseMs: number) {}
+
+  /** Starts a client. */
+  add(next: () => LoadRequest): void {
+    this.clients.push(this.client(next));
+  }
+
+  /** Stops every client once its request in flight is answered. */
+  async stop(): Promise<void> {
+    this.running = false;
+    await Promise.all(this.clients);
+  }
+
+  private async client(next: () => LoadRequest): Promise<void> {
+    while (this.running) {
+      const request = next();
+      try {
+        const answer = await request.send();
+        if (answer.status === 200) request.answered();
+        else this.failures.push(`${request.label}${answer.status} ${answer.body.slice(0, 200)}`);
+      } catch (error) {
+        this.failures.push(`${request.label}${(error as Error).message}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, this.pauseMs));
+    }
+  }
+}
+
+/** A port nobody listens on now. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }
 
 /** Reads a whole response into an answer. */

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ScryptCost } from '../../src/auth/password.js';
 import { DEFAULTS, type ServerConfig } from '../../src/config.js';
+import { MENU_FORMS } from '../../src/forms/index.js';
 import { createRuntime, type Runtime } from '../../src/server/runtime.js';
+import { createServices, type Services } from '../../src/services/index.js';
+import { openStore } from '../../src/store/open.js';
 import { contractCheck } from './contract.js';
 import { type DatabaseKind, testDatabase } from './database.js';
 import { BLUE_DREAM } from './fixtures.js';
@@ -18,6 +21,14 @@ export const TEST_SCRYPT: ScryptCost = { N: 1024, r: 8, p: 1 };
  * requests quickly from one address with one credential (or many failed logins) are not refused.
  * The limiter still runs on every request. A test of the limits passes its own in `config`.
  */
+/**
+ * The services of another process (the command line, a second server) over the database at `address`,
+ * hashing at the tests' cost. The caller closes their store.
+ */
+export async function servicesOver(address: string): Promise<Services> {
+  return createServices(await openStore(address), MENU_FORMS, undefined, TEST_SCRYPT);
+}
+
 export const GENEROUS_LIMITS: Partial<ServerConfig> = {
   rateLimitCredential: { ratePerSecond: 1_000_000, burst: 1_000_000 },
   rateLimitAddress: { ratePerSecond: 1_000_000, burst: 1_000_000 },

@@ -5,8 +5,8 @@ import { parseBucket, parseLoginFailures, parseOrigins, parseTrustProxy } from '
 import type { ServerConfig } from '../../src/config.js';
 import { sendError } from '../../src/http/pipeline/errors.js';
 import { adminKey } from '../helpers/admin.js';
-import { formABody, formBHeaders, loggedTestRuntime, rawHttp } from '../helpers/http.js';
-import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
+import { formARequest, formBHeaders, formBRequest, loggedTestRuntime, rawHttp } from '../helpers/http.js';
+import { SAMPLE_MENU, type Seed, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 
 let runtime: TestRuntime | undefined;
 afterEach(async () => {
@@ -19,26 +19,29 @@ async function start(config: Partial<ServerConfig> = {}): Promise<TestRuntime> {
   return runtime;
 }
 
+/** A runtime (see start) with an admin key of it, for the sync API's answers. */
+async function startWithKey() {
+  const { app, seed } = await start();
+  return { app, seed, key: await adminKey(runtime!) };
+}
+
+/** A Form A request, and a Form B one, of `url` with a seed's credentials and token. */
+const formA = (app: TestRuntime['app'], url: string, seed: Seed) => app.inject(formARequest(seed, url));
+const formB = (app: TestRuntime['app'], url: string, seed: Seed) => app.inject(formBRequest(seed, url));
+
 function expectNoSniff(response: LightMyRequestResponse, what: string): void {
   expect(response.headers['x-content-type-options'], what).toBe('nosniff');
 }
 
 describe('headers: X-Content-Type-Options and Cache-Control', () => {
   it('every answer carries nosniff: successes, errors, health, the sync API', async () => {
-    const { app, seed } = await start();
-    const key = await adminKey(runtime!);
+    const { app, seed, key } = await startWithKey();
     const answers: [string, LightMyRequestResponse][] = [
-      ['Form A 200', await app.inject({ method: 'POST', url: '/menu', payload: formABody(seed) })],
-      ['Form B 200', await app.inject({ method: 'GET', url: '/menu', headers: formBHeaders(seed) })],
+      ['Form A 200', await formA(app, '/menu', seed)],
+      ['Form B 200', await formB(app, '/menu', seed)],
       ['HEAD', await app.inject({ method: 'HEAD', url: '/menu', headers: formBHeaders(seed) })],
-      [
-        '401',
-        await app.inject({ method: 'POST', url: '/menu', payload: formABody({ ...seed, password: 'x' }) }),
-      ],
-      [
-        '403',
-        await app.inject({ method: 'GET', url: '/menu', headers: formBHeaders({ ...seed, token: 'x' }) }),
-      ],
+      ['401', await formA(app, '/menu', { ...seed, password: 'x' })],
+      ['403', await formB(app, '/menu', { ...seed, token: 'x' })],
       ['400', await app.inject({ method: 'POST', url: '/menu', payload: '{' })],
       ['404', await app.inject({ method: 'GET', url: '/nowhere' })],
       ['405', await app.inject({ method: 'DELETE', url: '/menu' })],
@@ -60,27 +63,13 @@ describe('headers: X-Content-Type-Options and Cache-Control', () => {
   });
 
   it('authenticated answers without a validator are no-store; so are errors', async () => {
-    const { app, seed } = await start();
-    const key = await adminKey(runtime!);
+    const { app, seed, key } = await startWithKey();
     const answers: [string, LightMyRequestResponse][] = [
-      ['POST /menu', await app.inject({ method: 'POST', url: '/menu', payload: formABody(seed) })],
-      ['POST /store', await app.inject({ method: 'POST', url: '/store', payload: formABody(seed) })],
-      [
-        'GET /inventory?since',
-        await app.inject({
-          method: 'GET',
-          url: '/inventory?since=2020-01-01T00:00:00Z',
-          headers: formBHeaders(seed),
-        }),
-      ],
-      [
-        '401',
-        await app.inject({ method: 'GET', url: '/menu', headers: formBHeaders({ ...seed, password: 'x' }) }),
-      ],
-      [
-        '403',
-        await app.inject({ method: 'POST', url: '/menu', payload: formABody({ ...seed, token: 'x' }) }),
-      ],
+      ['POST /menu', await formA(app, '/menu', seed)],
+      ['POST /store', await formA(app, '/store', seed)],
+      ['GET /inventory?since', await formB(app, '/inventory?since=2020-01-01T00:00:00Z', seed)],
+      ['401', await formB(app, '/menu', { ...seed, password: 'x' })],
+      ['403', await formA(app, '/menu', { ...seed, token: 'x' })],
       ['admin GET', await key.call('GET', '/dispensaries')],
       ['admin 401', await app.inject({ method: 'GET', url: '/admin/v1/dispensaries' })],
     ];

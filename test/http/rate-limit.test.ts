@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS, type ServerConfig } from '../../src/config.js';
@@ -9,15 +8,13 @@ import { RedisRateLimiter } from '../../src/infra/rate-limit/redis.js';
 import { SharedRedis } from '../../src/infra/redis.js';
 import { adminKey } from '../helpers/admin.js';
 import { expectError, formABody, formBHeaders, loggedTestRuntime } from '../helpers/http.js';
+import { freePort } from '../helpers/process.js';
+import { REDIS_URL, testRedis } from '../helpers/redis.js';
 import { GENEROUS_LIMITS, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { until } from '../helpers/wait.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** Every run (and each of the two test projects) counts under keys of its own. */
-const PREFIX = `menu-api-test:${randomBytes(6).toString('hex')}:`;
-
-const silent = { warn: () => {}, info: () => {} };
+const { prefix: PREFIX, connect: sharedRedis, closeAtEnd } = testRedis();
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Resolves once the client has failed `count` more attempts to reconnect (ioredis schedules each anew). */
@@ -45,14 +42,6 @@ interface Implementation {
 /** The memory limiter's clock: moved by the tests, never by the wall. */
 let memoryNow = Date.now();
 
-const opened: SharedRedis[] = [];
-async function sharedRedis(url = REDIS_URL): Promise<SharedRedis> {
-  const redis = new SharedRedis(url, silent);
-  opened.push(redis);
-  expect(await redis.connected(3_000), `Redis at ${url} must be running for these tests`).toBe(true);
-  return redis;
-}
-
 const IMPLEMENTATIONS: Implementation[] = [
   {
     name: 'memory',
@@ -70,13 +59,6 @@ const IMPLEMENTATIONS: Implementation[] = [
     elapse: (ms) => sleep(ms),
   },
 ];
-
-afterAll(async () => {
-  const cleaner = await sharedRedis();
-  const keys = await cleaner.client.keys(`${PREFIX}*`);
-  if (keys.length > 0) await cleaner.client.del(...keys);
-  for (const redis of opened) await redis.close();
-});
 
 let unique = 0;
 const policy = (ratePerSecond: number, burst: number, name = `p${++unique}`): BucketPolicy => ({
@@ -179,23 +161,14 @@ describe('RateLimiter: redis across processes', () => {
   });
 });
 
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe('RateLimiter: redis fallback', () => {
   it('with Redis unreachable, limits in memory, says so once, and never fails a request', async () => {
     const warnings: string[] = [];
-    const redis = new SharedRedis(`redis://127.0.0.1:${await closedPort()}`, {
+    const redis = new SharedRedis(`redis://127.0.0.1:${await freePort()}`, {
       warn: (message) => warnings.push(message),
       info: () => {},
     });
-    opened.push(redis);
+    closeAtEnd(redis);
     expect(await redis.connected(2_000)).toBe(false);
     const limiter = new RedisRateLimiter(redis, PREFIX);
     const bucket = policy(0.001, 2);
@@ -214,7 +187,7 @@ describe('RateLimiter: redis fallback', () => {
       warn: (message) => logged.push(`warn ${message}`),
       info: (message) => logged.push(`info ${message}`),
     });
-    opened.push(redis);
+    closeAtEnd(redis);
     try {
       expect(await redis.connected(3_000)).toBe(true);
       const limiter = new RedisRateLimiter(redis, PREFIX);
@@ -401,7 +374,7 @@ describe.each(IMPLEMENTATIONS)('HTTP rate limits: $name', (implementation) => {
 describe('HTTP rate limits: Redis unreachable', () => {
   it('the server keeps serving, limits in memory, and logs one warning', async () => {
     const logged = await loggedTestRuntime({
-      config: { redisUrl: `redis://127.0.0.1:${await closedPort()}`, rateLimitCredential: small(0.01, 2) },
+      config: { redisUrl: `redis://127.0.0.1:${await freePort()}`, rateLimitCredential: small(0.01, 2) },
     });
     try {
       const { app } = logged.runtime;

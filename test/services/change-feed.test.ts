@@ -1,29 +1,26 @@
 import type { InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MENU_FORMS } from '../../src/forms/index.js';
-import { createServices, type Services } from '../../src/services/index.js';
-import { openStore } from '../../src/store/open.js';
+import type { Services } from '../../src/services/index.js';
 import { formABody, formBHeaders } from '../helpers/http.js';
-import { SAMPLE_MENU, TEST_SCRYPT, type TestRuntime, testRuntime } from '../helpers/runtime.js';
+import { SAMPLE_MENU, servicesOver, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 
 /** How long a write by another process may take to show (the issue: within one second). */
 const DEADLINE_MS = 1_000;
 
 /**
- * Calls `probe` until `accept` holds for its answer or the deadline passes; returns the answer and
- * how long it took, or fails with the last answer.
+ * Calls `probe` until `accept` holds for its answer, and returns that answer; fails with the last answer
+ * once the deadline passes.
  */
 async function within<T>(probe: () => Promise<T>, accept: (answer: T) => boolean): Promise<T> {
-  const start = Date.now();
-  let answer = await probe();
-  while (!accept(answer)) {
-    if (Date.now() - start > DEADLINE_MS) {
+  const deadline = Date.now() + DEADLINE_MS;
+  for (;;) {
+    const answer = await probe();
+    if (accept(answer)) return answer;
+    if (Date.now() > deadline) {
       throw new Error(`not seen within ${DEADLINE_MS} ms; last answer: ${JSON.stringify(answer)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
-    answer = await probe();
   }
-  return answer;
 }
 
 describe('change feed: writes by another process reach a running server within one second', () => {
@@ -33,7 +30,7 @@ describe('change feed: writes by another process reach a running server within o
 
   beforeEach(async () => {
     runtime = await testRuntime({ menu: SAMPLE_MENU });
-    other = createServices(await openStore(runtime.database), MENU_FORMS, undefined, TEST_SCRYPT);
+    other = await servicesOver(runtime.database);
   });
   afterEach(async () => {
     await other.store.close();

@@ -5,7 +5,8 @@ import { RateLimitedError } from '../../src/services/errors.js';
 import { type EndReason, LiveHub, type LiveSubscriber } from '../../src/services/live-hub.js';
 import { openStore } from '../../src/store/open.js';
 import type { MenuChange, Store } from '../../src/store/store.js';
-import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
+import { DATABASE_KIND } from '../helpers/database.js';
+import { freshDatabase } from '../helpers/fresh-database.js';
 import { item } from '../store/contract/fixtures.js';
 
 /** A subscriber that records what the hub hands it. */
@@ -23,7 +24,7 @@ function recorder(dispensaryId: number, access?: LiveSubscriber['access']) {
 }
 
 describe(`the live hub on ${DATABASE_KIND}`, () => {
-  let database: TestDatabase;
+  const database = freshDatabase('each');
   let store: Store;
   let feed: ChangeFeed;
   let hub: LiveHub;
@@ -31,7 +32,6 @@ describe(`the live hub on ${DATABASE_KIND}`, () => {
   let b: number;
 
   beforeEach(async () => {
-    database = await testDatabase();
     store = await openStore(database.address);
     feed = new ChangeFeed(store, 60_000);
     await feed.start();
@@ -47,7 +47,6 @@ describe(`the live hub on ${DATABASE_KIND}`, () => {
     hub.stop();
     feed.stop();
     await store.close();
-    await database.cleanup();
   });
 
   it('reads new changes once per wake and hands each dispensary’s to its subscribers only', async () => {

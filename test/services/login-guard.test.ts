@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServerConfig } from '../../src/config.js';
-import { SharedRedis } from '../../src/infra/redis.js';
 import {
   DEFAULT_LOGIN_GUARD,
   type LoginGuard,
@@ -10,27 +8,18 @@ import {
   RedisLoginGuard,
 } from '../../src/services/login-guard/index.js';
 import { adminKey } from '../helpers/admin.js';
-import { expectError, expectInvalidCredentials, formABody, formBHeaders } from '../helpers/http.js';
+import {
+  expectError,
+  expectInvalidCredentials,
+  formARequest,
+  formBHeaders,
+  formBRequest,
+} from '../helpers/http.js';
+import { testRedis } from '../helpers/redis.js';
 import { GENEROUS_LIMITS, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const PREFIX = `menu-api-test:${randomBytes(6).toString('hex')}:`;
+const { prefix: PREFIX, connect: redis } = testRedis();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const connections: SharedRedis[] = [];
-async function redis(): Promise<SharedRedis> {
-  const shared = new SharedRedis(REDIS_URL, { warn: () => {}, info: () => {} });
-  connections.push(shared);
-  expect(await shared.connected(3_000), `Redis at ${REDIS_URL} must be running for these tests`).toBe(true);
-  return shared;
-}
-
-afterAll(async () => {
-  const cleaner = await redis();
-  const keys = await cleaner.client.keys(`${PREFIX}*`);
-  if (keys.length > 0) await cleaner.client.del(...keys);
-  for (const connection of connections) await connection.close();
-});
 
 let run = 0;
 const IMPLEMENTATIONS: { name: string; make(limits: LoginGuardLimits): Promise<LoginGuard> }[] = [
@@ -148,20 +137,11 @@ describe('LoginGuard in the access check', () => {
     await runtime?.close();
   });
 
+  /** A request of /menu with the seed's credentials but this password, from `remoteAddress`. */
   const formA = (password: string, remoteAddress: string) =>
-    runtime.app.inject({
-      method: 'POST',
-      url: '/menu',
-      payload: formABody({ ...runtime.seed, password }),
-      remoteAddress,
-    });
+    runtime.app.inject({ ...formARequest({ ...runtime.seed, password }), remoteAddress });
   const formB = (password: string, remoteAddress: string) =>
-    runtime.app.inject({
-      method: 'GET',
-      url: '/menu',
-      headers: formBHeaders({ ...runtime.seed, password }),
-      remoteAddress,
-    });
+    runtime.app.inject({ ...formBRequest({ ...runtime.seed, password }), remoteAddress });
 
   it.each([
     ['Form A', formA],

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MENU_FORMS } from '../../src/forms/index.js';
-import { createServices, type Services } from '../../src/services/index.js';
+import type { Services } from '../../src/services/index.js';
 import { SpecialScheduler } from '../../src/services/special-scheduler.js';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
-import { onPostgres, SAMPLE_MENU, TEST_SCRYPT, type TestDatabase, testDatabase } from '../helpers/runtime.js';
+import { freshDatabase } from '../helpers/fresh-database.js';
+import { onPostgres, SAMPLE_MENU, servicesOver } from '../helpers/runtime.js';
 
 /** A clock the test moves by hand. */
 function fakeClock(start: string) {
@@ -18,15 +18,14 @@ function fakeClock(start: string) {
 }
 
 describe('special boundaries recorded in the live feed, with a fake clock', () => {
-  let database: TestDatabase;
+  const database = freshDatabase('each');
   let services: Services;
   /** A second process's store over the same database. */
   let otherStore: Store;
   let dispensaryId: number;
 
   beforeEach(async () => {
-    database = await testDatabase();
-    services = createServices(await openStore(database.address), MENU_FORMS, undefined, TEST_SCRYPT);
+    services = await servicesOver(database.address);
     otherStore = await openStore(database.address);
     const created = await services.dispensaries.createWithStore('Night Owl', {
       timezone: 'America/New_York',
@@ -37,25 +36,34 @@ describe('special boundaries recorded in the live feed, with a fake clock', () =
   afterEach(async () => {
     await otherStore.close();
     await services.store.close();
-    await database.cleanup();
   });
 
   /** The feed's changes after `after`, as [type, item id]. */
   const changesAfter = async (after: number) =>
     (await services.store.menuChanges.since(after, 100)).map((change) => [change.type, change.itemId]);
 
-  it('a daily window on a spring-forward day: recorded at 01:30 EST and at 03:30 EDT, each once', async () => {
-    const clock = fakeClock('2026-03-08T06:00:00Z');
+  /**
+   * A scheduler on a clock set to `start`, and a special every night from 01:30 to 02:30 in New York
+   * with `deal`; `head` is the feed's head once the special is made.
+   */
+  const nightOwl = async (start: string, deal: Record<string, unknown>) => {
+    const clock = fakeClock(start);
     const scheduler = new SpecialScheduler(services.store, undefined, async () => {}, { now: clock.now });
     await services.specials.create(dispensaryId, {
       name: 'Night owl',
-      kind: 'amount_off',
-      value: 2,
-      applies_to: { brands: ['emerald farms'] },
+      ...deal,
       daily_start: '01:30',
       daily_end: '02:30',
     });
-    const head = await services.store.menuChanges.head();
+    return { clock, scheduler, head: await services.store.menuChanges.head() };
+  };
+
+  it('a daily window on a spring-forward day: recorded at 01:30 EST and at 03:30 EDT, each once', async () => {
+    const { clock, scheduler, head } = await nightOwl('2026-03-08T06:00:00Z', {
+      kind: 'amount_off',
+      value: 2,
+      applies_to: { brands: ['emerald farms'] },
+    });
     expect(await scheduler.run()).toBe(0);
 
     clock.set('2026-03-08T06:29:59.999Z');
@@ -85,17 +93,11 @@ describe('special boundaries recorded in the live feed, with a fake clock', () =
   });
 
   it('a fall-back day: the window runs on through the repeated hour, one start and one end', async () => {
-    const clock = fakeClock('2026-11-01T05:00:00Z');
-    const scheduler = new SpecialScheduler(services.store, undefined, async () => {}, { now: clock.now });
-    await services.specials.create(dispensaryId, {
-      name: 'Night owl',
+    const { clock, scheduler, head } = await nightOwl('2026-11-01T05:00:00Z', {
       kind: 'percent_off',
       value: 50,
       applies_to: { item_ids: [1, 7] },
-      daily_start: '01:30',
-      daily_end: '02:30',
     });
-    const head = await services.store.menuChanges.head();
     // One run across the whole night: each boundary recorded, in order.
     clock.set('2026-11-01T12:00:00Z');
     expect(await scheduler.run()).toBe(2);

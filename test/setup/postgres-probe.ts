@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { redactUrl } from '../../src/store/address.js';
 
 /** Why PostgreSQL cannot host the test run, or undefined when it can. */
 export async function postgresProblem(url: string): Promise<string | undefined> {
@@ -9,10 +10,10 @@ export async function postgresProblem(url: string): Promise<string | undefined> 
     const { rows } = await client.query<{ can: boolean }>(
       'select (rolcreatedb or rolsuper) as can from pg_roles where rolname = current_user',
     );
-    if (!rows[0]?.can) return `the user of ${redact(url)} may not create databases (CREATEDB is needed)`;
+    if (!rows[0]?.can) return `the user of ${redactUrl(url)} may not create databases (CREATEDB is needed)`;
     return undefined;
   } catch (error) {
-    return `cannot connect to ${redact(url)}: ${describe(error)}`;
+    return `cannot connect to ${redactUrl(url)}: ${describe(error)}`;
   } finally {
     await client.end().catch(() => {});
   }
@@ -21,14 +22,4 @@ export async function postgresProblem(url: string): Promise<string | undefined> 
 function describe(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0]);
   return error instanceof Error ? error.message || error.name : String(error);
-}
-
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return '(unparsable TEST_POSTGRES_URL)';
-  }
 }

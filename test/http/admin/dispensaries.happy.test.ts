@@ -17,9 +17,7 @@ describe('sync API: dispensaries, happy paths', () => {
 
   beforeAll(async () => {
     runtime = await syncTestRuntime({ menu: SAMPLE_MENU });
-    const created = await adminKey(runtime, 'all', 'pos-main');
-    admin = created.call;
-    keyName = created.name;
+    ({ call: admin, name: keyName } = await adminKey(runtime, 'all', 'pos-main'));
   });
   afterAll(() => runtime.close());
 

@@ -13,9 +13,7 @@ describe('sync API: PATCH /dispensaries/{id}/inventory, happy paths', () => {
 
   beforeAll(async () => {
     runtime = await syncTestRuntime();
-    const created = await adminKey(runtime, 'all', 'register-1');
-    admin = created.call;
-    keyName = created.name;
+    ({ call: admin, name: keyName } = await adminKey(runtime, 'all', 'register-1'));
   });
   afterAll(() => runtime.close());
   beforeEach(async () => {

@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { auditLog, stockOf } from '../../helpers/admin.js';
-import { describeAdminKeyRefusals, securitySuite } from '../../helpers/admin-roles.js';
+import { describeRefusalsOnOther, sampleMenuSuite } from '../../helpers/admin-roles.js';
 import { expectError, formBHeaders } from '../../helpers/http.js';
-import { SAMPLE_MENU } from '../../helpers/runtime.js';
 
 const BATCH = [{ item_id: 3, unit: 'gram', amount: 1, stock: 0 }];
 
 describe('sync API: inventory, security', () => {
-  const suite = securitySuite(
-    { menu: SAMPLE_MENU },
-    { other: { name: 'Other' }, otherMenu: SAMPLE_MENU, scopedName: 'till-one' },
-  );
+  const suite = sampleMenuSuite('Other', 'till-one');
   const { watch } = suite;
   const { remember } = watch;
   const state = async () => ({
@@ -19,10 +15,7 @@ describe('sync API: inventory, security', () => {
     audit: (await auditLog(suite.runtime)).length,
   });
 
-  describeAdminKeyRefusals({
-    watch,
-    context: () => ({ runtime: suite.runtime, key: suite.adminSecret, token: suite.other.token }),
-    routes: () => [['PATCH', `/dispensaries/${suite.other.id}/inventory`, BATCH]],
+  describeRefusalsOnOther(suite, (other) => [['PATCH', `/dispensaries/${other}/inventory`, BATCH]], {
     // The revoked key's last batch was applied: the refused one after it was not.
     proof: () => ['PATCH', `/dispensaries/${suite.other.id}/inventory`, [{ ...BATCH[0], stock: 10 }]],
     afterRevoked: (before) => expect((before as { two: unknown }).two).toBe(10),

@@ -30,9 +30,7 @@ describe('sync API: menu, happy paths', () => {
 
   beforeAll(async () => {
     runtime = await syncTestRuntime();
-    const created = await adminKey(runtime, 'all', 'pos');
-    admin = created.call;
-    keyName = created.name;
+    ({ call: admin, name: keyName } = await adminKey(runtime, 'all', 'pos'));
   });
   afterAll(() => runtime.close());
   beforeEach(async () => {

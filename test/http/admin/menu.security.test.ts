@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { auditLog, expectNoSecrets } from '../../helpers/admin.js';
-import { describeAdminKeyRefusals, securitySuite } from '../../helpers/admin-roles.js';
+import { describeRefusalsOnOther, sampleMenuSuite } from '../../helpers/admin-roles.js';
 import { expectError, formBHeaders, SQL_METACHARACTERS } from '../../helpers/http.js';
 import { SAMPLE_MENU } from '../../helpers/runtime.js';
 
 describe('sync API: menu, security', () => {
   // The same item ids as dispensary 1, so that an id alone never crosses dispensaries.
-  const suite = securitySuite(
-    { menu: SAMPLE_MENU },
-    { other: { name: 'Other Shop' }, otherMenu: SAMPLE_MENU, scopedName: 'shop-one' },
-  );
-  const { watch } = suite;
-  const { secrets, errorBodies, remember } = watch;
+  const suite = sampleMenuSuite('Other Shop', 'shop-one');
+  const { secrets, errorBodies, remember } = suite.watch;
   const menuOf = async (id: number) => (await suite.admin('GET', `/dispensaries/${id}/menu`)).json();
   /** Each dispensary's menu and the audit log length: what a refused request must leave alone. */
   const state = async () => ({
@@ -33,12 +29,7 @@ describe('sync API: menu, security', () => {
       ['DELETE', `/dispensaries/${id}/menu/items/3`, undefined],
     ] as const;
 
-  describeAdminKeyRefusals({
-    watch,
-    context: () => ({ runtime: suite.runtime, key: suite.adminSecret, token: suite.other.token }),
-    routes: () => writes(suite.other.id),
-    state,
-  });
+  describeRefusalsOnOther(suite, writes, { state });
 
   describe('403: a key scoped to dispensary 1 reaching for dispensary 2', () => {
     it.each([0, 1, 2, 3, 4])(

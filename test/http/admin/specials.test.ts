@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SPEC_ONLY_PRICE_FIELDS } from '../../domain/item-builder.js';
 import { auditLog } from '../../helpers/admin.js';
-import { describeAdminKeyRefusals, securitySuite } from '../../helpers/admin-roles.js';
+import { describeRefusalsOnOther, sampleMenuSuite } from '../../helpers/admin-roles.js';
 import { expectError, formBHeaders } from '../../helpers/http.js';
-import { SAMPLE_MENU } from '../../helpers/runtime.js';
 
 const FLOWER_DEAL = {
   name: 'Flower Friday',
@@ -12,13 +11,18 @@ const FLOWER_DEAL = {
   applies_to: { product_types: ['Flower'] },
 };
 
+/** A special's schedule when none is given: no dates, every day, all day. */
+const UNSCHEDULED = {
+  starts_at: null,
+  ends_at: null,
+  days_of_week: null,
+  daily_start: null,
+  daily_end: null,
+};
+
 describe('sync API: specials', () => {
-  const suite = securitySuite(
-    { menu: SAMPLE_MENU },
-    { other: { name: 'Other Shop' }, otherMenu: SAMPLE_MENU, scopedName: 'shop-one' },
-  );
-  const { watch } = suite;
-  const { remember } = watch;
+  const suite = sampleMenuSuite('Other Shop', 'shop-one');
+  const { remember } = suite.watch;
   const one = () => suite.runtime.seed.dispensaryId;
   const specialsOf = async (id: number) => (await suite.admin('GET', `/dispensaries/${id}/specials`)).json();
   /** Both dispensaries' specials and menus, the feed's head and the audit log: what a refusal leaves alone. */
@@ -42,11 +46,7 @@ describe('sync API: specials', () => {
         description: '',
         applies_to: { item_ids: [], external_ids: [], brands: [], product_types: ['Flower'], tags: [] },
         menu_type: 'both',
-        starts_at: null,
-        ends_at: null,
-        days_of_week: null,
-        daily_start: null,
-        daily_end: null,
+        ...UNSCHEDULED,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });
@@ -207,12 +207,7 @@ describe('sync API: specials', () => {
       ['DELETE', `/dispensaries/${id}/specials/1`, undefined],
     ] as const;
 
-  describeAdminKeyRefusals({
-    watch,
-    context: () => ({ runtime: suite.runtime, key: suite.adminSecret, token: suite.other.token }),
-    routes: () => routes(suite.other.id),
-    state,
-  });
+  describeRefusalsOnOther(suite, routes, { state });
 
   describe('a key scoped to dispensary 1', () => {
     it('manages dispensary 1’s specials', async () => {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/open.js';
 import type { Store } from '../../../src/store/store.js';
 import { isStoreUnavailable } from '../../../src/store/unavailable.js';
-import { onPostgres, serverOf, type TestDatabase, testDatabase, withPort } from '../../helpers/database.js';
+import { onPostgres, serverOf, withPort } from '../../helpers/database.js';
+import { freshDatabase } from '../../helpers/fresh-database.js';
 import { TcpProxy } from '../../helpers/tcp-proxy.js';
 import { item, pause } from './fixtures.js';
 
@@ -22,13 +23,12 @@ async function eventually<T>(work: () => Promise<T>, timeoutMs: number): Promise
 // The HTTP layer answers 503 for exactly the errors isStoreUnavailable accepts; this is where the
 // store proves it raises those, and comes back, when PostgreSQL goes away (SQLite has no network).
 describe.skipIf(!onPostgres)('PostgreSQL store losing its connection', () => {
-  let database: TestDatabase;
+  const database = freshDatabase();
   let proxy: TcpProxy;
   let proxied: Store;
   let direct: Store;
   let dispensaryId: number;
   beforeAll(async () => {
-    database = await testDatabase();
     proxy = await TcpProxy.start(serverOf(database.address));
     proxied = await openStore(withPort(database.address, proxy.port), { poolSize: 2 });
     direct = await openStore(database.address);
@@ -40,7 +40,6 @@ describe.skipIf(!onPostgres)('PostgreSQL store losing its connection', () => {
     await proxied?.close();
     await direct?.close();
     await proxy?.close();
-    await database?.cleanup();
   });
 
   it('reads and writes fail as "unavailable" while the database is away, and work again after', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { MenuItemInput } from '../../../src/domain/item.js';
 import type { KyselyStore } from '../../../src/store/create.js';
 import { openKyselyStore, openStore } from '../../../src/store/open.js';
@@ -47,6 +47,18 @@ export async function lastChanges(
     subject,
   ]);
 }
+
+/** The newest `limit` audit entries, oldest first, as [actor, action, detail]. */
+export async function auditTrail(store: Store, limit = 10): Promise<[string, string, unknown][]> {
+  return (await store.audit.list({ limit })).map(({ actor, action, detail }) => [actor, action, detail]);
+}
+
+/** What an admin key or a credential is when just made: created now, never revoked nor used. */
+export const JUST_MADE = {
+  createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+  revokedAt: null,
+  lastUsedAt: null,
+};
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
