@@ -54,6 +54,19 @@ export interface FeedSpelling<E> {
   removed(itemId: number, reason: RemovalReason): E;
 }
 
+/** A stored item as a write of items sees it: whether it is in the active menu, and whether `item` is it unchanged. */
+export interface StoredItem {
+  active: boolean;
+  /** Whether `item` equals the stored item in every field (see sameCanonical). */
+  unchanged(item: MenuItem): boolean;
+}
+
+/** A stored item the store read whole: unchanged means the same canonical record. */
+export const wholeItem = (stored: MenuItem): StoredItem => ({
+  active: stored.active,
+  unchanged: (item) => sameCanonical(stored, item),
+});
+
 /**
  * Compares the items being written with the stored ones of the same ids. An item equal in every field
  * is left out. A changed or new item is written; it enters the feed when it is (still or now) active,
@@ -62,7 +75,7 @@ export interface FeedSpelling<E> {
  */
 export function itemChanges<E>(
   menu: readonly MenuItem[],
-  stored: ReadonlyMap<number, MenuItem>,
+  stored: ReadonlyMap<number, StoredItem>,
   spelling: FeedSpelling<E>,
 ): ItemChanges<E> {
   const changes: ItemChanges<E> = { written: [], replaced: [], feed: [] };
@@ -72,7 +85,7 @@ export function itemChanges<E>(
     if (seen.has(item.id)) throw new Error(`item id ${item.id} appears more than once in one write`);
     seen.add(item.id);
     const before = stored.get(item.id);
-    if (before && sameCanonical(before, item)) continue;
+    if (before?.unchanged(item)) continue;
     changes.written.push(item);
     if (before) changes.replaced.push(item.id);
     if (item.active) changes.feed.push(spelling.upserted(item));
