@@ -176,6 +176,34 @@ describe(`unchanged writes of items on ${DATABASE_KIND}`, () => {
     );
   });
 
+  it('after a stock batch or a switch of active, a sync of the item as it now is writes nothing, and of the item as it was writes it', async ({
+    store,
+  }) => {
+    const { id } = await store.dispensaries.create('A', 'digest-a');
+    await store.menus.replace(id, [RICH, PLAIN]);
+    const [entry] = RICH.prices;
+    await store.menus.setStock(id, [{ itemId: 1, unit: entry!.unit, amount: entry!.amount, stock: 7 }]);
+    await store.menus.setItemActive(id, 2, false);
+    const stock = PRICE_FIELD_LIST.find((field) => field.name === 'stock')!;
+    const now = [withEntryField(RICH, stock, 7), { ...PLAIN, active: false }];
+
+    let seq = await store.changes.lastSeq();
+    await store.menus.replace(id, now);
+    await store.menus.upsertItems(id, now);
+    expect(await store.changes.lastSeq()).toBe(seq);
+
+    const head = await store.menuChanges.head();
+    await store.menus.replace(id, [RICH, PLAIN]);
+    const { changes } = await store.menuChanges.page(id, head, 10);
+    expect(changes.map((change) => [change.itemId, change.type])).toEqual([
+      [1, 'item.upserted'],
+      [2, 'item.upserted'],
+    ]);
+    seq = await store.changes.lastSeq();
+    await store.menus.replace(id, [RICH, PLAIN]);
+    expect(await store.changes.lastSeq()).toBe(seq);
+  });
+
   it('an item whose kept JSON is stale is compared whole: unchanged, its kept JSON is renewed and nothing recorded; changed, it is written', async ({
     store,
   }) => {
