@@ -39,10 +39,8 @@ function canonicalKeys(
   problems: FieldProblem[],
   prefix: string,
 ): Record<string, unknown> {
-  // Most inputs spell every field canonically: those are read as they are, without a copy (a sync of
-  // thousands of items made two records per item here, most of its garbage).
-  const keys = Object.keys(raw);
-  if (keys.every((key) => (aliases[key] ?? key) === key)) return raw;
+  // Inputs that spell every field canonically (most) are read as they are, not copied key by key.
+  if (Object.keys(raw).every((key) => (aliases[key] ?? key) === key)) return raw;
   const out: Record<string, unknown> = {};
   const source: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw)) {

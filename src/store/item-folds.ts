@@ -6,7 +6,10 @@ import { ENTRIES, FIELDS_JSON_VERSION, MENU_ITEM_COLUMNS, MENU_PRICE_COLUMNS } f
 import { nullableNumber } from './rows.js';
 import type { Database } from './schema.js';
 
-/** A menu's rows, read as arrays of their columns, folded into items: as the model holds them, or as the feed's JSON. */
+/**
+ * A menu's rows, read as arrays of their columns, folded into items: as the model holds them, as the
+ * feed's JSON, or as a write of items compares them.
+ */
 
 /** A column's value as the model holds it; drivers differ on bigint and on 0/1, hence Number(). */
 function modelValue(spec: Field, value: unknown): unknown {
