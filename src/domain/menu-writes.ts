@@ -10,7 +10,10 @@ export type RemovalReason = 'deleted' | 'deactivated';
 /** Gives every item without an id a fresh one, after every id the dispensary has used or is writing. */
 export function assignIds(items: readonly MenuItemInput[], highestExisting: number): MenuItem[] {
   let nextId = Math.max(highestExisting, ...items.map((item) => item.id ?? 0)) + 1;
-  return items.map((item) => ({ ...item, id: item.id ?? nextId++ })).sort((a, b) => a.id - b.id);
+  // An item that has its id is taken as it is: copying each item of a large sync only made garbage.
+  return items
+    .map((item) => (item.id === null ? { ...item, id: nextId++ } : (item as MenuItem)))
+    .sort((a, b) => a.id - b.id);
 }
 
 /** How upsert matches an item without an id: its name and brand, trimmed, whatever their case. */
