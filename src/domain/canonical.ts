@@ -104,6 +104,72 @@ function sameValue(left: unknown, right: unknown): boolean {
   return left.every((value, index) => sameValue(value, right[index]));
 }
 
+/** The item's fields besides its price entries, each with its canonical name as JSON text (`"id":`). */
+const FIELDS_JSON = ITEM_FIELD_LIST.filter((field) => field.kind !== 'entries').map((field) => ({
+  field,
+  key: field.key,
+  name: `${JSON.stringify(field.name)}:`,
+}));
+
+/**
+ * Whether `text`, from `from` to its end, is the JSON of the item's canonical record without its price
+ * entries, byte for byte as `JSON.stringify` writes it. Each value is compared where it stands in
+ * `text`, without writing the item's JSON: an unchanged sync compares every item it is sent with the
+ * JSON the store keeps of it (store/item-folds.ts, KeptItem), and building thousands of strings to
+ * throw away made most of its garbage.
+ */
+export function isCanonicalFieldsJson(item: MenuItem, text: string, from: number): boolean {
+  const values = item as unknown as Record<string, unknown>;
+  let at = from;
+  let first = true;
+  for (const { field, key, name } of FIELDS_JSON) {
+    const value = canonicalValue(field, values[key]);
+    // JSON.stringify leaves out a property whose value is undefined.
+    if (value === undefined) continue;
+    if (text.charCodeAt(at) !== (first ? OPEN_OBJECT : COMMA) || !text.startsWith(name, at + 1)) return false;
+    first = false;
+    at = jsonAt(text, at + 1 + name.length, value);
+    if (at < 0) return false;
+  }
+  return first
+    ? text.length === from + 2 && text.startsWith('{}', from)
+    : at === text.length - 1 && text.charCodeAt(at) === CLOSE_OBJECT;
+}
+
+const [OPEN_OBJECT, CLOSE_OBJECT, OPEN_LIST, CLOSE_LIST, COMMA, QUOTE] = [...'{}[],"'].map((char) =>
+  char.charCodeAt(0),
+);
+
+/**
+ * Characters JSON.stringify escapes (quote, backslash, controls and lone surrogates; and a few controls
+ * it does not): a string holding one is compared as JSON.stringify writes it.
+ */
+const ESCAPED = /["\\\p{Cc}\p{Cs}]/u;
+
+/** Where the JSON of `value` (a field's value, never undefined) ends when `text` holds it at `at`; -1 when not. */
+function jsonAt(text: string, at: number, value: unknown): number {
+  if (typeof value === 'string' && !ESCAPED.test(value)) {
+    const end = at + 1 + value.length;
+    return text.charCodeAt(at) === QUOTE && text.startsWith(value, at + 1) && text.charCodeAt(end) === QUOTE
+      ? end + 1
+      : -1;
+  }
+  if (Array.isArray(value)) {
+    if (text.charCodeAt(at) !== OPEN_LIST) return -1;
+    let next = at + 1;
+    for (let index = 0; index < value.length; index++) {
+      if (index > 0 && text.charCodeAt(next++) !== COMMA) return -1;
+      // JSON.stringify writes an undefined list entry as null.
+      next = jsonAt(text, next, value[index] ?? null);
+      if (next < 0) return -1;
+    }
+    return text.charCodeAt(next) === CLOSE_LIST ? next + 1 : -1;
+  }
+  // null, true, false and numbers without allocating where V8 keeps their text; documents as written.
+  const json = value === null ? 'null' : (JSON.stringify(value) as string);
+  return text.startsWith(json, at) ? at + json.length : -1;
+}
+
 export function toCanonicalRecord(item: MenuItem): CanonicalRecord {
   return mapFields(item, ITEM_FIELD_LIST, 'toCanonical') as CanonicalRecord;
 }

@@ -10,7 +10,10 @@ export type RemovalReason = 'deleted' | 'deactivated';
 /** Gives every item without an id a fresh one, after every id the dispensary has used or is writing. */
 export function assignIds(items: readonly MenuItemInput[], highestExisting: number): MenuItem[] {
   let nextId = Math.max(highestExisting, ...items.map((item) => item.id ?? 0)) + 1;
-  return items.map((item) => ({ ...item, id: item.id ?? nextId++ })).sort((a, b) => a.id - b.id);
+  // An item that has its id is taken as it is: copying each item of a large sync only made garbage.
+  return items
+    .map((item) => (item.id === null ? { ...item, id: nextId++ } : (item as MenuItem)))
+    .sort((a, b) => a.id - b.id);
 }
 
 /** How upsert matches an item without an id: its name and brand, trimmed, whatever their case. */
@@ -54,6 +57,19 @@ export interface FeedSpelling<E> {
   removed(itemId: number, reason: RemovalReason): E;
 }
 
+/** A stored item as a write of items sees it: whether it is in the active menu, and whether `item` is it unchanged. */
+export interface StoredItem {
+  active: boolean;
+  /** Whether `item` equals the stored item in every field (see sameCanonical). */
+  unchanged(item: MenuItem): boolean;
+}
+
+/** A stored item the store read whole: unchanged means the same canonical record. */
+export const wholeItem = (stored: MenuItem): StoredItem => ({
+  active: stored.active,
+  unchanged: (item) => sameCanonical(stored, item),
+});
+
 /**
  * Compares the items being written with the stored ones of the same ids. An item equal in every field
  * is left out. A changed or new item is written; it enters the feed when it is (still or now) active,
@@ -62,7 +78,7 @@ export interface FeedSpelling<E> {
  */
 export function itemChanges<E>(
   menu: readonly MenuItem[],
-  stored: ReadonlyMap<number, MenuItem>,
+  stored: ReadonlyMap<number, StoredItem>,
   spelling: FeedSpelling<E>,
 ): ItemChanges<E> {
   const changes: ItemChanges<E> = { written: [], replaced: [], feed: [] };
@@ -72,7 +88,7 @@ export function itemChanges<E>(
     if (seen.has(item.id)) throw new Error(`item id ${item.id} appears more than once in one write`);
     seen.add(item.id);
     const before = stored.get(item.id);
-    if (before && sameCanonical(before, item)) continue;
+    if (before?.unchanged(item)) continue;
     changes.written.push(item);
     if (before) changes.replaced.push(item.id);
     if (item.active) changes.feed.push(spelling.upserted(item));

@@ -1,20 +1,15 @@
+import { Checker, checkField, type FieldProblem, type Limits } from './field-checks.js';
 import type { MenuItemInput, PriceEntry } from './item.js';
 import {
-  type DocumentCheck,
   type Field,
   type FieldKind,
   ITEM_FIELD_LIST,
   type NamedField,
   PRICE_FIELD_LIST,
 } from './item-schema.js';
-import { toCents } from './money.js';
 import { recordShape } from './record-shape.js';
 
-/** One reason an input was rejected; `field` is a path such as `prices[1].amount`. */
-export interface FieldProblem {
-  field: string;
-  message: string;
-}
+export type { FieldProblem } from './field-checks.js';
 
 export type ItemResult = { ok: true; item: MenuItemInput } | { ok: false; problems: FieldProblem[] };
 
@@ -39,6 +34,10 @@ function canonicalKeys(
   problems: FieldProblem[],
   prefix: string,
 ): Record<string, unknown> {
+  // Inputs that spell every field canonically (most) are read as they are, not copied key by key.
+  let aliased = false;
+  for (const key in raw) aliased ||= (aliases[key] ?? key) !== key;
+  if (!aliased) return raw;
   const out: Record<string, unknown> = {};
   const source: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw)) {
@@ -58,182 +57,8 @@ function canonicalKeys(
   return out;
 }
 
-class Checker {
-  readonly problems: FieldProblem[] = [];
-  constructor(
-    private readonly values: Record<string, unknown>,
-    private readonly prefix: string,
-  ) {}
-
-  private fail(field: string, message: string): undefined {
-    this.problems.push({ field: `${this.prefix}${field}`, message });
-    return undefined;
-  }
-
-  private present(field: string): boolean {
-    return this.values[field] !== undefined && this.values[field] !== null;
-  }
-
-  text(field: string, maxLength: number, required: boolean): string | undefined {
-    const value = this.values[field];
-    if (!this.present(field)) {
-      return required ? this.fail(field, 'is required') : '';
-    }
-    if (typeof value !== 'string') return this.fail(field, 'must be a string');
-    // PostgreSQL text cannot hold NUL: refused here, on every database alike, rather than a 500 there.
-    if (value.includes('\0')) return this.fail(field, 'must not contain a NUL character');
-    const trimmed = value.trim();
-    if (required && trimmed.length === 0) return this.fail(field, 'must not be empty');
-    if (trimmed.length > maxLength) return this.fail(field, `must be at most ${maxLength} characters`);
-    return trimmed;
-  }
-
-  number(field: string, min: number, max: number): number | null | undefined {
-    const value = this.values[field];
-    if (!this.present(field)) return null;
-    if (typeof value !== 'number' || !Number.isFinite(value)) return this.fail(field, 'must be a number');
-    if (value < min || value > max) return this.fail(field, `must be between ${min} and ${max}`);
-    return value;
-  }
-
-  tags(field: string, maxEntries: number, maxLength: number): string[] | undefined {
-    const value = this.values[field];
-    if (!this.present(field)) return [];
-    if (!Array.isArray(value)) return this.fail(field, 'must be an array of strings');
-    if (value.length > maxEntries) return this.fail(field, `must have at most ${maxEntries} entries`);
-    const tags: string[] = [];
-    for (const [index, tag] of value.entries()) {
-      if (typeof tag !== 'string' || tag.trim().length === 0) {
-        return this.fail(`${field}[${index}]`, 'must be a non-empty string');
-      }
-      if (tag.length > maxLength) {
-        return this.fail(`${field}[${index}]`, `must be at most ${maxLength} characters`);
-      }
-      // A CSV cell separates list entries with ';', so a tag holding one could not survive an export.
-      if (tag.includes(';')) return this.fail(`${field}[${index}]`, "must not contain ';'");
-      tags.push(tag.trim());
-    }
-    return tags;
-  }
-
-  unknownFields(known: readonly string[]): void {
-    for (const key of Object.keys(this.values)) {
-      if (!known.includes(key)) this.fail(key, 'is not a known field');
-    }
-  }
-
-  raise(field: string, message: string): void {
-    this.fail(field, message);
-  }
-
-  document(field: string, check: DocumentCheck): unknown {
-    return check(this.values[field], `${this.prefix}${field}`, this.problems);
-  }
-}
-
-const ITEM_FIELD_NAMES = ITEM_FIELD_LIST.map((field) => field.name);
-const PRICE_FIELD_NAMES = PRICE_FIELD_LIST.map((field) => field.name);
-
-/** The limits a field's schema declares, which its checks and messages use. */
-interface Limits {
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  exclusiveMinimum?: number;
-  maximum?: number;
-  maxItems?: number;
-  enum?: readonly string[];
-  items?: Limits;
-  type?: string | string[];
-  default?: unknown;
-}
-
-const nullable = (limits: Limits) => Array.isArray(limits.type) && limits.type.includes('null');
-
-/** Checks one field by its kind; the value for the model, or undefined after raising a problem. */
-function checkField(
-  check: Checker,
-  name: string,
-  spec: Field<Exclude<FieldKind, 'entries'>>,
-  value: unknown,
-): unknown {
-  const limits = spec.schema as Limits;
-  switch (spec.kind) {
-    case 'id':
-      if (value === undefined || value === null) return null;
-      if (
-        typeof value !== 'number' ||
-        !Number.isInteger(value) ||
-        value < limits.minimum! ||
-        value > limits.maximum!
-      ) {
-        check.raise(name, `must be an integer from ${limits.minimum} to ${limits.maximum}`);
-        return undefined;
-      }
-      return value;
-    case 'text':
-      return check.text(name, limits.maxLength!, (limits.minLength ?? 0) > 0);
-    case 'url': {
-      const text = check.text(name, limits.maxLength!, false);
-      if (text && !/^https?:\/\/\S+$/i.test(text)) check.raise(name, 'must be an http or https URL');
-      return text ? text : null;
-    }
-    case 'category': {
-      if (value === undefined || value === null) {
-        check.raise(name, 'is required');
-        return undefined;
-      }
-      const choices = limits.enum!;
-      const match =
-        typeof value === 'string'
-          ? choices.find((choice) => choice.toLowerCase() === value.trim().toLowerCase())
-          : undefined;
-      if (!match) check.raise(name, `must be one of ${choices.join(', ')}`);
-      return match;
-    }
-    case 'unit': {
-      const choices = limits.enum!;
-      const match = choices.find((choice) => choice === value);
-      if (!match) check.raise(name, `must be one of ${choices.join(', ')}`);
-      return match;
-    }
-    case 'number':
-      return check.number(name, limits.minimum!, limits.maximum!);
-    case 'measure':
-      if (
-        typeof value !== 'number' ||
-        !Number.isFinite(value) ||
-        value <= limits.exclusiveMinimum! ||
-        value > limits.maximum!
-      ) {
-        check.raise(name, `must be a number above ${limits.exclusiveMinimum} and at most ${limits.maximum}`);
-        return undefined;
-      }
-      return value;
-    case 'money': {
-      if ((value === undefined || value === null) && nullable(limits)) return null;
-      if (typeof value !== 'number') {
-        check.raise(name, 'must be a number');
-        return undefined;
-      }
-      const cents = toCents(value);
-      if (cents === null) check.raise(name, 'must be a non-negative amount with at most two decimals');
-      return cents ?? undefined;
-    }
-    case 'list':
-      return check.tags(name, limits.maxItems!, limits.items!.maxLength!);
-    case 'flag': {
-      const flag = value ?? limits.default ?? true;
-      if (typeof flag !== 'boolean') {
-        check.raise(name, 'must be true or false');
-        return undefined;
-      }
-      return flag;
-    }
-    case 'document':
-      return check.document(name, spec.check!);
-  }
-}
+const ITEM_FIELD_NAMES = new Set(ITEM_FIELD_LIST.map((field) => field.name));
+const PRICE_FIELD_NAMES = new Set(PRICE_FIELD_LIST.map((field) => field.name));
 
 const newItemModel = recordShape(ITEM_FIELD_LIST.map((field) => field.key));
 const newPriceModel = recordShape(PRICE_FIELD_LIST.map((field) => field.key));
@@ -288,23 +113,22 @@ function prices(
     return undefined;
   }
   const entries: PriceEntry[] = [];
-  const seen = new Set<string>();
   let failed = false;
-  for (const [index, entryRaw] of raw.entries()) {
+  for (let index = 0; index < raw.length; index++) {
+    const entryRaw: unknown = raw[index];
     const entry = priceEntry(entryRaw, `${prefix}${name}[${index}].`, problems);
     if (!entry) {
       failed = true;
       continue;
     }
-    const key = `${entry.unit}:${entry.amount}`;
-    if (seen.has(key)) {
+    // A few entries per item: looked through, rather than a set of keys made for each item.
+    if (entries.some((other) => other.unit === entry.unit && other.amount === entry.amount)) {
       problems.push({
         field: `${prefix}${name}[${index}]`,
         message: `repeats unit ${entry.unit} with amount ${entry.amount}; each unit and amount appears once per item`,
       });
       failed = true;
     }
-    seen.add(key);
     entries.push(entry);
   }
   return failed ? undefined : entries;
@@ -386,7 +210,8 @@ export function validateMenu(raw: unknown, aliases: FieldAliases, maxItems: numb
   const items: MenuItemInput[] = [];
   const seenIds = new Map<number, number>();
   const seenExternal = new Map<string, number>();
-  for (const [index, rawItem] of raw.entries()) {
+  for (let index = 0; index < raw.length; index++) {
+    const rawItem: unknown = raw[index];
     const result = validateItem(rawItem, aliases, `[${index}].`);
     if (!result.ok) {
       problems.push(...result.problems);

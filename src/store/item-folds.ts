@@ -1,11 +1,15 @@
-import { canonicalValue } from '../domain/canonical.js';
+import { canonicalValue, isCanonicalFieldsJson } from '../domain/canonical.js';
 import type { MenuItem, PriceEntry } from '../domain/item.js';
 import { type Field, ITEM_FIELD_LIST, type NamedField, PRICE_FIELD_LIST } from '../domain/item-schema.js';
+import type { StoredItem } from '../domain/menu-writes.js';
 import { ENTRIES, FIELDS_JSON_VERSION, MENU_ITEM_COLUMNS, MENU_PRICE_COLUMNS } from './item-rows.js';
 import { nullableNumber } from './rows.js';
 import type { Database } from './schema.js';
 
-/** A menu's rows, read as arrays of their columns, folded into items: as the model holds them, or as the feed's JSON. */
+/**
+ * A menu's rows, read as arrays of their columns, folded into items: as the model holds them, as the
+ * feed's JSON, or as a write of items compares them.
+ */
 
 /** A column's value as the model holds it; drivers differ on bigint and on 0/1, hence Number(). */
 function modelValue(spec: Field, value: unknown): unknown {
@@ -167,7 +171,7 @@ export function foldKeptJson(
   fold(items, prices, (row, entries) => {
     const id = Number(row[KEPT.id]);
     const fields = row[KEPT.fields_json];
-    if (typeof fields !== 'string' || !fields.startsWith(FIELDS_JSON_VERSION)) {
+    if (!keptJsonIsCurrent(fields)) {
       stale.push(id);
       return;
     }
@@ -177,6 +181,75 @@ export function foldKeptJson(
       JSON.stringify(entries.map((price) => readCanonicalPrice(price))) +
       '}';
     kept.push({ id, active: modelValue(ACTIVE, row[KEPT.active]) as boolean, json });
+  });
+  return { kept, stale };
+}
+
+/** Whether `fields_json` is an item's kept JSON of this version of the field list. */
+const keptJsonIsCurrent = (fields: unknown): fields is string =>
+  typeof fields === 'string' && fields.startsWith(FIELDS_JSON_VERSION);
+
+/** The price entries' fields, each with its column's place in a row of MENU_PRICE_COLUMNS. */
+const PRICE_READ = PRICE_FIELD_LIST.map((field) => ({
+  field,
+  key: field.key,
+  index: (MENU_PRICE_COLUMNS as readonly string[]).indexOf(field.column),
+}));
+
+/** Whether the price entries' rows (of MENU_PRICE_COLUMNS) hold `entries`, in order, field by field. */
+function sameEntries(rows: readonly (readonly unknown[])[], entries: readonly PriceEntry[]): boolean {
+  if (rows.length !== entries.length) return false;
+  for (let position = 0; position < rows.length; position++) {
+    const row = rows[position]!;
+    const entry = entries[position] as unknown as Record<string, unknown>;
+    // Every entry field is a scalar (text, number or null): equal as JSON exactly when ===.
+    for (const { field, key, index } of PRICE_READ) {
+      if (modelValue(field, row[index]) !== entry[key]) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * A stored item as a write of items compares it, from its kept JSON and its price entries' rows: an
+ * item is unchanged when its price entries are the stored ones and the JSON it would keep is the kept
+ * JSON, byte for byte (the canonical record without its entries). So an unchanged sync reads three
+ * columns of each item instead of all of them, and compares one string instead of every field.
+ */
+class KeptItem implements StoredItem {
+  constructor(
+    readonly active: boolean,
+    private readonly fieldsJson: string,
+    private readonly entries: readonly (readonly unknown[])[],
+  ) {}
+
+  unchanged(item: MenuItem): boolean {
+    return (
+      sameEntries(this.entries, item.prices) &&
+      isCanonicalFieldsJson(item, this.fieldsJson, FIELDS_JSON_VERSION.length)
+    );
+  }
+}
+
+/**
+ * The items of rows of KEPT_JSON_COLUMNS and their price entries' rows (see fold), as a write of items
+ * compares them (KeptItem), by id. Items whose kept JSON is missing or of another version are `stale`,
+ * to be read whole and compared field by field.
+ */
+export function foldStoredItems(
+  items: readonly unknown[][],
+  prices: readonly unknown[][],
+): { kept: Map<number, StoredItem>; stale: number[] } {
+  const kept = new Map<number, StoredItem>();
+  const stale: number[] = [];
+  fold(items, prices, (row, entries) => {
+    const id = Number(row[KEPT.id]);
+    const fields = row[KEPT.fields_json];
+    if (keptJsonIsCurrent(fields)) {
+      kept.set(id, new KeptItem(modelValue(ACTIVE, row[KEPT.active]) as boolean, fields, entries));
+    } else {
+      stale.push(id);
+    }
   });
   return { kept, stale };
 }

@@ -99,7 +99,8 @@ export const ENTRIES = ITEM_FIELD_LIST.at(-1)!;
 /**
  * The version of the field list an item's kept JSON was written for: a digest of the item's field
  * names and kinds. A kept JSON of another version (a field added since) is not used: its item's feed
- * JSON is built from the row, as for an item written before fields_json existed.
+ * JSON is built from the row, as for an item written before fields_json existed, and a write of items
+ * compares the item whole and renews its kept JSON when it leaves the item in place (readStoredItems).
  */
 export const FIELDS_JSON_VERSION = createHash('sha256')
   .update(JSON.stringify(ITEM_FIELD_LIST.map((field) => [field.name, field.kind])))
@@ -108,7 +109,8 @@ export const FIELDS_JSON_VERSION = createHash('sha256')
 
 /**
  * What an item keeps of its canonical JSON (items.fields_json): the version, then the JSON of its
- * canonical record without its price entries, so `{"id":1,…,"active":true}`.
+ * canonical record without its price entries, so `{"id":1,…,"active":true}`. The live feed builds an
+ * item's JSON on it (foldKeptJson), and a write of items tells an unchanged item by it (KeptItem).
  */
 export function fieldsJsonOf(item: MenuItem): string {
   return FIELDS_JSON_VERSION + JSON.stringify({ ...toCanonicalRecord(item), [ENTRIES.name]: undefined });

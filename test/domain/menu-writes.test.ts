@@ -6,6 +6,7 @@ import {
   type FeedSpelling,
   itemChanges,
   matchByNameAndBrand,
+  wholeItem,
 } from '../../src/domain/menu-writes.js';
 import { menuItem, priceEntry } from './item-builder.js';
 
@@ -70,7 +71,9 @@ describe('matchByNameAndBrand', () => {
 
 describe('itemChanges', () => {
   const stored = new Map(
-    [item(1), item(2), item(3, { active: false }), item(4)].map((kept) => [kept.id, kept] as const),
+    [item(1), item(2), item(3, { active: false }), item(4)].map(
+      (kept) => [kept.id, wholeItem(kept)] as const,
+    ),
   );
 
   it('leaves out items equal in every field, and writes new and changed ones', () => {

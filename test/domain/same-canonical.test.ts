@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sameCanonical, toCanonicalRecord } from '../../src/domain/canonical.js';
+import { isCanonicalFieldsJson, sameCanonical, toCanonicalRecord } from '../../src/domain/canonical.js';
 import type { MenuItem } from '../../src/domain/item.js';
+import { ITEM_FIELD_LIST, type NamedField } from '../../src/domain/item-schema.js';
 import { priceEntry, SPEC_ONLY_ENTRY_FIELDS, SPEC_ONLY_FIELDS } from './item-builder.js';
 
 const base: MenuItem = {
@@ -70,6 +71,60 @@ describe('sameCanonical', () => {
         const json = (item: MenuItem) => JSON.stringify(toCanonicalRecord(item));
         expect(sameCanonical(a, b)).toBe(json(a) === json(b));
       }),
+    );
+  });
+});
+
+/** Any value of a field of `kind`, odd ones included, or undefined (a property JSON leaves out). */
+function anyValue(field: NamedField): fc.Arbitrary<unknown> {
+  // Quotes, backslashes, controls, lone surrogates and letters beyond Latin-1.
+  const text = fc.string({ unit: 'binary', maxLength: 6 });
+  const number = fc.oneof(fc.double(), fc.constantFrom(0, -0, 0.1 + 0.2, 1e21, 1e-7, 12.5));
+  const byKind: Record<string, fc.Arbitrary<unknown>> = {
+    id: fc.integer({ min: 1, max: 1_000 }),
+    flag: fc.boolean(),
+    money: fc.option(fc.integer({ min: 0, max: 10_000_000 })),
+    number: fc.option(number),
+    measure: number,
+    list: fc.array(text, { maxLength: 3 }),
+    document: fc.oneof(fc.constant(null), fc.constant([]), fc.jsonValue({ maxDepth: 2 })),
+  };
+  return fc.oneof(
+    { weight: 9, arbitrary: byKind[field.kind] ?? fc.option(text) },
+    { weight: 1, arbitrary: fc.constant(undefined) },
+  );
+}
+
+const FIELDS = ITEM_FIELD_LIST.filter((field) => field.kind !== 'entries');
+const anyItem = fc.record(
+  Object.fromEntries(FIELDS.map((field) => [field.key, anyValue(field)])),
+) as unknown as fc.Arbitrary<MenuItem>;
+/** The JSON the store keeps of an item's fields (store/item-rows.ts, fieldsJsonOf, without its version). */
+const fieldsJson = (item: MenuItem) =>
+  JSON.stringify({ ...toCanonicalRecord({ ...item, prices: [] }), prices: undefined });
+
+describe('isCanonicalFieldsJson', () => {
+  it("holds exactly when the text is the JSON of the item's fields, whatever each field holds", () => {
+    // The other item is the same, or differs in one field (often by little: the same value drawn again).
+    const pair = anyItem.chain((item) =>
+      fc.tuple(
+        fc.constant(item),
+        fc.oneof(
+          fc.constant(item),
+          fc
+            .constantFrom(...FIELDS)
+            .chain((field) => anyValue(field).map((value) => ({ ...item, [field.key]: value }))),
+        ),
+      ),
+    );
+    fc.assert(
+      fc.property(pair, fc.string({ maxLength: 3 }), ([item, other], prefix) => {
+        const text = prefix + fieldsJson(other);
+        expect(isCanonicalFieldsJson(item, text, prefix.length)).toBe(fieldsJson(item) === fieldsJson(other));
+        expect(isCanonicalFieldsJson(item, `${text} `, prefix.length)).toBe(false);
+        expect(isCanonicalFieldsJson(item, text.slice(0, -1), prefix.length)).toBe(false);
+      }),
+      { numRuns: 2_000 },
     );
   });
 });

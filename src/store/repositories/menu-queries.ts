@@ -1,15 +1,23 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { MenuItem } from '../../domain/item.js';
+import { type StoredItem, wholeItem } from '../../domain/menu-writes.js';
 import type { IdList } from '../batches.js';
-import { type Dialect, idLists } from '../dialect.js';
+import { chunks, type Dialect, idLists } from '../dialect.js';
 import {
   foldCanonicalJson,
   foldKeptJson,
   foldMenu,
+  foldStoredItems,
   type ItemJson,
   KEPT_JSON_COLUMNS,
 } from '../item-folds.js';
-import { MENU_ITEM_COLUMNS, MENU_PRICE_COLUMNS, type PreviousPrice, priceKey } from '../item-rows.js';
+import {
+  fieldsJsonOf,
+  MENU_ITEM_COLUMNS,
+  MENU_PRICE_COLUMNS,
+  type PreviousPrice,
+  priceKey,
+} from '../item-rows.js';
 import type { Database } from '../schema.js';
 import { ConflictError } from '../store.js';
 
@@ -87,6 +95,65 @@ export async function readItemJson(
   if (stale.length === 0) return kept;
   const rebuilt = foldCanonicalJson(...(await readItemRows(dialect, trx, dispensaryId, stale)));
   return [...kept, ...rebuilt].sort((a, b) => a.id - b.id);
+}
+
+/** The stored items a write of items compares its items with (see readStoredItems). */
+export interface StoredItems {
+  /** By id, in id order. */
+  items: Map<number, StoredItem>;
+  /** Those whose kept JSON is stale, read whole. */
+  stale: MenuItem[];
+}
+
+/**
+ * The dispensary's items inside a write's transaction, those of `ids` or all, as the write compares
+ * them (StoredItem): from each item's kept JSON and its price entries (foldStoredItems), without its
+ * other columns; an item whose kept JSON is missing or of another version is read whole instead (and
+ * listed in `stale`, so that the write can renew its kept JSON: see renewKeptJson).
+ */
+export async function readStoredItems(
+  dialect: Dialect,
+  trx: Transaction<Database>,
+  dispensaryId: number,
+  ids?: readonly number[],
+): Promise<StoredItems> {
+  const { kept, stale } = foldStoredItems(
+    ...(await readItemRows(dialect, trx, dispensaryId, ids, KEPT_JSON_COLUMNS)),
+  );
+  if (stale.length === 0) return { items: kept, stale: [] };
+  const whole = await readItems(dialect, trx, dispensaryId, stale);
+  const items = [...kept, ...whole.map((item) => [item.id, wholeItem(item)] as const)];
+  return { items: new Map(items.sort((a, b) => a[0] - b[0])), stale: whole };
+}
+
+/**
+ * Writes the kept JSON of stored items whose kept JSON was stale and that a write leaves as they are,
+ * so that the next write compares them by it (readStoredItems). Their other columns, their change
+ * times and the feed are left alone: the item itself does not change.
+ */
+export async function renewKeptJson(
+  dialect: Dialect,
+  trx: Transaction<Database>,
+  dispensaryId: number,
+  items: readonly MenuItem[],
+): Promise<void> {
+  // Each binds its id twice and its JSON once.
+  for (const chunk of chunks(dialect, items, 3)) {
+    const json = sql.join(
+      chunk.map((item) => sql`when id = ${item.id} then ${fieldsJsonOf(item)}`),
+      sql` `,
+    );
+    await trx
+      .updateTable('items')
+      .set({ fields_json: sql<string>`case ${json} end` })
+      .where('dispensary_id', '=', dispensaryId)
+      .where(
+        'id',
+        'in',
+        chunk.map((item) => item.id),
+      )
+      .execute();
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   type ItemChanges,
   itemChanges,
   matchByNameAndBrand,
+  type StoredItem,
 } from '../../domain/menu-writes.js';
 import type { FeedEntry } from '../batches.js';
 import { chunks, type Dialect } from '../dialect.js';
@@ -28,7 +29,10 @@ import {
   previousPrices,
   readItemJson,
   readItems,
+  readStoredItems,
+  renewKeptJson,
   requireDispensary,
+  type StoredItems,
 } from './menu-queries.js';
 import { MenuReads } from './menu-reads.js';
 import { stockTargets } from './stock-levels.js';
@@ -50,19 +54,22 @@ export class Menus extends MenuReads implements MenuRepository {
   async replace(dispensaryId: number, items: MenuItemInput[], actor: Actor = OPERATOR): Promise<MenuItem[]> {
     return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
       await requireDispensary(trx, dispensaryId);
-      const stored = await readItems(this.dialect, trx, dispensaryId);
+      const stored = await readStoredItems(this.dialect, trx, dispensaryId);
       // New ids continue after every id the dispensary has used or is importing, so no id is reused.
-      const menu = assignIds(items, stored.at(-1)?.id ?? 0);
-      const storedById = new Map(stored.map((item) => [item.id, item]));
-      const diff = diffItems(menu, storedById);
+      const menu = assignIds(items, [...stored.items.keys()].at(-1) ?? 0);
+      const diff = diffItems(menu, stored.items);
       const kept = new Set(menu.map((item) => item.id));
-      const removed = stored.filter((item) => !kept.has(item.id));
-      for (const item of removed) {
-        if (item.active) diff.feed.push(removal(item.id, 'deleted'));
+      const removed: number[] = [];
+      for (const [id, item] of stored.items) {
+        if (kept.has(id)) continue;
+        removed.push(id);
+        if (item.active) diff.feed.push(removal(id, 'deleted'));
       }
       // In item order, whatever happened to each.
       diff.feed.sort((a, b) => (a.itemId ?? 0) - (b.itemId ?? 0));
-      await this.rewrite(trx, dispensaryId, diff, [...diff.replaced, ...removed.map((item) => item.id)]);
+      const rewritten = [...diff.replaced, ...removed];
+      await this.rewrite(trx, dispensaryId, diff, rewritten);
+      await this.renewStale(trx, dispensaryId, stored, rewritten);
       return {
         result: menu,
         change: {
@@ -106,11 +113,11 @@ export class Menus extends MenuReads implements MenuRepository {
       }
       const menu = assignIds(matched, await highestItemId(trx, dispensaryId));
       const ids = menu.map((item) => item.id);
-      const existing = new Map(
-        (await readItems(this.dialect, trx, dispensaryId, ids)).map((item) => [item.id, item]),
-      );
+      const stored = await readStoredItems(this.dialect, trx, dispensaryId, ids);
+      const existing = stored.items;
       const diff = diffItems(menu, existing);
       await this.rewrite(trx, dispensaryId, diff, diff.replaced);
+      await this.renewStale(trx, dispensaryId, stored, diff.replaced);
       const result: UpsertResult = {
         created: ids.filter((id) => !existing.has(id)),
         updated: ids.filter((id) => existing.has(id)),
@@ -225,6 +232,19 @@ export class Menus extends MenuReads implements MenuRepository {
     await this.insertItems(trx, dispensaryId, diff.written, previous);
   }
 
+  /** Renews the stale kept JSON of the stored items this write leaves in place (see renewKeptJson). */
+  private async renewStale(
+    trx: Transaction<Database>,
+    dispensaryId: number,
+    stored: StoredItems,
+    rewritten: readonly number[],
+  ): Promise<void> {
+    if (stored.stale.length === 0) return;
+    const gone = new Set(rewritten);
+    const left = stored.stale.filter((item) => !gone.has(item.id));
+    await renewKeptJson(this.dialect, trx, dispensaryId, left);
+  }
+
   private async insertItems(
     trx: Transaction<Database>,
     dispensaryId: number,
@@ -270,7 +290,7 @@ const FEED_SPELLING: FeedSpelling<FeedEntry> = {
 };
 
 /** What counts as a change of the items being written (see itemChanges). */
-const diffItems = (menu: readonly MenuItem[], stored: ReadonlyMap<number, MenuItem>): Diff =>
+const diffItems = (menu: readonly MenuItem[], stored: ReadonlyMap<number, StoredItem>): Diff =>
   itemChanges(menu, stored, FEED_SPELLING);
 
 /** The values each row of a multi-row insert binds. */
