@@ -1,7 +1,7 @@
+import type { Field } from './field-kinds.js';
 import type { MenuItem } from './item.js';
 import {
   type CanonicalItem,
-  type Field,
   ITEM_FIELD_LIST,
   type ItemFieldName,
   type NamedField,

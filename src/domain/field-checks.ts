@@ -1,4 +1,4 @@
-import type { DocumentCheck, Field, FieldKind } from './item-schema.js';
+import type { DocumentCheck, Field, FieldKind } from './field-kinds.js';
 import { toCents } from './money.js';
 
 // How one field of an input is checked by its kind (validate-item.ts walks the fields).

@@ -1,7 +1,7 @@
 import type { TSchema } from 'typebox';
+import type { Field } from './field-kinds.js';
 import type { MenuItem } from './item.js';
 import {
-  type Field,
   ITEM_FIELD_LIST,
   type ITEM_FIELDS,
   type NamedField,

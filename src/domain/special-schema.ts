@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { oneOf } from './field-kinds.js';
 import { PRODUCT_TYPES } from './item-vocabulary.js';
 import { MAX_PRICE_CENTS } from './money.js';
 import { Nullable } from './nullable.js';
@@ -22,9 +23,6 @@ export const SPECIAL_LIMITS = {
   targetsPerList: 1_000,
   targetLength: 200,
 } as const;
-
-const oneOf = <T extends string>(values: readonly T[], description: string) =>
-  Type.Unsafe<T>({ type: 'string', enum: [...values], description });
 
 const TIME_OF_DAY = Type.String({
   pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',

@@ -1,12 +1,7 @@
 import { Checker, checkField, type FieldProblem, type Limits } from './field-checks.js';
+import type { Field, FieldKind } from './field-kinds.js';
 import type { MenuItemInput, PriceEntry } from './item.js';
-import {
-  type Field,
-  type FieldKind,
-  ITEM_FIELD_LIST,
-  type NamedField,
-  PRICE_FIELD_LIST,
-} from './item-schema.js';
+import { ITEM_FIELD_LIST, type NamedField, PRICE_FIELD_LIST } from './item-schema.js';
 import { recordShape } from './record-shape.js';
 
 export type { FieldProblem } from './field-checks.js';

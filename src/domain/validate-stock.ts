@@ -1,5 +1,5 @@
+import { LIMITS } from './field-kinds.js';
 import { type StockUpdate, UNITS, type Unit } from './item.js';
-import { LIMITS } from './item-schema.js';
 import type { FieldProblem } from './validate-item.js';
 
 export const MAX_STOCK_UPDATES = 20_000;

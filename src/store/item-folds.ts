@@ -1,6 +1,7 @@
 import { canonicalValue, isCanonicalFieldsJson } from '../domain/canonical.js';
+import type { Field } from '../domain/field-kinds.js';
 import type { MenuItem, PriceEntry } from '../domain/item.js';
-import { type Field, ITEM_FIELD_LIST, type NamedField, PRICE_FIELD_LIST } from '../domain/item-schema.js';
+import { ITEM_FIELD_LIST, type NamedField, PRICE_FIELD_LIST } from '../domain/item-schema.js';
 import type { StoredItem } from '../domain/menu-writes.js';
 import { ENTRIES, FIELDS_JSON_VERSION, MENU_ITEM_COLUMNS, MENU_PRICE_COLUMNS } from './item-rows.js';
 import { nullableNumber } from './rows.js';

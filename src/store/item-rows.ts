@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { toCanonicalRecord } from '../domain/canonical.js';
+import type { Field } from '../domain/field-kinds.js';
 import type { MenuItem } from '../domain/item.js';
 import {
   type ColumnsOf,
-  type Field,
   ITEM_FIELD_LIST,
   type ITEM_FIELDS,
   type NamedField,

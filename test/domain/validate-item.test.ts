@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../src/domain/field-kinds.js';
 import { MAX_ITEM_ID } from '../../src/domain/item.js';
-import { LIMITS } from '../../src/domain/item-schema.js';
 import { fromCents, MAX_PRICE_CENTS, toCents } from '../../src/domain/money.js';
 import { validateItem, validateMenu } from '../../src/domain/validate-item.js';
 import { ALL_ITEM_FIELD_ALIASES } from '../../src/forms/index.js';

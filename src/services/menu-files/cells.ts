@@ -1,4 +1,5 @@
-import type { CellSyntax, NamedField } from '../../domain/item-schema.js';
+import type { CellSyntax } from '../../domain/field-kinds.js';
+import type { NamedField } from '../../domain/item-schema.js';
 import type { FieldProblem } from '../../domain/validate-item.js';
 
 /**

@@ -1,13 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { toCanonicalRecord } from '../../domain/canonical.js';
+import type { FieldKind } from '../../domain/field-kinds.js';
 import type { MenuItem } from '../../domain/item.js';
-import {
-  type FieldKind,
-  ITEM_FIELD_LIST,
-  type NamedField,
-  PRICE_FIELD_LIST,
-} from '../../domain/item-schema.js';
+import { ITEM_FIELD_LIST, type NamedField, PRICE_FIELD_LIST } from '../../domain/item-schema.js';
 import type { FieldAliases, FieldProblem } from '../../domain/validate-item.js';
 import { readCell, writeCell } from './cells.js';
 

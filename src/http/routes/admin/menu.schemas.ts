@@ -1,11 +1,11 @@
 import { type TSchema, Type } from 'typebox';
+import { LIMITS } from '../../../domain/field-kinds.js';
 import { ITEM_READ_EXAMPLE, ItemReadSchema, PriceReadSchema } from '../../../domain/item-reads.js';
 import {
   CANONICAL_ITEM_EXAMPLE,
   CanonicalItemSchema,
   ITEM_FIELDS,
   type ItemFieldName,
-  LIMITS,
   PRICE_FIELDS,
 } from '../../../domain/item-schema.js';
 import { Nullable } from '../../../domain/nullable.js';

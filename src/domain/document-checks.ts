@@ -1,0 +1,290 @@
+import type { TSchema } from 'typebox';
+import { type Analyte, AnalyteSchema, type DocumentProblem, URL_PATTERN, YMD } from './item-documents.js';
+import {
+  aliasKey,
+  CANNABINOID_ALIASES,
+  CANNABINOID_CODES,
+  type PotencyUnit,
+  TERPENE_ALIASES,
+  TERPENE_CODES,
+  UNIT_MAXIMUM,
+  UNITS_OF_BASIS,
+} from './lab-vocabulary.js';
+
+/**
+ * Checking and normalizing the rich item's documents (item-documents.ts declares their shapes): a
+ * value against its schema, an optional object, and a list of lab results with its own rules.
+ */
+
+// A JSON Schema read as the checker reads it.
+interface Shape {
+  type?: string | string[];
+  properties?: Record<string, Shape>;
+  items?: Shape;
+  anyOf?: Shape[];
+  enum?: string[];
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  maxItems?: number;
+  default?: unknown;
+}
+
+/**
+ * What is worked out of a schema once, not for each value checked: a menu of thousands of items
+ * checks the same few schemas, most often for an absent value.
+ */
+function memoized<R>(derive: (shape: Shape) => R): (shape: Shape) => R {
+  const known = new WeakMap<Shape, R>();
+  return (shape) => {
+    let result = known.get(shape);
+    if (result === undefined) {
+      result = derive(shape);
+      known.set(shape, result);
+    }
+    return result;
+  };
+}
+
+const typesOf: (shape: Shape) => readonly string[] = memoized((shape) =>
+  shape.anyOf
+    ? shape.anyOf.flatMap(typesOf)
+    : Array.isArray(shape.type)
+      ? shape.type
+      : shape.type
+        ? [shape.type]
+        : [],
+);
+const nonNull: (shape: Shape) => Shape = memoized(
+  (shape) =>
+    shape.anyOf?.find((option) => option.type !== 'null') ?? {
+      ...shape,
+      type: typesOf(shape).find((type) => type !== 'null'),
+    },
+);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Checks a value against its document schema and gives it normalized: an object's keys in the
+ * schema's order, a missing key its default (or null when nullable), text trimmed, an enum in its
+ * declared case, a missing list []. Undefined after pushing a problem. Text may not hold ';', which a CSV cell uses to
+ * separate entries (docs/rich-item.md).
+ */
+export function checkDocument(
+  schema: TSchema,
+  value: unknown,
+  path: string,
+  problems: DocumentProblem[],
+): unknown {
+  const shape = schema as Shape;
+  const fail = (message: string) => {
+    problems.push({ field: path, message });
+    return undefined;
+  };
+  const types = typesOf(shape);
+  if (value === undefined || value === null) {
+    if (types.includes('null')) return null;
+    if (shape.default !== undefined) return shape.default;
+    if (types.includes('array')) return [];
+    return fail('is required');
+  }
+  const own = nonNull(shape);
+  switch (typesOf(own)[0]) {
+    case 'object': {
+      if (!isPlainObject(value)) return fail('must be an object');
+      const out: Record<string, unknown> = {};
+      const before = problems.length;
+      for (const key of Object.keys(value)) {
+        if (!(key in own.properties!))
+          fail(`has an unknown field ${key}; known: ${Object.keys(own.properties!).join(', ')}`);
+      }
+      for (const [key, property] of Object.entries(own.properties!)) {
+        const missing = property.type === 'object' && value[key] === undefined ? {} : value[key];
+        out[key] = checkDocument(property as TSchema, missing, `${path}.${key}`, problems);
+      }
+      return problems.length > before ? undefined : out;
+    }
+    case 'array': {
+      if (!Array.isArray(value)) return fail('must be an array');
+      if (own.maxItems !== undefined && value.length > own.maxItems)
+        return fail(`must have at most ${own.maxItems} entries`);
+      const before = problems.length;
+      const out = value.map((entry, index) =>
+        checkDocument(own.items as TSchema, entry, `${path}[${index}]`, problems),
+      );
+      return problems.length > before ? undefined : out;
+    }
+    case 'string': {
+      if (typeof value !== 'string') return fail('must be a string');
+      const trimmed = value.trim();
+      if (own.enum) {
+        const match = own.enum.find((option) => option.toLowerCase() === trimmed.toLowerCase());
+        return match ?? fail(`must be one of ${own.enum.join(', ')}`);
+      }
+      if (value.includes('\0')) return fail('must not contain a NUL character');
+      if (trimmed.includes(';')) return fail("must not contain ';' (a CSV cell separates entries with it)");
+      if (trimmed === '' && types.includes('null')) return null;
+      if (trimmed.length < (own.minLength ?? 0)) return fail('must not be empty');
+      if (own.maxLength !== undefined && trimmed.length > own.maxLength)
+        return fail(`must be at most ${own.maxLength} characters`);
+      if (own.pattern && !new RegExp(own.pattern).test(trimmed)) return fail(patternMessage(own.pattern));
+      return trimmed;
+    }
+    case 'integer':
+    case 'number': {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return fail('must be a number');
+      if (typesOf(own)[0] === 'integer' && !Number.isInteger(value)) return fail('must be a whole number');
+      if (value < own.minimum! || value > own.maximum!)
+        return fail(`must be between ${own.minimum} and ${own.maximum}`);
+      return value;
+    }
+    case 'boolean':
+      return typeof value === 'boolean' ? value : fail('must be true or false');
+    default:
+      throw new Error(`item-documents.ts: no check for schema type ${String(own.type)}`);
+  }
+}
+
+/**
+ * A nullable object whose every field is null or its default says nothing: it is null, as a CSV cell
+ * (which leaves those out) reads it back.
+ */
+export function checkOptionalObject(
+  schema: TSchema,
+  value: unknown,
+  path: string,
+  problems: DocumentProblem[],
+): unknown {
+  const checked = checkDocument(schema, value, path, problems);
+  return checked && isEmpty(checked, nonNull(schema as Shape)) ? null : checked;
+}
+
+function isEmpty(value: unknown, shape: Shape): boolean {
+  if (value === null || value === shape.default) return true;
+  if (!isPlainObject(value)) return false;
+  return Object.entries(value).every(([key, field]) => isEmpty(field, nonNull(shape.properties![key]!)));
+}
+
+/** What a pattern asks for, in words. */
+function patternMessage(pattern: string): string {
+  if (pattern === '^[A-Z0-9]{24}$')
+    return 'must be a METRC package tag: 24 upper-case letters and digits, such as 1A4060300003B01000012345';
+  if (pattern === YMD) return 'must be a day written YYYY-MM-DD';
+  if (pattern === URL_PATTERN) return 'must be an http or https URL';
+  return `must match ${pattern}`;
+}
+
+/** The analyte lists' own rules, on top of their schema: the code's vocabulary, the unit and the values. */
+export function checkAnalytes(
+  which: 'cannabinoids' | 'terpenes',
+  value: unknown,
+  path: string,
+  maxItems: number,
+  problems: DocumentProblem[],
+): Analyte[] | undefined {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    problems.push({ field: path, message: 'must be an array of {code, min, max, unit, basis, status}' });
+    return undefined;
+  }
+  if (value.length > maxItems) {
+    problems.push({ field: path, message: `must have at most ${maxItems} entries` });
+    return undefined;
+  }
+  const [codes, aliases] =
+    which === 'cannabinoids' ? [CANNABINOID_CODES, CANNABINOID_ALIASES] : [TERPENE_CODES, TERPENE_ALIASES];
+  const before = problems.length;
+  const seen = new Map<string, number>();
+  const analytes = value.map((raw, index) => {
+    const at = `${path}[${index}]`;
+    if (!isPlainObject(raw)) {
+      problems.push({ field: at, message: 'must be an object {code, min, max, unit, basis, status}' });
+      return undefined;
+    }
+    const code = typeof raw.code === 'string' ? aliases.get(aliasKey(raw.code)) : undefined;
+    if (code === undefined) {
+      problems.push({
+        field: `${at}.code`,
+        message: `is not a known ${which === 'cannabinoids' ? 'cannabinoid' : 'terpene'} code; use one of ${codes.join(', ')}`,
+      });
+      return undefined;
+    }
+    const analyte = checkDocument(AnalyteSchema, withAnalyteDefaults({ ...raw, code }), at, problems) as
+      | Analyte
+      | undefined;
+    if (!analyte) return undefined;
+    const rule = analyteProblem(analyte);
+    if (rule) {
+      problems.push({ field: `${at}.${rule.field}`, message: rule.message });
+      return undefined;
+    }
+    const key = `${analyte.code} ${analyte.unit} ${analyte.basis}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      problems.push({
+        field: at,
+        message: `repeats ${analyte.code} in ${analyte.unit} per ${analyte.basis} of ${path}[${first}]; give each code once per unit and basis`,
+      });
+      return undefined;
+    }
+    seen.set(key, index);
+    return analyte;
+  });
+  return problems.length > before ? undefined : (analytes as Analyte[]);
+}
+
+/**
+ * What an analyte may leave out: max (equal to min), basis (weight for a concentration), status
+ * (detected when there is a value, else not_tested).
+ */
+function withAnalyteDefaults(raw: Record<string, unknown>): Record<string, unknown> {
+  const min = raw.min ?? (raw.status === undefined || raw.status === 'detected' ? raw.max : undefined);
+  const max = raw.max ?? min;
+  const unit = typeof raw.unit === 'string' ? raw.unit.trim().toLowerCase() : raw.unit;
+  const concentration = typeof unit === 'string' && UNITS_OF_BASIS.weight.includes(unit as PotencyUnit);
+  return {
+    ...raw,
+    min,
+    max,
+    unit,
+    basis: raw.basis ?? (concentration ? 'weight' : undefined),
+    status: raw.status ?? (min !== undefined && min !== null ? 'detected' : 'not_tested'),
+  };
+}
+
+function analyteProblem(analyte: Analyte): DocumentProblem | undefined {
+  const fits = UNITS_OF_BASIS[analyte.basis];
+  if (!fits.includes(analyte.unit)) {
+    return {
+      field: 'unit',
+      message: `${analyte.unit} does not fit basis ${analyte.basis}; use ${fits.join(' or ')} (a concentration, ${UNITS_OF_BASIS.weight.join(', ')}, has basis weight; mg is per package or per serving)`,
+    };
+  }
+  if (analyte.status !== 'detected') {
+    if (analyte.min !== null || analyte.max !== null)
+      return {
+        field: 'status',
+        message: `is ${analyte.status}: leave min and max out (or null), or use detected`,
+      };
+    return undefined;
+  }
+  if (analyte.min === null || analyte.max === null)
+    return {
+      field: 'min',
+      message: 'is required when the status is detected (min and max; equal for one value)',
+    };
+  if (analyte.min > analyte.max)
+    return {
+      field: 'min',
+      message: `${analyte.min} is above max ${analyte.max}; swap them or send one value`,
+    };
+  const maximum = UNIT_MAXIMUM[analyte.unit];
+  if (analyte.max > maximum) {
+    const what = analyte.unit === '%' ? 'a percentage' : `a value in ${analyte.unit}`;
+    return { field: 'max', message: `${analyte.max} is above ${maximum}, the most ${what} can be` };
+  }
+  return undefined;
+}
