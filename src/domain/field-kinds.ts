@@ -110,7 +110,7 @@ export const analytes = (which: 'cannabinoids' | 'terpenes', example: Static<typ
   );
 };
 
-export const orNull = <S extends TSchema>(schema: S) => Type.Union([schema, Type.Null()]);
+const orNull = <S extends TSchema>(schema: S) => Type.Union([schema, Type.Null()]);
 /** A structured value that may be absent: null when missing, or when none of its fields says anything. */
 export const optionalObject = <S extends TSchema>(schema: S, example: Static<S> | null) => {
   const nullable = orNull(schema);
