@@ -15,9 +15,8 @@
  * measured in the same run: what sending alone costs. Results replace the "Webhooks" section of
  * bench/RESULTS.md. Knob: BENCH_WEBHOOK_CHANGES (per setup, default 1000).
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -29,7 +28,7 @@ import { webhookKeySource } from '../src/services/webhook-key.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { realisticMenu } from './lib/data.js';
-import { progressLog, ROOT } from './lib/processes.js';
+import { ensureBuilt, progressLog } from './lib/processes.js';
 import { writeResultsSection } from './lib/results.js';
 import { type ServerUnderTest, startMenuServer } from './lib/server.js';
 
@@ -40,10 +39,7 @@ const started = Date.now();
 const loadAtStart = loadavg();
 const log = progressLog('webhooks: ', started);
 
-if (!existsSync(join(ROOT, 'dist/cli/main.js'))) {
-  log('building (npm run build)');
-  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-}
+ensureBuilt(log);
 
 /** The receiver: answers 204 and resolves whoever waits for the delivery of a stock value. */
 const arrivals = new Map<number, (at: number) => void>();

@@ -80,7 +80,7 @@ function newestMtime(directory: string): number {
 export function ensureBuilt(log: (message: string) => void): void {
   let builtAt = 0;
   try {
-    builtAt = statSync(join(ROOT, 'dist/cli/main.js')).mtimeMs;
+    builtAt = statSync(join(ROOT, 'dist/cli/menu-api.mjs')).mtimeMs;
   } catch {
     // Never built.
   }

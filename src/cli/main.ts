@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { VERSION } from '../util/package-files.js';
 import { accountCommand } from './commands/account.js';
 import { adminKeyCommand } from './commands/admin-key.js';
 import { auditCommand } from './commands/audit.js';
@@ -24,7 +24,7 @@ export function buildProgram(): Command {
     ),
     'global',
   )
-    .version(packageVersion(), '-V, --version', 'print the version and exit')
+    .version(VERSION, '-V, --version', 'print the version and exit')
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(run with --help for usage)');
   for (const command of [
@@ -51,12 +51,6 @@ export function buildProgram(): Command {
   };
   showGlobals(program);
   return program;
-}
-
-/** The package's version, read from package.json (two folders up from src/cli and from dist/cli). */
-function packageVersion(): string {
-  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-  return (JSON.parse(text) as { version: string }).version;
 }
 
 export async function main(argv: string[]): Promise<void> {

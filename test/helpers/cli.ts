@@ -10,9 +10,9 @@ import { SETTINGS } from '../../src/config/settings.js';
 export const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(REPOSITORY, 'bin', 'menu-api');
 
-/** The CLI runs the built code: `npm test` builds it first (`pretest`). */
+/** The CLI runs the built code (bin/menu-api runs dist/cli/menu-api.mjs): `npm test` builds it first (`pretest`). */
 export function assertBuilt(): void {
-  if (!existsSync(join(REPOSITORY, 'dist', 'cli', 'main.js'))) {
+  if (!existsSync(join(REPOSITORY, 'dist', 'cli', 'menu-api.mjs'))) {
     throw new Error('dist/ is missing: run `npm run build` (npm test does it in pretest)');
   }
 }

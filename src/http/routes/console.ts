@@ -1,16 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { extname, join } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { packagePath } from '../../util/package-files.js';
 
 /**
  * GET /console: the operator's and dispensary staff's web console (console/, built by `npm run build`
  * into dist/console). It is a client of the sync API only (/admin/v1, with the session cookie). Its
  * files have content hashes in their names, so they are cached for a year; the page itself never is.
  */
-const HERE = dirname(fileURLToPath(import.meta.url));
-/** Built: dist/http/routes → dist/console. From the sources (tests): src/http/routes → dist/console. */
-const CANDIDATES = [join(HERE, '..', '..', 'console'), join(HERE, '..', '..', '..', 'dist', 'console')];
+const CONSOLE_DIRECTORY = packagePath('dist', 'console');
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -47,8 +45,8 @@ interface Built {
 }
 
 function readBuilt(): Built | undefined {
-  const root = CANDIDATES.find((candidate) => existsSync(join(candidate, 'index.html')));
-  if (!root) return undefined;
+  const root = CONSOLE_DIRECTORY;
+  if (!existsSync(join(root, 'index.html'))) return undefined;
   const assets = new Map<string, { body: Buffer; type: string }>();
   const folder = join(root, 'assets');
   if (existsSync(folder)) {

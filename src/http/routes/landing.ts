@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { VERSION } from './openapi.js';
+import { VERSION } from '../../util/package-files.js';
 
 /**
  * GET /: what a newcomer's first request finds. A browser (`Accept: text/html`) gets a small page naming

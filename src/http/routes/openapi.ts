@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { FORMS } from '../../forms/index.js';
+import { VERSION } from '../../util/package-files.js';
 import { ERROR_BODY_ID } from '../pipeline/error-responses.js';
 import { ErrorBody } from '../pipeline/errors.js';
 import { CSRF_HEADER, SESSION_COOKIE } from './admin/auth.js';
@@ -16,11 +16,6 @@ import { transformRoute } from './openapi/operation.js';
  * info, servers, tags, security schemes, error examples and the decisions the README records.
  * Served at GET /openapi.json; `npm run openapi` writes it to ./openapi.json.
  */
-
-/** The package's version: the document's `info.version`, the landing page's and the CLI's `--version`. */
-export const VERSION = (
-  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
 
 export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
   openapi: {

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Encoding } from '../../../services/menu-snapshots.js';
+import { packagePath } from '../../../util/package-files.js';
 
 /** The browser files `npm run build` bundles into dist/display (scripts/build-display.mjs). */
-export const DISPLAY_ASSET_DIRECTORY = fileURLToPath(new URL('../../../../dist/display/', import.meta.url));
+export const DISPLAY_ASSET_DIRECTORY = packagePath('dist', 'display');
 
 export const DISPLAY_FILES = {
   'menu.js': 'text/javascript; charset=utf-8',
@@ -29,7 +30,7 @@ export interface Asset {
 export function loadDisplayAssets(directory = DISPLAY_ASSET_DIRECTORY): Map<DisplayFile, Asset> {
   const assets = new Map<DisplayFile, Asset>();
   for (const [file, type] of Object.entries(DISPLAY_FILES) as [DisplayFile, string][]) {
-    const path = `${directory}${file}`;
+    const path = join(directory, file);
     // A source checkout that has not run `npm run build` serves the pages without their scripts.
     const body = existsSync(path) ? readFileSync(path) : Buffer.from(`/* ${file}: run npm run build */\n`);
     const tag = createHash('sha256').update(body).digest('base64url').slice(0, 24);
