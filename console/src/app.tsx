@@ -147,7 +147,7 @@ function Shell(props: { session: AdminSession; onSignOut: () => void }) {
     props.onSignOut();
   };
   let page = <DispensariesPage />;
-  const dispensary = /^\/dispensaries\/(\d+)(?:\/(menu|store|import|publishing))?$/.exec(path);
+  const dispensary = /^\/dispensaries\/(\d+)(?:\/(menu|store|specials|import|publishing))?$/.exec(path);
   if (dispensary) page = <DispensaryPage id={Number(dispensary[1])} tab={(dispensary[2] ?? 'menu') as Tab} />;
   else if (section === 'credentials') page = <CredentialsPage />;
   else if (section === 'admin-keys') page = <AdminKeysPage />;

@@ -73,6 +73,7 @@ import type {
 } from '../http/routes/admin/dispensaries.schemas.js';
 import type { ImportResultOut, UpsertOut } from '../http/routes/admin/menu.schemas.js';
 import type { SessionOut } from '../http/routes/admin/session.schemas.js';
+import type { ScheduleOut, SpecialOut } from '../http/routes/admin/specials.schemas.js';
 import type { DeliveryOut, WebhookOut, WebhookWithSecretOut } from '../http/routes/admin/webhooks.schemas.js';
 
 export type AdminSession = Static<typeof SessionOut>;
@@ -96,6 +97,8 @@ export type CanonicalItem = WithUnitPrices<Static<typeof CanonicalItemSchema>>;
 type WithUnitPrices<T> = T extends { prices: (infer P)[] }
   ? Omit<T, 'prices'> & { prices: WithUnit<P>[] }
   : T;
+export type SpecialSummary = Static<typeof SpecialOut>;
+export type SpecialsSchedule = Static<typeof ScheduleOut>;
 export type WebhookSummary = Static<typeof WebhookOut>;
 export type CreatedWebhook = Static<typeof WebhookWithSecretOut>;
 export type WebhookDelivery = Static<typeof DeliveryOut>;

@@ -157,3 +157,37 @@ export function activeUntil(
   }
   return instant(schedule.endsAt);
 }
+
+/** A span during which a special applies: [start, end) in ms; end null when it does not stop. */
+export interface AppliesPeriod {
+  start: number;
+  end: number | null;
+}
+
+/**
+ * The spans during which the special applies that begin before `to` and end after `from` (ms), in
+ * order: what a preview of the coming days shows. A span under way at `from` starts at `from`; a span
+ * runs to its real end, past `to` when it does.
+ */
+export function periodsBetween(
+  schedule: SpecialSchedule,
+  zone: string | null,
+  from: number,
+  to: number,
+): AppliesPeriod[] {
+  const periods: AppliesPeriod[] = [];
+  let at = from;
+  while (at < to) {
+    const end = activeUntil(schedule, zone, at);
+    if (end !== undefined) {
+      periods.push({ start: at, end });
+      if (end === null) break;
+      at = end;
+      continue;
+    }
+    const next = nextBoundary(schedule, zone, at);
+    if (next === null) break;
+    at = next;
+  }
+  return periods;
+}

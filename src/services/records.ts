@@ -17,6 +17,7 @@ import type { IssuedLink } from './accounts.js';
 import type { CredentialSummary } from './credentials.js';
 import { encodeCursor } from './menu-feed.js';
 import type { ImportReport } from './menus.js';
+import type { SpecialsSchedule } from './specials.js';
 
 /*
  * The records machines read, with the API's snake_case names: the sync API's answers and the CLI's
@@ -128,6 +129,25 @@ export function deliveryRecord(delivery: WebhookDelivery) {
 }
 
 /** One special of GET /admin/v1/dispensaries/:id/specials and `special list --json`. */
+/** GET /admin/v1/dispensaries/{id}/specials/schedule and `special schedule --json`. */
+export function specialsScheduleRecord(schedule: SpecialsSchedule) {
+  const time = (ms: number) => new Date(ms).toISOString();
+  return {
+    from: time(schedule.from),
+    to: time(schedule.to),
+    timezone: schedule.timezone,
+    specials: schedule.specials.map(({ special, periods }) => ({
+      id: special.id,
+      name: special.name,
+      menu_type: special.menuType,
+      periods: periods.map((period) => ({
+        starts_at: time(period.start),
+        ends_at: period.end === null ? null : time(period.end),
+      })),
+    })),
+  };
+}
+
 export function specialRecord(special: Special) {
   return {
     id: special.id,

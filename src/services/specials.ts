@@ -1,4 +1,5 @@
 import { MenuPricing } from '../domain/special-pricing.js';
+import { type AppliesPeriod, periodsBetween } from '../domain/special-schedule.js';
 import type { Special } from '../domain/special-schema.js';
 import type { FieldProblem } from '../domain/validate-item.js';
 import { validateSpecial } from '../domain/validate-special.js';
@@ -10,6 +11,17 @@ import { describeProblems, ServiceError } from './errors.js';
  * Each dispensary's specials, for the sync API and the CLI: validated here (validate-special.ts), kept
  * and audit-logged by the store, whose writes record every item they reprice in the live feed.
  */
+const DAY_MS = 86_400_000;
+
+/** The specials of a dispensary with the spans each applies in a period [from, to) (ms). */
+export interface SpecialsSchedule {
+  from: number;
+  to: number;
+  /** The store's IANA time zone; null: UTC. */
+  timezone: string | null;
+  specials: { special: Special; periods: AppliesPeriod[] }[];
+}
+
 export class SpecialService {
   constructor(
     private readonly store: Store,
@@ -63,6 +75,27 @@ export class SpecialService {
     const found = await this.store.specials.ofDispensary(dispensaryId);
     if (!found) throw noDispensary(dispensaryId);
     return new MenuPricing(found.specials, found.timezone, this.now());
+  }
+
+  /**
+   * When each of the dispensary's specials applies in the `days` days from now, in order: the console's
+   * preview of a schedule (a daily window, a date, a change of the clocks all worked out in the store's
+   * time zone, as the prices themselves are).
+   */
+  async schedule(dispensaryId: number, days: number): Promise<SpecialsSchedule> {
+    const found = await this.store.specials.ofDispensary(dispensaryId);
+    if (!found) throw noDispensary(dispensaryId);
+    const from = this.now();
+    const to = from + days * DAY_MS;
+    return {
+      from,
+      to,
+      timezone: found.timezone,
+      specials: found.specials.map((special) => ({
+        special,
+        periods: periodsBetween(special, found.timezone, from, to),
+      })),
+    };
   }
 
   private async requireDispensary(dispensaryId: number): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeUntil, isActiveAt, nextBoundary } from '../../src/domain/special-schedule.js';
+import { activeUntil, isActiveAt, nextBoundary, periodsBetween } from '../../src/domain/special-schedule.js';
 import type { SpecialSchedule } from '../../src/domain/special-schema.js';
 
 const NY = 'America/New_York';
@@ -126,6 +126,47 @@ describe('a special’s schedule, in the store’s time zone', () => {
       '2026-07-02T22:00:00.000Z',
       '2026-07-03T20:00:00.000Z',
       '2026-07-03T21:00:00.000Z',
+    ]);
+  });
+});
+
+describe('the spans a special applies in a coming week (the preview)', () => {
+  const spans = (s: SpecialSchedule, zone: string | null, from: string, to: string) =>
+    periodsBetween(s, zone, at(from), at(to)).map((span) => [iso(span.start), iso(span.end)]);
+
+  it('lists each daily window of the week, in local time, across the autumn clock change', () => {
+    // Mondays and Fridays 16:00–18:00 in New York; on Sunday 2026-11-01 the clocks go back at 02:00.
+    const s = schedule({
+      daysOfWeek: ['friday', 'monday'],
+      dailyStart: '16:00',
+      dailyEnd: '18:00',
+    });
+    expect(spans(s, NY, '2026-10-29T00:00:00Z', '2026-11-05T00:00:00Z')).toEqual([
+      ['2026-10-30T20:00:00.000Z', '2026-10-30T22:00:00.000Z'], // Friday, EDT
+      ['2026-11-02T21:00:00.000Z', '2026-11-02T23:00:00.000Z'], // Monday, EST
+    ]);
+  });
+
+  it('starts a span under way at the start of the preview there, and runs a span to its real end', () => {
+    const s = schedule({ dailyStart: '22:00', dailyEnd: '02:00' });
+    // At 23:00 UTC a window is open (no zone: UTC); the last one opens before the end and closes after it.
+    expect(spans(s, null, '2026-07-01T23:00:00Z', '2026-07-03T00:00:00Z')).toEqual([
+      ['2026-07-01T23:00:00.000Z', '2026-07-02T02:00:00.000Z'],
+      ['2026-07-02T22:00:00.000Z', '2026-07-03T02:00:00.000Z'],
+    ]);
+  });
+
+  it('one span with no end for a special with no limits; none for one that has ended or starts later', () => {
+    expect(spans(schedule({}), NY, '2026-07-01T00:00:00Z', '2026-07-08T00:00:00Z')).toEqual([
+      ['2026-07-01T00:00:00.000Z', null],
+    ]);
+    const ended = schedule({ endsAt: '2026-06-01T00:00:00.000Z' });
+    expect(spans(ended, NY, '2026-07-01T00:00:00Z', '2026-07-08T00:00:00Z')).toEqual([]);
+    const later = schedule({ startsAt: '2026-08-01T00:00:00.000Z' });
+    expect(spans(later, NY, '2026-07-01T00:00:00Z', '2026-07-08T00:00:00Z')).toEqual([]);
+    const starting = schedule({ startsAt: '2026-07-03T12:00:00.000Z', endsAt: '2026-07-04T12:00:00.000Z' });
+    expect(spans(starting, NY, '2026-07-01T00:00:00Z', '2026-07-08T00:00:00Z')).toEqual([
+      ['2026-07-03T12:00:00.000Z', '2026-07-04T12:00:00.000Z'],
     ]);
   });
 });

@@ -311,6 +311,43 @@ describeInChromium('test/e2e/console.browser.test.ts', 'the console in Chromium'
     await page.getByRole('button', { name: 'Done' }).click();
   }, 60_000);
 
+  it('adds, changes and removes a special; a refused one says why; the preview lists its windows in store time', async () => {
+    expect((await admin('PATCH', '/dispensaries/1', { timezone: 'America/New_York' })).status).toBe(200);
+    await page.goto(`${server.url}/console/dispensaries/1/menu`);
+    await page.getByRole('link', { name: 'Specials', exact: true }).click();
+    await page.getByRole('heading', { name: 'Add a special' }).waitFor();
+    await page.getByLabel('Name').fill('Happy hour');
+    await page.getByLabel('Value').fill('twenty');
+    await page.getByLabel('Brands').fill('Acme');
+    await page.getByLabel('Daily from').fill('16:00');
+    await page.getByLabel('Daily until').fill('18:00');
+    await page.getByRole('button', { name: 'Add special' }).click();
+    await page.getByRole('alert').filter({ hasText: 'value' }).waitFor();
+    await page.getByLabel('Value').fill('20');
+    await page.getByRole('button', { name: 'Add special' }).click();
+    await page.getByRole('status').filter({ hasText: 'Added special' }).waitFor();
+    // Every day 16:00–18:00 in New York: seven or eight windows in the next seven days, in store time.
+    const preview = page.getByRole('table', { name: 'When each special applies in the next seven days' });
+    await preview.waitFor();
+    const rows = await preview.locator('tbody tr').allInnerTexts();
+    expect(rows.length).toBeGreaterThanOrEqual(7);
+    expect(rows.length).toBeLessThanOrEqual(8);
+    // A window under way now starts now; every other one at 16:00, and each ends at 18:00.
+    for (const row of rows.slice(1)) expect(row).toMatch(/Happy hour\s+16:00\s+.*18:00/);
+    await page.getByText('Times in America/New_York').waitFor();
+    await shot('specials');
+    const [created] = (await admin('GET', '/dispensaries/1/specials')).body as { id: number }[];
+    await page.getByRole('button', { name: `Change special ${created!.id}` }).click();
+    await page.getByLabel('Value').fill('25');
+    await page.getByRole('button', { name: 'Save special' }).click();
+    await page.getByRole('status').filter({ hasText: 'Changed special' }).waitFor();
+    expect((await admin('GET', `/dispensaries/1/specials/${created!.id}`)).body).toMatchObject({ value: 25 });
+    await page.getByRole('button', { name: `Remove special ${created!.id}` }).click();
+    await page.getByRole('button', { name: 'Remove special', exact: true }).click();
+    await page.getByText('No special applies in the next seven days.').waitFor();
+    expect((await admin('GET', '/dispensaries/1/specials')).body).toEqual([]);
+  }, 60_000);
+
   it('publishes a dispensary from its page: a refused slug is shown at the field, the public page answers, unpublishing gives 404', async () => {
     const shop = await admin('POST', '/dispensaries', { name: 'Corner Shop' });
     expect(shop.status).toBe(201);

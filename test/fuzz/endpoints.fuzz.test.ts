@@ -95,6 +95,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: '/admin/v1/accounts/:id/reset-password', kind: 'admin' },
   { method: 'GET', path: '/admin/v1/dispensaries/:id/specials', kind: 'admin' },
   { method: 'POST', path: '/admin/v1/dispensaries/:id/specials', kind: 'admin' },
+  { method: 'GET', path: '/admin/v1/dispensaries/:id/specials/schedule', kind: 'admin' },
   { method: 'GET', path: '/admin/v1/dispensaries/:id/specials/:special_id', kind: 'admin' },
   { method: 'PATCH', path: '/admin/v1/dispensaries/:id/specials/:special_id', kind: 'admin' },
   { method: 'DELETE', path: '/admin/v1/dispensaries/:id/specials/:special_id', kind: 'admin' },

@@ -1,11 +1,12 @@
 import { fromCents } from '../../domain/money.js';
 import type { Special } from '../../domain/special-schema.js';
-import { specialRecord } from '../../services/records.js';
-import { SpecialService } from '../../services/specials.js';
+import { ServiceError } from '../../services/errors.js';
+import { specialRecord, specialsScheduleRecord } from '../../services/records.js';
+import { SpecialService, type SpecialsSchedule } from '../../services/specials.js';
 import type { Store } from '../../store/store.js';
 import { parseId, withService } from '../context.js';
 import type { CommonOptions } from '../options.js';
-import { emit, emitList } from '../output.js';
+import { emit, emitList, table } from '../output.js';
 
 /** The special's fields as `special add` and `special change` take them (each optional for a change). */
 export interface SpecialOptions {
@@ -97,6 +98,42 @@ function whenOf(special: Special): string {
   return parts.length > 0 ? parts.join(' ') : 'always';
 }
 
+/** 1 to 31, as the sync API takes it. */
+function daysAhead(text: string): number {
+  if (!/^([1-9]|[12][0-9]|3[01])$/.test(text)) {
+    throw new ServiceError(
+      'invalid_request',
+      `--days must be a whole number of days from 1 to 31, not "${text}".`,
+    );
+  }
+  return Number(text);
+}
+
+/** The schedule as a person reads it: one row per span, in the store's local time. */
+function scheduleTable(schedule: SpecialsSchedule): string {
+  const zone = schedule.timezone ?? 'UTC';
+  const local = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+  const rows = schedule.specials.flatMap(({ special, periods }) =>
+    periods.map((period) => [
+      special.id,
+      special.name,
+      local.format(period.start),
+      period.end === null ? 'no end' : local.format(period.end),
+    ]),
+  );
+  const days = Math.round((schedule.to - schedule.from) / 86_400_000);
+  if (rows.length === 0) return `No special applies in the next ${days} days.`;
+  return `${table(['ID', 'NAME', 'STARTS', 'ENDS'], rows)}\n(times in ${zone})`;
+}
+
 /** The special commands' work, each over the selected database, printing its result. */
 export function specialActions(options: CommonOptions) {
   const run = (work: (specials: SpecialService) => Promise<void>) =>
@@ -111,6 +148,12 @@ export function specialActions(options: CommonOptions) {
           row: (special) => [special.id, special.name, dealOf(special), special.menuType, whenOf(special)],
         }),
       ),
+
+    schedule: (dispensary: string, days: string) =>
+      run(async (specials) => {
+        const schedule = await specials.schedule(dispensaryId(dispensary), daysAhead(days));
+        emit(options, specialsScheduleRecord(schedule), scheduleTable(schedule));
+      }),
 
     add: (dispensary: string, fields: SpecialOptions) =>
       run(async (specials) => {

@@ -44,6 +44,15 @@ export function specialCommand(): Command {
       .argument('<dispensary>', 'the dispensary id'),
     async ([dispensary], options) => (await actions()).specialActions(options).list(dispensary!),
   );
+  jsonAction<{ days?: string }>(
+    command
+      .command('schedule')
+      .description('when each special applies in the coming days, in the store’s time zone')
+      .argument('<dispensary>', 'the dispensary id')
+      .option('--days <days>', 'how many days ahead, 1 to 31', '7'),
+    async ([dispensary], options) =>
+      (await actions()).specialActions(options).schedule(dispensary!, options.days ?? '7'),
+  );
   jsonAction<SpecialOptions>(
     withFieldOptions(
       command

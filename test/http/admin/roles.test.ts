@@ -92,6 +92,7 @@ describe('every role against every sync API route, under an account session', ()
     ['PATCH', `/dispensaries/${d}/inventory`, [], ALL],
     ['GET', `/dispensaries/${d}/specials`, undefined, ALL],
     ['POST', `/dispensaries/${d}/specials`, {}, ALL],
+    ['GET', `/dispensaries/${d}/specials/schedule`, undefined, ALL],
     ['GET', `/dispensaries/${d}/specials/999`, undefined, ALL],
     ['PATCH', `/dispensaries/${d}/specials/999`, { name: 'Nine' }, ALL],
     ['DELETE', `/dispensaries/${d}/specials/999`, undefined, ALL],

@@ -84,6 +84,43 @@ describe('sync API: specials', () => {
     });
   });
 
+  describe('the schedule preview', () => {
+    it('lists each special’s spans in the coming days from now; days is 1 to 31', async () => {
+      const daily = await suite.admin('POST', `/dispensaries/${one()}/specials`, {
+        ...FLOWER_DEAL,
+        daily_start: '16:00',
+        daily_end: '18:00',
+      });
+      const ended = await suite.admin('POST', `/dispensaries/${one()}/specials`, {
+        ...FLOWER_DEAL,
+        name: 'Gone',
+        ends_at: '2020-01-01T00:00:00Z',
+      });
+      const answer = await suite.admin('GET', `/dispensaries/${one()}/specials/schedule?days=3`);
+      expect(answer.statusCode, answer.body).toBe(200);
+      const schedule = answer.json();
+      expect(Date.parse(schedule.to) - Date.parse(schedule.from)).toBe(3 * 86_400_000);
+      const [first, second] = schedule.specials;
+      expect(first).toMatchObject({ id: daily.json().id, name: 'Flower Friday', menu_type: 'both' });
+      // Three days hold three or four daily windows (the store has no zone: UTC), each ending at 18:00.
+      expect(first.periods.length).toBeGreaterThanOrEqual(3);
+      expect(first.periods.length).toBeLessThanOrEqual(4);
+      for (const period of first.periods) expect(period.ends_at).toMatch(/T18:00:00\.000Z$/);
+      expect(second).toMatchObject({ id: ended.json().id, periods: [] });
+      for (const days of ['0', '32', 'seven']) {
+        expectError(
+          await suite.admin('GET', `/dispensaries/${one()}/specials/schedule?days=${days}`),
+          400,
+          'invalid_request',
+        );
+      }
+      expectError(await suite.admin('GET', '/dispensaries/9999/specials/schedule'), 404, 'not_found');
+      for (const id of [daily.json().id, ended.json().id]) {
+        await suite.admin('DELETE', `/dispensaries/${one()}/specials/${id}`);
+      }
+    });
+  });
+
   describe('effective prices', () => {
     it('the sync API’s menu read shows each entry’s price now and its special; Form B’s /menu stays as it was', async () => {
       const formB = () =>

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { Nullable } from '../../../domain/nullable.js';
 import {
   SPECIAL_EXAMPLE,
   SPECIAL_FIELDS,
@@ -8,7 +9,7 @@ import {
   SpecialTargetsSchema,
 } from '../../../domain/special-schema.js';
 import { CHECKED_BY_CODE } from '../../pipeline/document-notes.js';
-import { DispensaryId, IdText } from './shared.schemas.js';
+import { DispensaryId, IdText, OptionalCount } from './shared.schemas.js';
 
 /** The schemas of the sync API's specials routes (src/http/routes/admin/specials.ts). */
 
@@ -74,6 +75,73 @@ export const SpecialOut = Type.Object(
         applies_to: { item_ids: [], external_ids: [], brands: [], product_types: ['Flower'], tags: [] },
         created_at: '2026-03-20T10:00:00.000Z',
         updated_at: '2026-03-20T10:00:00.000Z',
+      },
+    ],
+  },
+);
+
+export const ScheduleQuerystring = Type.Object({
+  days: OptionalCount('^([1-9]|[12][0-9]|3[01])$', 31, '1 to 31 days ahead, from now (default 7).'),
+});
+
+const SchedulePeriod = Type.Object(
+  {
+    starts_at: Type.String({
+      format: 'date-time',
+      description: 'When it starts applying; `from` for a span already under way.',
+    }),
+    ends_at: Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'When it stops (exclusive), past `to` when it runs on; null: it does not stop.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ScheduleOut = Type.Object(
+  {
+    from: Type.String({ format: 'date-time', description: 'Now: the start of the preview.' }),
+    to: Type.String({ format: 'date-time', description: '`days` days later.' }),
+    timezone: Nullable(
+      Type.String({ description: 'The store’s time zone the schedule is read in; null: UTC.' }),
+    ),
+    specials: Type.Array(
+      Type.Object(
+        {
+          id: Type.Integer(),
+          name: SPECIAL_FIELDS.name,
+          menu_type: SPECIAL_FIELDS.menu_type,
+          periods: Type.Array(SchedulePeriod, {
+            description: 'Each span it applies in the preview, in order; empty when it does not apply then.',
+          }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    title: 'SpecialsSchedule',
+    description:
+      'When each of a dispensary’s specials applies in the coming days, worked out in the store’s time zone.',
+    examples: [
+      {
+        from: '2026-07-01T15:00:00.000Z',
+        to: '2026-07-08T15:00:00.000Z',
+        timezone: 'America/Los_Angeles',
+        specials: [
+          {
+            id: 1,
+            name: 'Happy hour',
+            menu_type: 'both',
+            periods: [
+              { starts_at: '2026-07-01T23:00:00.000Z', ends_at: '2026-07-02T01:00:00.000Z' },
+              { starts_at: '2026-07-02T23:00:00.000Z', ends_at: '2026-07-03T01:00:00.000Z' },
+            ],
+          },
+        ],
       },
     ],
   },

@@ -1,10 +1,17 @@
 import { Type } from 'typebox';
-import { specialRecord } from '../../../services/records.js';
+import { specialRecord, specialsScheduleRecord } from '../../../services/records.js';
 import { noContent } from '../../pipeline/error-responses.js';
 import { actorOf, pathId } from './auth.js';
 import { adminPlugin } from './route.js';
 import { IdParams } from './shared.schemas.js';
-import { CreateSpecialBody, PatchSpecialBody, SpecialOut, SpecialParams } from './specials.schemas.js';
+import {
+  CreateSpecialBody,
+  PatchSpecialBody,
+  ScheduleOut,
+  ScheduleQuerystring,
+  SpecialOut,
+  SpecialParams,
+} from './specials.schemas.js';
 
 /** The special of the path (`:special_id`; the route schema has checked it is a number). */
 const specialOf = (request: { params: { special_id: string } }) => Number(request.params.special_id);
@@ -29,6 +36,16 @@ export const specialRoutes = adminPlugin(['Sync API: specials'], (needs, { speci
     schema: { params: IdParams, body: CreateSpecialBody, response: { 201: SpecialOut } },
     run: async (request) =>
       specialRecord(await specials.create(pathId(request), request.body, actorOf(request))),
+  });
+
+  needs('read').read('/dispensaries/:id/specials/schedule', {
+    operationId: 'getSpecialsSchedule',
+    summary: 'When each special applies in the coming days',
+    description:
+      'Each special’s spans in the `days` days from now (7 by default), worked out in the store’s time zone as the prices are: daily windows, dates and changes of the clocks. The console previews a schedule with it.',
+    schema: { params: IdParams, querystring: ScheduleQuerystring, response: { 200: ScheduleOut } },
+    run: async (request) =>
+      specialsScheduleRecord(await specials.schedule(pathId(request), Number(request.query.days ?? 7))),
   });
 
   needs('read').read('/dispensaries/:id/specials/:special_id', {
