@@ -1,3 +1,4 @@
+import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { SpecialSummary, SpecialsSchedule } from '../../../src/client/types.js';
 import { api } from '../api.js';
@@ -23,6 +24,9 @@ const TARGET_LABELS: Record<(typeof TARGETS)[number], string> = {
   item_ids: 'Item ids',
   external_ids: 'External ids',
 };
+
+/** Preact types each kind of input apart, so a time field's type comes in its own attribute set. */
+const TIME_INPUT: JSX.IntrinsicElements['input'] = { type: 'time' };
 
 /** The form's fields as typed: lists as comma text, empty text for "no limit". */
 interface Draft {
@@ -126,7 +130,7 @@ export function SpecialsTab(props: { id: number; timezone: string | null }) {
   });
   const removing = useDeletion((special: SpecialSummary) => `${base}/${special.id}`, reload);
   const field = (
-    name: 'name' | 'description' | 'value' | 'starts_at' | 'ends_at',
+    name: 'name' | 'description' | 'value' | 'starts_at' | 'ends_at' | 'daily_start' | 'daily_end',
     label: string,
     hint = '',
   ) => (
@@ -134,10 +138,30 @@ export function SpecialsTab(props: { id: number; timezone: string | null }) {
       {label}
       {hint && <span class="hint"> {hint}</span>}
       <input
+        {...(name.startsWith('daily_') ? TIME_INPUT : {})}
         value={draft[name]}
         required={name === 'name' || name === 'value'}
         onInput={(event) => setDraft({ ...draft, [name]: event.currentTarget.value })}
       />
+    </label>
+  );
+  const choice = (
+    name: 'kind' | 'menu_type',
+    label: string,
+    options: readonly (readonly [string, string])[],
+  ) => (
+    <label>
+      {label}
+      <select
+        value={draft[name]}
+        onChange={(event) => setDraft({ ...draft, [name]: event.currentTarget.value })}
+      >
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
     </label>
   );
   return (
@@ -178,33 +202,9 @@ export function SpecialsTab(props: { id: number; timezone: string | null }) {
       <form onSubmit={form.onSubmit}>
         <div class="row">
           {field('name', 'Name')}
-          <label>
-            Kind
-            <select
-              value={draft.kind}
-              onChange={(event) => setDraft({ ...draft, kind: event.currentTarget.value })}
-            >
-              {KINDS.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </label>
+          {choice('kind', 'Kind', KINDS)}
           {field('value', 'Value', '(percent, or an amount)')}
-          <label>
-            Menu
-            <select
-              value={draft.menu_type}
-              onChange={(event) => setDraft({ ...draft, menu_type: event.currentTarget.value })}
-            >
-              {MENUS.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </label>
+          {choice('menu_type', 'Menu', MENUS)}
         </div>
         {field('description', 'Description')}
         <fieldset>
@@ -228,22 +228,8 @@ export function SpecialsTab(props: { id: number; timezone: string | null }) {
           <div class="row">
             {field('starts_at', 'Starts at', '(such as 2026-12-01T16:00:00-05:00)')}
             {field('ends_at', 'Ends at')}
-            <label>
-              Daily from
-              <input
-                type="time"
-                value={draft.daily_start}
-                onInput={(event) => setDraft({ ...draft, daily_start: event.currentTarget.value })}
-              />
-            </label>
-            <label>
-              Daily until
-              <input
-                type="time"
-                value={draft.daily_end}
-                onInput={(event) => setDraft({ ...draft, daily_end: event.currentTarget.value })}
-              />
-            </label>
+            {field('daily_start', 'Daily from')}
+            {field('daily_end', 'Daily until')}
           </div>
           <CheckGroup
             legend="Days (none checked: every day)"
