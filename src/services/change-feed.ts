@@ -8,6 +8,9 @@ export type ChangeListener = (change: Change) => void;
  */
 const EVERYTHING: readonly ChangeKind[] = ['dispensary', 'store', 'menu', 'credential', 'admin_key'];
 
+/** After a failed read, how soon to read again when the next periodic poll is further off (ms). */
+export const RETRY_AFTER_FAILURE_MS = 1_000;
+
 /**
  * Reads the store's change notices and hands each to the listeners (the caches).
  * Polling catches writes by other processes (the CLI, other servers); a process that writes
@@ -19,6 +22,7 @@ export class ChangeFeed {
   private lastSeq = 0;
   private readonly listeners: ChangeListener[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | undefined;
   private unlisten: (() => Promise<void>) | undefined;
   /** Set while the last read of the feed failed: the caches may be stale, so nothing is answered from them. */
@@ -37,7 +41,7 @@ export class ChangeFeed {
     this.lastSeq = await this.store.changes.lastSeq();
     this.timer = setInterval(() => {
       this.poll().catch(() => {
-        // A failed poll is retried on the next tick; the caches stay as they were until then.
+        // Retried soon (retryAfterFailure); the caches stay as they were until a read succeeds.
       });
     }, this.pollIntervalMs);
     this.timer.unref();
@@ -58,8 +62,27 @@ export class ChangeFeed {
 
   stop(): void {
     clearInterval(this.timer);
+    this.timer = undefined;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     this.unlisten?.().catch(() => {});
     this.unlisten = undefined;
+  }
+
+  /**
+   * After a failed read, whoever polled: read again within RETRY_AFTER_FAILURE_MS. While the last read
+   * failed the server answers 503 (nothing from caches that may be stale), so waiting for the next
+   * periodic poll would keep it refusing for up to `--change-poll-ms` after the database is back: a
+   * minute, where LISTEN/NOTIFY let an operator make the poll that rare.
+   */
+  private retryAfterFailure(): void {
+    if (this.timer === undefined || this.retryTimer !== undefined) return;
+    if (this.pollIntervalMs <= RETRY_AFTER_FAILURE_MS) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.poll().catch(() => {});
+    }, RETRY_AFTER_FAILURE_MS);
+    this.retryTimer.unref();
   }
 
   /** False while the database cannot be read: what the caches hold may be out of date. */
@@ -107,6 +130,7 @@ export class ChangeFeed {
       this.lastFailure = undefined;
     } catch (error) {
       this.lastFailure = error;
+      this.retryAfterFailure();
       throw error;
     }
     for (const change of changes) {

@@ -1,6 +1,11 @@
 import type { InjectOptions } from 'fastify';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ChangeFeed, RETRY_AFTER_FAILURE_MS } from '../../src/services/change-feed.js';
 import type { Services } from '../../src/services/index.js';
+import type { KyselyStore } from '../../src/store/create.js';
+import { openKyselyStore } from '../../src/store/open.js';
+import { type TestDatabase, testDatabase } from '../helpers/database.js';
 import { formABody, formBHeaders } from '../helpers/http.js';
 import { SAMPLE_MENU, servicesOver, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 
@@ -123,5 +128,35 @@ describe('change feed: writes by another process reach a running server within o
       (reply) => reply.status === 200,
     );
     expect(answer.body).toEqual([]);
+  });
+});
+
+describe('change feed: after a failed read', () => {
+  let database: TestDatabase;
+  let store: KyselyStore;
+  let feed: ChangeFeed;
+
+  beforeEach(async () => {
+    database = await testDatabase();
+    store = await openKyselyStore(database.address);
+    // A poll a minute apart, as an operator may set it where LISTEN/NOTIFY carries the changes.
+    feed = new ChangeFeed(store, 60_000);
+    await feed.start();
+  });
+  afterEach(async () => {
+    feed.stop();
+    await store.close();
+    await database.cleanup();
+  });
+
+  it('reads again within a second by itself, so the server does not refuse until the next poll', async () => {
+    // The feed's table goes away for a moment (as a database that does not answer would).
+    await sql`alter table changes rename to changes_away`.execute(store.database);
+    await expect(feed.poll()).rejects.toThrow();
+    expect(feed.reachable).toBe(false);
+    await sql`alter table changes_away rename to changes`.execute(store.database);
+    const deadline = Date.now() + RETRY_AFTER_FAILURE_MS + 2_000;
+    while (!feed.reachable && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(feed.reachable).toBe(true);
   });
 });
