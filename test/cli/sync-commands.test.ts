@@ -216,6 +216,43 @@ describe('the sync commands of the CLI, on a database shared with a running serv
       expect((await itemsOf(shop.id)).find((item) => item.id === 1)!.prices[0]!.stock).toBe(9);
     });
 
+    it("--item ext:<external_id> names the item by the point of sale's id, here and in menu commands", async () => {
+      await server.services.menus.patchItem(shop.id, 3, { external_id: 'pos-cli-3' });
+      const dispensary = ['--dispensary', String(shop.id)];
+      const byExternal = ['--item', 'ext:pos-cli-3'];
+      expect(
+        await cliJson(db, [
+          'inventory',
+          'set',
+          ...dispensary,
+          ...byExternal,
+          '--unit',
+          'gram',
+          '--amount',
+          '1',
+          '--stock',
+          '6',
+        ]),
+      ).toEqual({ updated: 1 });
+      expect(
+        await cliJson(db, ['menu', 'set-active', ...dispensary, ...byExternal, 'false', '--json']),
+      ).toEqual({
+        dispensary_id: shop.id,
+        item_id: 'ext:pos-cli-3',
+        active: false,
+      });
+      const item = (await itemsOf(shop.id)).find((entry) => entry.id === 3)!;
+      expect([
+        item.active,
+        item.prices.find((price) => price.amount === 1 && price.unit === 'gram')?.stock,
+      ]).toEqual([false, 6]);
+      await server.services.menus.patchItem(shop.id, 3, { active: true, external_id: '' });
+      const unknown = failed(
+        await runCli(db, ['menu', 'delete-item', ...dispensary, '--item', 'ext:nope', '--json']),
+      );
+      expect(unknown).toMatchObject({ code: 'not_found', message: expect.stringContaining('ext:nope') });
+    });
+
     it('a batch with one entry that matches nothing: exit 1 naming its index, nothing applied', async () => {
       const before = await itemsOf(shop.id);
       const levels = file('bad-levels.json', [

@@ -17,7 +17,7 @@ export function menuCommand(): Command {
       .command(name)
       .description(description)
       .requiredOption('--dispensary <id>', 'dispensary id')
-      .requiredOption('--item <id>', 'item id');
+      .requiredOption('--item <id>', 'item id, or ext: and its external_id');
 
   jsonAction<{ dispensary: string; format?: string; dryRun?: boolean }>(
     command

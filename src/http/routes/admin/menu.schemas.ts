@@ -1,6 +1,7 @@
 import { type TSchema, Type } from 'typebox';
 import { LIMITS } from '../../../domain/field-kinds.js';
 import { ITEM_READ_EXAMPLE, ItemReadSchema, PriceReadSchema } from '../../../domain/item-reads.js';
+import { EXTERNAL_REF_PATTERN } from '../../../domain/item-ref.js';
 import {
   CANONICAL_ITEM_EXAMPLE,
   CanonicalItemSchema,
@@ -35,9 +36,18 @@ const EXAMPLES = {
   },
 };
 
+/** An item of the path: its id, or `ext:` and its external_id (the point of sale's id). */
+export const ItemRefText = Type.Union(
+  [
+    IdText('Item id'),
+    Type.String({ pattern: EXTERNAL_REF_PATTERN, description: "ext: and the item's external_id" }),
+  ],
+  { description: 'The item: its id, or ext: and its external_id (ext:pos-10442).' },
+);
+
 export const ItemParams = Type.Object({
   id: DispensaryId,
-  item_id: IdText('Item id'),
+  item_id: ItemRefText,
 });
 
 /** The canonical item: every field of both forms, as imports, exports and the sync API use it. */
@@ -165,7 +175,10 @@ export const ItemPatchBody = Type.Unsafe<Record<string, unknown>>({
 export const StockBody = Type.Array(
   Type.Object(
     {
-      item_id: Type.Integer(),
+      item_id: Type.Union([
+        Type.Integer({ minimum: 1 }),
+        Type.String({ pattern: '^ext:.{1,100}$', description: "ext: and the item's external_id" }),
+      ]),
       unit: PRICE_FIELDS.unit.schema,
       amount: Type.Number(),
       stock: Nullable(Type.Number()),
