@@ -81,6 +81,17 @@ const PricedEntry = Type.Object(
       ...AppliedSpecial,
       description: 'The special effective_price comes from; null when it is price as written.',
     }),
+    effective_med_price: Nullable(
+      Type.Number({
+        minimum: 0,
+        description:
+          'The medical price now: med_price lowered by the best special for med or both (they do not stack), or med_price; null when the entry has no med_price.',
+      }),
+    ),
+    med_special: Nullable({
+      ...AppliedSpecial,
+      description: 'The special effective_med_price comes from; null when none applies.',
+    }),
   },
   { additionalProperties: false, title: 'PricedEntry' },
 );
@@ -105,8 +116,19 @@ export const PricedItem = Type.Object(
                 ...price,
                 effective_price: 9.6,
                 special: { id: 1, name: 'Happy hour', ends_at: '2026-04-20T01:00:00.000Z' },
+                effective_med_price: price.med_price === null ? null : Math.round(price.med_price * 80) / 100,
+                med_special:
+                  price.med_price === null
+                    ? null
+                    : { id: 1, name: 'Happy hour', ends_at: '2026-04-20T01:00:00.000Z' },
               }
-            : { ...price, effective_price: price.price, special: null },
+            : {
+                ...price,
+                effective_price: price.price,
+                special: null,
+                effective_med_price: price.med_price,
+                med_special: null,
+              },
         ),
       },
     ],
