@@ -1,3 +1,4 @@
+import { MENU_TYPES } from './lab-vocabulary.js';
 import type { FieldProblem } from './validate-item.js';
 
 export const WEEKDAYS = [
@@ -18,8 +19,8 @@ export type DayHours =
 
 export type WeeklyHours = Record<Weekday, DayHours>;
 
-/** The menus a store sells from: adult-use (rec), medical (med), or both. */
-export const MENU_TYPES = ['rec', 'med'] as const;
+/** The menus a store sells from: adult-use (rec), medical (med), or both (lab-vocabulary.ts). */
+export { MENU_TYPES };
 export type MenuType = (typeof MENU_TYPES)[number];
 
 /** What integrators read about a store. Unknown values are null. */
