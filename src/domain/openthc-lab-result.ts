@@ -59,6 +59,46 @@ const STATUSES: Readonly<Record<string, Analyte['status'] | null | undefined>> =
   fail: undefined,
 };
 
+/** Lab_Result's fields (and the record times OpenTHC objects carry); any other is refused, named. */
+const DOCUMENT_FIELDS = new Set([
+  'id',
+  'license',
+  'lab_sample',
+  'contact',
+  'certificate',
+  'image',
+  'metric_list',
+  'stat',
+  'datetime',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+  'approved_at',
+]);
+
+/** Lab_Result_Metric's fields, with the metric's own stub, name or object naming it. */
+const METRIC_FIELDS = new Set([
+  'lab_result_id',
+  'lab_metric_id',
+  'lab_metric',
+  'stub',
+  'name',
+  'qom',
+  'uom',
+  'lod',
+  'loq',
+  'limit',
+  'status',
+]);
+
+const unknownFields = (record: Record<string, unknown>, known: ReadonlySet<string>, prefix: string) =>
+  Object.keys(record)
+    .filter((field) => !known.has(field))
+    .map((field) => ({
+      field: `${prefix}${field}`,
+      message: "is not a field of OpenTHC's Lab_Result: leave it out",
+    }));
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined =>
@@ -70,7 +110,7 @@ export function mapLabResult(
   if (!isObject(raw)) {
     return { ok: false, problems: [{ field: 'body', message: 'must be an OpenTHC Lab_Result object' }] };
   }
-  const problems: FieldProblem[] = [];
+  const problems: FieldProblem[] = unknownFields(raw, DOCUMENT_FIELDS, '');
   const mapping: LabResultMapping = {
     id: text(raw.id) ?? null,
     cannabinoids: [],
@@ -89,6 +129,11 @@ export function mapLabResult(
     const path = `metric_list[${index}]`;
     if (!isObject(metric)) {
       problems.push({ field: path, message: 'must be a Lab_Result_Metric object' });
+      return;
+    }
+    const strangers = unknownFields(metric, METRIC_FIELDS, `${path}.`);
+    if (strangers.length > 0) {
+      problems.push(...strangers);
       return;
     }
     const named = metricName(metric);

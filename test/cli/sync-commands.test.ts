@@ -253,6 +253,40 @@ describe('the sync commands of the CLI, on a database shared with a running serv
       expect(unknown).toMatchObject({ code: 'not_found', message: expect.stringContaining('ext:nope') });
     });
 
+    it('menu import-lab-result: an OpenTHC Lab_Result file onto one item; --json answers what was mapped and skipped', async () => {
+      const dispensary = ['--dispensary', String(other.id)];
+      const result = (await cliJson(db, [
+        'menu',
+        'import-lab-result',
+        ...dispensary,
+        '--item',
+        '7',
+        'test/fixtures/openthc/lab-result.json',
+      ])) as { item: { id: number }; mapped: unknown; skipped: { path: string }[] };
+      expect(result.item.id).toBe(7);
+      expect(result.mapped).toEqual({
+        cannabinoids: 7,
+        terpenes: 3,
+        batch: ['lab_name', 'lab_license', 'tested_at', 'coa_url'],
+      });
+      expect(result.skipped.map((entry) => entry.path)).toEqual([
+        'metric_list[10]',
+        'metric_list[11]',
+        'metric_list[12]',
+        'metric_list[13]',
+      ]);
+      const item = (await itemsOf(other.id)).find((entry) => entry.id === 7)!;
+      expect(item.cannabinoids.map((analyte) => analyte.code)).toContain('d9-thca');
+      expect(item.batch).toMatchObject({ lab_name: 'Cascade Test Labs' });
+      const bad = file('bad-lab-result.json', {
+        metric_list: [{ stub: 'cbd', qom: 'lots', uom: 'percent' }],
+      });
+      const refused = failed(
+        await runCli(db, ['menu', 'import-lab-result', ...dispensary, '--item', '7', bad, '--json']),
+      );
+      expect(refused).toMatchObject({ code: 'invalid_request', problems: [{ field: 'metric_list[0].qom' }] });
+    });
+
     it('a batch with one entry that matches nothing: exit 1 naming its index, nothing applied', async () => {
       const before = await itemsOf(shop.id);
       const levels = file('bad-levels.json', [

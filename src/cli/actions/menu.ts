@@ -5,6 +5,7 @@ import type { FormBNames } from '../../config.js';
 import { refText } from '../../domain/item-ref.js';
 import { MENU_FORMS } from '../../forms/index.js';
 import { ServiceError } from '../../services/errors.js';
+import { importLabResult } from '../../services/lab-results.js';
 import { type MenuFileFormat, MenuService, type ProgressListener } from '../../services/menus.js';
 import { importReportRecord } from '../../services/records.js';
 import type { Store } from '../../store/store.js';
@@ -159,6 +160,22 @@ export async function patchItem(fields: string, options: OnItem): Promise<void> 
     }
     const read = await menus.patchItem(dispensaryId, item, patch);
     emit(options, read, `Updated item ${itemId} of dispensary ${dispensaryId}.`);
+  });
+}
+
+export async function importLabResultFile(file: string, options: OnItem): Promise<void> {
+  await withService(options, menuService, async (menus) => {
+    const dispensaryId = parseId(options.dispensary, 'The dispensary id');
+    const item = parseItem(options.item);
+    const result = await importLabResult(menus, dispensaryId, item, await readJson(file));
+    const skipped = result.skipped.map(
+      (entry) => `\n  skipped ${entry.path} (${entry.metric ?? '-'}): ${entry.reason}`,
+    );
+    emit(
+      options,
+      result,
+      `Imported lab result ${result.lab_result_id ?? '(no id)'} onto item ${result.item.id} of dispensary ${dispensaryId}: ${result.mapped.cannabinoids} cannabinoids, ${result.mapped.terpenes} terpenes, batch ${result.mapped.batch.join(', ') || 'unchanged'}.${skipped.join('')}`,
+    );
   });
 }
 

@@ -86,6 +86,13 @@ export function menuCommand(): Command {
     ).argument('<fields>', 'a JSON object of item fields'),
     async ([fields], options) => (await actions()).patchItem(fields!, options),
   );
+  jsonAction<OnItem>(
+    itemCommand(
+      'import-lab-result',
+      'import an OpenTHC Lab_Result JSON file onto one item: its cannabinoids, terpenes and batch (lab, certificate)',
+    ).argument('<file>', 'an OpenTHC Lab_Result document (JSON)'),
+    async ([file], options) => (await actions()).importLabResultFile(file!, options),
+  );
 
   return command;
 }

@@ -104,6 +104,10 @@ describe('sync API: importing an OpenTHC lab result onto an item', () => {
       [[], ['body']],
       [{ id: 'x' }, ['metric_list']],
       [
+        { extra: 1, metric_list: [{ stub: 'cbd', qom: 1, uom: 'percent', colour: 'x' }] },
+        ['extra', 'metric_list[0].colour'],
+      ],
+      [
         {
           license: 'Cascade',
           created_at: 'last week',

@@ -35,8 +35,11 @@ const LabResultMetric = Type.Object(
     lod: Type.Optional(Type.Number()),
     loq: Type.Optional(Type.Number()),
     status: Type.Optional(Type.String({ description: 'fail, na, nd, nr, nt or pass.' })),
+    lab_result_id: Type.Optional(Type.String()),
+    lab_metric: Type.Optional(Type.Object({}, { description: 'The metric as an object {id, stub, name}.' })),
+    limit: Type.Optional(Type.Unknown()),
   },
-  { title: 'LabResultMetric' },
+  { additionalProperties: false, title: 'LabResultMetric' },
 );
 
 const Document = Type.Object(
@@ -56,8 +59,20 @@ const Document = Type.Object(
     created_at: Type.Optional(Type.String({ description: 'When tested (also datetime): batch.tested_at.' })),
     certificate: Type.Optional(Type.String({ description: 'An http(s) URL becomes batch.coa_url.' })),
     metric_list: Type.Array(LabResultMetric),
+    contact: Type.Optional(Type.Object({})),
+    image: Type.Optional(Type.String()),
+    stat: Type.Optional(Type.Unknown()),
+    datetime: Type.Optional(Type.String({ description: 'When tested, if created_at is not.' })),
+    updated_at: Type.Optional(Type.String()),
+    deleted_at: Type.Optional(Type.String()),
+    approved_at: Type.Optional(Type.String()),
   },
-  { title: 'LabResult' },
+  {
+    additionalProperties: false,
+    title: 'LabResult',
+    description:
+      "OpenTHC's Lab_Result fields; any other is refused, named. Nested objects (license, lab_sample, contact) may carry more.",
+  },
 );
 
 export const LabResultBody = Type.Unsafe<unknown>({
