@@ -330,6 +330,25 @@ describe('the sync commands of the CLI, on a database shared with a running serv
       });
     });
 
+    it('update --menu-types rec,med sets the menus the store sells from; "null" takes it out again', async () => {
+      const set = await cliJson<Record<string, unknown>>(db, [
+        'dispensary',
+        'update',
+        String(other.id),
+        '--menu-types',
+        'med,rec',
+      ]);
+      expect(set.menu_types).toEqual(['rec', 'med']);
+      const cleared = await cliJson<Record<string, unknown>>(db, [
+        'dispensary',
+        'update',
+        String(other.id),
+        '--menu-types',
+        'null',
+      ]);
+      expect(cleared).not.toHaveProperty('menu_types');
+    });
+
     it('update with flags (hours as JSON): stored, and served by GET /store', async () => {
       const hours = Object.fromEntries(
         ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [
