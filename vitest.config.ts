@@ -26,6 +26,7 @@ export const BOTH_DATABASES = [
   'test/services/db-copy.test.ts',
   'test/services/menu-import.test.ts',
   'test/services/rich-item.test.ts',
+  'test/services/external-ids.test.ts',
   'test/services/special-scheduler.test.ts',
   'test/http/connection-loss.test.ts',
   'test/http/slow-reader.test.ts',

@@ -1,4 +1,5 @@
 import { DEFAULT_POOL_SIZE } from '../config.js';
+import { type ItemRef, parseItemRef } from '../domain/item-ref.js';
 import { ServiceError } from '../services/errors.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/store.js';
@@ -47,6 +48,18 @@ export function parseId(value: string, what: string): number {
     throw new ServiceError('invalid_request', `${what} must be a positive whole number, not "${value}".`);
   }
   return Number(value);
+}
+
+/** The item an --item option names: its id, or `ext:` and its external_id. */
+export function parseItem(value: string): ItemRef {
+  const ref = parseItemRef(value);
+  if (!ref) {
+    throw new ServiceError(
+      'invalid_request',
+      `The item must be its id (a positive whole number) or ext: and its external_id (ext:pos-10442), not "${value}".`,
+    );
+  }
+  return ref;
 }
 
 /** What a command that created a missing SQLite file says on stderr (whatever --json says on stdout). */

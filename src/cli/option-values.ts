@@ -24,6 +24,7 @@ export const STORE_FIELD_HELP = {
   currency: 'ISO 4217 currency of every price (default USD)',
   hours: 'JSON: {"monday": {"open": "09:00", "close": "21:00"}, "sunday": {"closed": true}, ...}',
   logo: 'logo URL',
+  menu_types: 'the menus it sells from: rec, med or rec,med',
 } as const;
 /** The store fields `dispensary update` sets, each from its own option. */
 export const STORE_FIELDS = Object.keys(STORE_FIELD_HELP) as (keyof typeof STORE_FIELD_HELP)[];

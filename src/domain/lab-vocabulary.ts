@@ -71,6 +71,10 @@ const TYPED_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
   'alpha-bisabolol': ['Bisabolol', 'α-Bisabolol', 'a-Bisabolol'],
   limonene: ['d-Limonene'],
   'delta-3-carene': ['Carene', '3-Carene', 'Δ3-Carene'],
+  // OpenTHC lab metric stubs and names that differ from the codes.
+  'p-cymene': ['Cymene'],
+  terpineol: ['α-Terpineol', 'a-Terpineol', 'alpha-Terpineol'],
+  'total-cannabinoids': ['Total Cannabinoid', 'Total Cannabinoids'],
 };
 
 /** A spelling reduced to letters and digits, lower case, Greek letters written out. */

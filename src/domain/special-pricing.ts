@@ -12,9 +12,13 @@ export interface AppliedSpecial {
   endsAt: string | null;
 }
 
+/** An entry's prices now: the adult-use price (`price`) and, when the entry has one, the medical price. */
 export interface EntryPrice {
   effectivePriceCents: number;
   special: AppliedSpecial | null;
+  /** null when the entry has no medical price. */
+  effectiveMedPriceCents: number | null;
+  medSpecial: AppliedSpecial | null;
 }
 
 /** An item as specials target it: by id, the point of sale's id, brand, product type or tag. */
@@ -47,15 +51,14 @@ export function specialPrice(kind: SpecialKind, valueHundredths: number, priceCe
 
 /**
  * The pricing of a dispensary's items at instant `at` (ms) in the store's zone, under its specials.
- * Only the recreational price (`price`) exists today: specials for `rec` or `both` lower it; a `med`
- * special applies to medical prices only.
+ * Specials for `rec` or `both` lower the adult-use price (`price`), those for `med` or `both` the
+ * medical price (`med_price`, when the entry has one); each price takes its own best special.
  */
 export class MenuPricing {
   private readonly inForce: InForce[];
 
   constructor(specials: readonly Special[], zone: string | null, at: number) {
     this.inForce = specials
-      .filter((special) => special.menuType !== 'med')
       .flatMap((special) => {
         const until = activeUntil(special, zone, at);
         if (until === undefined) return [];
@@ -84,19 +87,36 @@ export class MenuPricing {
     return this.inForce.map((entry) => entry.special.id);
   }
 
-  /** Each price entry's effective price and the special it comes from, in the item's entry order. */
+  /** Each price entry's effective prices and the specials they come from, in the item's entry order. */
   entries(item: TargetedItem): EntryPrice[] {
     const matching = this.inForce.filter((entry) => matches(entry, item));
+    const rec = matching.filter((entry) => entry.special.menuType !== 'med');
+    const med = matching.filter((entry) => entry.special.menuType !== 'rec');
     return item.prices.map((price) => {
-      let best: EntryPrice = { effectivePriceCents: price.priceCents, special: null };
-      for (const entry of matching) {
-        const cents = specialPrice(entry.special.kind, entry.special.valueHundredths, price.priceCents);
-        // Lower only: a special that would not lower this price does not apply to it.
-        if (cents < best.effectivePriceCents) best = { effectivePriceCents: cents, special: entry.applied };
-      }
-      return best;
+      const adultUse = bestPrice(rec, price.priceCents);
+      const medical = price.medPriceCents === null ? null : bestPrice(med, price.medPriceCents);
+      return {
+        effectivePriceCents: adultUse.cents,
+        special: adultUse.special,
+        effectiveMedPriceCents: medical?.cents ?? null,
+        medSpecial: medical?.special ?? null,
+      };
     });
   }
+}
+
+/** The lowest price the specials make of `cents`, and the special that makes it (specials do not stack). */
+function bestPrice(
+  specials: readonly InForce[],
+  cents: number,
+): { cents: number; special: AppliedSpecial | null } {
+  let best: { cents: number; special: AppliedSpecial | null } = { cents, special: null };
+  for (const entry of specials) {
+    const lowered = specialPrice(entry.special.kind, entry.special.valueHundredths, cents);
+    // Lower only: a special that would not lower this price does not apply to it.
+    if (lowered < best.cents) best = { cents: lowered, special: entry.applied };
+  }
+  return best;
 }
 
 function matches(entry: InForce, item: TargetedItem): boolean {
@@ -115,10 +135,12 @@ export function repricedItems(
   before: MenuPricing,
   after: MenuPricing,
 ): number[] {
+  const applied = (special: AppliedSpecial | null) => `${special?.id ?? ''}:${special?.endsAt ?? ''}`;
   const key = (entries: EntryPrice[]) =>
     entries
       .map(
-        (entry) => `${entry.effectivePriceCents}:${entry.special?.id ?? ''}:${entry.special?.endsAt ?? ''}`,
+        (entry) =>
+          `${entry.effectivePriceCents}:${applied(entry.special)}:${entry.effectiveMedPriceCents}:${applied(entry.medSpecial)}`,
       )
       .join(',');
   return items

@@ -1,3 +1,4 @@
+import { MENU_TYPES } from './lab-vocabulary.js';
 import type { FieldProblem } from './validate-item.js';
 
 export const WEEKDAYS = [
@@ -18,6 +19,10 @@ export type DayHours =
 
 export type WeeklyHours = Record<Weekday, DayHours>;
 
+/** The menus a store sells from: adult-use (rec), medical (med), or both (lab-vocabulary.ts). */
+export { MENU_TYPES };
+export type MenuType = (typeof MENU_TYPES)[number];
+
 /** What integrators read about a store. Unknown values are null. */
 export interface StoreInfo {
   name: string;
@@ -36,6 +41,8 @@ export interface StoreInfo {
   currency: string;
   hours: WeeklyHours | null;
   logo: string | null;
+  /** The menus it sells from, in MENU_TYPES order; null when the store has not said. */
+  menuTypes: MenuType[] | null;
   updatedAt: string;
 }
 
@@ -57,6 +64,7 @@ export const STORE_INFO_FIELDS = {
   currency: 'currency',
   hours: 'hours',
   logo: 'logo',
+  menu_types: 'menuTypes',
 } as const satisfies Record<string, keyof StoreInfoPatch>;
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -135,6 +143,20 @@ function validateHours(
   return hours as WeeklyHours;
 }
 
+/** `["rec"]`, `["med"]` or both (kept in MENU_TYPES order), or null (not said). */
+function validateMenuTypes(raw: unknown, problems: FieldProblem[]): MenuType[] | null | undefined {
+  if (raw === null) return null;
+  const known = (value: unknown): value is MenuType => (MENU_TYPES as readonly unknown[]).includes(value);
+  if (!Array.isArray(raw) || raw.length === 0 || !raw.every(known) || new Set(raw).size !== raw.length) {
+    problems.push({
+      field: 'menu_types',
+      message: 'must be ["rec"], ["med"] or ["rec", "med"] (the menus the store sells from), or null',
+    });
+    return undefined;
+  }
+  return MENU_TYPES.filter((type) => raw.includes(type));
+}
+
 /** Validates store fields sent in snake_case; only the fields present are returned. */
 export function validateStoreInfoPatch(
   raw: unknown,
@@ -158,6 +180,11 @@ export function validateStoreInfoPatch(
     if (field === 'hours') {
       const hours = validateHours(value, problems, currentHours);
       if (hours !== undefined) patch.hours = hours;
+      continue;
+    }
+    if (field === 'menu_types') {
+      const menuTypes = validateMenuTypes(value, problems);
+      if (menuTypes !== undefined) patch.menuTypes = menuTypes;
       continue;
     }
     if (value === null && field !== 'name' && field !== 'currency') {
@@ -204,6 +231,8 @@ export function toStoreInfoRecord(info: StoreInfo) {
     currency: info.currency,
     hours: info.hours,
     logo: info.logo,
+    // Left out until the store says: the forms' answers stay what they were for every store that has not.
+    ...(info.menuTypes !== null && { menu_types: info.menuTypes }),
     updated_at: info.updatedAt,
   };
 }

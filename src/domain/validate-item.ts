@@ -176,7 +176,14 @@ function primaryImage(item: MenuItemInput, prefix: string, problems: FieldProble
  * never stored, and a menu read can be written back as it is.
  */
 const READ_ONLY_ITEM_FIELDS = ['potency'];
-const READ_ONLY_PRICE_FIELDS = ['net_weight_g', 'price_per_gram', 'effective_price', 'special'];
+const READ_ONLY_PRICE_FIELDS = [
+  'net_weight_g',
+  'price_per_gram',
+  'effective_price',
+  'special',
+  'effective_med_price',
+  'med_special',
+];
 
 function withoutReadOnly(values: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
   if (!names.some((name) => name in values)) return values;

@@ -1,5 +1,6 @@
 import { LIMITS } from './field-kinds.js';
 import { type StockUpdate, UNITS, type Unit } from './item.js';
+import { parseItemRef } from './item-ref.js';
 import type { FieldProblem } from './validate-item.js';
 
 export const MAX_STOCK_UPDATES = 20_000;
@@ -7,10 +8,22 @@ export const MAX_STOCK_UPDATES = 20_000;
 /** The fields of a stock update entry; any other is refused. */
 const STOCK_UPDATE_FIELDS = new Set(['item_id', 'unit', 'amount', 'stock']);
 
-/** Validates `[{item_id, unit, amount, stock}]`; stock null means "not tracked". */
+/** An update whose item_id was `ext:` and an external_id: the service puts the item's id in its place. */
+export interface ExternalStockRef {
+  /** The update's index in `updates` (and in the batch). */
+  index: number;
+  externalId: string;
+}
+
+/**
+ * Validates `[{item_id, unit, amount, stock}]`; stock null means "not tracked". An item_id may be
+ * `ext:` and an external_id: such an update has itemId 0 until the service resolves it (`external`).
+ */
 export function validateStockUpdates(
   raw: unknown,
-): { ok: true; updates: StockUpdate[] } | { ok: false; problems: FieldProblem[] } {
+):
+  | { ok: true; updates: StockUpdate[]; external: ExternalStockRef[] }
+  | { ok: false; problems: FieldProblem[] } {
   if (!Array.isArray(raw)) {
     return {
       ok: false,
@@ -25,6 +38,7 @@ export function validateStockUpdates(
   }
   const problems: FieldProblem[] = [];
   const updates: StockUpdate[] = [];
+  const external: ExternalStockRef[] = [];
   const seen = new Map<string, number>();
   // Batches run to thousands of entries: no copy of an entry and no field name made unless it is wrong.
   for (let index = 0; index < raw.length; index++) {
@@ -40,8 +54,13 @@ export function validateStockUpdates(
       if (!STOCK_UPDATE_FIELDS.has(field))
         problems.push({ field: `[${index}].${field}`, message: 'is not a known field' });
     }
-    if (typeof itemId !== 'number' || !Number.isInteger(itemId) || itemId < 1) {
-      problems.push({ field: `[${index}].item_id`, message: 'must be a positive integer' });
+    const ref = typeof itemId === 'string' ? parseItemRef(itemId) : undefined;
+    const byExternal = ref !== undefined && 'externalId' in ref ? ref.externalId : undefined;
+    if (byExternal === undefined && (typeof itemId !== 'number' || !Number.isInteger(itemId) || itemId < 1)) {
+      problems.push({
+        field: `[${index}].item_id`,
+        message: 'must be a positive integer, or "ext:" and the item\'s external_id',
+      });
     }
     if (!UNITS.includes(unit as Unit))
       problems.push({ field: `[${index}].unit`, message: `must be one of ${UNITS.join(', ')}` });
@@ -65,12 +84,13 @@ export function validateStockUpdates(
       continue;
     }
     seen.set(key, index);
+    if (byExternal !== undefined) external.push({ index: updates.length, externalId: byExternal });
     updates.push({
-      itemId: itemId as number,
+      itemId: byExternal === undefined ? (itemId as number) : 0,
       unit: unit as Unit,
       amount: amount as number,
       stock: stock as number | null,
     });
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, updates };
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, updates, external };
 }

@@ -7,6 +7,16 @@ import { validateStockUpdates } from '../domain/validate-stock.js';
 import { type Actor, type Store, UnmatchedStockError, type UpsertResult } from '../store/store.js';
 import { type AfterWrite, notFound } from './dispensaries.js';
 import { describeProblems, ServiceError } from './errors.js';
+import {
+  externalIdClashes,
+  type ItemOrRef,
+  itemIdOf,
+  matchByExternalId,
+  noItem,
+  rejected,
+  resolveExternalStockRefs,
+  withExternalIdsChecked,
+} from './item-refs.js';
 import { readCsv, writeCsv } from './menu-files/csv.js';
 
 /** The largest menu one import or sync may carry. */
@@ -180,10 +190,11 @@ export class MenuService {
     return `${JSON.stringify(wire, null, 2)}\n`;
   }
 
-  async setActive(dispensaryId: number, itemId: number, active: boolean, actor?: Actor): Promise<void> {
+  async setActive(dispensaryId: number, item: ItemOrRef, active: boolean, actor?: Actor): Promise<void> {
     if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
+    const itemId = await itemIdOf(this.store, dispensaryId, item);
     if (!(await this.store.menus.setItemActive(dispensaryId, itemId, active, actor)))
-      throw noItem(dispensaryId, itemId);
+      throw noItem(dispensaryId, item);
     await this.afterWrite();
   }
 
@@ -195,14 +206,17 @@ export class MenuService {
     const items = matchByExternalId(given, existing);
     const clashes = externalIdClashes(items, existing);
     if (clashes.length > 0) throw rejected(clashes);
-    const result = await this.store.menus.upsertItems(dispensaryId, items, actor);
+    const result = await withExternalIdsChecked(this.store, dispensaryId, items, () =>
+      this.store.menus.upsertItems(dispensaryId, items, actor),
+    );
     await this.afterWrite();
     return result;
   }
 
-  async deleteItem(dispensaryId: number, itemId: number, actor?: Actor): Promise<void> {
+  async deleteItem(dispensaryId: number, item: ItemOrRef, actor?: Actor): Promise<void> {
     if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
-    if (!(await this.store.menus.deleteItem(dispensaryId, itemId, actor))) throw noItem(dispensaryId, itemId);
+    const itemId = await itemIdOf(this.store, dispensaryId, item);
+    if (!(await this.store.menus.deleteItem(dispensaryId, itemId, actor))) throw noItem(dispensaryId, item);
     await this.afterWrite();
   }
 
@@ -210,27 +224,35 @@ export class MenuService {
    * Changes some fields of one item (`{"active": false}`, a new price list...): the fields given are
    * laid over the item as it is, and the result passes the same validation as an import.
    */
-  async patchItem(dispensaryId: number, itemId: number, raw: unknown, actor?: Actor): Promise<ItemRead> {
+  async patchItem(dispensaryId: number, item: ItemOrRef, raw: unknown, actor?: Actor): Promise<ItemRead> {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       throw new ServiceError(
         'invalid_request',
         'The body must be a JSON object with the item fields to change.',
       );
     }
+    const menu = await this.items(dispensaryId);
+    const itemId = await itemIdOf(this.store, dispensaryId, item);
     if ('id' in raw && (raw as { id: unknown }).id !== itemId) {
       throw new ServiceError('invalid_request', 'The id of an item cannot change; leave it out of the body.');
     }
-    const menu = await this.items(dispensaryId);
-    const current = menu.find((item) => item.id === itemId);
-    if (!current) throw noItem(dispensaryId, itemId);
+    const current = menu.find((stored) => stored.id === itemId);
+    if (!current) throw noItem(dispensaryId, item);
     const aliases = this.forms.aliases;
     const patch = canonicalNames(raw as Record<string, unknown>, aliases);
     const merged = withPrimaryImage({ ...toCanonicalRecord(current), ...patch }, current, patch);
     const result = validateItem(merged, aliases);
     if (!result.ok) throw rejected(result.problems);
+    const asPatch = (problem: FieldProblem) => ({ ...problem, field: 'external_id' });
     const clashes = externalIdClashes([result.item], menu);
-    if (clashes.length > 0) throw rejected(clashes.map((problem) => ({ ...problem, field: 'external_id' })));
-    await this.store.menus.upsertItems(dispensaryId, [result.item], actor);
+    if (clashes.length > 0) throw rejected(clashes.map(asPatch));
+    await withExternalIdsChecked(
+      this.store,
+      dispensaryId,
+      [result.item],
+      () => this.store.menus.upsertItems(dispensaryId, [result.item], actor),
+      asPatch,
+    );
     await this.afterWrite();
     return toItemRead({ ...result.item, id: itemId });
   }
@@ -247,17 +269,20 @@ export class MenuService {
       );
     }
     if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
+    await resolveExternalStockRefs(this.store, dispensaryId, result.updates, result.external);
     try {
       const updated = await this.store.menus.setStock(dispensaryId, result.updates, actor);
       await this.afterWrite();
       return { updated };
     } catch (error) {
       if (!(error instanceof UnmatchedStockError)) throw error;
+      const asSent = new Map(result.external.map((ref) => [ref.index, `ext:${ref.externalId}`]));
       const problems = error.unmatched.map((index) => {
         const update = result.updates[index]!;
+        const item = asSent.get(index) ?? update.itemId;
         return {
           field: `[${index}]`,
-          message: `matches no price entry (item ${update.itemId}, ${update.amount} ${update.unit}); nothing was applied`,
+          message: `matches no price entry (item ${item}, ${update.amount} ${update.unit}); nothing was applied`,
         };
       });
       throw new ServiceError(
@@ -267,13 +292,6 @@ export class MenuService {
       );
     }
   }
-}
-
-function noItem(dispensaryId: number, itemId: number): ServiceError {
-  return new ServiceError(
-    'not_found',
-    `Dispensary ${dispensaryId} has no item ${itemId}. See its items with: npx menu-api menu export --dispensary ${dispensaryId}`,
-  );
 }
 
 /** Rewrites any form's spelling of a field to the canonical one, so a patch overrides the right field. */
@@ -301,39 +319,6 @@ function unique(problems: FieldProblem[]): FieldProblem[] {
   return [...new Map(problems.map((problem) => [`${problem.field}\n${problem.message}`, problem])).values()];
 }
 
-/** Gives each item without an id the id of the stored item with its external_id (the point of sale's id). */
-function matchByExternalId(items: MenuItemInput[], existing: readonly MenuItem[]): MenuItemInput[] {
-  const byExternal = new Map(
-    existing.filter((item) => item.externalId !== '').map((item) => [item.externalId, item.id]),
-  );
-  return items.map((item) =>
-    item.id === null && item.externalId !== '' && byExternal.has(item.externalId)
-      ? { ...item, id: byExternal.get(item.externalId)! }
-      : item,
-  );
-}
-
-/** An external_id the items being written take from another stored item (one the write leaves as it is). */
-function externalIdClashes(items: readonly MenuItemInput[], existing: readonly MenuItem[]): FieldProblem[] {
-  const rewritten = new Set(items.map((item) => item.id));
-  const owner = new Map(
-    existing
-      .filter((item) => !rewritten.has(item.id) && item.externalId !== '')
-      .map((item) => [item.externalId, item.id]),
-  );
-  return items.flatMap((item, index) => {
-    const other = owner.get(item.externalId);
-    return other === undefined
-      ? []
-      : [
-          {
-            field: `[${index}].external_id`,
-            message: `${item.externalId} is the external_id of item ${other}; each is unique within the dispensary: send that item's id, or another external_id`,
-          },
-        ];
-  });
-}
-
 /**
  * A patch of `image` alone sets the URL of the first primary image (or, null, removes it); a patch
  * of `images` alone takes `image` from them when it was their primary image.
@@ -359,12 +344,4 @@ function withPrimaryImage(
   )
     return { ...merged, image: null };
   return merged;
-}
-
-function rejected(problems: FieldProblem[]): ServiceError {
-  return new ServiceError(
-    'invalid_request',
-    `The menu was rejected (${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}), nothing was changed: ${describeProblems(problems)}`,
-    problems,
-  );
 }

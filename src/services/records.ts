@@ -2,7 +2,7 @@ import type { MenuItem } from '../domain/item.js';
 import { toItemRead } from '../domain/item-reads.js';
 import { fromCents } from '../domain/money.js';
 import { publishingRecord } from '../domain/publishing.js';
-import type { MenuPricing } from '../domain/special-pricing.js';
+import type { AppliedSpecial, MenuPricing } from '../domain/special-pricing.js';
 import type { Special } from '../domain/special-schema.js';
 import { specialRecordOf } from '../domain/validate-special.js';
 import type {
@@ -169,14 +169,21 @@ export function pricedItemRecord(item: MenuItem, pricing: MenuPricing) {
   return {
     ...read,
     prices: read.prices.map((price, index) => {
-      const { effectivePriceCents, special } = entries[index]!;
+      const { effectivePriceCents, special, effectiveMedPriceCents, medSpecial } = entries[index]!;
       return {
         ...price,
         effective_price: fromCents(effectivePriceCents),
-        special: special && { id: special.id, name: special.name, ends_at: special.endsAt },
+        special: appliedSpecialRecord(special),
+        effective_med_price: effectiveMedPriceCents === null ? null : fromCents(effectiveMedPriceCents),
+        med_special: appliedSpecialRecord(medSpecial),
       };
     }),
   };
+}
+
+/** The special a price comes from, as the sync API shows it; null when none. */
+function appliedSpecialRecord(special: AppliedSpecial | null) {
+  return special && { id: special.id, name: special.name, ends_at: special.endsAt };
 }
 
 /** A new one-time link as the sync API and `--json` give it (shown once; never stored but as a digest). */

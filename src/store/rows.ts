@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { STORE_INFO_FIELDS, type StoreInfo, type WeeklyHours } from '../domain/store-info.js';
+import { type MenuType, STORE_INFO_FIELDS, type StoreInfo, type WeeklyHours } from '../domain/store-info.js';
 import type { Database } from './schema.js';
 import type { AdminKey, AuditEntry, Credential, Dispensary } from './store.js';
 
@@ -72,9 +72,13 @@ export function toStoreInfo(row: StoreInfoRow): StoreInfo {
   const info: Record<string, unknown> = {};
   for (const [column, key] of Object.entries(STORE_INFO_FIELDS)) info[key] = row[column as StoreFieldColumn];
   info.hours = row.hours === null ? null : (JSON.parse(row.hours) as WeeklyHours);
+  info.menuTypes = row.menu_types === null ? null : (JSON.parse(row.menu_types) as MenuType[]);
   info.updatedAt = row.updated_at;
   return info as unknown as StoreInfo;
 }
+
+/** The store fields kept as JSON text. */
+const JSON_COLUMNS = new Set(['hours', 'menu_types']);
 
 /** Column values for the store fields a patch sets. */
 export function storeInfoColumns(patch: Partial<StoreInfo>): Partial<StoreInfoRow> {
@@ -82,7 +86,7 @@ export function storeInfoColumns(patch: Partial<StoreInfo>): Partial<StoreInfoRo
   for (const [column, key] of Object.entries(STORE_INFO_FIELDS)) {
     const value = patch[key];
     if (value !== undefined)
-      columns[column] = column === 'hours' && value !== null ? JSON.stringify(value) : value;
+      columns[column] = JSON_COLUMNS.has(column) && value !== null ? JSON.stringify(value) : value;
   }
   return columns as Partial<StoreInfoRow>;
 }

@@ -46,6 +46,8 @@ export interface DispensaryTable {
   /** JSON text of the weekly hours, or null when unknown. */
   hours: string | null;
   logo: string | null;
+  /** JSON text of the menus it sells from (["rec", "med"]), or null when not said (0018). */
+  menu_types: string | null;
   /** The token before the last rotation, accepted until previous_token_expires_at. */
   previous_token_digest: string | null;
   previous_token_expires_at: string | null;

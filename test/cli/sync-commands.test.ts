@@ -216,6 +216,77 @@ describe('the sync commands of the CLI, on a database shared with a running serv
       expect((await itemsOf(shop.id)).find((item) => item.id === 1)!.prices[0]!.stock).toBe(9);
     });
 
+    it("--item ext:<external_id> names the item by the point of sale's id, here and in menu commands", async () => {
+      await server.services.menus.patchItem(shop.id, 3, { external_id: 'pos-cli-3' });
+      const dispensary = ['--dispensary', String(shop.id)];
+      const byExternal = ['--item', 'ext:pos-cli-3'];
+      expect(
+        await cliJson(db, [
+          'inventory',
+          'set',
+          ...dispensary,
+          ...byExternal,
+          '--unit',
+          'gram',
+          '--amount',
+          '1',
+          '--stock',
+          '6',
+        ]),
+      ).toEqual({ updated: 1 });
+      expect(
+        await cliJson(db, ['menu', 'set-active', ...dispensary, ...byExternal, 'false', '--json']),
+      ).toEqual({
+        dispensary_id: shop.id,
+        item_id: 'ext:pos-cli-3',
+        active: false,
+      });
+      const item = (await itemsOf(shop.id)).find((entry) => entry.id === 3)!;
+      expect([
+        item.active,
+        item.prices.find((price) => price.amount === 1 && price.unit === 'gram')?.stock,
+      ]).toEqual([false, 6]);
+      await server.services.menus.patchItem(shop.id, 3, { active: true, external_id: '' });
+      const unknown = failed(
+        await runCli(db, ['menu', 'delete-item', ...dispensary, '--item', 'ext:nope', '--json']),
+      );
+      expect(unknown).toMatchObject({ code: 'not_found', message: expect.stringContaining('ext:nope') });
+    });
+
+    it('menu import-lab-result: an OpenTHC Lab_Result file onto one item; --json answers what was mapped and skipped', async () => {
+      const dispensary = ['--dispensary', String(other.id)];
+      const result = (await cliJson(db, [
+        'menu',
+        'import-lab-result',
+        ...dispensary,
+        '--item',
+        '7',
+        'test/fixtures/openthc/lab-result.json',
+      ])) as { item: { id: number }; mapped: unknown; skipped: { path: string }[] };
+      expect(result.item.id).toBe(7);
+      expect(result.mapped).toEqual({
+        cannabinoids: 7,
+        terpenes: 3,
+        batch: ['lab_name', 'lab_license', 'tested_at', 'coa_url'],
+      });
+      expect(result.skipped.map((entry) => entry.path)).toEqual([
+        'metric_list[10]',
+        'metric_list[11]',
+        'metric_list[12]',
+        'metric_list[13]',
+      ]);
+      const item = (await itemsOf(other.id)).find((entry) => entry.id === 7)!;
+      expect(item.cannabinoids.map((analyte) => analyte.code)).toContain('d9-thca');
+      expect(item.batch).toMatchObject({ lab_name: 'Cascade Test Labs' });
+      const bad = file('bad-lab-result.json', {
+        metric_list: [{ stub: 'cbd', qom: 'lots', uom: 'percent' }],
+      });
+      const refused = failed(
+        await runCli(db, ['menu', 'import-lab-result', ...dispensary, '--item', '7', bad, '--json']),
+      );
+      expect(refused).toMatchObject({ code: 'invalid_request', problems: [{ field: 'metric_list[0].qom' }] });
+    });
+
     it('a batch with one entry that matches nothing: exit 1 naming its index, nothing applied', async () => {
       const before = await itemsOf(shop.id);
       const levels = file('bad-levels.json', [
@@ -257,6 +328,25 @@ describe('the sync commands of the CLI, on a database shared with a running serv
         ...UNSET_STORE_INFO,
         updated_at: expect.any(String),
       });
+    });
+
+    it('update --menu-types rec,med sets the menus the store sells from; "null" takes it out again', async () => {
+      const set = await cliJson<Record<string, unknown>>(db, [
+        'dispensary',
+        'update',
+        String(other.id),
+        '--menu-types',
+        'med,rec',
+      ]);
+      expect(set.menu_types).toEqual(['rec', 'med']);
+      const cleared = await cliJson<Record<string, unknown>>(db, [
+        'dispensary',
+        'update',
+        String(other.id),
+        '--menu-types',
+        'null',
+      ]);
+      expect(cleared).not.toHaveProperty('menu_types');
     });
 
     it('update with flags (hours as JSON): stored, and served by GET /store', async () => {

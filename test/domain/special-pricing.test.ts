@@ -77,6 +77,44 @@ describe('effective prices', () => {
     ]);
   });
 
+  it('prices the medical price too: med and both specials lower med_price, rec and both lower price, never stacked', () => {
+    const withMed = (medPriceCents: number | null) =>
+      item({
+        prices: [
+          {
+            unit: 'gram',
+            amount: 1,
+            priceCents: 1000,
+            stock: null,
+            ...SPEC_ONLY_ENTRY_FIELDS,
+            medPriceCents,
+          },
+        ],
+      });
+    const on = targets({ itemIds: [1] });
+    const rec = special({ menuType: 'rec', valueHundredths: 1000, appliesTo: on });
+    const med = special({ menuType: 'med', kind: 'amount_off', valueHundredths: 150, appliesTo: on });
+    const both = special({ menuType: 'both', valueHundredths: 2000, appliesTo: on });
+    const medPrices = (specials: Special[], medPriceCents: number | null) =>
+      new MenuPricing(specials, null, NOW)
+        .entries(withMed(medPriceCents))
+        .map((entry) => [
+          entry.effectivePriceCents,
+          entry.special?.id ?? null,
+          entry.effectiveMedPriceCents,
+          entry.medSpecial?.id ?? null,
+        ]);
+    // 10.00 and medical 8.00: rec takes 10% off price only, med 1.50 off med_price only.
+    expect(medPrices([rec, med], 800)).toEqual([[900, rec.id, 650, med.id]]);
+    // both (20% off): 8.00 and 6.40, each the best of its own specials; 20% off beats 1.50 off 8.00.
+    expect(medPrices([rec, med, both], 800)).toEqual([[800, both.id, 640, both.id]]);
+    // 1.50 off 5.00 (3.50) beats 20% off (4.00): the medical price takes med, price takes both.
+    expect(medPrices([med, both], 500)).toEqual([[800, both.id, 350, med.id]]);
+    // No medical price: none to lower, and a med special changes nothing.
+    expect(medPrices([med], null)).toEqual([[1000, null, null, null]]);
+    expect(medPrices([], 800)).toEqual([[1000, null, 800, null]]);
+  });
+
   it('matches brands and tags in any letter case, and external ids exactly, when items have them', () => {
     const byBrand = special({ appliesTo: targets({ brands: [' emerald FARMS '] }) });
     const byTag = special({ appliesTo: targets({ tags: ['Sale'] }) });
@@ -113,6 +151,22 @@ describe('effective prices', () => {
     const after = new MenuPricing([happyHour], null, NOW);
     expect(repricedItems(items, before, after)).toEqual([1]);
     expect(repricedItems(items, after, after)).toEqual([]);
+    // A med special reprices the items with a medical price only.
+    const medHour = special({
+      ...happyHour,
+      id: 999,
+      menuType: 'med',
+      appliesTo: targets({ itemIds: [1, 3] }),
+    });
+    const withMed = item({ id: 3, prices: [{ ...item().prices[0]!, medPriceCents: 900 }] });
+    const medItems = [item(), withMed];
+    expect(
+      repricedItems(
+        medItems,
+        new MenuPricing([medHour], null, NOW - 1),
+        new MenuPricing([medHour], null, NOW),
+      ),
+    ).toEqual([3]);
   });
 });
 

@@ -74,6 +74,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'PATCH', path: '/admin/v1/dispensaries/:id/menu/items', kind: 'admin' },
   { method: 'PATCH', path: '/admin/v1/dispensaries/:id/menu/items/:item_id', kind: 'admin' },
   { method: 'DELETE', path: '/admin/v1/dispensaries/:id/menu/items/:item_id', kind: 'admin' },
+  { method: 'POST', path: '/admin/v1/dispensaries/:id/menu/items/:item_id/lab-result', kind: 'admin' },
   { method: 'PATCH', path: '/admin/v1/dispensaries/:id/inventory', kind: 'admin' },
   { method: 'POST', path: '/admin/v1/dispensaries/:id/menu/import', kind: 'admin' },
   { method: 'GET', path: '/admin/v1/dispensaries/:id/menu/export', kind: 'admin' },
@@ -476,6 +477,15 @@ function requestFor(endpoint: Endpoint, secrets: Secrets) {
                 : credentials,
         );
       case 'admin':
+        if (endpoint.path.endsWith('/lab-result'))
+          return body({
+            id: 'fuzz',
+            license: { name: 'Fuzz Labs', code: 'L-1' },
+            metric_list: [
+              { lab_metric_id: '018NY6XC00LMB0JPRM2SF8F9F2', qom: 21.5, uom: 'percent' },
+              { stub: 'limonene', qom: 'LT-LOD', uom: 'mg/g' },
+            ],
+          });
         if (endpoint.path.endsWith('/inventory'))
           return body([{ item_id: 3, unit: 'gram', amount: 1, stock: 5 }]);
         if (endpoint.path.endsWith('/menu') || endpoint.path.endsWith('/items'))

@@ -130,7 +130,14 @@ export async function update(
     for (const field of STORE_FIELDS) {
       const value = options[camel(field)];
       if (value === undefined) continue;
-      patch[field] = value === 'null' ? null : field === 'hours' ? parseJson(value, '--hours') : value;
+      patch[field] =
+        value === 'null'
+          ? null
+          : field === 'hours'
+            ? parseJson(value, '--hours')
+            : field === 'menu_types'
+              ? value.split(',').map((type) => type.trim())
+              : value;
     }
     if (Object.keys(patch).length === 0) {
       throw new ServiceError(

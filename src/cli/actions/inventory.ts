@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { refText } from '../../domain/item-ref.js';
 import { MENU_FORMS } from '../../forms/index.js';
 import { ServiceError } from '../../services/errors.js';
 import { MenuService } from '../../services/menus.js';
 import type { Store } from '../../store/store.js';
-import { parseId, withService } from '../context.js';
+import { parseId, parseItem, withService } from '../context.js';
 import type { CommonOptions } from '../options.js';
 import { emit } from '../output.js';
 
@@ -31,7 +32,7 @@ export async function set(
     } else if (options.item && options.unit && options.amount && options.stock !== undefined) {
       updates = [
         {
-          item_id: parseId(options.item, 'The item id'),
+          item_id: itemIdText(options.item),
           unit: options.unit,
           amount: Number(options.amount),
           stock: options.stock === 'null' ? null : Number(options.stock),
@@ -47,4 +48,10 @@ export async function set(
     const levels = result.updated === 1 ? 'stock level' : 'stock levels';
     emit(options, result, `Set ${result.updated} ${levels} of dispensary ${dispensaryId}.`);
   });
+}
+
+/** --item as a stock update's item_id: the id, or `ext:` and the external_id as sent. */
+function itemIdText(value: string): number | string {
+  const item = parseItem(value);
+  return 'id' in item ? item.id : refText(item);
 }

@@ -2,12 +2,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import type { FormBNames } from '../../config.js';
+import { refText } from '../../domain/item-ref.js';
 import { MENU_FORMS } from '../../forms/index.js';
 import { ServiceError } from '../../services/errors.js';
+import { importLabResult } from '../../services/lab-results.js';
 import { type MenuFileFormat, MenuService, type ProgressListener } from '../../services/menus.js';
 import { importReportRecord } from '../../services/records.js';
 import type { Store } from '../../store/store.js';
-import { parseId, withService } from '../context.js';
+import { parseId, parseItem, withService } from '../context.js';
 import { MENU_FILE_FORMATS } from '../option-values.js';
 import type { CommonOptions } from '../options.js';
 import { emit } from '../output.js';
@@ -107,8 +109,9 @@ export async function setActive(active: string, options: OnItem): Promise<void> 
       throw new ServiceError('invalid_request', `The last argument must be true or false, not "${active}".`);
     }
     const dispensaryId = parseId(options.dispensary, 'The dispensary id');
-    const itemId = parseId(options.item, 'The item id');
-    await menus.setActive(dispensaryId, itemId, active === 'true');
+    const item = parseItem(options.item);
+    const itemId = 'id' in item ? item.id : refText(item);
+    await menus.setActive(dispensaryId, item, active === 'true');
     emit(
       options,
       { dispensary_id: dispensaryId, item_id: itemId, active: active === 'true' },
@@ -133,8 +136,9 @@ export async function upsert(file: string, options: CommonOptions & { dispensary
 export async function deleteItem(options: OnItem): Promise<void> {
   await withService(options, menuService, async (menus) => {
     const dispensaryId = parseId(options.dispensary, 'The dispensary id');
-    const itemId = parseId(options.item, 'The item id');
-    await menus.deleteItem(dispensaryId, itemId);
+    const item = parseItem(options.item);
+    const itemId = 'id' in item ? item.id : refText(item);
+    await menus.deleteItem(dispensaryId, item);
     emit(
       options,
       { dispensary_id: dispensaryId, item_id: itemId, deleted: true },
@@ -146,15 +150,32 @@ export async function deleteItem(options: OnItem): Promise<void> {
 export async function patchItem(fields: string, options: OnItem): Promise<void> {
   await withService(options, menuService, async (menus) => {
     const dispensaryId = parseId(options.dispensary, 'The dispensary id');
-    const itemId = parseId(options.item, 'The item id');
+    const item = parseItem(options.item);
+    const itemId = 'id' in item ? item.id : refText(item);
     let patch: unknown;
     try {
       patch = JSON.parse(fields);
     } catch (error) {
       throw new ServiceError('invalid_request', `The fields are not valid JSON: ${(error as Error).message}`);
     }
-    const item = await menus.patchItem(dispensaryId, itemId, patch);
-    emit(options, item, `Updated item ${itemId} of dispensary ${dispensaryId}.`);
+    const read = await menus.patchItem(dispensaryId, item, patch);
+    emit(options, read, `Updated item ${itemId} of dispensary ${dispensaryId}.`);
+  });
+}
+
+export async function importLabResultFile(file: string, options: OnItem): Promise<void> {
+  await withService(options, menuService, async (menus) => {
+    const dispensaryId = parseId(options.dispensary, 'The dispensary id');
+    const item = parseItem(options.item);
+    const result = await importLabResult(menus, dispensaryId, item, await readJson(file));
+    const skipped = result.skipped.map(
+      (entry) => `\n  skipped ${entry.path} (${entry.metric ?? '-'}): ${entry.reason}`,
+    );
+    emit(
+      options,
+      result,
+      `Imported lab result ${result.lab_result_id ?? '(no id)'} onto item ${result.item.id} of dispensary ${dispensaryId}: ${result.mapped.cannabinoids} cannabinoids, ${result.mapped.terpenes} terpenes, batch ${result.mapped.batch.join(', ') || 'unchanged'}.${skipped.join('')}`,
+    );
   });
 }
 

@@ -7,11 +7,11 @@ export function inventoryCommand(): Command {
   command
     .command('set')
     .description(
-      'set stock levels from a JSON file [{item_id, unit, amount, stock}], or one with --item/--unit/--amount/--stock',
+      'set stock levels from a JSON file [{item_id, unit, amount, stock}] (item_id may be "ext:" and an external_id), or one with --item/--unit/--amount/--stock',
     )
     .requiredOption('--dispensary <id>', 'dispensary id')
     .argument('[file]', 'JSON array of stock levels')
-    .option('--item <id>', 'item id (instead of a file)')
+    .option('--item <id>', 'item id, or ext: and its external_id (instead of a file)')
     .option('--unit <unit>', 'gram, ounce or unit')
     .option('--amount <amount>', 'the price entry amount, for example 3.5')
     .option('--stock <stock>', 'the new stock level, or "null" when not tracked')

@@ -17,7 +17,7 @@ export function menuCommand(): Command {
       .command(name)
       .description(description)
       .requiredOption('--dispensary <id>', 'dispensary id')
-      .requiredOption('--item <id>', 'item id');
+      .requiredOption('--item <id>', 'item id, or ext: and its external_id');
 
   jsonAction<{ dispensary: string; format?: string; dryRun?: boolean }>(
     command
@@ -85,6 +85,13 @@ export function menuCommand(): Command {
       'change some fields of one item, for example \'{"name": "Blue Dream 1g"}\'',
     ).argument('<fields>', 'a JSON object of item fields'),
     async ([fields], options) => (await actions()).patchItem(fields!, options),
+  );
+  jsonAction<OnItem>(
+    itemCommand(
+      'import-lab-result',
+      'import an OpenTHC Lab_Result JSON file onto one item: its cannabinoids, terpenes and batch (lab, certificate)',
+    ).argument('<file>', 'an OpenTHC Lab_Result document (JSON)'),
+    async ([file], options) => (await actions()).importLabResultFile(file!, options),
   );
 
   return command;

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../domain/nullable.js';
-import { WEEKDAYS } from '../../domain/store-info.js';
+import { MENU_TYPES, WEEKDAYS } from '../../domain/store-info.js';
 import { STORE_INFO_EXAMPLE } from '../examples.js';
 
 const text = (description: string) => Nullable(Type.String({ description }));
@@ -13,6 +13,15 @@ const DayHours = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The menus a store sells from (StoreInfo.menuTypes). */
+export const MenuTypesSchema = Type.Array(Type.Union(MENU_TYPES.map((type) => Type.Literal(type))), {
+  minItems: 1,
+  maxItems: MENU_TYPES.length,
+  uniqueItems: true,
+  description:
+    'The menus it sells from: rec (adult-use), med (medical) or both; absent until the store says.',
+});
 
 /** Store information: the same object in both request forms. Unknown values are null. */
 export const StoreInfoSchema = Type.Object(
@@ -35,6 +44,7 @@ export const StoreInfoSchema = Type.Object(
       properties: Object.fromEntries(WEEKDAYS.map((day) => [day, DayHours])),
     }),
     logo: text('Logo URL'),
+    menu_types: Type.Optional(MenuTypesSchema),
     updated_at: Type.String({ format: 'date-time' }),
   },
   { additionalProperties: false, title: 'StoreInfo', examples: [STORE_INFO_EXAMPLE] },

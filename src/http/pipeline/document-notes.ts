@@ -39,8 +39,13 @@ export function IntegerText(pattern: string, range: IntegerRange, options: { des
 
 type Json = Record<string, unknown>;
 
-/** A parameter schema as the document gives it: an integer text becomes the integer it holds. */
+/**
+ * A parameter schema as the document gives it: an integer text becomes the integer it holds (in
+ * each branch of a union too: an item is its id or `ext:` and its external_id).
+ */
 function documentedParameter(schema: Json): Json {
+  if (Array.isArray(schema.anyOf))
+    return { ...schema, anyOf: (schema.anyOf as Json[]).map(documentedParameter) };
   const range = schema[INTEGER_TEXT] as IntegerRange | undefined;
   if (range === undefined) return schema;
   const { type: _text, pattern: _digits, maxLength: _length, [INTEGER_TEXT]: _range, ...rest } = schema;

@@ -25,6 +25,8 @@ export interface MenuRepository {
     dispensaryId: number,
     after: number,
   ): Promise<{ itemIds: number[]; items: MenuItem[]; cursor: number } | undefined>;
+  /** The ids of the items with these external_ids (those that exist), by external_id. */
+  idsByExternalId(dispensaryId: number, externalIds: readonly string[]): Promise<Map<string, number>>;
   setItemActive(dispensaryId: number, itemId: number, active: boolean, actor?: Actor): Promise<boolean>;
   /** Sets every stock level in one transaction, or none: throws UnmatchedStockError naming the misses. */
   setStock(dispensaryId: number, updates: StockUpdate[], actor?: Actor): Promise<number>;

@@ -13,6 +13,7 @@ import * as feedCursorRange from './0012-feed-cursor-range.js';
 import * as richItem from './0013-rich-item.js';
 import * as specials from './0014-specials.js';
 import * as accounts from './0015-accounts.js';
+import * as externalIdMenuTypes from './0018-external-id-menu-types.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0013-rich-item': richItem,
   '0014-specials': specials,
   '0015-accounts': accounts,
+  '0018-external-id-menu-types': externalIdMenuTypes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

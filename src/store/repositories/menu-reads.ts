@@ -1,11 +1,13 @@
 import type { MenuItem } from '../../domain/item.js';
-import { type Dialect, idLists, type ReadArrays } from '../dialect.js';
+import { chunks, type Dialect, idLists, type ReadArrays } from '../dialect.js';
 import { foldMenu } from '../item-folds.js';
 import type { MenuRepository } from '../store.js';
 import { menuQueries } from './menu-queries.js';
 
 /** A dispensary's menu as it is read (the snapshots' reads, each one read transaction). */
-export class MenuReads implements Pick<MenuRepository, 'read' | 'readAt' | 'readChangedSince'> {
+export class MenuReads
+  implements Pick<MenuRepository, 'read' | 'readAt' | 'readChangedSince' | 'idsByExternalId'>
+{
   constructor(protected readonly dialect: Dialect) {}
 
   async read(dispensaryId: number): Promise<MenuItem[]> {
@@ -14,6 +16,21 @@ export class MenuReads implements Pick<MenuRepository, 'read' | 'readAt' | 'read
 
   async readAt(dispensaryId: number): Promise<{ items: MenuItem[]; cursor: number }> {
     return this.readMenu(dispensaryId, true);
+  }
+
+  async idsByExternalId(dispensaryId: number, externalIds: readonly string[]): Promise<Map<string, number>> {
+    const found = new Map<string, number>();
+    const wanted = [...new Set(externalIds)].filter((externalId) => externalId !== '');
+    for (const list of chunks(this.dialect, wanted, 1)) {
+      const rows = await this.dialect.db
+        .selectFrom('items')
+        .select(['id', 'external_id'])
+        .where('dispensary_id', '=', dispensaryId)
+        .where('external_id', 'in', list)
+        .execute();
+      for (const row of rows) found.set(row.external_id, Number(row.id));
+    }
+    return found;
   }
 
   private async readMenu(dispensaryId: number, withCursor: boolean) {

@@ -37,6 +37,12 @@ import {
 import { MenuReads } from './menu-reads.js';
 import { stockTargets } from './stock-levels.js';
 
+/**
+ * The ConflictError of an item write the database refused: the only unique rule such a write can
+ * break is one external_id per dispensary (0018; ids are assigned under the dispensary's lock).
+ */
+const EXTERNAL_ID_TAKEN = 'an external_id of these items is taken by another item of the dispensary';
+
 /** A dispensary's menu: its reads (MenuReads) and the writes that change it. */
 export class Menus extends MenuReads implements MenuRepository {
   constructor(
@@ -52,41 +58,44 @@ export class Menus extends MenuReads implements MenuRepository {
    * stored menu records only its audit entry.
    */
   async replace(dispensaryId: number, items: MenuItemInput[], actor: Actor = OPERATOR): Promise<MenuItem[]> {
-    return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
-      await requireDispensary(trx, dispensaryId);
-      const stored = await readStoredItems(this.dialect, trx, dispensaryId);
-      // New ids continue after every id the dispensary has used or is importing, so no id is reused.
-      const menu = assignIds(items, [...stored.items.keys()].at(-1) ?? 0);
-      const diff = diffItems(menu, stored.items);
-      const kept = new Set(menu.map((item) => item.id));
-      const removed: number[] = [];
-      for (const [id, item] of stored.items) {
-        if (kept.has(id)) continue;
-        removed.push(id);
-        if (item.active) diff.feed.push(removal(id, 'deleted'));
-      }
-      // In item order, whatever happened to each.
-      diff.feed.sort((a, b) => (a.itemId ?? 0) - (b.itemId ?? 0));
-      const rewritten = [...diff.replaced, ...removed];
-      await this.rewrite(trx, dispensaryId, diff, rewritten);
-      await this.renewStale(trx, dispensaryId, stored, rewritten);
-      return {
-        result: menu,
-        change: {
-          kind: 'menu',
-          dispensaryId,
-          action: 'menu.replace',
-          detail: {
-            items: menu.length,
-            price_entries: menu.reduce((sum, item) => sum + item.prices.length, 0),
-            written: diff.written.length,
-            removed: removed.length,
+    return this.writer.write(
+      { actor, lockDispensary: dispensaryId, conflict: EXTERNAL_ID_TAKEN },
+      async (trx) => {
+        await requireDispensary(trx, dispensaryId);
+        const stored = await readStoredItems(this.dialect, trx, dispensaryId);
+        // New ids continue after every id the dispensary has used or is importing, so no id is reused.
+        const menu = assignIds(items, [...stored.items.keys()].at(-1) ?? 0);
+        const diff = diffItems(menu, stored.items);
+        const kept = new Set(menu.map((item) => item.id));
+        const removed: number[] = [];
+        for (const [id, item] of stored.items) {
+          if (kept.has(id)) continue;
+          removed.push(id);
+          if (item.active) diff.feed.push(removal(id, 'deleted'));
+        }
+        // In item order, whatever happened to each.
+        diff.feed.sort((a, b) => (a.itemId ?? 0) - (b.itemId ?? 0));
+        const rewritten = [...diff.replaced, ...removed];
+        await this.rewrite(trx, dispensaryId, diff, rewritten);
+        await this.renewStale(trx, dispensaryId, stored, rewritten);
+        return {
+          result: menu,
+          change: {
+            kind: 'menu',
+            dispensaryId,
+            action: 'menu.replace',
+            detail: {
+              items: menu.length,
+              price_entries: menu.reduce((sum, item) => sum + item.prices.length, 0),
+              written: diff.written.length,
+              removed: removed.length,
+            },
+            feed: diff.feed,
+            ...(diff.written.length === 0 && removed.length === 0 && { unchanged: true }),
           },
-          feed: diff.feed,
-          ...(diff.written.length === 0 && removed.length === 0 && { unchanged: true }),
-        },
-      };
-    });
+        };
+      },
+    );
   }
 
   async upsertItems(
@@ -94,46 +103,49 @@ export class Menus extends MenuReads implements MenuRepository {
     items: MenuItemInput[],
     actor: Actor = OPERATOR,
   ): Promise<UpsertResult> {
-    return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
-      await requireDispensary(trx, dispensaryId);
-      // An item without an id is the existing item of the same name and brand, when there is one: the
-      // same file upserted twice replaces its items instead of adding them again.
-      let matched = items;
-      if (items.some((item) => item.id === null)) {
-        const rows = await trx
-          .selectFrom('items')
-          .select(['id', 'name', 'brand'])
-          .where('dispensary_id', '=', dispensaryId)
-          .orderBy('id')
-          .execute();
-        matched = matchByNameAndBrand(
-          items,
-          rows.map((row) => ({ id: Number(row.id), name: row.name, brand: row.brand })),
-        );
-      }
-      const menu = assignIds(matched, await highestItemId(trx, dispensaryId));
-      const ids = menu.map((item) => item.id);
-      const stored = await readStoredItems(this.dialect, trx, dispensaryId, ids);
-      const existing = stored.items;
-      const diff = diffItems(menu, existing);
-      await this.rewrite(trx, dispensaryId, diff, diff.replaced);
-      await this.renewStale(trx, dispensaryId, stored, diff.replaced);
-      const result: UpsertResult = {
-        created: ids.filter((id) => !existing.has(id)),
-        updated: ids.filter((id) => existing.has(id)),
-      };
-      return {
-        result,
-        change: {
-          kind: 'menu',
-          dispensaryId,
-          action: 'menu.upsert',
-          detail: { created: result.created.length, updated: result.updated.length },
-          feed: diff.feed,
-          ...(diff.written.length === 0 && { unchanged: true }),
-        },
-      };
-    });
+    return this.writer.write(
+      { actor, lockDispensary: dispensaryId, conflict: EXTERNAL_ID_TAKEN },
+      async (trx) => {
+        await requireDispensary(trx, dispensaryId);
+        // An item without an id is the existing item of the same name and brand, when there is one: the
+        // same file upserted twice replaces its items instead of adding them again.
+        let matched = items;
+        if (items.some((item) => item.id === null)) {
+          const rows = await trx
+            .selectFrom('items')
+            .select(['id', 'name', 'brand'])
+            .where('dispensary_id', '=', dispensaryId)
+            .orderBy('id')
+            .execute();
+          matched = matchByNameAndBrand(
+            items,
+            rows.map((row) => ({ id: Number(row.id), name: row.name, brand: row.brand })),
+          );
+        }
+        const menu = assignIds(matched, await highestItemId(trx, dispensaryId));
+        const ids = menu.map((item) => item.id);
+        const stored = await readStoredItems(this.dialect, trx, dispensaryId, ids);
+        const existing = stored.items;
+        const diff = diffItems(menu, existing);
+        await this.rewrite(trx, dispensaryId, diff, diff.replaced);
+        await this.renewStale(trx, dispensaryId, stored, diff.replaced);
+        const result: UpsertResult = {
+          created: ids.filter((id) => !existing.has(id)),
+          updated: ids.filter((id) => existing.has(id)),
+        };
+        return {
+          result,
+          change: {
+            kind: 'menu',
+            dispensaryId,
+            action: 'menu.upsert',
+            detail: { created: result.created.length, updated: result.updated.length },
+            feed: diff.feed,
+            ...(diff.written.length === 0 && { unchanged: true }),
+          },
+        };
+      },
+    );
   }
 
   async deleteItem(dispensaryId: number, itemId: number, actor: Actor = OPERATOR): Promise<boolean> {

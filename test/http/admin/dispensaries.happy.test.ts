@@ -181,6 +181,30 @@ describe('sync API: dispensaries, happy paths', () => {
     });
   });
 
+  describe('menu_types: the menus a store sells from', () => {
+    it('absent until set; set, it is in the store information of the sync API and the forms; null takes it out', async () => {
+      const id = runtime.seed.dispensaryId;
+      const path = `/dispensaries/${id}`;
+      const unset = (await formAStore(runtime.seed.token)).body;
+      expect(JSON.parse(unset)).not.toHaveProperty('menu_types');
+      // Given in any order, kept as rec then med.
+      const both = await admin('PATCH', path, { menu_types: ['med', 'rec'] });
+      expect(both.statusCode, both.body).toBe(200);
+      expect(both.json().store.menu_types).toEqual(['rec', 'med']);
+      expect((await formAStore(runtime.seed.token)).json().menu_types).toEqual(['rec', 'med']);
+      expect((await admin('GET', path)).json().store.menu_types).toEqual(['rec', 'med']);
+      for (const wrong of [[], ['rec', 'rec'], ['adult'], 'rec']) {
+        const refused = await admin('PATCH', path, { menu_types: wrong });
+        expect(refused.statusCode, JSON.stringify(wrong)).toBe(400);
+        expect(refused.body).toContain('menu_types');
+      }
+      const cleared = await admin('PATCH', path, { menu_types: null });
+      expect(cleared.json().store).not.toHaveProperty('menu_types');
+      const again = JSON.parse((await formAStore(runtime.seed.token)).body);
+      expect({ ...again, updated_at: null }).toEqual({ ...JSON.parse(unset), updated_at: null });
+    });
+  });
+
   describe('rotate token', () => {
     it('with grace_seconds 0: the old token gets 403 on /menu at once, the new one 200', async () => {
       const created = (await admin('POST', '/dispensaries', { name: 'Rotating' })).json();

@@ -57,7 +57,13 @@ describe('sync API: menu, happy paths', () => {
         prices: [
           { ...BLUE_DREAM.prices[0], ...SPEC_ONLY_PRICE_FIELDS, net_weight_g: 1, price_per_gram: 12 },
           { ...BLUE_DREAM.prices[1], ...SPEC_ONLY_PRICE_FIELDS, net_weight_g: 3.5, price_per_gram: 11 },
-        ].map((price) => ({ ...price, effective_price: price.price, special: null })),
+        ].map((price) => ({
+          ...price,
+          effective_price: price.price,
+          special: null,
+          effective_med_price: null,
+          med_special: null,
+        })),
       });
       expect(items[1]).toMatchObject({ id: 2, active: false });
     });

@@ -89,6 +89,7 @@ describe('every role against every sync API route, under an account session', ()
     ['PATCH', `/dispensaries/${d}/menu/items`, [], ALL],
     ['PATCH', `/dispensaries/${d}/menu/items/9`, { name: 'Nine' }, ALL],
     ['DELETE', `/dispensaries/${d}/menu/items/9`, undefined, ALL],
+    ['POST', `/dispensaries/${d}/menu/items/9/lab-result`, { metric_list: [] }, ALL],
     ['PATCH', `/dispensaries/${d}/inventory`, [], ALL],
     ['GET', `/dispensaries/${d}/specials`, undefined, ALL],
     ['POST', `/dispensaries/${d}/specials`, {}, ALL],

@@ -143,6 +143,8 @@ describe('sync API: specials', () => {
           price_per_gram: 12,
           effective_price: 10.8,
           special: applied,
+          effective_med_price: null,
+          med_special: null,
         },
         {
           unit: 'ounce',
@@ -154,6 +156,8 @@ describe('sync API: specials', () => {
           price_per_gram: 11,
           effective_price: 34.65,
           special: applied,
+          effective_med_price: null,
+          med_special: null,
         },
       ]);
       const brownie = menu.find((item: { id: number }) => item.id === 1);
@@ -164,6 +168,55 @@ describe('sync API: specials', () => {
       const after = await formB();
       expect(after.body).toBe(before.body);
       await suite.admin('DELETE', `/dispensaries/${one()}/specials/${special.id}`);
+    });
+  });
+
+  describe('medical prices', () => {
+    it('a med special lowers med_price only, a rec one price only; the menu read shows each with its special', async () => {
+      const path = `/dispensaries/${one()}/menu/items/3`;
+      const original = (await suite.admin('GET', `/dispensaries/${one()}/menu`)).json();
+      const prices = [
+        { unit: 'gram', amount: 1, price: 12, med_price: 10, stock: 10 },
+        { unit: 'ounce', amount: 0.125, price: 38.5, stock: 0 },
+      ];
+      expect((await suite.admin('PATCH', path, { prices })).statusCode).toBe(200);
+      const create = async (fields: object) =>
+        (await suite.admin('POST', `/dispensaries/${one()}/specials`, { ...FLOWER_DEAL, ...fields })).json();
+      const med = await create({ name: 'Patients', menu_type: 'med', kind: 'amount_off', value: 2.5 });
+      const rec = await create({ name: 'Adults', menu_type: 'rec', value: 5 });
+      const menu = (await suite.admin('GET', `/dispensaries/${one()}/menu`)).json();
+      const entries = menu.find((item: { id: number }) => item.id === 3).prices;
+      const applied = (special: { id: number; name: string }) => ({
+        id: special.id,
+        name: special.name,
+        ends_at: null,
+      });
+      expect(entries[0]).toMatchObject({
+        price: 12,
+        med_price: 10,
+        effective_price: 11.4,
+        special: applied(rec),
+        effective_med_price: 7.5,
+        med_special: applied(med),
+      });
+      // No med_price: no medical price to lower.
+      expect(entries[1]).toMatchObject({
+        effective_price: 36.58,
+        special: applied(rec),
+        effective_med_price: null,
+        med_special: null,
+      });
+      for (const special of [med, rec])
+        await suite.admin('DELETE', `/dispensaries/${one()}/specials/${special.id}`);
+      const restored = original
+        .find((item: { id: number }) => item.id === 3)
+        .prices.map(({ unit, amount, price, stock }: Record<string, unknown>) => ({
+          unit,
+          amount,
+          price,
+          stock,
+        }));
+      expect((await suite.admin('PATCH', path, { prices: restored })).statusCode).toBe(200);
     });
   });
 

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Nullable } from '../../../domain/nullable.js';
 import { SLUG_MAX, SLUG_MIN } from '../../../domain/publishing.js';
 import { STORE_INFO_FIELDS, WEEKDAYS } from '../../../domain/store-info.js';
-import { StoreInfoSchema } from '../../../forms/common/store-info.js';
+import { MenuTypesSchema, StoreInfoSchema } from '../../../forms/common/store-info.js';
 import { STORE_INFO_EXAMPLE } from '../../../forms/examples.js';
 
 /** The schemas of the sync API's dispensary routes (src/http/routes/admin/dispensaries.ts). */
@@ -79,7 +79,9 @@ const STORE_INPUT = Object.fromEntries(
                 'Opening hours per weekday in local time (days left out keep theirs); null clears them',
             }),
           )
-        : StoreInfoSchema.properties[field as keyof typeof STORE_INFO_FIELDS],
+        : field === 'menu_types'
+          ? Nullable(MenuTypesSchema)
+          : StoreInfoSchema.properties[field as keyof typeof STORE_INFO_FIELDS],
     ),
   ]),
 );

@@ -1,6 +1,7 @@
 import { type TSchema, Type } from 'typebox';
 import { LIMITS } from '../../../domain/field-kinds.js';
 import { ITEM_READ_EXAMPLE, ItemReadSchema, PriceReadSchema } from '../../../domain/item-reads.js';
+import { EXTERNAL_REF_PATTERN } from '../../../domain/item-ref.js';
 import {
   CANONICAL_ITEM_EXAMPLE,
   CanonicalItemSchema,
@@ -35,9 +36,18 @@ const EXAMPLES = {
   },
 };
 
+/** An item of the path: its id, or `ext:` and its external_id (the point of sale's id). */
+export const ItemRefText = Type.Union(
+  [
+    IdText('Item id'),
+    Type.String({ pattern: EXTERNAL_REF_PATTERN, description: "ext: and the item's external_id" }),
+  ],
+  { description: 'The item: its id, or ext: and its external_id (ext:pos-10442).' },
+);
+
 export const ItemParams = Type.Object({
   id: DispensaryId,
-  item_id: IdText('Item id'),
+  item_id: ItemRefText,
 });
 
 /** The canonical item: every field of both forms, as imports, exports and the sync API use it. */
@@ -71,6 +81,17 @@ const PricedEntry = Type.Object(
       ...AppliedSpecial,
       description: 'The special effective_price comes from; null when it is price as written.',
     }),
+    effective_med_price: Nullable(
+      Type.Number({
+        minimum: 0,
+        description:
+          'The medical price now: med_price lowered by the best special for med or both (they do not stack), or med_price; null when the entry has no med_price.',
+      }),
+    ),
+    med_special: Nullable({
+      ...AppliedSpecial,
+      description: 'The special effective_med_price comes from; null when none applies.',
+    }),
   },
   { additionalProperties: false, title: 'PricedEntry' },
 );
@@ -95,8 +116,19 @@ export const PricedItem = Type.Object(
                 ...price,
                 effective_price: 9.6,
                 special: { id: 1, name: 'Happy hour', ends_at: '2026-04-20T01:00:00.000Z' },
+                effective_med_price: price.med_price === null ? null : Math.round(price.med_price * 80) / 100,
+                med_special:
+                  price.med_price === null
+                    ? null
+                    : { id: 1, name: 'Happy hour', ends_at: '2026-04-20T01:00:00.000Z' },
               }
-            : { ...price, effective_price: price.price, special: null },
+            : {
+                ...price,
+                effective_price: price.price,
+                special: null,
+                effective_med_price: price.med_price,
+                med_special: null,
+              },
         ),
       },
     ],
@@ -165,7 +197,10 @@ export const ItemPatchBody = Type.Unsafe<Record<string, unknown>>({
 export const StockBody = Type.Array(
   Type.Object(
     {
-      item_id: Type.Integer(),
+      item_id: Type.Union([
+        Type.Integer({ minimum: 1 }),
+        Type.String({ pattern: '^ext:.{1,100}$', description: "ext: and the item's external_id" }),
+      ]),
       unit: PRICE_FIELDS.unit.schema,
       amount: Type.Number(),
       stock: Nullable(Type.Number()),

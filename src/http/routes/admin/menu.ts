@@ -1,9 +1,12 @@
 import { Type } from 'typebox';
 import { ItemReadSchema } from '../../../domain/item-reads.js';
+import { parseItemRef } from '../../../domain/item-ref.js';
+import { importLabResult } from '../../../services/lab-results.js';
 import { lineOf } from '../../../services/menus.js';
 import { importReportRecord, pricedItemRecord } from '../../../services/records.js';
 import { noContent } from '../../pipeline/error-responses.js';
 import { actorOf, pathId } from './auth.js';
+import { LabResultBody, LabResultOut } from './lab-result.schemas.js';
 import {
   CanonicalItem,
   ExportQuerystring,
@@ -23,8 +26,8 @@ import { IdParams } from './shared.schemas.js';
 
 const tags = ['Sync API: menu and inventory'];
 
-/** The item of the path (`:item_id`; the route schema has checked it is a number). */
-const itemOf = (request: { params: { item_id: string } }) => Number(request.params.item_id);
+/** The item of the path (`:item_id`; the route schema has checked it is an id or `ext:` and an external_id). */
+const itemOf = (request: { params: { item_id: string } }) => parseItemRef(request.params.item_id)!;
 
 export const menuRoutes = adminPlugin(tags, async (needs, { menus, specials }, { write }, app) => {
   needs('read').read('/dispensaries/:id/menu', {
@@ -130,16 +133,26 @@ export const menuRoutes = adminPlugin(tags, async (needs, { menus, specials }, {
 
   needs('menu').write('PATCH', '/dispensaries/:id/menu/items/:item_id', {
     operationId: 'patchMenuItem',
-    summary: 'Change some fields of one item, such as active',
+    summary: 'Change some fields of one item, such as active (the item by id, or ext: and its external_id)',
     schema: { params: ItemParams, body: ItemPatchBody, response: { 200: ItemReadSchema } },
     run: (request) => menus.patchItem(pathId(request), itemOf(request), request.body, actorOf(request)),
   });
 
   needs('menu').write('DELETE', '/dispensaries/:id/menu/items/:item_id', {
     operationId: 'deleteMenuItem',
-    summary: 'Delete one item',
+    summary: 'Delete one item (by id, or ext: and its external_id)',
     schema: { params: ItemParams, response: noContent('Deleted.') },
     run: (request) => menus.deleteItem(pathId(request), itemOf(request), actorOf(request)),
+  });
+
+  needs('menu').write('POST', '/dispensaries/:id/menu/items/:item_id/lab-result', {
+    operationId: 'importLabResult',
+    summary: 'Import an OpenTHC lab result onto one item: its cannabinoids, terpenes and batch',
+    description:
+      "The body is an OpenTHC Lab_Result document. Its cannabinoid and terpene metrics (by lab_metric_id, stub or name) replace the item's lists they have entries for; the lab's license and the certificate (an http(s) URL) fill the batch. The result passes the item's validation and is written in one transaction, a change on the feed and in the audit log. Metrics not mapped are answered in skipped, with the reason.",
+    schema: { params: ItemParams, body: LabResultBody, response: { 200: LabResultOut } },
+    run: (request) =>
+      importLabResult(menus, pathId(request), itemOf(request), request.body, actorOf(request)),
   });
 
   needs('stock').write('PATCH', '/dispensaries/:id/inventory', {
