@@ -78,7 +78,10 @@ const Document = Type.Object(
 export const LabResultBody = Type.Unsafe<unknown>({
   anyOf: [
     Document,
-    Type.Unknown({
+    // Anything but null: a missing body (which Fastify checks as null) is refused as empty, as on every
+    // route that needs one (body-parsers.ts).
+    Type.Unsafe<unknown>({
+      not: { type: 'null' },
       description: 'Anything else is refused with 400 naming each path.',
       [CHECKED_BY_CODE]: true,
     }),
