@@ -42,6 +42,20 @@ export function withoutStack<E extends Error>(make: () => E): E {
   }
 }
 
+/**
+ * A write refused for its problems (400 invalid_request), in the words every refusal of a menu, a
+ * stock update, a special or a lab result uses: "The special was refused (2 problems), nothing was
+ * changed: …". `what` is the subject and its verb ("The special was refused").
+ */
+export function refusedWrite(what: string, problems: FieldProblem[]): ServiceError {
+  const count = `${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}`;
+  return new ServiceError(
+    'invalid_request',
+    `${what} (${count}), nothing was changed: ${describeProblems(problems)}`,
+    problems,
+  );
+}
+
 export function describeProblems(problems: FieldProblem[], shown = 5): string {
   const listed = problems.slice(0, shown).map((problem) => `${problem.field} ${problem.message}`);
   const more = problems.length > shown ? ` (and ${problems.length - shown} more)` : '';

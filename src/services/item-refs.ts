@@ -3,7 +3,7 @@ import { type ItemRef, refText } from '../domain/item-ref.js';
 import type { FieldProblem } from '../domain/validate-item.js';
 import type { ExternalStockRef } from '../domain/validate-stock.js';
 import { ConflictError, type Store } from '../store/store.js';
-import { describeProblems, ServiceError } from './errors.js';
+import { refusedWrite, ServiceError } from './errors.js';
 
 /** An item as the services take it: its id, or an ItemRef (`ext:` and its external_id). */
 export type ItemOrRef = number | ItemRef;
@@ -119,10 +119,5 @@ export async function withExternalIdsChecked<T>(
   }
 }
 
-export function rejected(problems: FieldProblem[]): ServiceError {
-  return new ServiceError(
-    'invalid_request',
-    `The menu was rejected (${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}), nothing was changed: ${describeProblems(problems)}`,
-    problems,
-  );
-}
+export const rejected = (problems: FieldProblem[]): ServiceError =>
+  refusedWrite('The menu was rejected', problems);

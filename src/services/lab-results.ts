@@ -3,7 +3,7 @@ import type { ItemRead } from '../domain/item-reads.js';
 import { type LabResultMapping, mapLabResult, type SkippedMetric } from '../domain/openthc-lab-result.js';
 import type { FieldProblem } from '../domain/validate-item.js';
 import type { Actor } from '../store/store.js';
-import { describeProblems, ServiceError } from './errors.js';
+import { refusedWrite, ServiceError } from './errors.js';
 import { type ItemOrRef, noItem } from './item-refs.js';
 import type { MenuService } from './menus.js';
 
@@ -80,11 +80,5 @@ function atDocumentPath(problem: FieldProblem, mapping: LabResultMapping): Field
     : { field: `metric_list[${source}]`, message: `${problem.message} (mapped to ${problem.field})` };
 }
 
-function refused(problems: FieldProblem[], why = 'was refused'): ServiceError {
-  const count = `${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}`;
-  return new ServiceError(
-    'invalid_request',
-    `The lab result ${why} (${count}), nothing was changed: ${describeProblems(problems)}`,
-    problems,
-  );
-}
+const refused = (problems: FieldProblem[], why = 'was refused'): ServiceError =>
+  refusedWrite(`The lab result ${why}`, problems);

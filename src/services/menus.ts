@@ -6,7 +6,7 @@ import { type FieldAliases, type FieldProblem, validateItem, validateMenu } from
 import { validateStockUpdates } from '../domain/validate-stock.js';
 import { type Actor, type Store, UnmatchedStockError, type UpsertResult } from '../store/store.js';
 import { type AfterWrite, notFound } from './dispensaries.js';
-import { describeProblems, ServiceError } from './errors.js';
+import { describeProblems, refusedWrite, ServiceError } from './errors.js';
 import {
   externalIdClashes,
   type ItemOrRef,
@@ -261,12 +261,7 @@ export class MenuService {
   async setStock(dispensaryId: number, raw: unknown, actor?: Actor): Promise<{ updated: number }> {
     const result = validateStockUpdates(raw);
     if (!result.ok) {
-      const count = result.problems.length;
-      throw new ServiceError(
-        'invalid_request',
-        `The stock update was rejected (${count} ${count === 1 ? 'problem' : 'problems'}), nothing was changed: ${describeProblems(result.problems)}`,
-        result.problems,
-      );
+      throw refusedWrite('The stock update was rejected', result.problems);
     }
     if (!(await this.store.dispensaries.get(dispensaryId))) throw notFound(dispensaryId);
     await resolveExternalStockRefs(this.store, dispensaryId, result.updates, result.external);

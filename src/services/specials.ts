@@ -5,7 +5,7 @@ import type { FieldProblem } from '../domain/validate-item.js';
 import { validateSpecial } from '../domain/validate-special.js';
 import type { Actor, Store } from '../store/store.js';
 import type { AfterWrite } from './dispensaries.js';
-import { describeProblems, ServiceError } from './errors.js';
+import { refusedWrite, ServiceError } from './errors.js';
 
 /**
  * Each dispensary's specials, for the sync API and the CLI: validated here (validate-special.ts), kept
@@ -103,13 +103,8 @@ export class SpecialService {
   }
 }
 
-function rejected(problems: FieldProblem[]): ServiceError {
-  return new ServiceError(
-    'invalid_request',
-    `The special was refused (${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}), nothing was changed: ${describeProblems(problems)}`,
-    problems,
-  );
-}
+const rejected = (problems: FieldProblem[]): ServiceError =>
+  refusedWrite('The special was refused', problems);
 
 const noDispensary = (id: number) =>
   new ServiceError('not_found', `There is no dispensary ${id}. List them with: npx menu-api dispensary list`);
