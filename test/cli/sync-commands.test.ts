@@ -564,4 +564,45 @@ describe('the sync commands of the CLI, on a database shared with a running serv
       expectNoSecrets(table.stdout, secrets);
     });
   });
+  describe('special schedule', () => {
+    it('prints when each special applies in the coming days, as a table or --json; --days is 1 to 31', async () => {
+      const added = await cliJson<{ id: number }>(db, [
+        'special',
+        'add',
+        String(shop.id),
+        '--name',
+        'Happy hour',
+        '--kind',
+        'percent_off',
+        '--value',
+        '20',
+        '--brands',
+        'Acme',
+        '--daily-start',
+        '16:00',
+        '--daily-end',
+        '18:00',
+      ]);
+      const schedule = await cliJson<{
+        from: string;
+        to: string;
+        specials: { id: number; periods: { starts_at: string; ends_at: string | null }[] }[];
+      }>(db, ['special', 'schedule', String(shop.id), '--days', '2']);
+      expect(Date.parse(schedule.to) - Date.parse(schedule.from)).toBe(2 * 86_400_000);
+      const [special] = schedule.specials;
+      expect(special?.id).toBe(added.id);
+      // Two days hold two or three daily windows (no store zone: UTC), each ending at 18:00.
+      expect(special?.periods.length).toBeGreaterThanOrEqual(2);
+      expect(special?.periods.length).toBeLessThanOrEqual(3);
+      for (const period of special!.periods) expect(period.ends_at).toMatch(/T18:00:00\.000Z$/);
+      const table = await runCli(db, ['special', 'schedule', String(shop.id)]);
+      expect(table).toMatchObject({ code: 0, stderr: '' });
+      expect(table.stdout).toMatch(/ID\s+NAME\s+STARTS\s+ENDS/);
+      expect(table.stdout).toContain('(times in UTC)');
+      const refused = await runCli(db, ['special', 'schedule', String(shop.id), '--days', '32']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('--days must be a whole number of days from 1 to 31');
+      await cliJson(db, ['special', 'remove', String(shop.id), String(added.id)]);
+    });
+  });
 });

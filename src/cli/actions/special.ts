@@ -110,7 +110,7 @@ function daysAhead(text: string): number {
 }
 
 /** The schedule as a person reads it: one row per span, in the store's local time. */
-function scheduleTable(schedule: SpecialsSchedule): string {
+function scheduleTable(schedule: SpecialsSchedule, days: number): string {
   const zone = schedule.timezone ?? 'UTC';
   const local = new Intl.DateTimeFormat('en-US', {
     timeZone: zone,
@@ -129,7 +129,6 @@ function scheduleTable(schedule: SpecialsSchedule): string {
       period.end === null ? 'no end' : local.format(period.end),
     ]),
   );
-  const days = Math.round((schedule.to - schedule.from) / 86_400_000);
   if (rows.length === 0) return `No special applies in the next ${days} days.`;
   return `${table(['ID', 'NAME', 'STARTS', 'ENDS'], rows)}\n(times in ${zone})`;
 }
@@ -151,8 +150,9 @@ export function specialActions(options: CommonOptions) {
 
     schedule: (dispensary: string, days: string) =>
       run(async (specials) => {
-        const schedule = await specials.schedule(dispensaryId(dispensary), daysAhead(days));
-        emit(options, specialsScheduleRecord(schedule), scheduleTable(schedule));
+        const ahead = daysAhead(days);
+        const schedule = await specials.schedule(dispensaryId(dispensary), ahead);
+        emit(options, specialsScheduleRecord(schedule), scheduleTable(schedule, ahead));
       }),
 
     add: (dispensary: string, fields: SpecialOptions) =>
