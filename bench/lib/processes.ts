@@ -1,6 +1,6 @@
 /** Process plumbing for the benchmark: the repository root, pinned children, free ports, /proc readings, a current build. */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,29 +64,11 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-function newestMtime(directory: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    const path = join(directory, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
 /**
- * Runs `npm run build` when any source the build reads (server, console, browser code) is newer than
- * dist/: every benchmark measures the built server.
+ * Builds dist/ unless it was built from the sources there are now (scripts/build.mjs --if-stale): every
+ * benchmark measures the built server.
  */
 export function ensureBuilt(log: (message: string) => void): void {
-  let builtAt = 0;
-  try {
-    builtAt = statSync(join(ROOT, 'dist/cli/menu-api.mjs')).mtimeMs;
-  } catch {
-    // Never built.
-  }
-  const sources = ['src', 'console', 'web'].filter((folder) => existsSync(join(ROOT, folder)));
-  if (builtAt < Math.max(...sources.map((folder) => newestMtime(join(ROOT, folder))))) {
-    log('building (npm run build)');
-    execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  }
+  log('checking the build (scripts/build.mjs --if-stale)');
+  execFileSync('node', ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
 }
