@@ -85,13 +85,13 @@ export function formatHeadlinePotency(
 
 const GREEK: Record<string, string> = { alpha: 'α', beta: 'β', gamma: 'γ', delta: 'δ' };
 
-/** "beta-myrcene" → "β-Myrcene", "p-cymene" → "p-Cymene", "limonene" → "Limonene". */
+/** "beta-myrcene" → "β-Myrcene", "p-cymene" → "p-Cymene", "delta-3-carene" → "δ-3-Carene". */
 export function analyteName(code: string): string {
   const parts = code.split('-');
   const prefix =
     parts.length > 1 && (GREEK[parts[0]!] !== undefined || parts[0]!.length === 1) ? parts.shift()! : '';
   const name = parts.join('-');
-  const shown = name.charAt(0).toUpperCase() + name.slice(1);
+  const shown = name.replace(/[a-z]/, (letter) => letter.toUpperCase());
   return prefix ? `${GREEK[prefix] ?? prefix}-${shown}` : shown;
 }
 
