@@ -67,13 +67,13 @@ export type ItemRead = Static<typeof CanonicalItemSchema> & {
   prices: (CanonicalPrice & { net_weight_g: number | null; price_per_gram: number | null })[];
 };
 
+/** An entry's net weight in grams by the retail convention (1 oz = 28 g); null for `unit`. */
+export function netWeightGrams(unit: string, amount: number): number | null {
+  return unit === 'gram' ? amount : unit === 'ounce' ? round(amount * GRAMS_PER_OUNCE, 6) : null;
+}
+
 function priceRead(price: CanonicalPrice): ItemRead['prices'][number] {
-  const grams =
-    price.unit === 'gram'
-      ? price.amount
-      : price.unit === 'ounce'
-        ? round(price.amount * GRAMS_PER_OUNCE, 6)
-        : null;
+  const grams = netWeightGrams(price.unit, price.amount);
   return { ...price, net_weight_g: grams, price_per_gram: grams ? round(price.price / grams, 2) : null };
 }
 
@@ -109,16 +109,21 @@ function headline(analytes: readonly Analyte[], total: string, neutral: string, 
   };
 }
 
+/** The headline total THC and CBD of a cannabinoid list (the read's `potency`). */
+export function headlinePotency(cannabinoids: readonly Analyte[]): Static<typeof PotencySchema> {
+  return {
+    thc: headline(cannabinoids, 'total-thc', 'd9-thc', 'd9-thca'),
+    cbd: headline(cannabinoids, 'total-cbd', 'cbd', 'cbda'),
+  };
+}
+
 /** The item as the sync API reads it: its canonical record with the derived figures. */
 export function toItemRead(item: MenuItem): ItemRead {
   const record = toCanonicalRecord(item);
   const { prices, ...fields } = record;
   return {
     ...fields,
-    potency: {
-      thc: headline(record.cannabinoids, 'total-thc', 'd9-thc', 'd9-thca'),
-      cbd: headline(record.cannabinoids, 'total-cbd', 'cbd', 'cbda'),
-    },
+    potency: headlinePotency(record.cannabinoids),
     prices: prices.map(priceRead),
   } as ItemRead;
 }

@@ -7,9 +7,30 @@ export interface Publishing {
   slug: string | null;
   /** Pages show stock quantities (not only "in stock" or "sold out"); off by default. */
   showStock: boolean;
+  /**
+   * A special's regular price shown struck through beside the price people pay; on by default.
+   * Massachusetts' regulator treats sale and strike-through prices on online menus as prohibited
+   * advertising, so a store there turns it off.
+   */
+  showRegularPrice: boolean;
+  /** Potency badges (THC, CBD) on the pages; on by default. New York restricts promoting potency. */
+  showPotency: boolean;
 }
 
-export type PublishingPatch = { published?: boolean; slug?: string; showStock?: boolean };
+export type PublishingPatch = {
+  published?: boolean;
+  slug?: string;
+  showStock?: boolean;
+  showRegularPrice?: boolean;
+  showPotency?: boolean;
+};
+
+/** The switches of a publishing patch: wire name → model name (each true or false). */
+const SWITCHES = {
+  show_stock: 'showStock',
+  show_regular_price: 'showRegularPrice',
+  show_potency: 'showPotency',
+} as const;
 
 export const SLUG_MIN = 3;
 export const SLUG_MAX = 64;
@@ -21,6 +42,8 @@ export const PUBLISHING_FIELDS = {
   published: 'published',
   slug: 'slug',
   show_stock: 'showStock',
+  show_regular_price: 'showRegularPrice',
+  show_potency: 'showPotency',
 } as const satisfies Record<string, keyof Publishing>;
 
 export function isSlug(value: string): boolean {
@@ -60,9 +83,14 @@ export function validatePublishingPatch(
     if (typeof raw.published === 'boolean') patch.published = raw.published;
     else problems.push({ field: 'published', message: 'must be true or false' });
   }
-  if ('show_stock' in raw) {
-    if (typeof raw.show_stock === 'boolean') patch.showStock = raw.show_stock;
-    else problems.push({ field: 'show_stock', message: 'must be true or false' });
+  for (const [wire, name] of Object.entries(SWITCHES) as [
+    keyof typeof SWITCHES,
+    (typeof SWITCHES)[keyof typeof SWITCHES],
+  ][]) {
+    if (!(wire in raw)) continue;
+    const value = raw[wire];
+    if (typeof value === 'boolean') patch[name] = value;
+    else problems.push({ field: wire, message: 'must be true or false' });
   }
   if ('slug' in raw) {
     if (typeof raw.slug === 'string' && isSlug(raw.slug)) patch.slug = raw.slug;
@@ -77,5 +105,11 @@ export function validatePublishingPatch(
 
 /** The wire shape (snake_case), in API answers and the CLI's --json. */
 export function publishingRecord(publishing: Publishing) {
-  return { published: publishing.published, slug: publishing.slug, show_stock: publishing.showStock };
+  return {
+    published: publishing.published,
+    slug: publishing.slug,
+    show_stock: publishing.showStock,
+    show_regular_price: publishing.showRegularPrice,
+    show_potency: publishing.showPotency,
+  };
 }

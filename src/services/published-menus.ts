@@ -1,5 +1,6 @@
 import { type PublishedMenu, toPublishedMenu } from '../domain/published-menu.js';
 import { isSlug } from '../domain/publishing.js';
+import { MenuPricing } from '../domain/special-pricing.js';
 import type { Change, Store } from '../store/store.js';
 import type { ChangeFeed } from './change-feed.js';
 
@@ -34,6 +35,8 @@ export class PublishedMenus {
   constructor(
     private readonly store: Store,
     feed: Pick<ChangeFeed, 'subscribe'>,
+    /** The clock prices are read at (tests): a kept menu is priced until the next boundary's notice. */
+    private readonly now: () => number = Date.now,
   ) {
     feed.subscribe((change) => {
       if (change.kind === 'dispensary') this.slugs.clear();
@@ -84,12 +87,15 @@ export class PublishedMenus {
   }
 
   private async load(dispensaryId: number): Promise<PublishedMenu> {
-    const [publishing, info, items] = await Promise.all([
+    const [publishing, info, items, specials] = await Promise.all([
       this.store.dispensaries.getPublishing(dispensaryId),
       this.store.dispensaries.getStoreInfo(dispensaryId),
       this.store.menus.read(dispensaryId),
+      this.store.specials.ofDispensary(dispensaryId),
     ]);
     if (!publishing?.published || !publishing.slug || !info) throw new NotPublishedError();
-    return toPublishedMenu(publishing.slug, info, items, publishing.showStock);
+    // Priced now; at each start or end of a special the scheduler's change notice drops this menu.
+    const pricing = new MenuPricing(specials?.specials ?? [], info.timezone, this.now());
+    return toPublishedMenu(publishing.slug, info, items, publishing, pricing);
   }
 }

@@ -57,6 +57,10 @@ export interface DispensaryTable {
   slug: string | null;
   /** 1 when public pages show stock quantities, not only in stock or sold out. */
   show_stock: Generated<number>;
+  /** 1 (default) when a special's regular price is shown struck through (0019). */
+  show_regular_price: Generated<number>;
+  /** 1 (default) when the public pages show potency badges (0019). */
+  show_potency: Generated<number>;
 }
 
 export interface CredentialTable {

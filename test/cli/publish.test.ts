@@ -34,6 +34,8 @@ describe('dispensary publish and unpublish', { timeout: 60_000 }, () => {
     const publish = await runInProcess(['dispensary', 'publish', '--help']);
     expect(publish.stdout).toContain('--slug <slug>');
     expect(publish.stdout).toContain('--show-stock');
+    expect(publish.stdout).toContain('--no-regular-price');
+    expect(publish.stdout).toContain('--no-potency');
     expect(publish.stdout).toContain('--json');
     expect((await runInProcess(['dispensary', 'unpublish', '--help'])).stdout).toContain('--json');
   });
@@ -41,12 +43,26 @@ describe('dispensary publish and unpublish', { timeout: 60_000 }, () => {
   it('publish --json suggests the slug from the name; the page is served; unpublish makes it 404 within the poll', async () => {
     expect(await status('/m/green-leaf')).toBe(404);
     const published = await cliJson(database.address, ['dispensary', 'publish', String(shop)]);
-    expect(published).toEqual({ id: shop, published: true, slug: 'green-leaf', show_stock: false });
+    expect(published).toEqual({
+      id: shop,
+      published: true,
+      slug: 'green-leaf',
+      show_stock: false,
+      show_regular_price: true,
+      show_potency: true,
+    });
     await eventually(async () => expect(await status('/m/green-leaf')).toBe(200));
     const listed = await runCli(database.address, ['dispensary', 'list']);
     expect(listed.stdout).toMatch(/PUBLIC[\s\S]*\/m\/green-leaf/);
     const unpublished = await cliJson(database.address, ['dispensary', 'unpublish', String(shop)]);
-    expect(unpublished).toEqual({ id: shop, published: false, slug: 'green-leaf', show_stock: false });
+    expect(unpublished).toEqual({
+      id: shop,
+      published: false,
+      slug: 'green-leaf',
+      show_stock: false,
+      show_regular_price: true,
+      show_potency: true,
+    });
     await eventually(async () => {
       expect(await status('/m/green-leaf')).toBe(404);
       expect(await status('/board/green-leaf')).toBe(404);
@@ -62,8 +78,17 @@ describe('dispensary publish and unpublish', { timeout: 60_000 }, () => {
       '--slug',
       'leaf-shop',
       '--show-stock',
+      '--no-regular-price',
+      '--no-potency',
     ]);
-    expect(chosen).toEqual({ id: shop, published: true, slug: 'leaf-shop', show_stock: true });
+    expect(chosen).toEqual({
+      id: shop,
+      published: true,
+      slug: 'leaf-shop',
+      show_stock: true,
+      show_regular_price: false,
+      show_potency: false,
+    });
     const taken = await runCli(database.address, [
       'dispensary',
       'publish',

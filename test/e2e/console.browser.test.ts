@@ -416,6 +416,18 @@ describeInChromium('test/e2e/console.browser.test.ts', 'the console in Chromium'
       slug: 'corner-shop',
       show_stock: true,
     });
+    // The rules of some states: no struck-through regular price (Massachusetts), no potency (New York).
+    await page
+      .getByRole('checkbox', { name: 'Show regular prices struck through under a special' })
+      .uncheck();
+    await page.getByRole('status').filter({ hasText: 'Specials show only the price people pay' }).waitFor();
+    await page.getByRole('checkbox', { name: 'Show potency (THC, CBD)' }).uncheck();
+    await page.getByRole('status').filter({ hasText: 'The public pages show no potency' }).waitFor();
+    expect((await admin('GET', `/dispensaries/${id}`)).body).toMatchObject({
+      show_stock: true,
+      show_regular_price: false,
+      show_potency: false,
+    });
     await shot('publishing');
 
     await page.getByRole('link', { name: 'Dispensaries', exact: true }).click();

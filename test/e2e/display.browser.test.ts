@@ -203,6 +203,140 @@ describeInChromium('test/e2e/display.browser.test.ts', 'the public surfaces in C
     expect(problems).toEqual([]);
   }, 90_000);
 
+  it('a rich menu: lab results, sizes in grams, the medical switch and a special on the page, the board and the embed; the board follows the special without a reload', async () => {
+    // Two rich items join the demo, whose store sells both menus in New York.
+    const items = await admin('PATCH', '/dispensaries/1/menu/items', [
+      {
+        id: 901,
+        name: 'Lemon Haze',
+        brand: 'North Farm',
+        product_type: 'Flower',
+        product_subtype: 'Sativa',
+        cannabinoids: [
+          { code: 'total-thc', min: 24.1, unit: '%' },
+          { code: 'cbd', min: 0.1, unit: '%' },
+        ],
+        terpenes: [
+          { code: 'beta-myrcene', min: 1.2, unit: '%' },
+          { code: 'limonene', min: 0.8, unit: '%' },
+          { code: 'linalool', min: 0.3, unit: '%' },
+        ],
+        strain: { name: 'Lemon Haze', type: 'sativa_dominant' },
+        batch: { lab_name: 'Example Labs', coa_url: 'https://lab.example/coa/901.pdf' },
+        prices: [
+          { unit: 'ounce', amount: 0.125, price: 40, med_price: 35, label: 'Eighth' },
+          { unit: 'ounce', amount: 0.25, price: 75, med_price: 66 },
+        ],
+      },
+      {
+        id: 902,
+        name: 'Calm Gummies',
+        brand: 'Slow Co',
+        product_type: 'Edible',
+        cannabinoids: [{ code: 'd9-thc', min: 10, unit: 'mg', basis: 'package' }],
+        prices: [{ unit: 'unit', amount: 1, price: 20, med_price: 18 }],
+      },
+    ]);
+    expect(items.status, await items.text()).toBe(200);
+    const store = await admin('PATCH', '/dispensaries/1', {
+      menu_types: ['rec', 'med'],
+      timezone: 'America/New_York',
+    });
+    expect(store.status, await store.text()).toBe(200);
+    const special = await admin('POST', '/dispensaries/1/specials', {
+      name: 'Flower Friday',
+      kind: 'percent_off',
+      value: 20,
+      applies_to: { item_ids: [901] },
+      ends_at: '2030-06-01T22:00:00Z',
+    });
+    expect(special.status, await special.text()).toBe(201);
+
+    // The page: the item's details, the special with the regular price struck through, the switch.
+    for (const [width, height] of [
+      [390, 844],
+      [1440, 900],
+    ] as const) {
+      const page = await open(width, height);
+      await page.goto(`${server.url}/m/demo?q=lemon`);
+      const card = page.locator('.item[data-id="901"]');
+      expect(await card.locator('.potency').textContent()).toBe('THC 24.1% · CBD 0.1%');
+      expect(await card.locator('.details').textContent()).toBe(
+        'Sativa-dominant · β-Myrcene 1.2% · Limonene 0.8% · Linalool 0.3%',
+      );
+      expect(await card.locator('.lab a').getAttribute('rel')).toBe('noopener');
+      const eighth = card.locator('.price').first();
+      expect(await eighth.locator('.amount').textContent()).toBe('Eighth · 3.5 g');
+      expect(await eighth.locator('.for-rec .cost').textContent()).toBe('$32.00');
+      expect(await eighth.locator('.for-rec del').textContent()).toBe('Regular price $40.00');
+      expect(await eighth.locator('.for-med').isVisible()).toBe(false);
+      expect(await card.locator('.special .for-rec').textContent()).toMatch(
+        /^Special: Flower Friday · ends Sat, Jun 1, 6:00\sPM$/,
+      );
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
+      // The switch, enhanced: no reload, the address follows, the medical prices show.
+      await page.click('.menu-types a[data-menu="med"]');
+      expect(await eighth.locator('.for-med .cost').isVisible()).toBe(true);
+      expect(await eighth.locator('.for-med .cost').textContent()).toBe('$28.00');
+      expect(await eighth.locator('.for-rec').isVisible()).toBe(false);
+      expect(page.url()).toContain('q=lemon&menu=med');
+      expect(await page.locator('.menu-types a[aria-current="page"]').textContent()).toBe('Medical');
+      await page.screenshot({ path: join(SHOTS, `menu-rich-${width}x${height}.png`), fullPage: width < 400 });
+      expect(await seriousProblems(page), `axe on the rich menu page at ${width}`).toEqual([]);
+      await page.close();
+    }
+
+    // The embed: the same details, a lab results link, the switch to medical prices.
+    const embed = await open(1280, 900);
+    await embed.goto(hostUrl);
+    const embedItem = embed.locator('[data-menu="demo"] .item[data-id="901"]');
+    await expect
+      .poll(() => embedItem.locator('.prices').textContent(), { timeout: 10_000 })
+      .toContain('Eighth · 3.5 g $32.00 Regular price $40.00 $9.14/g');
+    expect(await embedItem.locator('.lab').getAttribute('href')).toBe('https://lab.example/coa/901.pdf');
+    expect(await embedItem.locator('del').count()).toBe(2);
+    await embed.locator('[data-menu="demo"] select').selectOption('med');
+    await expect
+      .poll(() => embedItem.locator('.prices').textContent())
+      .toContain('$28.00 Regular price $35.00');
+    await embedItem.scrollIntoViewIfNeeded();
+    await embed.screenshot({ path: join(SHOTS, 'embed-rich.png') });
+    expect(await seriousProblems(embed), 'axe on the rich embed').toEqual([]);
+    await embed.close();
+
+    // The board: a special starting in 2 s and ending 2 s later shows and goes without a reload.
+    const board = await openLiveBoard('?menu=med');
+    const gummies = board.locator('.item[data-id="902"]');
+    await expect
+      .poll(() => gummies.locator('.prices').textContent(), { timeout: 10_000 })
+      .toBe('each $18.00');
+    expect(await gummies.locator('.potency').textContent()).toBe('THC 10 mg');
+    const start = Date.now() + 2_000;
+    const hour = await admin('POST', '/dispensaries/1/specials', {
+      name: 'Gummy hour',
+      kind: 'amount_off',
+      value: 5,
+      applies_to: { item_ids: [902] },
+      starts_at: new Date(start).toISOString(),
+      ends_at: new Date(start + 2_000).toISOString(),
+    });
+    expect(hour.status, await hour.text()).toBe(201);
+    await expect
+      .poll(() => gummies.locator('.prices').textContent(), { timeout: 10_000 })
+      .toBe('each $13.00 Regular price $18.00');
+    figures.boardSpecialStartLateMs = Date.now() - start;
+    expect(await gummies.locator('.special').textContent()).toMatch(/^Special: Gummy hour · ends /);
+    await board.screenshot({ path: join(SHOTS, 'board-special.png') });
+    expect(await seriousProblems(board), 'axe on the board with a special').toEqual([]);
+    await expect
+      .poll(() => gummies.locator('.prices').textContent(), { timeout: 10_000 })
+      .toBe('each $18.00');
+    figures.boardSpecialEndLateMs = Date.now() - (start + 2_000);
+    expect(await gummies.locator('.special').isHidden()).toBe(true);
+    await board.close();
+    expect(problems).toEqual([]);
+  }, 90_000);
+
   it('the board in portrait and the light theme; thousands of updates keep its DOM and heap bounded', async () => {
     const portrait = await open(1080, 1920);
     await portrait.goto(`${server.url}/board/demo?theme=light&interval=5`);

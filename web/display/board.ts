@@ -3,7 +3,8 @@ import { MenuView } from './menu-view.js';
 
 /**
  * The in-store board (/board/{slug}): the menu in large type, grouped by type, paging through
- * columns when it does not fit the screen (`?interval=` seconds, default 10), `?theme=light|dark`.
+ * columns when it does not fit the screen (`?interval=` seconds, default 10), `?theme=light|dark`,
+ * `?menu=med` for a store's medical prices.
  * Live from /m/{slug}/events; DOM nodes are updated in place, so days of updates do not grow it.
  */
 const DEFAULT_INTERVAL_S = 10;
@@ -21,7 +22,8 @@ function start(): void {
   const container = document.getElementById('board-groups')!;
   const pageLabel = document.getElementById('board-page')!;
   const live = document.getElementById('board-live')!;
-  const view = new MenuView('board-columns');
+  // `?menu=med` shows the medical prices of a store that sells both (the adult-use ones by default).
+  const view = new MenuView('board-columns', { links: false, menu: query.get('menu') });
   let loaded = false;
   let updates = 0;
   let page = 0;

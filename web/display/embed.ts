@@ -46,8 +46,17 @@ function mount(host: HTMLElement): void {
   const input = Object.assign(document.createElement('input'), { id, type: 'search', placeholder: 'Name or brand' });
   const status = Object.assign(document.createElement('span'), { className: 'status', textContent: 'Loading…' });
   status.setAttribute('role', 'status');
-  bar.append(label, input, status);
-  const view = new MenuView('groups');
+  // A store that sells both menus gets a switch; `data-menu-type="med"` picks the medical one first.
+  const view = new MenuView('groups', { links: true, menu: host.dataset.menuType ?? null });
+  const choice = Object.assign(document.createElement('select'), { hidden: true });
+  choice.setAttribute('aria-label', 'Prices');
+  choice.append(new Option('Adult-use prices', 'rec'), new Option('Medical prices', 'med'));
+  choice.addEventListener('change', () => view.showMenu(choice.value));
+  view.onStore = (store) => {
+    choice.hidden = store.menu_types.length < 2;
+    choice.value = view.menuType;
+  };
+  bar.append(label, input, choice, status);
   wrapper.append(bar, view.root);
   root.append(wrapper);
   input.addEventListener('input', () => view.filter(input.value));

@@ -1,7 +1,8 @@
 import { byName } from '../../src/domain/menu-format.js';
 import { PRODUCT_TYPES } from '../../src/domain/item-vocabulary.js';
-import type { PublishedItem, PublishedMenu } from '../../src/domain/published-menu.js';
-import { element, ItemView } from './item-view.js';
+import type { PublishedItem, PublishedMenu, PublishedStore } from '../../src/domain/published-menu.js';
+import { menuTypeOf } from '../../src/domain/menu-details.js';
+import { element, ItemView, type ViewSettings } from './item-view.js';
 import type { MenuUpdate } from './live.js';
 
 interface Group {
@@ -23,11 +24,43 @@ export class MenuView {
   readonly root: HTMLElement;
   private readonly groups = new Map<string, Group>();
   private readonly views = new Map<number, ItemView>();
-  private currency = 'USD';
+  private readonly settings: ViewSettings;
   private words: string[] = [];
+  /** The menu asked for (`?menu=`, the embed's switch); shown when the store sells from it. */
+  private askedMenu: string | null;
+  /** Told when the store's menus are known or change (the embed shows its switch then). */
+  onStore: (store: PublishedStore) => void = () => {};
 
-  constructor(className: string) {
+  constructor(className: string, options: { links: boolean; menu: string | null }) {
     this.root = element('div', className);
+    this.askedMenu = options.menu;
+    this.settings = {
+      store: { currency: 'USD', timezone: null, show_potency: true },
+      menuType: 'rec',
+      links: options.links,
+    };
+  }
+
+  /** The menu whose prices are shown. */
+  get menuType(): string {
+    return this.settings.menuType;
+  }
+
+  /** Shows the prices of another menu (`rec`, `med`), when the store sells from it. */
+  showMenu(menu: string): void {
+    this.askedMenu = menu;
+    this.setStore(this.store);
+  }
+
+  private store: PublishedStore | undefined;
+
+  private setStore(store: PublishedStore | undefined): void {
+    if (!store) return;
+    this.store = store;
+    this.settings.store = store;
+    this.settings.menuType = menuTypeOf(store, this.askedMenu);
+    for (const view of this.views.values()) view.update(view.item, this.settings);
+    this.onStore(store);
   }
 
   get size(): number {
@@ -35,7 +68,7 @@ export class MenuView {
   }
 
   snapshot(menu: PublishedMenu): void {
-    this.currency = menu.store.currency;
+    this.setStore(menu.store);
     const present = new Set<number>();
     for (const item of menu.items) {
       present.add(item.id);
@@ -45,7 +78,7 @@ export class MenuView {
   }
 
   update(update: MenuUpdate): void {
-    if (update.store) this.currency = update.store.currency;
+    if (update.store) this.setStore(update.store);
     for (const item of update.items) this.upsert(item);
     for (const id of update.removed) this.remove(id);
   }
@@ -69,10 +102,10 @@ export class MenuView {
     const view = this.views.get(item.id);
     if (view) {
       const moved = view.item.product_type !== item.product_type || view.item.name !== item.name;
-      view.update(item, this.currency);
+      view.update(item, this.settings);
       if (moved) this.place(view);
     } else {
-      const created = new ItemView(item, this.currency);
+      const created = new ItemView(item, this.settings);
       this.views.set(item.id, created);
       this.place(created);
     }

@@ -4,11 +4,14 @@ import { SLUG_MAX, SLUG_MIN } from '../../../src/domain/publishing.js';
 import { ApiError, api, messageOf } from '../api.js';
 import { Alert, CopyField, ErrorText } from '../components.js';
 
-type Publishing = Pick<DispensaryDetail, 'published' | 'slug' | 'show_stock'>;
+type Publishing = Pick<
+  DispensaryDetail,
+  'published' | 'slug' | 'show_stock' | 'show_regular_price' | 'show_potency'
+>;
 
 /**
  * Publishing: the switch that serves (or stops serving) the dispensary's public pages, their slug and
- * whether they show stock levels. Saved through PATCH /admin/v1/dispensaries/{id} like any API
+ * whether they show stock levels, a special's regular price struck through and potency badges. Saved through PATCH /admin/v1/dispensaries/{id} like any API
  * client's, so the server alone checks the slug; its message is shown at the field. The switches save
  * at once, with the slug typed so far (one request: all of it applies, or none).
  */
@@ -29,6 +32,8 @@ export function PublishingTab(props: { detail: DispensaryDetail; onSaved: () => 
     const body = {
       published: wanted.published,
       show_stock: wanted.show_stock,
+      show_regular_price: wanted.show_regular_price,
+      show_potency: wanted.show_potency,
       ...(typed !== '' && typed !== saved.slug ? { slug: typed } : {}),
     };
     try {
@@ -120,6 +125,43 @@ export function PublishingTab(props: { detail: DispensaryDetail; onSaved: () => 
         </label>
         <span class="hint" id="show-stock-hint">
           Off, the pages say only in stock or sold out: stock levels are commercially sensitive.
+        </span>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={draft.show_regular_price}
+            aria-describedby="show-regular-price-hint"
+            onChange={(event) => {
+              const shown = event.currentTarget.checked;
+              save({ ...draft, show_regular_price: shown }, (answer) =>
+                answer.show_regular_price
+                  ? "A special's regular price is shown struck through."
+                  : 'Specials show only the price people pay.',
+              );
+            }}
+          />
+          Show regular prices struck through under a special
+        </label>
+        <span class="hint" id="show-regular-price-hint">
+          Turn off where the rules forbid it: Massachusetts treats sale and strike-through prices on online
+          menus as prohibited advertising.
+        </span>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={draft.show_potency}
+            aria-describedby="show-potency-hint"
+            onChange={(event) => {
+              const shown = event.currentTarget.checked;
+              save({ ...draft, show_potency: shown }, (answer) =>
+                answer.show_potency ? 'The public pages show potency.' : 'The public pages show no potency.',
+              );
+            }}
+          />
+          Show potency (THC, CBD)
+        </label>
+        <span class="hint" id="show-potency-hint">
+          Turn off where the rules forbid it: New York restricts promoting potency.
         </span>
         <Alert message={slugError ? undefined : failure?.message} />
         <p role="status">{status}</p>

@@ -76,17 +76,23 @@ export async function remove(id: string, options: CommonOptions & { yes?: boolea
 
 export async function publish(
   id: string,
-  options: CommonOptions & { slug?: string; showStock?: boolean },
+  options: CommonOptions & { slug?: string; showStock?: boolean; regularPrice?: boolean; potency?: boolean },
 ): Promise<void> {
   await withService(options, dispensaryService, async (dispensaries) => {
     const dispensaryId = parseId(id, 'The dispensary id');
-    const body: Record<string, unknown> = { published: true, show_stock: options.showStock === true };
+    // Each publish states every switch, as --show-stock always has: what is not asked for is the default.
+    const body: Record<string, unknown> = {
+      published: true,
+      show_stock: options.showStock === true,
+      show_regular_price: options.regularPrice !== false,
+      show_potency: options.potency !== false,
+    };
     if (options.slug !== undefined) body.slug = options.slug;
     const publishing = await dispensaries.setPublishing(dispensaryId, body);
     emit(
       options,
       { id: dispensaryId, ...publishingRecord(publishing) },
-      `Published dispensary ${dispensaryId} at /m/${publishing.slug} (board: /board/${publishing.slug}; embed: <div data-menu="${publishing.slug}"></div>)${publishing.showStock ? ', with stock quantities' : ''}.`,
+      `Published dispensary ${dispensaryId} at /m/${publishing.slug} (board: /board/${publishing.slug}; embed: <div data-menu="${publishing.slug}"></div>)${publishing.showStock ? ', with stock quantities' : ''}${publishing.showRegularPrice ? '' : ', without regular prices struck through'}${publishing.showPotency ? '' : ', without potency badges'}.`,
     );
   });
 }

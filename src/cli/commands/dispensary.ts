@@ -43,7 +43,7 @@ export function dispensaryCommand(): Command {
     (await actions()).show(id!, options),
   );
 
-  jsonAction<{ slug?: string; showStock?: boolean }>(
+  jsonAction<{ slug?: string; showStock?: boolean; regularPrice?: boolean; potency?: boolean }>(
     onOne(
       'publish',
       'publish the public menu page, board and embed (/m/SLUG, /board/SLUG); the slug is suggested from the name when left out',
@@ -52,7 +52,12 @@ export function dispensaryCommand(): Command {
       .option(
         '--show-stock',
         'show stock quantities on the public pages (default: only in stock or sold out)',
-      ),
+      )
+      .option(
+        '--no-regular-price',
+        "leave out a special's struck-through regular price (Massachusetts treats it as prohibited advertising)",
+      )
+      .option('--no-potency', 'leave out the potency badges (New York restricts promoting potency)'),
     async ([id], options) => (await actions()).publish(id!, options),
   );
   jsonAction(

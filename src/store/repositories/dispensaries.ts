@@ -79,10 +79,22 @@ export class Dispensaries implements DispensaryRepository {
         'd.published',
         'd.slug',
         'd.show_stock',
+        'd.show_regular_price',
+        'd.show_potency',
         fn.count<number>('i.id').as('item_count'),
         fn.sum<number>('i.active').as('active_count'),
       ])
-      .groupBy(['d.id', 'd.name', 'd.created_at', 'd.updated_at', 'd.published', 'd.slug', 'd.show_stock'])
+      .groupBy([
+        'd.id',
+        'd.name',
+        'd.created_at',
+        'd.updated_at',
+        'd.published',
+        'd.slug',
+        'd.show_stock',
+        'd.show_regular_price',
+        'd.show_potency',
+      ])
       .orderBy('d.id')
       .execute();
     return rows.map((row) => ({
@@ -208,10 +220,19 @@ export class Dispensaries implements DispensaryRepository {
     storePatch: StoreInfoPatch = {},
   ): Promise<Publishing | undefined> {
     return this.writer.write({ actor, conflict: 'that slug is used by another dispensary' }, async (trx) => {
-      const columns: { published?: number; slug?: string | null; show_stock?: number } = {};
-      if (patch.published !== undefined) columns.published = patch.published ? 1 : 0;
+      const columns: {
+        published?: number;
+        slug?: string | null;
+        show_stock?: number;
+        show_regular_price?: number;
+        show_potency?: number;
+      } = {};
+      const flag = (value: boolean) => (value ? 1 : 0);
+      if (patch.published !== undefined) columns.published = flag(patch.published);
       if (patch.slug !== undefined) columns.slug = patch.slug;
-      if (patch.showStock !== undefined) columns.show_stock = patch.showStock ? 1 : 0;
+      if (patch.showStock !== undefined) columns.show_stock = flag(patch.showStock);
+      if (patch.showRegularPrice !== undefined) columns.show_regular_price = flag(patch.showRegularPrice);
+      if (patch.showPotency !== undefined) columns.show_potency = flag(patch.showPotency);
       const row = await trx
         .updateTable('dispensaries')
         .set({ ...storeInfoColumns(storePatch), ...columns, updated_at: now() })
@@ -229,6 +250,8 @@ export class Dispensaries implements DispensaryRepository {
           detail: {
             slug: publishing.slug,
             show_stock: publishing.showStock,
+            show_regular_price: publishing.showRegularPrice,
+            show_potency: publishing.showPotency,
             ...(Object.keys(storePatch).length > 0 ? { fields: Object.keys(storePatch) } : {}),
           },
         },
@@ -246,10 +269,22 @@ export class Dispensaries implements DispensaryRepository {
   }
 }
 
-const PUBLISHING_COLUMNS = ['published', 'slug', 'show_stock'] as const;
+const PUBLISHING_COLUMNS = ['published', 'slug', 'show_stock', 'show_regular_price', 'show_potency'] as const;
 
-function toPublishing(row: { published: number; slug: string | null; show_stock: number }): Publishing {
-  return { published: Number(row.published) === 1, slug: row.slug, showStock: Number(row.show_stock) === 1 };
+function toPublishing(row: {
+  published: number;
+  slug: string | null;
+  show_stock: number;
+  show_regular_price: number;
+  show_potency: number;
+}): Publishing {
+  return {
+    published: Number(row.published) === 1,
+    slug: row.slug,
+    showStock: Number(row.show_stock) === 1,
+    showRegularPrice: Number(row.show_regular_price) === 1,
+    showPotency: Number(row.show_potency) === 1,
+  };
 }
 
 const withoutTime = ({ updatedAt: _updatedAt, ...info }: StoreInfo) => info;

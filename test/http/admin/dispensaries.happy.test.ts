@@ -101,6 +101,8 @@ describe('sync API: dispensaries, happy paths', () => {
         published: false,
         slug: null,
         show_stock: false,
+        show_regular_price: true,
+        show_potency: true,
         store: { name: 'Test Collective', ...UNSET_STORE_INFO, updated_at: expect.stringMatching(ISO) },
       });
     });
@@ -119,6 +121,8 @@ describe('sync API: dispensaries, happy paths', () => {
         published: false,
         slug: null,
         show_stock: false,
+        show_regular_price: true,
+        show_potency: true,
       });
       expect(list.map((entry: { name: string }) => entry.name)).toContain('Green Leaf');
       expect(response.body).not.toContain(runtime.seed.token);

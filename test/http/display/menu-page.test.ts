@@ -133,7 +133,7 @@ describe('the public menu page /m/{slug}', () => {
     expect(html).toContain('CA$12.00');
     expect(html).toContain('THC 100 mg');
     expect(html).toMatch(
-      /⅛ oz<\/span> <span class="cost">CA\$38\.50<\/span> <span class="sold">Sold out<\/span>/,
+      /⅛ oz · 3\.5 g<\/span> <span class="cost">CA\$38\.50<\/span> <span class="per-gram">CA\$11\.00\/g<\/span> <span class="sold">Sold out<\/span>/,
     );
     // Only what was published: no inactive item, no stock quantity, no token.
     expect(html).not.toContain('Hidden Kush');
@@ -235,8 +235,16 @@ describe('the public menu page /m/{slug}', () => {
     const blue = menu.items.find((item: { id: number }) => item.id === 3);
     expect(blue).not.toHaveProperty('active');
     expect(blue.prices).toEqual([
-      { unit: 'gram', amount: 1, price: 12, in_stock: true },
-      { unit: 'ounce', amount: 0.125, price: 38.5, in_stock: false },
+      { unit: 'gram', amount: 1, label: '', net_weight_g: 1, price: 12, special: null, in_stock: true },
+      {
+        unit: 'ounce',
+        amount: 0.125,
+        label: '',
+        net_weight_g: 3.5,
+        price: 38.5,
+        special: null,
+        in_stock: false,
+      },
     ]);
   });
 
@@ -389,5 +397,207 @@ describe('the event stream at shutdown', () => {
     } finally {
       await runtime.close();
     }
+  });
+});
+
+/** A richer menu: lab results, terpenes, a strain, a certificate, sizes with labels and medical prices. */
+const RICH_MENU = [
+  {
+    id: 11,
+    name: 'Lemon Haze',
+    brand: 'North Farm',
+    product_type: 'Flower',
+    product_subtype: 'Sativa',
+    cannabinoids: [
+      { code: 'Total THC', min: 24.1, unit: '%' },
+      { code: 'THCa', min: 27.2, unit: '%' },
+      { code: 'cbd', status: 'nd', unit: '%' },
+    ],
+    terpenes: [
+      { code: 'alpha-pinene', min: 0.1, unit: '%' },
+      { code: 'Myrcene', min: 1.2, unit: '%' },
+      { code: 'limonene', min: 0.8, unit: '%' },
+      { code: 'linalool', min: 0.3, unit: '%' },
+    ],
+    strain: { name: 'Lemon Haze', type: 'sativa_dominant' },
+    batch: { lab_name: 'Example Labs', coa_url: 'https://lab.example/coa/123.pdf' },
+    prices: [
+      { unit: 'ounce', amount: 0.125, price: 40, med_price: 35, label: 'Eighth' },
+      { unit: 'gram', amount: 1, price: 12 },
+    ],
+  },
+  {
+    id: 12,
+    name: 'Calm Gummies',
+    brand: 'Slow Co',
+    product_type: 'Edible',
+    cannabinoids: [{ code: 'd9-thc', min: 10, unit: 'mg', basis: 'package' }],
+    prices: [{ unit: 'unit', amount: 1, price: 20 }],
+  },
+];
+
+/** The special of the rich tests: 20% off flower on both menus, until 18:00 on Saturday 1 June 2030 in New York. */
+const FLOWER_SPECIAL = {
+  name: 'Flower Friday',
+  kind: 'percent_off',
+  value: 20,
+  applies_to: { product_types: ['Flower'] },
+  menu_type: 'both',
+  ends_at: '2030-06-01T22:00:00Z',
+};
+
+type Offer = Record<string, unknown>;
+/** The offers of a product of a page's structured data. */
+function offersOf(html: string, name: string): Offer[] {
+  const [data] = jsonLd(html);
+  const list = (data!['@graph'] as Record<string, unknown>[])[1]!;
+  const product = (list.itemListElement as { item: { name: string; offers: Offer[] } }[]).find(
+    (entry) => entry.item.name === name,
+  );
+  return product!.item.offers;
+}
+
+describe('a rich menu on the public page: lab results, sizes, medical prices, specials, the store switches', () => {
+  let runtime: TestRuntime;
+  let admin: AdminCall;
+  let id: number;
+  const get = (path: string) => runtime.app.inject({ method: 'GET', url: path });
+
+  beforeAll(async () => {
+    runtime = await syncTestRuntime({ menu: RICH_MENU });
+    admin = (await adminKey(runtime, 'all')).call;
+    id = runtime.seed.dispensaryId;
+    const patch = await admin('PATCH', `/dispensaries/${id}`, {
+      published: true,
+      slug: 'rich-shop',
+      timezone: 'America/New_York',
+      menu_types: ['rec', 'med'],
+    });
+    expect(patch.statusCode, patch.body).toBe(200);
+    expect(patch.json()).toMatchObject({ show_regular_price: true, show_potency: true });
+    const special = await admin('POST', `/dispensaries/${id}/specials`, FLOWER_SPECIAL);
+    expect(special.statusCode, special.body).toBe(201);
+  });
+  afterAll(() => runtime.close());
+
+  it('shows potency with units, strain type, top terpenes, a lab results link, sizes in grams, price per gram', async () => {
+    const html = (await get('/m/rich-shop')).body;
+    expect(html).toContain('<p class="potency">THC 24.1%</p>');
+    expect(html).toContain('<p class="potency">THC 10 mg</p>');
+    expect(html).toContain(
+      '<p class="details">Sativa-dominant · β-Myrcene 1.2% · Limonene 0.8% · Linalool 0.3%</p>',
+    );
+    expect(html).toContain(
+      '<a href="https://lab.example/coa/123.pdf" rel="noopener">Lab results<span class="vh"> for Lemon Haze</span></a>',
+    );
+    expect(html).toContain('<span class="amount">Eighth · 3.5 g</span>');
+    // Per gram on flower beyond a gram: 32.00 / 3.5 g.
+    expect(html).toContain('<span class="per-gram">$9.14/g</span>');
+  });
+
+  it('a special: its price, the regular price struck through with words for screen readers, when it ends', async () => {
+    const html = (await get('/m/rich-shop')).body;
+    expect(html).toContain(
+      '<span class="for-rec"><span class="cost">$32.00</span> <del class="regular"><span class="vh">Regular price </span>$40.00</del> <span class="per-gram">$9.14/g</span></span>',
+    );
+    expect(html).toContain(
+      '<span class="for-med"><span class="cost">$28.00</span> <del class="regular"><span class="vh">Regular price </span>$35.00</del> <span class="per-gram">$8.00/g</span></span>',
+    );
+    // 22:00 UTC is 18:00 in New York (summer time).
+    expect(html).toMatch(
+      /<p class="special"><span class="for-rec">Special: Flower Friday · ends Sat, Jun 1, 6:00\sPM<\/span>/,
+    );
+    const [offer] = offersOf(html, 'Lemon Haze');
+    expect(offer).toMatchObject({
+      name: 'Eighth · 3.5 g',
+      price: '32.00',
+      priceValidUntil: '2030-06-01',
+      priceSpecification: {
+        '@type': 'UnitPriceSpecification',
+        priceType: 'https://schema.org/StrikethroughPrice',
+        price: '40.00',
+      },
+    });
+    const menu = (await get('/m/rich-shop/menu.json')).json();
+    const lemon = menu.items.find((item: { id: number }) => item.id === 11);
+    expect(lemon.prices[0]).toEqual({
+      unit: 'ounce',
+      amount: 0.125,
+      label: 'Eighth',
+      net_weight_g: 3.5,
+      price: 32,
+      special: { name: 'Flower Friday', ends_at: '2030-06-01T22:00:00.000Z' },
+      regular_price: 40,
+      med_price: 28,
+      med_special: { name: 'Flower Friday', ends_at: '2030-06-01T22:00:00.000Z' },
+      regular_med_price: 35,
+      in_stock: true,
+    });
+    expect(lemon.potency.thc).toMatchObject({ min: 24.1, unit: '%', method: 'reported' });
+  });
+
+  it('the adult-use / medical switch: links the server answers without JavaScript, the form keeps the menu', async () => {
+    const rec = (await get('/m/rich-shop')).body;
+    expect(rec).toContain(
+      '<nav class="menu-types" aria-label="Prices"><a href="rich-shop" data-menu="rec" aria-current="page">Adult-use</a><a href="rich-shop?menu=med" data-menu="med">Medical</a></nav>',
+    );
+    expect(rec).toContain('<main id="menu" class="menu-rec">');
+    const med = (await get('/m/rich-shop?menu=med&type=Flower')).body;
+    expect(med).toContain('<main id="menu" class="menu-med">');
+    expect(med).toContain(
+      '<a href="rich-shop?type=Flower&amp;menu=med" data-menu="med" aria-current="page">',
+    );
+    expect(med).toContain('<input type="hidden" name="menu" value="med">');
+    expect(offersOf(med, 'Lemon Haze')[0]).toMatchObject({ price: '28.00', priceValidUntil: '2030-06-01' });
+    // A menu the store does not sell is its first.
+    expect((await get('/m/rich-shop?menu=other')).body).toContain('<main id="menu" class="menu-rec">');
+  });
+
+  it('the store switches: without regular prices or potency, no surface and no structured data shows them', async () => {
+    const off = await admin('PATCH', `/dispensaries/${id}`, {
+      show_regular_price: false,
+      show_potency: false,
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json()).toMatchObject({ show_regular_price: false, show_potency: false });
+    const html = (await get('/m/rich-shop')).body;
+    expect(html).toContain('<span class="cost">$32.00</span>');
+    expect(html).not.toContain('<del');
+    expect(html).not.toContain('Regular price');
+    expect(html).not.toContain('class="potency"');
+    expect(html).toContain('Special: Flower Friday');
+    const [offer] = offersOf(html, 'Lemon Haze');
+    expect(offer).toMatchObject({ price: '32.00', priceValidUntil: '2030-06-01' });
+    expect(offer).not.toHaveProperty('priceSpecification');
+    const menu = (await get('/m/rich-shop/menu.json')).json();
+    expect(JSON.stringify(menu.items)).not.toContain('regular_');
+    expect(menu.store).toMatchObject({ show_regular_price: false, show_potency: false });
+    expect(menu.items.every((item: { potency: unknown }) => item.potency === null)).toBe(true);
+    const invalid = await admin('PATCH', `/dispensaries/${id}`, { show_potency: 'no' });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.body).toContain('show_potency');
+    await admin('PATCH', `/dispensaries/${id}`, { show_regular_price: true, show_potency: true });
+  });
+
+  it("the event stream sends the new prices at a special's start and end, with no write at the boundary", async () => {
+    const start = Date.now() + 1_500;
+    const special = await admin('POST', `/dispensaries/${id}/specials`, {
+      name: 'Gummy hour',
+      kind: 'amount_off',
+      value: 5,
+      applies_to: { item_ids: [12] },
+      menu_type: 'rec',
+      starts_at: new Date(start).toISOString(),
+      ends_at: new Date(start + 1_000).toISOString(),
+    });
+    expect(special.statusCode, special.body).toBe(201);
+    const url = await runtime.app.listen({ host: '127.0.0.1', port: 0 });
+    const { read } = await followEvents(`${url}/m/rich-shop/events`, 3);
+    const [, started, ended] = (await read).events as [
+      unknown,
+      ...[string, string, { items: { id: number; prices: { price: number }[] }[] }][],
+    ];
+    expect(started![2].items.map((item) => [item.id, item.prices[0]!.price])).toEqual([[12, 15]]);
+    expect(ended![2].items.map((item) => [item.id, item.prices[0]!.price])).toEqual([[12, 20]]);
   });
 });

@@ -17,7 +17,16 @@ describe(`store.dispensaries on ${DATABASE_KIND}`, () => {
     expect(await store.dispensaries.get(a.id)).toEqual(a);
     expect(await store.dispensaries.get(999)).toBeUndefined();
     expect(await store.dispensaries.list()).toEqual([
-      { ...a, published: false, slug: null, showStock: false, itemCount: 0, activeItemCount: 0 },
+      {
+        ...a,
+        published: false,
+        slug: null,
+        showStock: false,
+        showRegularPrice: true,
+        showPotency: true,
+        itemCount: 0,
+        activeItemCount: 0,
+      },
     ]);
   });
 

@@ -4,12 +4,16 @@ import { DATABASE_KIND } from '../../helpers/database.js';
 import { it, lastChanges } from './fixtures.js';
 
 describe(`store.dispensaries publishing on ${DATABASE_KIND}`, () => {
-  it('a new dispensary is private, with no slug, and hides stock', async ({ store }) => {
+  it('a new dispensary is private, with no slug, and hides stock; regular prices and potency are shown', async ({
+    store,
+  }) => {
     const a = await store.dispensaries.create('A', 'digest-a');
     expect(await store.dispensaries.getPublishing(a.id)).toEqual({
       published: false,
       slug: null,
       showStock: false,
+      showRegularPrice: true,
+      showPotency: true,
     });
     expect(await store.dispensaries.getPublishing(999)).toBeUndefined();
   });
@@ -23,17 +27,28 @@ describe(`store.dispensaries publishing on ${DATABASE_KIND}`, () => {
       published: true,
       slug: 'green-a',
       showStock: false,
+      showRegularPrice: true,
+      showPotency: true,
     });
     expect(await store.dispensaries.findBySlug('green-a')).toEqual({
       id: a.id,
       published: true,
       slug: 'green-a',
       showStock: false,
+      showRegularPrice: true,
+      showPotency: true,
     });
-    await store.dispensaries.setPublishing(a.id, { published: false, showStock: true });
+    await store.dispensaries.setPublishing(a.id, {
+      published: false,
+      showStock: true,
+      showRegularPrice: false,
+      showPotency: false,
+    });
     expect(await store.dispensaries.findBySlug('green-a')).toMatchObject({
       published: false,
       showStock: true,
+      showRegularPrice: false,
+      showPotency: false,
     });
     expect(await lastChanges(store, seq)).toEqual([
       ['dispensary', a.id, null],
@@ -57,6 +72,8 @@ describe(`store.dispensaries publishing on ${DATABASE_KIND}`, () => {
       published: false,
       slug: null,
       showStock: false,
+      showRegularPrice: true,
+      showPotency: true,
     });
     expect((await store.dispensaries.getStoreInfo(b.id))?.city).toBeNull();
     expect(await store.changes.lastSeq()).toBe(seq);

@@ -22,6 +22,8 @@ const EXAMPLES = {
     published: true,
     slug: 'demo',
     show_stock: false,
+    show_regular_price: true,
+    show_potency: true,
     store: STORE_INFO_EXAMPLE,
   },
   dispensarySummary: {
@@ -34,6 +36,8 @@ const EXAMPLES = {
     published: true,
     slug: 'demo',
     show_stock: false,
+    show_regular_price: true,
+    show_potency: true,
   },
   createdDispensary: {
     id: 2,
@@ -99,6 +103,18 @@ const PUBLISHING_INPUT = {
   show_stock: Type.Optional(
     Type.Boolean({ description: 'true shows stock quantities on the public pages (default false).' }),
   ),
+  show_regular_price: Type.Optional(
+    Type.Boolean({
+      description:
+        "false leaves out a special's regular price (struck through) on the public pages and their structured data (default true): Massachusetts treats strike-through prices on online menus as prohibited advertising.",
+    }),
+  ),
+  show_potency: Type.Optional(
+    Type.Boolean({
+      description:
+        'false leaves out the potency badges (THC, CBD) on the public pages (default true): New York restricts promoting potency.',
+    }),
+  ),
 };
 
 export const StoreInfoBody = Type.Object(
@@ -128,6 +144,10 @@ const PUBLISHING_OUT = {
   }),
   slug: Nullable(Type.String({ description: 'Where the public pages live; null until first published.' })),
   show_stock: Type.Boolean({ description: 'Whether the public pages show stock quantities.' }),
+  show_regular_price: Type.Boolean({
+    description: "Whether the public pages show a special's regular price struck through.",
+  }),
+  show_potency: Type.Boolean({ description: 'Whether the public pages show potency badges.' }),
 };
 
 export const DispensaryOut = Type.Object(

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { menuTypeOf } from '../../../domain/menu-details.js';
 import { openStatus } from '../../../domain/opening-hours.js';
 import type { PublishedMenu } from '../../../domain/published-menu.js';
 import { PublishedMenuSchema } from '../../../domain/published-menu.js';
@@ -125,7 +126,12 @@ export const displayRoutes: FastifyPluginAsync<DisplayOptions> = async (app, opt
           .header('content-security-policy', PAGE_CSP)
           .header('referrer-policy', 'strict-origin-when-cross-origin');
         const menu = await published.menu(dispensary.id);
-        if (filter.type === '' && filter.q === '') {
+        // The first menu unfiltered is the kept page; another menu or a filter is rendered per request.
+        if (
+          filter.type === '' &&
+          filter.q === '' &&
+          menuTypeOf(menu.store, filter.menu) === menuTypeOf(menu.store, null)
+        ) {
           const page = await pageView(menu).read(dispensary.id, request.headers['accept-encoding']);
           return sendKept(request, reply, page, HTML);
         }
@@ -255,11 +261,11 @@ export const displayRoutes: FastifyPluginAsync<DisplayOptions> = async (app, opt
   });
 };
 
-/** `type` and `q` of the query: the first of a repeated one, at most 200 characters, else empty. */
+/** `type`, `q` and `menu` of the query: the first of a repeated one, at most 200 characters, else empty. */
 export function filterOf(query: Record<string, unknown>): MenuFilter {
   const one = (value: unknown): string => {
     const first = Array.isArray(value) ? value[0] : value;
     return typeof first === 'string' ? first.trim().slice(0, MAX_QUERY) : '';
   };
-  return { type: one(query.type), q: one(query.q) };
+  return { type: one(query.type), q: one(query.q), menu: one(query.menu) };
 }

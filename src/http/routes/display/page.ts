@@ -1,5 +1,17 @@
 import {
-  formatAmount,
+  formatHeadlinePotency,
+  formatPerGram,
+  formatSize,
+  formatSpecial,
+  formatStrainType,
+  formatTerpenes,
+  labResultsUrl,
+  MENU_TYPE_NAMES,
+  type MenuType,
+  menuTypeOf,
+  shownPrice,
+} from '../../../domain/menu-details.js';
+import {
   formatBrandLine,
   formatPotency,
   formatPrice,
@@ -7,7 +19,7 @@ import {
   searchText,
 } from '../../../domain/menu-format.js';
 import { type OpenStatus, weekLines } from '../../../domain/opening-hours.js';
-import type { PublishedItem, PublishedMenu } from '../../../domain/published-menu.js';
+import type { PublishedItem, PublishedMenu, PublishedStore } from '../../../domain/published-menu.js';
 import { escapeHtml as e, PAGE_HEAD, scriptJson, typeAnchor } from './html.js';
 import { structuredData } from './structured-data.js';
 
@@ -16,9 +28,11 @@ export interface MenuFilter {
   type: string;
   /** Words that must all appear in the name, brand, subtype or type; empty for every item. */
   q: string;
+  /** The menu asked for (`rec`, `med`); empty, or one the store does not sell, is its first. */
+  menu: string;
 }
 
-export const NO_FILTER: MenuFilter = { type: '', q: '' };
+export const NO_FILTER: MenuFilter = { type: '', q: '', menu: '' };
 
 /** Items that pass the filter: the type, then every word of the search. */
 export function filterItems(items: readonly PublishedItem[], filter: MenuFilter): PublishedItem[] {
@@ -38,30 +52,101 @@ function storeAddress(menu: PublishedMenu): string {
   return [store.address, locality].filter(Boolean).join(', ');
 }
 
-function priceEntry(price: PublishedItem['prices'][number], currency: string): string {
+/** What the page shows on each menu the store sells: one part, or one per menu (CSS shows the chosen). */
+interface Menus {
+  types: MenuType[];
+}
+
+function perMenu(menus: Menus, part: (menuType: MenuType) => string): string {
+  if (menus.types.length === 1) return part(menus.types[0]!);
+  return menus.types
+    .map((menuType) => {
+      const text = part(menuType);
+      return text === '' ? '' : `<span class="for-${menuType}">${text}</span>`;
+    })
+    .join('');
+}
+
+function cost(
+  item: PublishedItem,
+  entry: PublishedItem['prices'][number],
+  menuType: MenuType,
+  currency: string,
+): string {
+  const { price, regular } = shownPrice(entry, menuType);
+  // A struck-through price is read out by few screen readers as such: the hidden words say what it is.
+  const was =
+    regular === undefined
+      ? ''
+      : ` <del class="regular"><span class="vh">Regular price </span>${e(formatPrice(regular, currency))}</del>`;
+  const perGram = formatPerGram(item, entry, price, currency);
+  return `<span class="cost">${e(formatPrice(price, currency))}</span>${was}${
+    perGram ? ` <span class="per-gram">${e(perGram)}</span>` : ''
+  }`;
+}
+
+function priceEntry(
+  item: PublishedItem,
+  price: PublishedItem['prices'][number],
+  store: PublishedStore,
+  menus: Menus,
+): string {
   const stock =
     price.stock !== undefined && price.stock !== null && price.in_stock
       ? ` <span class="stock">${e(String(price.stock))} left</span>`
       : '';
   return `<li class="price${price.in_stock ? '' : ' sold-out'}"><span class="amount">${e(
-    formatAmount(price.amount, price.unit),
-  )}</span> <span class="cost">${e(formatPrice(price.price, currency))}</span>${
+    formatSize(price),
+  )}</span> ${perMenu(menus, (menuType) => cost(item, price, menuType, store.currency))}${
     price.in_stock ? stock : ' <span class="sold">Sold out</span>'
   }</li>`;
 }
 
-function itemCard(item: PublishedItem, currency: string): string {
+function itemCard(item: PublishedItem, store: PublishedStore, menus: Menus): string {
   const brand = formatBrandLine(item);
-  const potency = formatPotency(item);
+  const potency = formatHeadlinePotency(item, formatPotency, store.show_potency);
+  const details = [formatStrainType(item), formatTerpenes(item)].filter(Boolean).join(' · ');
+  const special = perMenu(menus, (menuType) => e(formatSpecial(item, menuType, store.timezone)));
+  const lab = labResultsUrl(item);
   return `<li class="item${item.sold_out ? ' sold-out' : ''}" data-id="${item.id}" data-type="${e(
     item.product_type,
   )}" data-search="${e(searchText(item))}">
 <div class="item-head"><h3>${e(item.name)}</h3>${item.sold_out ? '<span class="badge">Sold out</span>' : ''}</div>
 ${brand ? `<p class="brand">${e(brand)}</p>` : ''}${potency ? `<p class="potency">${e(potency)}</p>` : ''}${
+  details ? `<p class="details">${e(details)}</p>` : ''
+}${special ? `<p class="special">${special}</p>` : ''}${
   item.description ? `<p class="description">${e(item.description)}</p>` : ''
 }
-<ul class="prices">${item.prices.map((price) => priceEntry(price, currency)).join('')}</ul>
+<ul class="prices">${item.prices.map((price) => priceEntry(item, price, store, menus)).join('')}</ul>${
+    lab
+      ? `\n<p class="lab"><a href="${e(lab)}" rel="noopener">Lab results<span class="vh"> for ${e(item.name)}</span></a></p>`
+      : ''
+  }
 </li>`;
+}
+
+/** The page's address with the filter and the menu (the first menu is left out: it is the default). */
+function pageQuery(filter: MenuFilter, menuType: MenuType, first: MenuType): string {
+  const query = new URLSearchParams();
+  if (filter.type) query.set('type', filter.type);
+  if (filter.q) query.set('q', filter.q);
+  if (menuType !== first) query.set('menu', menuType);
+  const text = query.toString();
+  return text ? `?${text}` : '';
+}
+
+/** The adult-use / medical switch: links the server answers, which the page's script turns into a toggle. */
+function menuSwitch(menu: PublishedMenu, filter: MenuFilter, chosen: MenuType, menus: Menus): string {
+  if (menus.types.length < 2) return '';
+  const first = menus.types[0]!;
+  return `<nav class="menu-types" aria-label="Prices">${menus.types
+    .map(
+      (menuType) =>
+        `<a href="${e(menu.slug)}${e(pageQuery(filter, menuType, first))}" data-menu="${menuType}"${
+          menuType === chosen ? ' aria-current="page"' : ''
+        }>${MENU_TYPE_NAMES[menuType]}</a>`,
+    )
+    .join('')}</nav>`;
 }
 
 /**
@@ -76,6 +161,10 @@ export function renderMenuPage(menu: PublishedMenu, status: OpenStatus, filter: 
   const allTypes = groupByType(menu.items).map((group) => group.type);
   const address = storeAddress(menu);
   const filtered = filter.type !== '' || filter.q !== '';
+  const menuType = menuTypeOf(store, filter.menu);
+  const menus: Menus = { types: (['rec', 'med'] as const).filter((type) => store.menu_types.includes(type)) };
+  const first = menus.types[0] ?? 'rec';
+  const showAll = `${e(menu.slug)}${e(pageQuery(NO_FILTER, menuType, first))}`;
   const title = `${store.name}: menu`;
   const description = `${store.name}${address ? `, ${address}` : ''}: ${menu.items.length} products with prices and availability.`;
   const hours = store.hours
@@ -89,7 +178,7 @@ export function renderMenuPage(menu: PublishedMenu, status: OpenStatus, filter: 
 <title>${e(title)}</title>
 <meta name="description" content="${e(description)}">
 <link rel="stylesheet" href="../display/menu.css">
-<script type="application/ld+json">${scriptJson(structuredData(menu, `/m/${menu.slug}`))}</script>
+<script type="application/ld+json">${scriptJson(structuredData(menu, `/m/${menu.slug}`, menuType))}</script>
 <script src="../display/menu.js" defer></script>
 </head>
 <body>
@@ -99,6 +188,7 @@ ${address ? `<p class="address">${e(address)}</p>` : ''}
 <p class="status ${status.open === true ? 'open' : status.open === false ? 'closed' : 'unknown'}">${e(status.label)}</p>
 ${store.phone ? `<p class="phone"><a href="tel:${e(store.phone.replace(/[^+0-9]/g, ''))}">${e(store.phone)}</a></p>` : ''}
 ${hours}
+${menuSwitch(menu, filter, menuType, menus)}
 </header>
 <form class="filter" method="get" role="search" aria-label="Filter the menu">
 <div class="field"><label for="type">Type</label>
@@ -107,21 +197,21 @@ ${hours}
     .join('')}</select></div>
 <div class="field grow"><label for="q">Search</label>
 <input id="q" name="q" type="search" value="${e(filter.q)}" placeholder="Name, brand or strain" autocomplete="off"></div>
-<button type="submit">Show</button>${filtered ? ` <a class="reset" href="${e(menu.slug)}">Show all</a>` : ''}
+${menus.types.length > 1 ? `<input type="hidden" name="menu" value="${menuType}">` : ''}<button type="submit">Show</button>${filtered ? ` <a class="reset" href="${showAll}">Show all</a>` : ''}
 </form>
-<main id="menu">
+<main id="menu" class="menu-${menuType}">
 <p class="count" aria-live="polite">${shown.length} of ${menu.items.length} products</p>
 ${groups
   .map(
     (group) => `<section class="group" id="${typeAnchor(group.type)}" data-type="${e(group.type)}">
 <h2>${e(group.type)}</h2>
 <ul class="items">
-${group.items.map((item) => itemCard(item, store.currency)).join('\n')}
+${group.items.map((item) => itemCard(item, store, menus)).join('\n')}
 </ul>
 </section>`,
   )
   .join('\n')}
-${groups.length === 0 ? `<p class="empty">Nothing matches. <a href="${e(menu.slug)}">Show the whole menu</a>.</p>` : ''}
+${groups.length === 0 ? `<p class="empty">Nothing matches. <a href="${showAll}">Show the whole menu</a>.</p>` : ''}
 </main>
 <footer><p>Prices in ${e(store.currency)}. Updated ${e(menu.updated_at.slice(0, 16).replace('T', ' '))} UTC.${
     store.website

@@ -1,12 +1,30 @@
+import { formatSize, type MenuType, shownPrice } from '../../../domain/menu-details.js';
 import { groupByType } from '../../../domain/menu-format.js';
 import { schemaOrgHours } from '../../../domain/opening-hours.js';
 import type { PublishedMenu } from '../../../domain/published-menu.js';
 
+/** The day an instant falls on in a time zone (UTC without one): schema.org's priceValidUntil is a Date. */
+function localDay(instant: string, timezone: string | null): string {
+  try {
+    // en-CA writes dates as YYYY-MM-DD.
+    return new Intl.DateTimeFormat('en-CA', { timeZone: timezone ?? 'UTC' }).format(new Date(instant));
+  } catch {
+    return instant.slice(0, 10);
+  }
+}
+
 /**
  * schema.org data for search engines: the Store (name, address, opening hours, currency) with an
- * ItemList of Products, each with one Offer per price entry (price, priceCurrency, availability).
+ * ItemList of Products, each with one Offer per price entry (price, priceCurrency, availability) on
+ * the menu shown (`menuType`). Under a special the price is the special's, valid until the day it
+ * ends (priceValidUntil), with the regular price as a StrikethroughPrice only when the store shows
+ * regular prices (the menu publishes none otherwise).
  */
-export function structuredData(menu: PublishedMenu, pageUrl: string): Record<string, unknown> {
+export function structuredData(
+  menu: PublishedMenu,
+  pageUrl: string,
+  menuType: MenuType = 'rec',
+): Record<string, unknown> {
   const { store } = menu;
   const address: Record<string, string> = { '@type': 'PostalAddress' };
   if (store.address) address.streetAddress = store.address;
@@ -37,18 +55,32 @@ export function structuredData(menu: PublishedMenu, pageUrl: string): Record<str
           '@type': 'Product',
           name: item.name,
           category: item.product_type,
-          offers: item.prices.map((price) => ({
-            '@type': 'Offer',
-            price: price.price.toFixed(2),
-            priceCurrency: store.currency,
-            seller: { '@id': `${pageUrl}#store` },
-            availability: price.in_stock ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
-            eligibleQuantity: {
-              '@type': 'QuantitativeValue',
-              value: price.amount,
-              unitText: price.unit,
-            },
-          })),
+          offers: item.prices.map((price) => {
+            const shown = shownPrice(price, menuType);
+            const offer: Record<string, unknown> = {
+              '@type': 'Offer',
+              name: formatSize(price),
+              price: shown.price.toFixed(2),
+              priceCurrency: store.currency,
+              seller: { '@id': `${pageUrl}#store` },
+              availability: price.in_stock ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+              eligibleQuantity: {
+                '@type': 'QuantitativeValue',
+                value: price.amount,
+                unitText: price.unit,
+              },
+            };
+            if (shown.special?.ends_at)
+              offer.priceValidUntil = localDay(shown.special.ends_at, store.timezone);
+            if (shown.regular !== undefined)
+              offer.priceSpecification = {
+                '@type': 'UnitPriceSpecification',
+                priceType: 'https://schema.org/StrikethroughPrice',
+                price: shown.regular.toFixed(2),
+                priceCurrency: store.currency,
+              };
+            return offer;
+          }),
         };
         if (item.brand) product.brand = { '@type': 'Brand', name: item.brand };
         if (item.description) product.description = item.description;
