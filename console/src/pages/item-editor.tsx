@@ -96,11 +96,12 @@ export function ItemEditor(props: {
     const base = `/dispensaries/${props.dispensaryId}/menu/items`;
     try {
       if (props.item) {
-        const saved = await api<CanonicalItem>(
-          'PATCH',
-          `${base}/${props.item.id}`,
-          changedFields(draft, props.item),
-        );
+        const changed = changedFields(draft, props.item);
+        if (Object.keys(changed).length === 0) {
+          props.onSaved(props.item, `Nothing changed in ${props.item.name}.`);
+          return;
+        }
+        const saved = await api<CanonicalItem>('PATCH', `${base}/${props.item.id}`, changed);
         props.onSaved(saved, `Saved ${saved.name}.`);
       } else {
         const result = await api<UpsertResult>('PATCH', base, [draft]);

@@ -9,8 +9,6 @@ const SPELLED: Readonly<Record<string, string>> = {
   alt: 'Alt text',
   med_price: 'Medical price',
   sku: 'SKU',
-  min: 'Min',
-  max: 'Max',
 };
 
 export const labelOf = (name: string) =>
