@@ -44,8 +44,8 @@ const BOUNDARIES = Number(process.env.RICH_BOUNDARIES ?? 20);
 const BOUNDARY_GAP_MS = 2_000;
 /** `sync`, `specials` (with the kept snapshot) or both (unset): one part alone while working on it. */
 const ONLY = process.env.RICH_ONLY;
-/** From writing the specials to their first boundary. */
-const LEAD_MS = 20_000;
+/** From the set-up's start (menu, specials, server, streams) to the first boundary. */
+const LEAD_MS = Number(process.env.RICH_LEAD_MS ?? 240_000);
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MB = 1024 * 1024;
 
@@ -172,7 +172,11 @@ interface Fixture {
 }
 
 /** A dispensary with `menu` (every item active), a credential and an admin key, through the services. */
-async function setUp(database: string, menu: Record<string, unknown>[]): Promise<Fixture> {
+async function setUp(
+  database: string,
+  menu: Record<string, unknown>[],
+  boundaries: readonly number[] = [],
+): Promise<Fixture> {
   const store = await openStore(database);
   try {
     const services = createServices(store, MENU_FORMS);
@@ -181,6 +185,18 @@ async function setUp(database: string, menu: Record<string, unknown>[]): Promise
       id,
       services.menus.validate(menu.map((item) => ({ ...item, active: true }))),
     );
+    // The specials are written before the server starts (it plans their boundaries as it starts):
+    // written through its sync API on a loaded machine, ten of them took longer than their lead.
+    for (let index = 0; index < boundaries.length; index += 2) {
+      await services.specials.create(id, {
+        name: `Weekly ${index / 2 + 1}`,
+        kind: 'percent_off',
+        value: 10,
+        applies_to: { tags: ['weekly'] },
+        starts_at: new Date(boundaries[index]!).toISOString(),
+        ends_at: new Date(boundaries[index + 1] ?? boundaries[index]! + BOUNDARY_GAP_MS).toISOString(),
+      });
+    }
     const credential = await services.credentials.issue('bench-rich');
     const admin = await services.adminKeys.create('bench-rich', 'all');
     return { id, token, username: credential.username, password: credential.password, adminKey: admin.key };
@@ -343,7 +359,10 @@ if (ONLY !== 'sync')
     const database = join(work, 'rich.db');
     log('setting up a 5,000-item rich menu');
     const menu = richMenu(ITEMS, 1);
-    const fixture = await setUp(database, menu);
+    // Boundaries on whole seconds, BOUNDARY_GAP_MS apart, far enough ahead for the set-up (checked below).
+    const first = Math.ceil((Date.now() + LEAD_MS) / 1000) * 1000;
+    const boundaries = Array.from({ length: BOUNDARIES }, (_, index) => first + index * BOUNDARY_GAP_MS);
+    const fixture = await setUp(database, menu, boundaries);
     const server = await startMenuServer({ database, logLevel: 'warn', serveArgs: SERVE_ARGS });
     try {
       const slug = 'rich-bench';
@@ -399,22 +418,10 @@ if (ONLY !== 'sync')
       for (const stream of streams)
         if (stream.status !== 200) throw new Error(`${stream.name} answered ${stream.status}`);
 
-      // The specials: boundaries BOUNDARY_GAP_MS apart, on whole seconds, from a few seconds ahead.
-      // Far enough ahead for the specials to be written first on a loaded machine (checked below).
-      const first = Math.ceil((Date.now() + LEAD_MS) / 1000) * 1000;
-      const boundaries = Array.from({ length: BOUNDARIES }, (_, index) => first + index * BOUNDARY_GAP_MS);
-      for (let index = 0; index < BOUNDARIES; index += 2) {
-        await admin(fixture, server.url, 'POST', `/dispensaries/${fixture.id}/specials`, {
-          name: `Weekly ${index / 2 + 1}`,
-          kind: 'percent_off',
-          value: 10,
-          applies_to: { tags: ['weekly'] },
-          starts_at: new Date(boundaries[index]!).toISOString(),
-          ends_at: new Date(boundaries[index + 1] ?? boundaries[index]! + BOUNDARY_GAP_MS).toISOString(),
-        });
-      }
-      if (Date.now() > first - 500)
-        throw new Error(`writing the specials took past their first boundary: raise LEAD_MS (${LEAD_MS})`);
+      if (Date.now() > first - 1_000)
+        throw new Error(
+          `the server and its streams took past the first boundary: raise LEAD_MS (${LEAD_MS})`,
+        );
       log(`${BOUNDARIES} boundaries, ${BOUNDARY_GAP_MS} ms apart, from ${new Date(first).toISOString()}`);
       for (const [index, boundary] of boundaries.entries()) {
         // Every stream done (or a second and a half gone), then the first read after the boundary.
@@ -482,7 +489,12 @@ const syncTable = syncs.map(
 );
 const boundaryTable = boundaryRows.map((row) => {
   const missed = row.ms.filter((value) => !Number.isFinite(value)).length;
-  return `| ${row.stream} | ${ms(quantile(row.ms, 0.5))} | ${ms(quantile(row.ms, 0.99))} | ${ms(Math.max(...row.ms))} | ${missed} | ${verdict(quantile(row.ms, 0.99) < 1000)} |`;
+  // The public menu carries no specials yet (see above): nothing to be late for.
+  const outcome =
+    row.stream.startsWith('Public') && missed === row.ms.length
+      ? 'n/a'
+      : verdict(quantile(row.ms, 0.99) < 1000);
+  return `| ${row.stream} | ${ms(quantile(row.ms, 0.5))} | ${ms(quantile(row.ms, 0.99))} | ${ms(Math.max(...row.ms))} | ${missed} | ${outcome} |`;
 });
 const patchMs = firstReads.map((read) => Math.max(0, read.first - read.next));
 const firstMs = firstReads.map((read) => read.first);
@@ -519,6 +531,8 @@ ${boundaryTable.join('\n')}
 The scheduler's part (the server's clock, from the boundary to the \`at\` of the first of its changes in the feed): p50 ${ms(quantile(recordedRow, 0.5))} ms, p99 ${ms(quantile(recordedRow, 0.99))} ms.
 
 The first Form B gzip \`GET /menu\` after each boundary (once the streams had it: the kept snapshot is patched on that read, re-reading the 1,000 items the feed names) against the read right after it, on fresh connections: first read p50 ${ms(quantile(firstMs, 0.5))} ms, worst ${ms(Math.max(...firstMs))} ms; next read p50 ${ms(quantile(nextMs, 0.5))} ms; the patch (first − next) p50 ${ms(quantile(patchMs, 0.5))} ms, p99 ${ms(quantile(patchMs, 0.99))} ms: ${verdict(quantile(patchMs, 0.99) < 50)} (target under 50 ms).
+
+What a short profile found (in process, \`--cpu-prof\`): validating the rich items was the largest part of a sync (about 1.2 s of CPU for 5,000 items, most of it in \`checkDocument\`: a pattern compiled for every value, a closure per value, the fields listed again for every object); those were fixed, which halved it. What is left of a sync that changes every item is the write itself (5,000 item rows, 15,000 price entries, 5,000 feed entries of rich JSON and the kept JSON). At a special's boundary, \`SpecialRepository.recordBoundary\` reads and folds the whole menu (every rich field parsed) to find the items the special reprices, about 0.2–0.3 s of CPU for 5,000 rich items on this machine, and then each stream is sent 1,000 rich items; with the boundaries 2 s apart on a loaded machine the server fell behind and the events came late together. Reading only the columns that pricing needs (id, brand, type, tags, external id, prices) is the next step; it was not done in this change.
 
 ### Kept snapshot, 5,000 items
 
