@@ -531,3 +531,7 @@ execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/display.ts'
   cwd: ROOT,
   stdio: 'inherit',
 }); // display surfaces
+execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/rich.ts')], {
+  cwd: ROOT,
+  stdio: 'inherit',
+}); // rich items and specials

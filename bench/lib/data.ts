@@ -254,3 +254,65 @@ export async function generateDatabase(
     await store.close();
   }
 }
+
+const CANNABINOIDS = ['d9-thc', 'd9-thca', 'cbd', 'cbda', 'cbg', 'cbga', 'cbn', 'thcv', 'cbc', 'total-thc'];
+const TERPENES = [
+  'beta-myrcene',
+  'limonene',
+  'beta-caryophyllene',
+  'linalool',
+  'alpha-pinene',
+  'beta-pinene',
+  'alpha-humulene',
+  'terpinolene',
+];
+const SIZES: [label: string, amount: number, price: number][] = [
+  ['Eighth', 0.125, 35],
+  ['Quarter', 0.25, 65],
+  ['Half', 0.5, 120],
+];
+
+/**
+ * `count` rich items (issue 30, §5): each realistic item with 10 cannabinoids, 8 terpenes, a batch
+ * with its certificate, a strain, an external id and 3 price entries with label, medical price, SKU and
+ * barcode. Every `tagEvery`-th item is tagged `weekly` (what the specials bench targets).
+ */
+export function richMenu(count: number, seed = 1, tagEvery = 5): Record<string, unknown>[] {
+  const next = random(seed + 1);
+  const value = (max: number) => Math.round(next() * max * 100) / 100;
+  return realisticMenu(count, seed).map((item, index) => ({
+    ...item,
+    external_id: `pos-${seed}-${index + 1}`,
+    tags: index % tagEvery === 0 ? ['weekly', 'Indoor'] : ['Indoor'],
+    staff_pick: index % 17 === 0,
+    cannabinoids: CANNABINOIDS.map((code) => {
+      const low = value(code === 'd9-thca' || code === 'total-thc' ? 25 : 2);
+      return { code, min: low, max: low, unit: '%', basis: 'weight', status: 'detected' };
+    }),
+    terpenes: TERPENES.map((code) => {
+      const low = value(1.5);
+      return { code, min: low, max: Math.round((low + 0.1) * 100) / 100, unit: '%', basis: 'weight' };
+    }),
+    batch: {
+      package_label: `1A40603000${String(100000000000000 + seed * 100000 + index).slice(-14)}`,
+      batch_number: `B-${seed}-${index + 1}`,
+      lab_name: 'Emerald Test Labs',
+      lab_license: 'LAB-00042',
+      tested_at: '2026-11-02',
+      coa_url: `https://labs.example.com/coa/${seed}-${index + 1}.pdf`,
+      passed: true,
+      tests: { potency: 'pass', pesticides: 'pass', microbials: 'pass', heavy_metals: 'pass' },
+    },
+    strain: { name: String(item.name).split(' ').slice(0, 2).join(' '), type: 'hybrid', lineage: null },
+    prices: SIZES.map(([label, amount, price], size) => ({
+      unit: 'ounce',
+      amount,
+      price,
+      stock: Math.floor(next() * 200),
+      label,
+      med_price: Math.round(price * 0.9 * 100) / 100,
+      sku: `SKU-${index + 1}-${size}`,
+      barcode: `8500${String(index * 3 + size).padStart(8, '0')}`,
+    })),
+  }));
+}

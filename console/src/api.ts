@@ -108,20 +108,41 @@ export interface JsonSchema {
   maxLength?: number;
   minimum?: number;
   maximum?: number;
+  pattern?: string;
+  default?: unknown;
   items?: JsonSchema;
   properties?: Record<string, JsonSchema>;
   required?: string[];
+  $ref?: string;
+  anyOf?: JsonSchema[];
 }
 interface OpenApiDocument {
   components: { schemas: Record<string, JsonSchema> };
 }
+/**
+ * A schema with its `$ref`s to components replaced by the components themselves (the item's batch,
+ * analytes, images... are components), so that a form reads one plain tree.
+ */
+function inlined(schema: JsonSchema, components: Record<string, JsonSchema>): JsonSchema {
+  if (schema.$ref) {
+    const name = schema.$ref.replace('#/components/schemas/', '');
+    const component = components[name];
+    if (!component) throw new Error(`The OpenAPI document has no ${name} schema.`);
+    return inlined(component, components);
+  }
+  const out: JsonSchema = { ...schema };
+  if (schema.items) out.items = inlined(schema.items, components);
+  if (schema.anyOf) out.anyOf = schema.anyOf.map((branch) => inlined(branch, components));
+  if (schema.properties)
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([name, property]) => [name, inlined(property, components)]),
+    );
+  return out;
+}
+
 export function schemaOf(name: string): Promise<JsonSchema> {
   openApi ??= fetch('/openapi.json', { credentials: 'same-origin' }).then(
     (response) => response.json() as Promise<OpenApiDocument>,
   );
-  return openApi.then((document) => {
-    const schema = document.components.schemas[name];
-    if (!schema) throw new Error(`The OpenAPI document has no ${name} schema.`);
-    return schema;
-  });
+  return openApi.then((document) => inlined({ $ref: name }, document.components.schemas));
 }

@@ -64,6 +64,23 @@ const nonNull: (shape: Shape) => Shape = memoized(
       type: typesOf(shape).find((type) => type !== 'null'),
     },
 );
+/** An object schema's fields, listed once. */
+const fieldsOf: (shape: Shape) => [string, Shape][] = memoized((shape) =>
+  Object.entries(shape.properties ?? {}),
+);
+/** A pattern compiled once, not for every value it checks. */
+const patternOf: (shape: Shape) => RegExp = memoized((shape) => new RegExp(shape.pattern ?? ''));
+/** An enum's values by their lower case: a value in any case is found without a scan. */
+const enumOf: (shape: Shape) => ReadonlyMap<string, string> = memoized(
+  (shape) => new Map((shape.enum ?? []).map((option) => [option.toLowerCase(), option])),
+);
+
+/** Records a problem; undefined, for the check to return. */
+function refuse(problems: DocumentProblem[], field: string, message: string): undefined {
+  problems.push({ field, message });
+  return undefined;
+}
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -80,37 +97,37 @@ export function checkDocument(
   problems: DocumentProblem[],
 ): unknown {
   const shape = schema as Shape;
-  const fail = (message: string) => {
-    problems.push({ field: path, message });
-    return undefined;
-  };
   const types = typesOf(shape);
   if (value === undefined || value === null) {
     if (types.includes('null')) return null;
     if (shape.default !== undefined) return shape.default;
     if (types.includes('array')) return [];
-    return fail('is required');
+    return refuse(problems, path, 'is required');
   }
   const own = nonNull(shape);
   switch (typesOf(own)[0]) {
     case 'object': {
-      if (!isPlainObject(value)) return fail('must be an object');
+      if (!isPlainObject(value)) return refuse(problems, path, 'must be an object');
       const out: Record<string, unknown> = {};
       const before = problems.length;
       for (const key of Object.keys(value)) {
         if (!(key in own.properties!))
-          fail(`has an unknown field ${key}; known: ${Object.keys(own.properties!).join(', ')}`);
+          refuse(
+            problems,
+            path,
+            `has an unknown field ${key}; known: ${Object.keys(own.properties!).join(', ')}`,
+          );
       }
-      for (const [key, property] of Object.entries(own.properties!)) {
+      for (const [key, property] of fieldsOf(own)) {
         const missing = property.type === 'object' && value[key] === undefined ? {} : value[key];
         out[key] = checkDocument(property as TSchema, missing, `${path}.${key}`, problems);
       }
       return problems.length > before ? undefined : out;
     }
     case 'array': {
-      if (!Array.isArray(value)) return fail('must be an array');
+      if (!Array.isArray(value)) return refuse(problems, path, 'must be an array');
       if (own.maxItems !== undefined && value.length > own.maxItems)
-        return fail(`must have at most ${own.maxItems} entries`);
+        return refuse(problems, path, `must have at most ${own.maxItems} entries`);
       const before = problems.length;
       const out = value.map((entry, index) =>
         checkDocument(own.items as TSchema, entry, `${path}[${index}]`, problems),
@@ -118,31 +135,35 @@ export function checkDocument(
       return problems.length > before ? undefined : out;
     }
     case 'string': {
-      if (typeof value !== 'string') return fail('must be a string');
+      if (typeof value !== 'string') return refuse(problems, path, 'must be a string');
       const trimmed = value.trim();
       if (own.enum) {
-        const match = own.enum.find((option) => option.toLowerCase() === trimmed.toLowerCase());
-        return match ?? fail(`must be one of ${own.enum.join(', ')}`);
+        const match = enumOf(own).get(trimmed.toLowerCase());
+        return match ?? refuse(problems, path, `must be one of ${own.enum.join(', ')}`);
       }
-      if (value.includes('\0')) return fail('must not contain a NUL character');
-      if (trimmed.includes(';')) return fail("must not contain ';' (a CSV cell separates entries with it)");
+      if (value.includes('\0')) return refuse(problems, path, 'must not contain a NUL character');
+      if (trimmed.includes(';'))
+        return refuse(problems, path, "must not contain ';' (a CSV cell separates entries with it)");
       if (trimmed === '' && types.includes('null')) return null;
-      if (trimmed.length < (own.minLength ?? 0)) return fail('must not be empty');
+      if (trimmed.length < (own.minLength ?? 0)) return refuse(problems, path, 'must not be empty');
       if (own.maxLength !== undefined && trimmed.length > own.maxLength)
-        return fail(`must be at most ${own.maxLength} characters`);
-      if (own.pattern && !new RegExp(own.pattern).test(trimmed)) return fail(patternMessage(own.pattern));
+        return refuse(problems, path, `must be at most ${own.maxLength} characters`);
+      if (own.pattern && !patternOf(own).test(trimmed))
+        return refuse(problems, path, patternMessage(own.pattern));
       return trimmed;
     }
     case 'integer':
     case 'number': {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return fail('must be a number');
-      if (typesOf(own)[0] === 'integer' && !Number.isInteger(value)) return fail('must be a whole number');
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        return refuse(problems, path, 'must be a number');
+      if (typesOf(own)[0] === 'integer' && !Number.isInteger(value))
+        return refuse(problems, path, 'must be a whole number');
       if (value < own.minimum! || value > own.maximum!)
-        return fail(`must be between ${own.minimum} and ${own.maximum}`);
+        return refuse(problems, path, `must be between ${own.minimum} and ${own.maximum}`);
       return value;
     }
     case 'boolean':
-      return typeof value === 'boolean' ? value : fail('must be true or false');
+      return typeof value === 'boolean' ? value : refuse(problems, path, 'must be true or false');
     default:
       throw new Error(`item-documents.ts: no check for schema type ${String(own.type)}`);
   }
@@ -177,6 +198,9 @@ function patternMessage(pattern: string): string {
   return `must match ${pattern}`;
 }
 
+const CANNABINOID_SET: ReadonlySet<string> = new Set(CANNABINOID_CODES);
+const TERPENE_SET: ReadonlySet<string> = new Set(TERPENE_CODES);
+
 /** The analyte lists' own rules, on top of their schema: the code's vocabulary, the unit and the values. */
 export function checkAnalytes(
   which: 'cannabinoids' | 'terpenes',
@@ -194,8 +218,10 @@ export function checkAnalytes(
     problems.push({ field: path, message: `must have at most ${maxItems} entries` });
     return undefined;
   }
-  const [codes, aliases] =
-    which === 'cannabinoids' ? [CANNABINOID_CODES, CANNABINOID_ALIASES] : [TERPENE_CODES, TERPENE_ALIASES];
+  const [codes, aliases, known] =
+    which === 'cannabinoids'
+      ? [CANNABINOID_CODES, CANNABINOID_ALIASES, CANNABINOID_SET]
+      : [TERPENE_CODES, TERPENE_ALIASES, TERPENE_SET];
   const before = problems.length;
   const seen = new Map<string, number>();
   const analytes = value.map((raw, index) => {
@@ -204,7 +230,13 @@ export function checkAnalytes(
       problems.push({ field: at, message: 'must be an object {code, min, max, unit, basis, status}' });
       return undefined;
     }
-    const code = typeof raw.code === 'string' ? aliases.get(aliasKey(raw.code)) : undefined;
+    // Most lists carry the codes themselves: they are found without reducing them to an alias key.
+    const code =
+      typeof raw.code !== 'string'
+        ? undefined
+        : known.has(raw.code)
+          ? raw.code
+          : aliases.get(aliasKey(raw.code));
     if (code === undefined) {
       problems.push({
         field: `${at}.code`,
@@ -212,7 +244,7 @@ export function checkAnalytes(
       });
       return undefined;
     }
-    const analyte = checkDocument(AnalyteSchema, withAnalyteDefaults({ ...raw, code }), at, problems) as
+    const analyte = checkDocument(AnalyteSchema, withAnalyteDefaults(raw, code), at, problems) as
       | Analyte
       | undefined;
     if (!analyte) return undefined;
@@ -240,13 +272,14 @@ export function checkAnalytes(
  * What an analyte may leave out: max (equal to min), basis (weight for a concentration), status
  * (detected when there is a value, else not_tested).
  */
-function withAnalyteDefaults(raw: Record<string, unknown>): Record<string, unknown> {
+function withAnalyteDefaults(raw: Record<string, unknown>, code: string): Record<string, unknown> {
   const min = raw.min ?? (raw.status === undefined || raw.status === 'detected' ? raw.max : undefined);
   const max = raw.max ?? min;
   const unit = typeof raw.unit === 'string' ? raw.unit.trim().toLowerCase() : raw.unit;
   const concentration = typeof unit === 'string' && UNITS_OF_BASIS.weight.includes(unit as PotencyUnit);
   return {
     ...raw,
+    code,
     min,
     max,
     unit,

@@ -277,8 +277,8 @@ describeInChromium('test/e2e/console.browser.test.ts', 'the console in Chromium'
     // Add, then delete, an item.
     await page.getByRole('button', { name: 'Add item' }).click();
     const adding = page.getByRole('dialog', { name: 'Add an item' });
-    await adding.getByLabel('Name').waitFor();
-    await adding.getByLabel('Name').fill('Console Kush');
+    await adding.getByLabel('Name', { exact: true }).waitFor();
+    await adding.getByLabel('Name', { exact: true }).fill('Console Kush');
     await adding.getByRole('button', { name: 'Add price entry' }).click();
     await adding.getByLabel('Price', { exact: true }).fill('15');
     await adding.getByRole('button', { name: 'Save item' }).click();
@@ -293,6 +293,160 @@ describeInChromium('test/e2e/console.browser.test.ts', 'the console in Chromium'
       .getByRole('button', { name: 'Delete' })
       .click();
     await page.getByRole('status').filter({ hasText: 'Deleted Console Kush' }).waitFor();
+  }, 60_000);
+
+  it('edits a rich item: analytes, batch, strain, images, sizes; refusals at their fields; a save applies', async () => {
+    const analyte = (code: string, value: number) => ({
+      code,
+      min: value,
+      max: value,
+      unit: '%',
+      basis: 'weight',
+    });
+    const cannabinoids = ['d9-thc', 'd9-thca', 'cbd', 'cbda', 'cbg', 'cbga', 'cbn', 'thcv', 'cbc', 'd8-thc'];
+    const terpenes = ['beta-myrcene', 'limonene', 'beta-caryophyllene', 'alpha-pinene', 'beta-pinene'];
+    const written = await admin('PATCH', '/dispensaries/1/menu/items', [
+      {
+        name: 'Rich Kush',
+        product_type: 'Flower',
+        external_id: 'pos-rich-1',
+        tags: ['Indoor'],
+        cannabinoids: cannabinoids.map((code, index) =>
+          analyte(code, index === 1 ? 22.4 : 0.1 * (index + 1)),
+        ),
+        terpenes: [
+          ...terpenes.map((code, index) => analyte(code, 0.2 * (index + 1))),
+          { code: 'linalool', min: null, max: null, unit: '%', basis: 'weight', status: 'nd' },
+          { code: 'ocimene', min: 2, max: 3, unit: 'mg/g', basis: 'weight' },
+          { code: 'terpinolene', min: null, max: null, unit: '%', basis: 'weight', status: 'lt_loq' },
+        ],
+        batch: {
+          package_label: '1A4060300003B01000012345',
+          batch_number: 'RK-7',
+          lab_name: 'Emerald Test Labs',
+          tested_at: '2026-11-02',
+          coa_url: 'https://labs.example.com/coa/RK-7.pdf',
+          passed: true,
+          tests: { potency: 'pass', pesticides: 'pass' },
+        },
+        strain: { name: 'Rich Kush', type: 'indica_dominant', lineage: 'OG × Kush' },
+        images: [
+          { url: 'https://images.example.com/rk.jpg', alt: 'Buds', role: 'primary' },
+          { url: 'https://images.example.com/rk-label.jpg', alt: 'Label', role: 'label' },
+        ],
+        prices: [
+          { unit: 'gram', amount: 1, price: 12, stock: 10, label: 'Gram', sku: 'RK-1G' },
+          { unit: 'ounce', amount: 0.125, price: 38, stock: 4, label: 'Eighth', med_price: 34 },
+          { unit: 'ounce', amount: 0.25, price: 70, stock: 2, label: 'Quarter', barcode: '850001234599' },
+        ],
+      },
+    ]);
+    expect(written.status).toBe(200);
+    const id: number = written.body.created[0];
+    await page.goto(`${server.url}/console/dispensaries/1/menu`);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('Rich');
+    await page.getByRole('button', { name: 'Edit Rich Kush' }).waitFor();
+    await tabTo('Edit Rich Kush', 80);
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Edit Rich Kush' });
+    const field = (name: string) => dialog.getByLabel(name, { exact: true });
+    await field('Cannabinoid 2 code').waitFor();
+    expect(await field('Cannabinoid 2 code').inputValue()).toBe('d9-thca');
+    expect(await field('Terpene 8 status').inputValue()).toBe('lt_loq');
+    expect(await field('Package label').inputValue()).toBe('1A4060300003B01000012345');
+    expect(await field('Strain type').inputValue()).toBe('indica_dominant');
+    expect(await field('Image 2 role').inputValue()).toBe('label');
+    expect(await dialog.locator('#price-1-med_price').inputValue()).toBe('34');
+
+    // Refused values: each server message beside its field, nothing written.
+    await field('Cannabinoid 2 max').fill('150');
+    await field('Package label').fill('not-a-tag');
+    await field('Image 2 URL').fill('ftp://images.example.com/rk-label.jpg');
+    await dialog.locator('#price-2-med_price').fill('-5');
+    await dialog.getByRole('button', { name: 'Save item' }).click();
+    for (const [input, error] of [
+      ['Cannabinoid 2 max', '#cannabinoids-1-max-error'],
+      ['Package label', '#batch-package_label-error'],
+      ['Image 2 URL', '#images-1-url-error'],
+    ] as const) {
+      await expect.poll(() => dialog.locator(error).textContent()).toBeTruthy();
+      expect(await field(input).getAttribute('aria-describedby')).toBe(error.slice(1));
+    }
+    await expect.poll(() => dialog.locator('#price-2-med_price-error').textContent()).toBeTruthy();
+    // The whole dialog in one picture: a viewport as tall as the editor, for the screenshot only.
+    await page.setViewportSize({ width: 1280, height: 3200 });
+    await page.screenshot({ path: join(SHOTS, 'item-editor-rich.png') });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(await seriousProblems(page), 'axe on the rich item editor').toEqual([]);
+    expect(
+      (await admin('GET', '/dispensaries/1/menu')).body.find((item: { id: number }) => item.id === id),
+    ).toMatchObject({ batch: { package_label: '1A4060300003B01000012345' } });
+
+    // Put right, and more, partly from the keyboard: a terpene added and typed as people spell it.
+    await field('Cannabinoid 2 max').fill('23.1');
+    await field('Package label').fill('1A4060300003B01000099999');
+    await dialog.getByRole('button', { name: 'Remove image 2' }).click();
+    await dialog.locator('#price-2-med_price').fill('62');
+    await dialog.locator('#price-0-barcode').fill('850001234500');
+    await field('Terpene 1 basis').selectOption('serving');
+    await tabTo('Add terpene', 200);
+    await page.keyboard.press('Enter');
+    // The new row's first field has the focus.
+    await expect
+      .poll(() => page.evaluate<string | null>("document.activeElement.getAttribute('aria-label')"))
+      .toBe('Terpene 9 code');
+    await page.keyboard.type('Humulene');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('0.35');
+    await field('Strain type').selectOption('hybrid');
+    await field('Batch passed').selectOption('false');
+    await field('Pesticides').selectOption('fail');
+    await field('Tested at').fill('2026-11-20');
+    await field('Servings per pack').fill('10');
+    await field('Tags (separate with ;)').fill('Indoor; Small batch');
+    await field('Staff pick').check();
+    await field('External id').fill('pos-rich-2');
+    await dialog.getByRole('button', { name: 'Save item' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved Rich Kush' }).waitFor();
+    const saved = (await admin('GET', '/dispensaries/1/menu')).body.find(
+      (item: { id: number }) => item.id === id,
+    );
+    expect(saved.cannabinoids[1]).toMatchObject({ code: 'd9-thca', min: 22.4, max: 23.1 });
+    expect(saved.terpenes[0]).toMatchObject({ code: 'beta-myrcene', basis: 'serving', unit: 'mg' });
+    expect(saved.terpenes[8]).toMatchObject({
+      code: 'alpha-humulene',
+      min: 0.35,
+      max: 0.35,
+      status: 'detected',
+    });
+    expect(saved.batch).toMatchObject({
+      package_label: '1A4060300003B01000099999',
+      passed: false,
+      tested_at: '2026-11-20',
+      tests: { potency: 'pass', pesticides: 'fail', microbials: 'not_tested' },
+    });
+    expect(saved).toMatchObject({
+      strain: { name: 'Rich Kush', type: 'hybrid' },
+      images: [{ url: 'https://images.example.com/rk.jpg', role: 'primary' }],
+      image: 'https://images.example.com/rk.jpg',
+      serving: { servings_per_pack: 10 },
+      tags: ['Indoor', 'Small batch'],
+      staff_pick: true,
+      external_id: 'pos-rich-2',
+    });
+    expect(saved.images).toHaveLength(1);
+    expect(
+      saved.prices.map((price: Record<string, unknown>) => [
+        price.label,
+        price.med_price,
+        price.sku,
+        price.barcode,
+      ]),
+    ).toEqual([
+      ['Gram', null, 'RK-1G', '850001234500'],
+      ['Eighth', 34, '', ''],
+      ['Quarter', 62, '', '850001234599'],
+    ]);
   }, 60_000);
 
   it('shows the store page and rotates the token once, with Copy', async () => {

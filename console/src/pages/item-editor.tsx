@@ -1,15 +1,27 @@
-import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CanonicalItem, UpsertResult } from '../../../src/client/types.js';
+import {
+  CANNABINOID_CODES,
+  type PotencyBasis,
+  TERPENE_CODES,
+  UNITS_OF_BASIS,
+} from '../../../src/domain/lab-vocabulary.js';
 import { ApiError, api, type JsonSchema, messageOf, schemaOf } from '../api.js';
 import { Alert, Confirm, ErrorText } from '../components.js';
+import { DocumentEditor } from './item-editor/document.js';
+import { idOf, labelOf, messagesOf } from './item-editor/names.js';
+import { type Price, PriceEntries } from './item-editor/prices.js';
+import { RowsEditor } from './item-editor/rows.js';
+import { isList, isObject, ValueInput } from './item-editor/value-input.js';
 
-type Price = CanonicalItem['prices'][number];
 type Draft = Record<string, unknown> & { prices: Price[] };
+type Row = Record<string, unknown>;
 
 /**
  * The item's fields come from the OpenAPI document's ItemInput schema (itself made from the domain's
- * one item schema): a request form's other spelling of a field, and the id, are left out.
+ * one item schema): a request form's other spelling of a field, and the id, are left out. Each is
+ * edited as its schema's shape says: a value, a record that may be null (batch, strain, serving), or
+ * a list of records (analytes, images); the price entries have their own group.
  */
 function editableFields(schema: JsonSchema): [string, JsonSchema][] {
   return Object.entries(schema.properties ?? {}).filter(
@@ -18,13 +30,40 @@ function editableFields(schema: JsonSchema): [string, JsonSchema][] {
   );
 }
 
-const typesOf = (field: JsonSchema) => [field.type ?? []].flat();
-const isList = (field: JsonSchema) => typesOf(field).includes('array');
-const isNumber = (field: JsonSchema) =>
-  typesOf(field).includes('number') || typesOf(field).includes('integer');
-const isFlag = (field: JsonSchema) => typesOf(field).includes('boolean');
-const nullable = (field: JsonSchema) => typesOf(field).includes('null');
-const labelOf = (name: string) => (name.charAt(0).toUpperCase() + name.slice(1)).replaceAll('_', ' ');
+/** A record or null (`anyOf` of the record and null): the record's schema. */
+const recordOf = (field: JsonSchema) => field.anyOf?.find(isObject) ?? (isObject(field) ? field : undefined);
+/** A list of records: the record's schema. */
+const rowsOf = (field: JsonSchema) =>
+  isList(field) && field.items && isObject(field.items) ? field.items : undefined;
+
+/** What the groups are called, where the field's own name says less. */
+const TITLES: Readonly<Record<string, [title: string, singular?: string]>> = {
+  cannabinoids: ['Cannabinoids', 'Cannabinoid'],
+  terpenes: ['Terpenes', 'Terpene'],
+  images: ['Images', 'Image'],
+  batch: ['Batch and certificate of analysis'],
+};
+const VOCABULARIES: Readonly<Record<string, readonly string[]>> = {
+  cannabinoids: CANNABINOID_CODES,
+  terpenes: TERPENE_CODES,
+};
+
+/** A basis chosen that the unit does not fit takes the basis's first unit (mg for an amount per serving). */
+function fitUnit(row: Row, changed: string): Row {
+  const units: readonly string[] | undefined = UNITS_OF_BASIS[row.basis as PotencyBasis];
+  if (changed !== 'basis' || !units || units.includes(String(row.unit))) return row;
+  return { ...row, unit: units[0] };
+}
+
+/** The fields whose value the draft changed: an item patch sends only those (image and images follow each other). */
+function changedFields(draft: Draft, item: CanonicalItem): Record<string, unknown> {
+  const before = item as unknown as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(draft).filter(
+      ([name, value]) => name !== 'id' && JSON.stringify(value) !== JSON.stringify(before[name]),
+    ),
+  );
+}
 
 export function ItemEditor(props: {
   dispensaryId: number;
@@ -35,7 +74,6 @@ export function ItemEditor(props: {
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [schema, setSchema] = useState<JsonSchema>();
-  const [priceSchema, setPriceSchema] = useState<JsonSchema>();
   const [draft, setDraft] = useState<Draft>(() =>
     props.item
       ? ({ ...props.item, prices: props.item.prices.map((price) => ({ ...price })) } as Draft)
@@ -46,21 +84,10 @@ export function ItemEditor(props: {
   const [deleting, setDeleting] = useState(false);
   useEffect(() => {
     dialog.current?.showModal();
-    schemaOf('ItemInput').then(
-      (input) => {
-        setSchema(input);
-        setPriceSchema(input.properties?.prices?.items);
-      },
-      (problem: unknown) => setError(messageOf(problem)),
-    );
+    schemaOf('ItemInput').then(setSchema, (problem: unknown) => setError(messageOf(problem)));
   }, []);
-  const set = (name: string, value: unknown) => setDraft({ ...draft, [name]: value });
-  const setPrice = (position: number, name: keyof Price, value: unknown) =>
-    setDraft({
-      ...draft,
-      prices: draft.prices.map((price, at) => (at === position ? { ...price, [name]: value } : price)),
-    });
-  const fieldError = (name: string) => failure?.at(name);
+  const set = (name: string, value: unknown) => setDraft((before) => ({ ...before, [name]: value }));
+  const messageAt = messagesOf(failure);
   const title = props.item ? `Edit ${props.item.name}` : 'Add an item';
 
   const save = async () => {
@@ -69,8 +96,12 @@ export function ItemEditor(props: {
     const base = `/dispensaries/${props.dispensaryId}/menu/items`;
     try {
       if (props.item) {
-        const { id: _id, ...fields } = draft;
-        const saved = await api<CanonicalItem>('PATCH', `${base}/${props.item.id}`, fields);
+        const changed = changedFields(draft, props.item);
+        if (Object.keys(changed).length === 0) {
+          props.onSaved(props.item, `Nothing changed in ${props.item.name}.`);
+          return;
+        }
+        const saved = await api<CanonicalItem>('PATCH', `${base}/${props.item.id}`, changed);
         props.onSaved(saved, `Saved ${saved.name}.`);
       } else {
         const result = await api<UpsertResult>('PATCH', base, [draft]);
@@ -85,6 +116,9 @@ export function ItemEditor(props: {
     }
   };
 
+  const fields = schema ? editableFields(schema) : [];
+  const plain = fields.filter(([, field]) => !recordOf(field) && !rowsOf(field));
+  const grouped = fields.filter(([, field]) => recordOf(field) || rowsOf(field));
   return (
     <dialog ref={dialog} aria-labelledby="editor-title" class="editor" onCancel={props.onClose}>
       <form
@@ -96,186 +130,66 @@ export function ItemEditor(props: {
         <h2 id="editor-title">{title}</h2>
         {!schema && !error && <p>Loading the fields…</p>}
         <div class="fields">
-          {schema &&
-            editableFields(schema).map(([name, field]) => {
-              const id = `field-${name}`;
-              const message = fieldError(name);
-              const common = {
-                id,
-                'aria-invalid': message ? true : undefined,
-                'aria-describedby': message ? `${id}-error` : undefined,
-              };
-              const value = draft[name];
-              let input: JSX.Element;
-              if (field.enum) {
-                input = (
-                  <select
-                    {...common}
-                    value={String(value ?? '')}
-                    onChange={(event) => set(name, event.currentTarget.value)}
-                  >
-                    {field.enum.map((option) => (
-                      <option key={option}>{option}</option>
-                    ))}
-                  </select>
-                );
-              } else if (isFlag(field)) {
-                input = (
-                  <input
-                    {...common}
-                    type="checkbox"
-                    checked={Boolean(value)}
-                    onChange={(event) => set(name, event.currentTarget.checked)}
-                  />
-                );
-              } else if (isList(field)) {
-                input = (
-                  <input
-                    {...common}
-                    value={((value as string[] | undefined) ?? []).join('; ')}
-                    onInput={(event) =>
-                      set(
-                        name,
-                        event.currentTarget.value
-                          .split(';')
-                          .map((part) => part.trim())
-                          .filter((part) => part !== ''),
-                      )
-                    }
-                  />
-                );
-              } else if (isNumber(field)) {
-                input = (
-                  <input
-                    {...common}
-                    inputMode="decimal"
-                    value={value === null || value === undefined ? '' : String(value)}
-                    onInput={(event) => {
-                      const text = event.currentTarget.value.trim();
-                      set(
-                        name,
-                        text === '' && nullable(field)
-                          ? null
-                          : Number.isNaN(Number(text))
-                            ? text
-                            : Number(text),
-                      );
-                    }}
-                  />
-                );
-              } else if ((field.maxLength ?? 0) > 1000) {
-                input = (
-                  <textarea
-                    {...common}
-                    rows={3}
-                    value={String(value ?? '')}
-                    onInput={(event) => set(name, event.currentTarget.value)}
-                  />
-                );
-              } else {
-                input = (
-                  <input
-                    {...common}
-                    value={value === null || value === undefined ? '' : String(value)}
-                    onInput={(event) => {
-                      const text = event.currentTarget.value;
-                      set(name, text === '' && nullable(field) ? null : text);
-                    }}
-                  />
-                );
-              }
-              return (
-                <div class="field" key={name}>
-                  <label for={id}>
-                    {labelOf(name)}
-                    {isList(field) ? ' (separate with ;)' : ''}
-                  </label>
-                  {input}
-                  <ErrorText id={`${id}-error`} message={message} />
-                </div>
-              );
-            })}
+          {plain.map(([name, field]) => {
+            const id = `field-${name}`;
+            const message = messageAt(name);
+            return (
+              <div class="field" key={name}>
+                <label for={id}>
+                  {labelOf(name)}
+                  {isList(field) ? ' (separate with ;)' : ''}
+                </label>
+                <ValueInput
+                  id={id}
+                  schema={field}
+                  value={draft[name]}
+                  invalidBy={message ? `${id}-error` : undefined}
+                  onChange={(value) => set(name, value)}
+                />
+                <ErrorText id={`${id}-error`} message={message} />
+              </div>
+            );
+          })}
         </div>
-        <fieldset>
-          <legend>Price entries</legend>
-          {draft.prices.map((price, position) => (
-            <fieldset class="row entry" key={position}>
-              <legend class="visually-hidden">Price entry {position + 1}</legend>
-              <label>
-                Unit
-                <select
-                  value={price.unit}
-                  onChange={(event) => setPrice(position, 'unit', event.currentTarget.value)}
-                >
-                  {(priceSchema?.properties?.unit?.enum ?? [price.unit]).map((unit) => (
-                    <option key={unit}>{unit}</option>
-                  ))}
-                </select>
-              </label>
-              {(['amount', 'price', 'stock'] as const).map((name) => {
-                const message = fieldError(`prices[${position}].${name}`);
-                const id = `price-${position}-${name}`;
-                return (
-                  <span key={name}>
-                    <label for={id}>{labelOf(name)}</label>
-                    <input
-                      id={id}
-                      inputMode="decimal"
-                      size={7}
-                      aria-invalid={message ? true : undefined}
-                      aria-describedby={message ? `${id}-error` : undefined}
-                      value={price[name] === null ? '' : String(price[name])}
-                      onInput={(event) => {
-                        const text = event.currentTarget.value.trim();
-                        setPrice(
-                          position,
-                          name,
-                          text === '' && name === 'stock'
-                            ? null
-                            : Number.isNaN(Number(text))
-                              ? text
-                              : Number(text),
-                        );
-                      }}
-                    />
-                    <ErrorText id={`${id}-error`} message={message} />
-                  </span>
-                );
-              })}
-              <button
-                type="button"
-                onClick={() =>
-                  setDraft({ ...draft, prices: draft.prices.filter((_, at) => at !== position) })
-                }
-              >
-                Remove price entry {position + 1}
-              </button>
-            </fieldset>
-          ))}
-          <button
-            type="button"
-            onClick={() =>
-              setDraft({
-                ...draft,
-                prices: [
-                  ...draft.prices,
-                  {
-                    unit: 'gram',
-                    amount: 1,
-                    price: 0,
-                    stock: null,
-                    label: '',
-                    med_price: null,
-                    sku: '',
-                    barcode: '',
-                  },
-                ],
-              })
-            }
-          >
-            Add price entry
-          </button>
-        </fieldset>
+        {grouped.map(([name, field]) => {
+          const [groupTitle, singular] = TITLES[name] ?? [labelOf(name)];
+          const record = recordOf(field);
+          if (record)
+            return (
+              <DocumentEditor
+                key={name}
+                path={name}
+                title={groupTitle}
+                schema={record}
+                value={draft[name] as Row | null}
+                onChange={(value) => set(name, value)}
+                messageAt={messageAt}
+              />
+            );
+          const words = VOCABULARIES[name];
+          return (
+            <RowsEditor
+              key={name}
+              name={name}
+              title={groupTitle}
+              singular={singular ?? labelOf(name)}
+              schema={rowsOf(field)!}
+              rows={(draft[name] as Row[] | undefined) ?? []}
+              onChange={(rows) => set(name, rows)}
+              messageAt={messageAt}
+              {...(words ? { vocabulary: { column: 'code', words }, adjust: fitUnit } : {})}
+            />
+          );
+        })}
+        {schema?.properties?.prices?.items && (
+          <PriceEntries
+            schema={schema.properties.prices.items}
+            prices={draft.prices}
+            onChange={(prices) => set('prices', prices)}
+            messageAt={messageAt}
+          />
+        )}
+        <ErrorText id={`${idOf('prices')}-error`} message={messageAt('prices')} />
         <Alert message={error} />
         <div class="row">
           <button type="submit" disabled={!schema}>
