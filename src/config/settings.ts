@@ -313,13 +313,12 @@ export const SETTINGS = {
     doc: 'the client secret this server has at the OpenID Connect provider; never logged (prefer the variable)',
     default: undefined,
   }),
-  oidcAllowedDomains: serverSetting<string[]>({
+  oidcAllowedDomains: serverSetting<string[] | undefined>({
     flag: '--oidc-allowed-domain <domains>',
     env: 'OIDC_ALLOWED_DOMAINS',
     doc: 'people whose verified email is at these domains (repeatable, or a comma list) may join by single sign-on, as staff of no dispensary until a manager adds them',
     parse: parseDomains,
-    default: [],
-    shown: 'none',
+    default: undefined,
   }),
   webhookKey: serverSetting<string | undefined>({
     flag: '--webhook-key <base64>',

@@ -292,7 +292,9 @@ function ssoOf(
   const { oidcIssuer: issuer, oidcClientId: clientId, oidcClientSecret: clientSecret } = config;
   if (!issuer) return undefined;
   if (!URL.canParse(issuer)) {
-    throw new Error(`--oidc-issuer must be the provider's issuer URL, such as https://login.example.com (not "${issuer}").`);
+    throw new Error(
+      `--oidc-issuer must be the provider's issuer URL, such as https://login.example.com (not "${issuer}").`,
+    );
   }
   if (!clientId || !clientSecret) {
     throw new Error(

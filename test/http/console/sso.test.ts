@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountPrincipal } from '../../../src/domain/permissions.js';
 import { CLI_OPERATOR } from '../../../src/services/accounts.js';
 import { UNLIMITED } from '../../helpers/admin.js';
 import { loopbackProvider, OIDC_CLIENT } from '../../helpers/oidc-provider.js';
@@ -185,6 +186,18 @@ describe('single sign-on with OpenID Connect', () => {
       limit: 5,
     });
     expect(entry).toMatchObject({ action: 'account.sso_sign_in', detail: { joined: true, role: 'staff' } });
+    // A manager finds them and gives them a dispensary of its own.
+    const manager = accountPrincipal(
+      await runtime.services.accounts.get('invited@example.com', CLI_OPERATOR),
+    );
+    const listed = await runtime.services.accounts.list(manager);
+    expect(listed.map((account) => account.email)).toContain('new.hire@staff.example');
+    const changed = await runtime.services.accounts.change(
+      'new.hire@staff.example',
+      { dispensaryIds: [runtime.seed.dispensaryId] },
+      manager,
+    );
+    expect(changed.dispensaryIds).toEqual([runtime.seed.dispensaryId]);
   });
 
   it('refuses a callback whose state is not the one this browser left with', async () => {
