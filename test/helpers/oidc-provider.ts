@@ -43,6 +43,15 @@ export async function loopbackProvider(): Promise<{
         claims: { openid: ['sub'], email: ['email', 'email_verified'] },
         cookies: { keys: ['oidc-provider test cookie key'] },
         pkce: { required: () => true },
+        // Short lives of its own, so that it does not print a notice about each default.
+        ttl: {
+          AccessToken: 600,
+          AuthorizationCode: 60,
+          Grant: 3600,
+          IdToken: 600,
+          Interaction: 600,
+          Session: 3600,
+        },
         features: { devInteractions: { enabled: true } },
         findAccount: (_ctx: KoaContextWithOIDC, id: string) => ({
           accountId: id,
