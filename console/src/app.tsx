@@ -12,6 +12,7 @@ import { TeamPage } from './pages/team.js';
 import { UsagePage } from './pages/usage.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { Link, navigate, usePath } from './router.js';
+import { SingleSignOn } from './sso.js';
 
 export function App() {
   const [session, setSession] = useState<AdminSession | null | undefined>(undefined);
@@ -74,6 +75,7 @@ function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => 
     <main class="signin">
       <h1>Menu console</h1>
       {props.notice && <p role="status">{props.notice}</p>}
+      {!withKey && <SingleSignOn />}
       <form onSubmit={onSubmit}>
         {!withKey && (
           <>

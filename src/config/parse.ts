@@ -106,6 +106,25 @@ export function parseTrustProxy(value: string): TrustProxy {
 }
 
 /** A comma list of origins such as https://shop.example; each must be exactly scheme://host[:port]. */
+/**
+ * Email domains, as a comma list; given again (a repeated option), the lists add up. Lower case, no
+ * `@`, at least one dot: `example.com`.
+ */
+export function parseDomains(value: string, previous: readonly string[] = []): string[] {
+  const domains = value
+    .split(',')
+    .map((domain) => domain.trim().toLowerCase())
+    .filter(Boolean);
+  for (const domain of domains) {
+    if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(domain)) {
+      throw new InvalidArgumentError(
+        `"${domain}" is not an email domain: write it as example.com, without @`,
+      );
+    }
+  }
+  return [...new Set([...previous, ...domains])];
+}
+
 export function parseOrigins(value: string): string[] {
   const origins = value
     .split(',')

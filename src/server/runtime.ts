@@ -25,6 +25,7 @@ import { MenuSnapshots } from '../services/menu-snapshots.js';
 import { PublishedMenus } from '../services/published-menus.js';
 import { PublishedStream } from '../services/published-stream.js';
 import { SpecialScheduler } from '../services/special-scheduler.js';
+import { SsoService } from '../services/sso.js';
 import { UsageCounter } from '../services/usage.js';
 import { WebhookDispatcher } from '../services/webhook-dispatcher.js';
 import { webhookKeySource } from '../services/webhook-key.js';
@@ -207,6 +208,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
         sessions,
         usage,
         consoleUrl: config.publicUrl,
+        sso: ssoOf(config, store, sessions),
       },
       protection: protection.options,
       docs: { demo: config.demo ? DEMO : undefined },
@@ -280,6 +282,34 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     throw error;
   }
 }
+
+/** Single sign-on, when --oidc-issuer is set (with the client id and secret it needs). */
+function ssoOf(
+  config: ServerConfig,
+  store: SsoStore,
+  sessions: ConsoleSessionService,
+): SsoService | undefined {
+  const { oidcIssuer: issuer, oidcClientId: clientId, oidcClientSecret: clientSecret } = config;
+  if (!issuer) return undefined;
+  if (!URL.canParse(issuer)) {
+    throw new Error(
+      `--oidc-issuer must be the provider's issuer URL, such as https://login.example.com (not "${issuer}").`,
+    );
+  }
+  if (!clientId || !clientSecret) {
+    throw new Error(
+      '--oidc-issuer needs --oidc-client-id and --oidc-client-secret (OIDC_CLIENT_ID, OIDC_CLIENT_SECRET): the client this server is at the provider.',
+    );
+  }
+  return new SsoService(store, sessions, {
+    issuer,
+    clientId,
+    clientSecret,
+    allowedDomains: config.oidcAllowedDomains ?? [],
+  });
+}
+
+type SsoStore = ConstructorParameters<typeof SsoService>[0];
 
 const delay = (ms: number) =>
   new Promise<void>((resolve) => {

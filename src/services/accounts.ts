@@ -156,7 +156,7 @@ export class AccountService {
     }
     const found = await this.store.accounts.findByEmail(ref.trim().toLowerCase());
     if (!found) throw notFound(ref);
-    const { passwordDigest: _secret, ...account } = found;
+    const { passwordDigest: _secret, ssoIdentity: _identity, ...account } = found;
     return account;
   }
 
@@ -247,9 +247,13 @@ export class AccountService {
   }
 }
 
-/** Whether every dispensary of `account` is one `by` covers. */
-function withinReach(by: Principal, account: { dispensaryIds: readonly number[] }): boolean {
-  return account.dispensaryIds.length > 0 && account.dispensaryIds.every((id) => covers(by, id));
+/**
+ * Whether every dispensary of `account` is one `by` covers. Staff of no dispensary (people who joined by
+ * single sign-on from an allowed domain) are within every manager's reach, to be given dispensaries.
+ */
+function withinReach(by: Principal, account: { role?: string; dispensaryIds: readonly number[] }): boolean {
+  if (account.dispensaryIds.length === 0) return account.role === 'staff';
+  return account.dispensaryIds.every((id) => covers(by, id));
 }
 
 function newLink(purpose: AccountLinkPurpose) {

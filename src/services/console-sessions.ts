@@ -167,6 +167,11 @@ export class ConsoleSessionService {
     if (verdict && !verdict.allowed) throw TOO_MANY(verdict.retryAfterSeconds);
   }
 
+  /** A session for an account whose owner proved who they are another way (a passkey). */
+  startForAccount(account: Account): Promise<StartedSession> {
+    return this.start({ account }, { adminKeyId: null, accountId: account.id });
+  }
+
   /** A new session with a new id: an id from before sign-in is never carried over (no session fixation). */
   private async start(
     holder: SessionHolder,

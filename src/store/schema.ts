@@ -170,6 +170,8 @@ export interface AccountTable {
   dispensary_ids: string;
   created_at: string;
   updated_at: string;
+  /** The single sign-on identity (issuer and subject) it signs in with; null: none yet. */
+  sso_identity: string | null;
 }
 
 /** A one-time link (invitation or password reset): the SHA-256 digest of its secret, never the secret. */

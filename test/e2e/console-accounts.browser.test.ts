@@ -1,14 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { browserSuite } from '../helpers/browser-suite.js';
 import { describeInChromium, seriousProblems } from '../helpers/chromium.js';
 import { cliJson, REPOSITORY } from '../helpers/cli.js';
+import { loopbackProvider, OIDC_CLIENT } from '../helpers/oidc-provider.js';
 
 /**
  * People's accounts in the console, in Debian's Chromium against `menu-api serve`: an invitation's
  * link opened, a password chosen from the keyboard, signed in; the Team page inviting and removing;
- * sign-out, and sign-in with email and password. Every page is checked by axe-core (no serious or
+ * sign-out, and sign-in with email and password; single sign-on through a real OpenID provider's own
+login page (oidc-provider, started here). Every page is checked by axe-core (no serious or
  * critical finding) and screenshot to test-results/console-accounts/; the page's CSP (no inline
  * script) is the server's own, and any violation would be a console error.
  */
@@ -16,15 +18,31 @@ const SHOTS = join(REPOSITORY, 'test-results', 'console-accounts');
 const PASSWORD = 'correct horse battery staple';
 
 describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the console', () => {
+  let provider: Awaited<ReturnType<typeof loopbackProvider>> | undefined;
+  // Filled in by seed, once the provider's port (its issuer) is known.
+  const serveArgs: string[] = [];
   const suite = browserSuite({
+    serveArgs,
     seed: async (database) => {
       mkdirSync(SHOTS, { recursive: true });
       await cliJson(database.address, ['dispensary', 'create', '--name', 'Green Leaf']);
+      provider = await loopbackProvider();
+      serveArgs.push(
+        ...['--oidc-issuer', provider.issuer, '--oidc-client-id', OIDC_CLIENT.id],
+        ...['--oidc-client-secret', OIDC_CLIENT.secret],
+      );
+    },
+    ready: async ({ server, page }) => {
+      provider?.register(`${server.url}/admin/v1/session/sso/callback`);
+      // The provider's development login page asks for a web font: nothing leaves this machine.
+      await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
     },
     // A signed-out page asks for its session first: that 401 is expected.
     expected: (error) => error.includes('401'),
     timeoutMs: 120_000,
   });
+
+  afterAll(() => provider?.close());
 
   const checked = async (name: string) => {
     await suite.page.screenshot({ path: join(SHOTS, `${name}.png`) });
@@ -85,5 +103,23 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
     await suite.page.getByText('owner@example.com (operator)').waitFor({ timeout: 10_000 });
     expect(suite.foreign).toEqual([]);
     expect(suite.problems.filter((problem) => !/status of 40[0-39]/.test(problem))).toEqual([]);
+  }, 60_000);
+
+  it('signs in with single sign-on through the provider and back', async () => {
+    await suite.page.getByRole('button', { name: 'Sign out' }).click();
+    const sso = suite.page.getByRole('link', { name: 'Sign in with single sign-on' });
+    await sso.waitFor();
+    await checked('sign-in-sso');
+    await sso.click();
+    // The provider's own login page (its development interactions): any password will do there.
+    await suite.page.locator('input[name="login"]').fill('owner@example.com');
+    await suite.page.locator('input[name="password"]').fill('anything at all');
+    await suite.page.getByRole('button', { name: 'Sign-in' }).click();
+    await suite.page.getByText('owner@example.com (operator)').waitFor({ timeout: 10_000 });
+    expect(suite.page.url()).toBe(`${suite.server.url}/console/`);
+    await checked('signed-in-with-sso');
+    // Nothing but this server and the provider's pages (whose web font was not let out).
+    const elsewhere = suite.foreign.filter((url) => !url.startsWith(provider!.issuer));
+    expect(elsewhere.filter((url) => !url.startsWith('https://fonts.googleapis.com/'))).toEqual([]);
   }, 60_000);
 });

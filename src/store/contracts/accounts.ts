@@ -22,6 +22,8 @@ export interface Account {
 /** An account with its password digest, for sign-in only. */
 export interface AccountWithPassword extends Account {
   passwordDigest: string | null;
+  /** The single sign-on identity it is bound to (`ISSUER SUBJECT`), if it ever signed in that way. */
+  ssoIdentity: string | null;
 }
 
 /** What an account's role and reach are set to. */
@@ -57,4 +59,14 @@ export interface AccountRepository {
    * account, in one write recorded as the account's own. Undefined when the link is unknown, used or expired.
    */
   redeemLink(digest: string, at: string, passwordDigest: string): Promise<Account | undefined>;
+  /** The account bound to this single sign-on identity (`ISSUER SUBJECT`). */
+  findBySsoIdentity(identity: string): Promise<Account | undefined>;
+  /**
+   * A single sign-on by the account's owner, recorded as theirs ("signed in with SSO"): binds the
+   * identity when the account has none (which accepts a pending invitation: its links are deleted), in
+   * one write. Undefined when the account is gone or bound to another identity.
+   */
+  signedInWithSso(id: number, identity: string): Promise<Account | undefined>;
+  /** A new active account bound to the identity, made by its first single sign-on. ConflictError on a known email or identity. */
+  joinWithSso(email: string, access: AccountAccess, identity: string): Promise<Account>;
 }

@@ -15,6 +15,7 @@ import * as specials from './0014-specials.js';
 import * as accounts from './0015-accounts.js';
 import * as externalIdMenuTypes from './0018-external-id-menu-types.js';
 import * as publicSwitches from './0019-public-switches.js';
+import * as accountSso from './0020-account-sso.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0015-accounts': accounts,
   '0018-external-id-menu-types': externalIdMenuTypes,
   '0019-public-switches': publicSwitches,
+  '0020-account-sso': accountSso,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

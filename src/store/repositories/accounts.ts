@@ -21,6 +21,7 @@ const COLUMNS = [
   'dispensary_ids',
   'created_at',
   'updated_at',
+  'sso_identity',
 ] as const;
 
 type AccountRow = Pick<Database['accounts'], Exclude<(typeof COLUMNS)[number], 'id'>> & { id: number };
@@ -31,15 +32,17 @@ function toAccountWithPassword(row: AccountRow): AccountWithPassword {
     email: row.email,
     role: row.role as AccountRole,
     dispensaryIds: JSON.parse(row.dispensary_ids) as number[],
-    active: row.password_digest !== null,
+    // Accepted: a password chosen, or signed in with single sign-on.
+    active: row.password_digest !== null || row.sso_identity !== null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     passwordDigest: row.password_digest,
+    ssoIdentity: row.sso_identity,
   };
 }
 
 function toAccount(row: AccountRow): Account {
-  const { passwordDigest: _secret, ...account } = toAccountWithPassword(row);
+  const { passwordDigest: _secret, ssoIdentity: _identity, ...account } = toAccountWithPassword(row);
   return account;
 }
 
@@ -196,6 +199,84 @@ export class Accounts implements AccountRepository {
       const action = found.purpose === 'invite' ? 'account.accept_invitation' : 'account.set_password';
       return { result: account, change: accountChange(action, account) };
     });
+  }
+
+  async findBySsoIdentity(identity: string): Promise<Account | undefined> {
+    const row = await this.dialect.db
+      .selectFrom('accounts')
+      .select(COLUMNS)
+      .where('sso_identity', '=', identity)
+      .executeTakeFirst();
+    return row && toAccount(row);
+  }
+
+  async signedInWithSso(id: number, identity: string): Promise<Account | undefined> {
+    const found = await this.get(id);
+    if (!found) return undefined;
+    // The account acts for itself: the audit log names the person who signed in.
+    return this.writer.write({ actor: `account:${found.email}` }, async (trx) => {
+      const before = await trx.selectFrom('accounts').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+      if (!before || (before.sso_identity !== null && before.sso_identity !== identity)) {
+        return { result: undefined };
+      }
+      const first = before.sso_identity === null;
+      const row = first
+        ? await trx
+            .updateTable('accounts')
+            .set({ sso_identity: identity, updated_at: now() })
+            .where('id', '=', id)
+            .where('sso_identity', 'is', null)
+            .returning(COLUMNS)
+            .executeTakeFirst()
+        : before;
+      if (!row) return { result: undefined };
+      // An unused invitation or reset link is done with: the person is in.
+      const links = await trx.deleteFrom('account_links').where('account_id', '=', id).executeTakeFirst();
+      const account = toAccount(row);
+      const changed = first || Number(links.numDeletedRows) > 0;
+      return {
+        result: account,
+        change: {
+          ...accountChange('account.sso_sign_in', account, {
+            note: 'signed in with SSO',
+            ...(first && { bound: true }),
+          }),
+          // Nothing but the sign-in to record: the audit entry alone, no change notice.
+          ...(!changed && { unchanged: true }),
+        },
+      };
+    });
+  }
+
+  joinWithSso(email: string, access: AccountAccess, identity: string): Promise<Account> {
+    return this.writer.write(
+      { actor: `account:${email}`, conflict: `an account with the email ${email} or this identity exists` },
+      async (trx) => {
+        const at = now();
+        const row = await trx
+          .insertInto('accounts')
+          .values({
+            email,
+            password_digest: null,
+            role: access.role,
+            dispensary_ids: JSON.stringify(access.dispensaryIds),
+            created_at: at,
+            updated_at: at,
+            sso_identity: identity,
+          })
+          .returning(COLUMNS)
+          .executeTakeFirstOrThrow();
+        const account = toAccount(row);
+        return {
+          result: account,
+          change: accountChange('account.sso_sign_in', account, {
+            note: 'signed in with SSO',
+            joined: true,
+            ...accessDetail(access),
+          }),
+        };
+      },
+    );
   }
 
   /** Deletes the account's links and sessions (a new password or a removed account ends them all). */

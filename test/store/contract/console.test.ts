@@ -102,6 +102,49 @@ describe(`store.consoleSessions and store.usage on ${DATABASE_KIND}`, () => {
     expect(JSON.stringify(await store.audit.list({ limit: 10 }))).not.toMatch(/scrypt|link-/);
   });
 
+  it('binds a single sign-on identity once: it accepts an invitation, and another identity is refused', async ({
+    store,
+  }) => {
+    const link = { digest: 'link-sso', purpose: 'invite' as const, expiresAt: '2099-01-01T00:00:00.000Z' };
+    const invited = await store.accounts.invite(
+      'sso@example.com',
+      { role: 'staff', dispensaryIds: [] },
+      link,
+    );
+    expect(invited.active).toBe(false);
+    const signedIn = await store.accounts.signedInWithSso(invited.id, 'https://idp.example one');
+    expect(signedIn).toMatchObject({ email: 'sso@example.com', active: true });
+    expect(await store.accounts.linkAccount('link-sso', '2026-01-01T00:00:00.000Z')).toBeUndefined();
+    expect(await store.accounts.findBySsoIdentity('https://idp.example one')).toMatchObject({
+      id: invited.id,
+    });
+    expect(await store.accounts.findByEmail('sso@example.com')).toMatchObject({
+      ssoIdentity: 'https://idp.example one',
+      passwordDigest: null,
+    });
+    expect(await store.accounts.signedInWithSso(invited.id, 'https://idp.example two')).toBeUndefined();
+    expect(await store.accounts.signedInWithSso(invited.id, 'https://idp.example one')).toMatchObject({
+      id: invited.id,
+    });
+    const joined = await store.accounts.joinWithSso(
+      'new@example.com',
+      { role: 'staff', dispensaryIds: [] },
+      'https://idp.example three',
+    );
+    expect(joined).toMatchObject({ role: 'staff', dispensaryIds: [], active: true });
+    await expect(
+      store.accounts.joinWithSso(
+        'other@example.com',
+        { role: 'staff', dispensaryIds: [] },
+        'https://idp.example three',
+      ),
+    ).rejects.toThrow(/exists/);
+    const entries = await store.audit.list({ limit: 10 });
+    expect(
+      entries.filter((entry) => entry.action === 'account.sso_sign_in').map((entry) => entry.actor),
+    ).toEqual(['account:sso@example.com', 'account:sso@example.com', 'account:new@example.com']);
+  });
+
   it('adds usage counts to one row per credential and hour', async ({ store }) => {
     const hour = '2026-01-01T10:00:00.000Z';
     await store.usage.add([

@@ -4,6 +4,7 @@ import type { ConsoleSessionService } from '../../../services/console-sessions.j
 import type { IdempotencyService } from '../../../services/idempotency.js';
 import type { Services } from '../../../services/index.js';
 import type { LoginGuard } from '../../../services/login-guard/login-guard.js';
+import type { SsoService } from '../../../services/sso.js';
 import type { UsageCounter } from '../../../services/usage.js';
 import { accountRoutes } from './accounts.js';
 import { activityRoutes } from './activity.js';
@@ -16,6 +17,7 @@ import { idempotentWriter } from './idempotent.js';
 import { menuRoutes } from './menu.js';
 import { sessionRoutes } from './session.js';
 import { specialRoutes } from './specials.js';
+import { ssoRoutes } from './sso.js';
 import { webhookRoutes } from './webhooks.js';
 
 export interface AdminOptions {
@@ -32,6 +34,8 @@ export interface AdminOptions {
   usage?: UsageCounter;
   /** The address one-time links point to (--public-url); by default the server as the caller reached it. */
   consoleUrl?: string;
+  /** Single sign-on with OpenID Connect (--oidc-issuer), when configured. */
+  sso?: SsoService;
 }
 
 /** The sync API for a dispensary's point of sale, automation and the console: /admin/v1. */
@@ -44,6 +48,13 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
   app.removeContentTypeParser('text/plain');
   if (options.sessions) {
     await app.register(sessionRoutes, { sessions: options.sessions, accounts: options.services.accounts });
+  }
+  if (options.sessions) {
+    await app.register(ssoRoutes, {
+      sessions: options.sessions,
+      sso: options.sso,
+      consoleUrl: options.consoleUrl,
+    });
   }
   await app.register(async (keyed) => {
     keyed.addHook('onRequest', bearerCheck(options.verifier, options.guard, options.sessions));
