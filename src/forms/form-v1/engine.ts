@@ -52,6 +52,13 @@ function percent(headline: ItemRead['potency']['thc']): { min: number; max: numb
   return headline && headline.unit === '%' ? { min: headline.min, max: headline.max } : null;
 }
 
+/** The latest change of the item's price entries (ISO times compare as text), or "". */
+function latestChange(item: MenuItem): string {
+  let latest = '';
+  for (const price of item.prices) if ((price.updatedAt ?? '') > latest) latest = price.updatedAt ?? '';
+  return latest;
+}
+
 export function rowOf(item: MenuItem): Row {
   const record = toItemRead(item);
   // ItemRead intersects two price entry types: the read one is what it holds.
@@ -75,10 +82,7 @@ export function rowOf(item: MenuItem): Row {
     inStock: record.prices.some((price) => price.stock === null || price.stock > 0),
     staffPick: record.staff_pick,
     active: record.active,
-    updatedAt: item.prices.reduce((latest, price) => {
-      const at = price.updatedAt ?? '';
-      return at > latest ? at : latest;
-    }, ''),
+    updatedAt: latestChange(item),
     words: [
       wordsOf(record.name),
       [...wordsOf(record.brand), ...wordsOf(record.strain?.name ?? '')],
