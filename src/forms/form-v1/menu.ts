@@ -84,6 +84,8 @@ export function v1Menu({ menus }: FormContext): FormMenu {
                   );
             if (answers.size >= KEPT_ANSWERS) answers.delete(answers.keys().next().value!);
             answers.set(answerKey, answer);
+            // A failed compression is not kept: the next read tries again.
+            if (answer instanceof Promise) answer.catch(() => answers.delete(answerKey));
             return answer;
           }),
       };
