@@ -3,9 +3,10 @@ import type { MenuForms } from '../services/menus.js';
 import type { RequestForm } from './form.js';
 import { formA } from './form-a/index.js';
 import { formB } from './form-b/index.js';
+import { formV1 } from './form-v1/index.js';
 
 /** Every request form the server speaks. A new form is a new folder and one line here. */
-export const FORMS: readonly RequestForm[] = [formA, formB];
+export const FORMS: readonly RequestForm[] = [formA, formB, formV1];
 
 export function findForm(id: string): RequestForm | undefined {
   return FORMS.find((form) => form.id === id.toLowerCase());

@@ -35,7 +35,7 @@ export const DOCUMENTED = new Set([
  */
 export const NOT_FUZZED = new Set(['GET /events', 'HEAD /events', 'POST /events']);
 
-export type Kind = 'form-a' | 'form-b' | 'ops' | 'docs' | 'admin';
+export type Kind = 'form-a' | 'form-b' | 'form-v1' | 'ops' | 'docs' | 'admin';
 
 export interface Endpoint {
   method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -52,6 +52,8 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'HEAD', path: '/menu', kind: 'form-b' },
   { method: 'GET', path: '/store', kind: 'form-b' },
   { method: 'GET', path: '/inventory', kind: 'form-b' },
+  { method: 'GET', path: '/v1/menu', kind: 'form-v1' },
+  { method: 'HEAD', path: '/v1/menu', kind: 'form-v1' },
   { method: 'POST', path: '/changes', kind: 'form-a' },
   { method: 'GET', path: '/changes', kind: 'form-b' },
   { method: 'GET', path: '/healthz', kind: 'ops' },
@@ -329,6 +331,12 @@ export const QUERIES = fc.oneof(
   fc.constant('?since[]=1&since[x]=2'),
   fc.constant(`?since=${'9'.repeat(300)}`),
   fc.constant('?__proto__[a]=1&constructor=2'),
+  // Form v1's /v1/menu query (and the same words anywhere else).
+  fc.constant('?q=blue%20dr&sort=-relevance&limit=2&fields=id,name,prices.price&facets=brand,tag'),
+  fc.constant('?product_type=Flower,Edible&tag=x&tag=y&thc_min=10&thc_max=5&price_max=abc'),
+  fc.constant('?cursor=WyJbbnVsbCwzXSIsIngiXQ&limit=1001&sort=colour&ids=1,-2'),
+  fc.constant('?fields=prices.nope&facets=colour&in_stock=false&active=maybe&menu_type=med'),
+  fc.constant(`?q=${'%C3%A9'.repeat(150)}&updated_since=2026-02-30T00:00:00Z`),
   fc.stringMatching(/^\?[A-Za-z0-9=&%._-]{0,40}$/),
 );
 
@@ -564,6 +572,19 @@ export function requestFor(endpoint: Endpoint, secrets: Secrets) {
           .replace(':name', values.username);
         const headers: Record<string, string | string[]> = { ...extra };
         if (endpoint.kind === 'form-b') Object.assign(headers, creds);
+        if (endpoint.kind === 'form-v1') {
+          // The same secrets (or their mistakes) as HTTP Basic and Dispensary-Token.
+          const one = (value: string | string[] | undefined) =>
+            Array.isArray(value) ? value.join(',') : value;
+          if (creds.store !== undefined) headers['dispensary-token'] = creds.store;
+          if (creds.username !== undefined || creds.password !== undefined) {
+            const pair = `${one(creds.username) ?? ''}:${one(creds.password) ?? ''}`;
+            headers.authorization =
+              typeof auth === 'string' && auth.startsWith('Basic')
+                ? auth
+                : `Basic ${Buffer.from(pair).toString('base64')}`;
+          }
+        }
         if (endpoint.kind === 'admin' && auth !== undefined) headers.authorization = auth;
         if (type !== undefined) headers['content-type'] = type;
         return { method: endpoint.method, url: `${trick(path)}${query}`, headers, payload };

@@ -85,6 +85,14 @@ export function formBHeaders(seed: Pick<Seed, 'username' | 'password' | 'token'>
   return { store: seed.token, username: seed.username, password: seed.password };
 }
 
+/** Form v1's headers: the credential as HTTP Basic, the token in Dispensary-Token. */
+export function formV1Headers(seed: Pick<Seed, 'username' | 'password' | 'token'>): Record<string, string> {
+  return {
+    authorization: `Basic ${Buffer.from(`${seed.username}:${seed.password}`).toString('base64')}`,
+    'dispensary-token': seed.token,
+  };
+}
+
 /** What `inject` takes for a Form A request of `url` with a seed's credentials and token. */
 export function formARequest(seed: Pick<Seed, 'username' | 'password' | 'token'>, url = '/menu') {
   return { method: 'POST' as const, url, payload: formABody(seed) };

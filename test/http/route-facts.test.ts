@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorResponses } from '../../src/http/pipeline/error-responses.js';
 import { adminKey } from '../helpers/admin.js';
-import { formABody, formBHeaders } from '../helpers/http.js';
+import { formABody, formBHeaders, formV1Headers } from '../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 
 /**
@@ -88,7 +88,11 @@ describe('route facts', () => {
         if (!publicRead || method === 'head' || path === '/events') continue;
         const response = await app.inject(
           method === 'get'
-            ? { method: 'GET', url: path, headers: formBHeaders(seed) }
+            ? {
+                method: 'GET',
+                url: path,
+                headers: (path.startsWith('/v1/') ? formV1Headers : formBHeaders)(seed),
+              }
             : { method: 'POST', url: path, payload: formABody(seed) },
         );
         const where = `${method.toUpperCase()} ${path}`;
@@ -98,8 +102,9 @@ describe('route facts', () => {
         seen[declared ? 'declared' : 'undeclared'] += 1;
       }
     }
-    // Both forms' /menu, /store and /inventory declare it; /changes carries its cursor in the body.
-    expect(seen).toEqual({ declared: 6, undeclared: 2 });
+    // Forms A and B's /menu, /store and /inventory and Form v1's /v1/menu declare it; /changes carries
+    // its cursor in the body.
+    expect(seen).toEqual({ declared: 7, undeclared: 2 });
   });
 
   it('a write declared idempotent replays a repeated Idempotency-Key and documents it; other writes do neither', async () => {

@@ -40,6 +40,7 @@ function changesParameters(form: RequestForm) {
 
 /** The item schema of a form's menu (an array of items). */
 export const itemSchemaOf = (form: RequestForm, menu: ReturnType<RequestForm['menu']>) => {
+  if (menu.itemSchema) return menu.itemSchema;
   const schema = menu.schema as Partial<TArray>;
   if (!schema.items) throw new Error(`the menu schema of form ${form.id} is not an array`);
   return schema.items;
@@ -47,6 +48,7 @@ export const itemSchemaOf = (form: RequestForm, menu: ReturnType<RequestForm['me
 
 /** The change feed: what entered, changed in or left the active menu after a cursor, in each form's shape. */
 export const changesEndpoint: PublicEndpoint = {
+  name: 'changes',
   build: (context) => (form) => {
     const { live } = context;
     const { transport } = form;

@@ -13,6 +13,8 @@ import type { FormContext, RequestForm } from '../form.js';
  * snapshot views), then gives its route in any form (src/forms/endpoints/index.ts registers it).
  */
 export interface PublicEndpoint {
+  /** The path without its slash (`menu`): what a form's `endpoints` names. */
+  name: string;
   build(context: FormContext): (form: RequestForm) => RouteOptions;
 }
 

@@ -13,6 +13,7 @@ const EVENT_STREAM = {
 
 /** The live stream of the changes /changes lists, as server-sent events, in each form's shape. */
 export const eventsEndpoint: PublicEndpoint = {
+  name: 'events',
   build: (context) => (form) => {
     const { live } = context;
     const { transport } = form;

@@ -25,11 +25,19 @@ export async function registerPublicEndpoints(
   forms: readonly RequestForm[],
   context: FormContext,
 ): Promise<void> {
-  const routes = PUBLIC_ENDPOINTS.map((endpoint) => endpoint.build(context));
+  const routes = PUBLIC_ENDPOINTS.map((endpoint) => ({
+    name: endpoint.name,
+    route: endpoint.build(context),
+  }));
   for (const form of forms) {
-    await app.register(async (scope) => {
-      form.transport.prepare?.(scope);
-      for (const route of routes) scope.route(route(form));
-    });
+    await app.register(
+      async (scope) => {
+        form.transport.prepare?.(scope);
+        for (const { name, route } of routes) {
+          if (!form.transport.endpoints || form.transport.endpoints.includes(name)) scope.route(route(form));
+        }
+      },
+      form.transport.prefix === undefined ? {} : { prefix: form.transport.prefix },
+    );
   }
 }

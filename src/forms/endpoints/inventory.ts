@@ -9,6 +9,7 @@ import { formRoute, type PublicEndpoint } from './endpoint.js';
  * computed per request and never cached.
  */
 export const inventoryEndpoint: PublicEndpoint = {
+  name: 'inventory',
   build: (context) => {
     const { menus, snapshots } = context;
     const view = snapshots.listView('inventory', InventorySchema, (item) =>

@@ -4,6 +4,7 @@ import { formRoute, type PublicEndpoint } from './endpoint.js';
 
 /** The menu, in each form's item shape (the form decides which items and which spellings). */
 export const menuEndpoint: PublicEndpoint = {
+  name: 'menu',
   build: (context) => (form) => {
     const menu = menuOf(form, context);
     const { transport } = form;

@@ -6,6 +6,7 @@ import { formRoute, type PublicEndpoint } from './endpoint.js';
 
 /** Store information: the same object, and the same snapshot, in every form. */
 export const storeEndpoint: PublicEndpoint = {
+  name: 'store',
   build: (context) => {
     const { menus, snapshots } = context;
     const view = snapshots.view('store', StoreInfoSchema, async (id) => {

@@ -42,6 +42,7 @@ export function representationHeaders(
 ): 200 | 304 {
   set('vary', 'Accept-Encoding');
   if (representation.cursor !== undefined) set(MENU_CURSOR, encodeCursor(representation.cursor));
+  if (representation.link !== undefined) set('link', representation.link);
   if (validators) {
     set('etag', representation.etag);
     set('cache-control', REVALIDATE);

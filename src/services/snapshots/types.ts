@@ -11,6 +11,8 @@ export interface Representation {
   readonly tag: string;
   /** The live feed cursor the content is consistent with (Menu-Cursor), when the built value carried one. */
   readonly cursor?: number;
+  /** A `Link` header to send with it (the next page of a paged answer). */
+  readonly link?: string;
 }
 
 /** A kind of snapshot (a form's menu with one filter and spelling, store information, ...). */

@@ -1,0 +1,338 @@
+import { createHash } from 'node:crypto';
+import type { MenuItem } from '../../domain/item.js';
+import { type ItemRead, toItemRead } from '../../domain/item-reads.js';
+import { ServiceError } from '../../services/errors.js';
+import type { Facet, MenuQuery, SortKey } from './query.js';
+import { orderKey } from './query.js';
+
+/**
+ * The query engine of `/v1/menu`: one index per menu (built once from the items the menu reader keeps,
+ * so a warm menu is queried without reading the database), then each query a filter, a sort and a
+ * keyset page over it.
+ */
+
+/** One item as queries see it: its v1 record and JSON, and the values filters and sorts read. */
+export interface Row {
+  id: number;
+  record: ItemRead;
+  /** The record's JSON, made once per menu. */
+  json: string;
+  name: string;
+  brand: string;
+  productType: string;
+  strainType: string | null;
+  tags: readonly string[];
+  /** The headline potency in percent by weight, as a range; null when there is none in percent. */
+  thc: { min: number; max: number } | null;
+  cbd: { min: number; max: number } | null;
+  recPrices: readonly number[];
+  medPrices: readonly number[];
+  pricePerGram: number | null;
+  inStock: boolean;
+  staffPick: boolean;
+  active: boolean;
+  /** The latest change of a price entry (ISO time), or "" when none is known. */
+  updatedAt: string;
+  /** Folded words, by weight: the name's, then brand and strain, then the rest. */
+  words: readonly (readonly string[])[];
+}
+
+/** Text as search compares it: no accents, lower case. */
+export function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+export function wordsOf(text: string): string[] {
+  return fold(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
+}
+
+function percent(headline: ItemRead['potency']['thc']): { min: number; max: number } | null {
+  return headline && headline.unit === '%' ? { min: headline.min, max: headline.max } : null;
+}
+
+/** The latest change of the item's price entries (ISO times compare as text), or "". */
+function latestChange(item: MenuItem): string {
+  let latest = '';
+  for (const price of item.prices) if ((price.updatedAt ?? '') > latest) latest = price.updatedAt ?? '';
+  return latest;
+}
+
+export function rowOf(item: MenuItem): Row {
+  const record = toItemRead(item);
+  // ItemRead intersects two price entry types: the read one is what it holds.
+  const perGram = (record.prices as { price_per_gram: number | null }[])
+    .map((price) => price.price_per_gram)
+    .filter((value): value is number => value !== null);
+  return {
+    id: record.id,
+    record,
+    json: JSON.stringify(record),
+    name: fold(record.name),
+    brand: fold(record.brand),
+    productType: record.product_type.toLowerCase(),
+    strainType: record.strain?.type ?? null,
+    tags: record.tags.map(fold),
+    thc: percent(record.potency.thc),
+    cbd: percent(record.potency.cbd),
+    recPrices: record.prices.map((price) => price.price),
+    medPrices: record.prices.flatMap((price) => (price.med_price === null ? [] : [price.med_price])),
+    pricePerGram: perGram.length > 0 ? Math.min(...perGram) : null,
+    inStock: record.prices.some((price) => price.stock === null || price.stock > 0),
+    staffPick: record.staff_pick,
+    active: record.active,
+    updatedAt: latestChange(item),
+    words: [
+      wordsOf(record.name),
+      [...wordsOf(record.brand), ...wordsOf(record.strain?.name ?? '')],
+      [record.description, ...record.tags, ...record.effects, ...record.flavors].flatMap(wordsOf),
+    ],
+  };
+}
+
+/** How much a match in each group of an item's words counts (name, brand and strain, the rest). */
+const WEIGHTS = [4, 2, 1];
+
+/**
+ * An item's relevance for the query words (folded), 0 when a word is not found: every word must be
+ * some word of the item, the last may be the start of one ("blue dr" finds Blue Dream). A whole word
+ * counts more than a prefix, and the name more than the rest.
+ */
+export function relevance(row: Row, words: readonly string[]): number {
+  let score = 0;
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index]!;
+    const prefix = index === words.length - 1;
+    let best = 0;
+    for (let group = 0; group < row.words.length; group++) {
+      for (const candidate of row.words[group]!) {
+        const found = candidate === word ? 2 : prefix && candidate.startsWith(word) ? 1 : 0;
+        best = Math.max(best, found * WEIGHTS[group]!);
+      }
+    }
+    if (best === 0) return 0;
+    score += best;
+  }
+  return score;
+}
+
+const overlaps = (potency: { min: number; max: number } | null, min?: number, max?: number) =>
+  min === undefined && max === undefined
+    ? true
+    : potency !== null &&
+      (min === undefined || potency.max >= min) &&
+      (max === undefined || potency.min <= max);
+
+/** Whether an item passes every filter of the query (all of them; within one filter, any value). */
+export function matches(row: Row, query: MenuQuery): boolean {
+  if (query.active === 'true' && !row.active) return false;
+  if (query.active === 'false' && row.active) return false;
+  if (query.ids.length > 0 && !query.ids.includes(row.id)) return false;
+  if (
+    query.productTypes.length > 0 &&
+    !query.productTypes.some((type) => type.toLowerCase() === row.productType)
+  )
+    return false;
+  if (query.brands.length > 0 && !query.brands.some((brand) => fold(brand) === row.brand)) return false;
+  if (
+    query.strainTypes.length > 0 &&
+    (row.strainType === null || !query.strainTypes.includes(row.strainType))
+  )
+    return false;
+  if (query.tags.length > 0 && !query.tags.some((tag) => row.tags.includes(fold(tag)))) return false;
+  if (!overlaps(row.thc, query.thcMin, query.thcMax)) return false;
+  if (!overlaps(row.cbd, query.cbdMin, query.cbdMax)) return false;
+  if (query.priceMin !== undefined || query.priceMax !== undefined) {
+    const prices = query.menuType === 'med' ? row.medPrices : row.recPrices;
+    const inRange = (price: number) =>
+      (query.priceMin === undefined || price >= query.priceMin) &&
+      (query.priceMax === undefined || price <= query.priceMax);
+    if (!prices.some(inRange)) return false;
+  }
+  if (query.inStock && !row.inStock) return false;
+  if (query.staffPick && !row.staffPick) return false;
+  if (query.updatedSince !== undefined && !(row.updatedAt > query.updatedSince)) return false;
+  return true;
+}
+
+type SortValue = number | string | null;
+
+/** The value an item is sorted by (null: it has none, and comes last in either direction). */
+export function sortValue(row: Row, key: SortKey | undefined, query: MenuQuery, score: number): SortValue {
+  switch (key) {
+    case undefined:
+      return null;
+    case 'name':
+      return row.name;
+    case 'price': {
+      const prices = query.menuType === 'med' ? row.medPrices : row.recPrices;
+      return prices.length > 0 ? Math.min(...prices) : null;
+    }
+    case 'price_per_gram':
+      return row.pricePerGram;
+    case 'thc':
+      return row.thc === null ? null : row.thc.max;
+    case 'updated_at':
+      return row.updatedAt === '' ? null : row.updatedAt;
+    case 'relevance':
+      // Best first when ascending.
+      return -score;
+  }
+}
+
+/** The order of two (value, id) pairs: by value (nulls last either way), then by id ascending. */
+export function compareKeys(
+  a: SortValue,
+  aId: number,
+  b: SortValue,
+  bId: number,
+  descending: boolean,
+): number {
+  if (a !== b) {
+    if (a === null) return 1;
+    if (b === null) return -1;
+    const order = a < b ? -1 : 1;
+    return descending ? -order : order;
+  }
+  return aId - bId;
+}
+
+interface Ranked {
+  row: Row;
+  value: SortValue;
+}
+
+/** A query's result before paging: the filtered items in order, and the facets over them. */
+interface Result {
+  ranked: Ranked[];
+  facets: Readonly<Record<string, Record<string, number>>>;
+}
+
+/** The sort of a query: `sort`, or relevance with `q`, or by id. */
+function effectiveSort(query: MenuQuery): SortKey | undefined {
+  return query.sort ?? (query.q ? 'relevance' : undefined);
+}
+
+const FACET_VALUES: Readonly<Record<Facet, (row: Row) => readonly string[]>> = {
+  brand: (row) => (row.record.brand === '' ? [] : [row.record.brand]),
+  product_type: (row) => [row.record.product_type],
+  strain_type: (row) => (row.strainType === null ? [] : [row.strainType]),
+  tag: (row) => row.record.tags,
+};
+
+export function facetsOf(rows: readonly Row[], facets: readonly Facet[]) {
+  const counts: Record<string, Record<string, number>> = {};
+  for (const facet of facets) {
+    const count: Record<string, number> = {};
+    for (const row of rows)
+      for (const value of new Set(FACET_VALUES[facet](row))) count[value] = (count[value] ?? 0) + 1;
+    counts[facet] = Object.fromEntries(
+      Object.entries(count).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
+  }
+  return counts;
+}
+
+/** One menu's rows and the results of its recent queries (a few, the most recent kept). */
+export class MenuIndex {
+  private readonly results = new Map<string, Result>();
+
+  constructor(readonly rows: readonly Row[]) {}
+
+  static of(items: readonly MenuItem[]): MenuIndex {
+    return new MenuIndex(items.map(rowOf));
+  }
+
+  result(query: MenuQuery): Result {
+    const key = `${orderKey(query)}|${query.facets.join(',')}`;
+    const kept = this.results.get(key);
+    if (kept) return kept;
+    const sort = effectiveSort(query);
+    const words = query.q ? wordsOf(query.q) : [];
+    const ranked: Ranked[] = [];
+    const filtered: Row[] = [];
+    for (const row of this.rows) {
+      if (!matches(row, query)) continue;
+      const score = words.length > 0 ? relevance(row, words) : 0;
+      if (words.length > 0 && score === 0) continue;
+      filtered.push(row);
+      ranked.push({ row, value: sortValue(row, sort, query, score) });
+    }
+    if (sort !== undefined) {
+      ranked.sort((a, b) => compareKeys(a.value, a.row.id, b.value, b.row.id, query.descending));
+    }
+    const result = { ranked, facets: facetsOf(filtered, query.facets) };
+    if (this.results.size >= 64) this.results.delete(this.results.keys().next().value!);
+    this.results.set(key, result);
+    return result;
+  }
+}
+
+/** The cursor's integrity check: not a secret, only so that a changed cursor is told from a real one. */
+function check(order: string, body: string): string {
+  return createHash('sha256').update(order).update('\0').update(body).digest('base64url').slice(0, 16);
+}
+
+/** A cursor: the last item's sort value and id, bound to the query's order key. */
+export function encodeCursor(order: string, value: SortValue, id: number): string {
+  const body = JSON.stringify([value, id]);
+  return Buffer.from(JSON.stringify([body, check(order, body)])).toString('base64url');
+}
+
+const badCursor = (why: string) =>
+  new ServiceError(
+    'invalid_request',
+    `The query parameter cursor ${why}. Send the next_cursor of the previous page with the same query, or leave cursor out to start again.`,
+    [{ field: 'cursor', message: why }],
+  );
+
+export function decodeCursor(order: string, cursor: string): { value: SortValue; id: number } {
+  let parts: unknown;
+  try {
+    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badCursor('is not a cursor this server gave out (it was changed or cut)');
+  }
+  if (!Array.isArray(parts) || typeof parts[0] !== 'string' || typeof parts[1] !== 'string') {
+    throw badCursor('is not a cursor this server gave out (it was changed or cut)');
+  }
+  const [body, sum] = parts as [string, string];
+  if (sum !== check(order, body)) {
+    throw badCursor(
+      'was made for another query (or changed): a cursor works only with the query it came from',
+    );
+  }
+  const [value, id] = JSON.parse(body) as [SortValue, number];
+  return { value, id };
+}
+
+/** A page of a query: the items after the cursor, at most `limit`, and the cursor after them. */
+export function page(index: MenuIndex, query: MenuQuery) {
+  const order = orderKey(query);
+  const after = query.cursor === undefined ? undefined : decodeCursor(order, query.cursor);
+  const { ranked, facets } = index.result(query);
+  let start = 0;
+  if (after) {
+    // The first item after the cursor's (value, id): the list is in that order, so a binary search.
+    let low = 0;
+    let high = ranked.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const entry = ranked[middle]!;
+      if (compareKeys(entry.value, entry.row.id, after.value, after.id, query.descending) <= 0)
+        low = middle + 1;
+      else high = middle;
+    }
+    start = low;
+  }
+  const rows = ranked.slice(start, start + query.limit);
+  const last = rows[rows.length - 1];
+  const more = start + query.limit < ranked.length;
+  return {
+    rows: rows.map((entry) => entry.row),
+    total: ranked.length,
+    facets,
+    next: more && last ? encodeCursor(order, last.value, last.row.id) : null,
+  };
+}

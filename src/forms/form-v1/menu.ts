@@ -1,0 +1,94 @@
+import type { MenuItem } from '../../domain/item.js';
+import { cursorOf } from '../../services/menu-feed.js';
+import type { Representation, SnapshotView } from '../../services/menu-snapshots.js';
+import { encodedOf, identityOf } from '../../services/snapshots/codings.js';
+import { negotiateEncoding } from '../../services/snapshots/encoding.js';
+import { andThen } from '../../util/maybe-promise.js';
+import type { FormContext, FormMenu } from '../form.js';
+import { MenuIndex, page } from './engine.js';
+import { FIELD_NAMES, project, V1ItemSchema, V1MenuSchema } from './item.js';
+import { V1_MENU_PARAMETERS } from './parameters.js';
+import { type MenuQuery, parseMenuQuery } from './query.js';
+
+/** Bodies smaller than this are sent uncompressed (as every snapshot is). */
+const COMPRESS_MIN_BYTES = 1024;
+const COMPRESSION = { gzipLevel: 6, brotliQuality: 5 };
+/** Answers kept per menu, the most recent: a page asked again is sent without building it. */
+const KEPT_ANSWERS = 256;
+
+/** Each menu's index and answers, for as long as the menu reader keeps that menu (until its next change). */
+interface Kept {
+  index: MenuIndex;
+  answers: Map<string, Representation | Promise<Representation>>;
+}
+const kept = new WeakMap<readonly MenuItem[], Kept>();
+
+function keptOf(items: readonly MenuItem[]): Kept {
+  let entry = kept.get(items);
+  if (!entry) {
+    entry = { index: MenuIndex.of(items), answers: new Map() };
+    kept.set(items, entry);
+  }
+  return entry;
+}
+
+/** The query string of the next page: the same query with the next cursor. */
+function nextLink(raw: Readonly<Record<string, unknown>>, cursor: string): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(raw)) {
+    if (name === 'cursor') continue;
+    for (const one of Array.isArray(value) ? value : [value]) search.append(name, String(one));
+  }
+  search.append('cursor', cursor);
+  return `</v1/menu?${search.toString()}>; rel="next"`;
+}
+
+function identity(items: readonly MenuItem[], query: MenuQuery, raw: Readonly<Record<string, unknown>>) {
+  const { rows, total, facets, next } = page(keptOf(items).index, query);
+  const data = query.fields
+    ? rows.map((row) => JSON.stringify(project(row.record, query.fields!)))
+    : rows.map((row) => row.json);
+  const body = `{"data":[${data.join(',')}],"next_cursor":${JSON.stringify(next)},"total":${total},"facets":${JSON.stringify(facets)}}`;
+  const answer = identityOf(Buffer.from(body), cursorOf(items));
+  return next === null ? answer : { ...answer, link: nextLink(raw, next) };
+}
+
+/**
+ * Form v1's menu: every query answered from the index of the menu the menu reader keeps (no database
+ * read while it is warm), each answer kept with that menu in the coding asked for.
+ */
+export function v1Menu({ menus }: FormContext): FormMenu {
+  return {
+    parameters: V1_MENU_PARAMETERS,
+    note: 'Filter, search, sort and page with the query parameters; the answer is {"data", "next_cursor", "total", "facets"}, with a Link header to the next page.',
+    schema: V1MenuSchema,
+    itemSchema: V1ItemSchema,
+    view: (parameters): SnapshotView => {
+      const query = parseMenuQuery(parameters, FIELD_NAMES);
+      const key = JSON.stringify(query);
+      return {
+        name: 'v1:menu',
+        read: (dispensaryId, acceptEncoding) =>
+          andThen(menus.items(dispensaryId), (items) => {
+            const encoding = negotiateEncoding(acceptEncoding);
+            const { answers } = keptOf(items);
+            const answerKey = `${encoding}|${key}`;
+            const found = answers.get(answerKey);
+            if (found) return found;
+            const plain = identity(items, query, parameters);
+            const answer: Representation | Promise<Representation> =
+              encoding === 'identity' || plain.body.length < COMPRESS_MIN_BYTES
+                ? plain
+                : encodedOf(plain, encoding, COMPRESSION).then((encoded) =>
+                    'link' in plain ? { ...encoded, link: plain.link } : encoded,
+                  );
+            if (answers.size >= KEPT_ANSWERS) answers.delete(answers.keys().next().value!);
+            answers.set(answerKey, answer);
+            // A failed compression is not kept: the next read tries again.
+            if (answer instanceof Promise) answer.catch(() => answers.delete(answerKey));
+            return answer;
+          }),
+      };
+    },
+  };
+}
