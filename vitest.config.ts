@@ -15,8 +15,7 @@ const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
  * examples/ and the README run as an integrator runs them (examples.e2e, readme.e2e), one point of
  * sale's path over HTTP (pos-sync.e2e: its full sync and stock batch are proved on both by the store
  * contract and menu-import suites, and through a process by shutdown and webhooks), the cluster's
- * process management (workers.e2e), and what a menu read leaves for the collector (read-garbage.e2e:
- * reads are answered from snapshots in memory).
+ * process management (workers.e2e).
  */
 export const BOTH_DATABASES = [
   'test/store/**/*.test.ts',

@@ -535,3 +535,7 @@ execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/rich.ts')],
   cwd: ROOT,
   stdio: 'inherit',
 }); // rich items and specials
+execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/read-garbage.ts')], {
+  cwd: ROOT,
+  stdio: 'inherit',
+}); // what reads leave for the old generation

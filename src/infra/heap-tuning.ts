@@ -16,7 +16,7 @@ import { setFlagsFromString } from 'node:v8';
  *
  * Set at run time rather than as a `node` flag so that `npx menu-api serve`, `node bin/menu-api
  * serve` and each `--workers` worker all get it; V8 reads it at each collection, so it holds from
- * here on (test/e2e/read-garbage.e2e.test.ts).
+ * here on (bench/read-garbage.ts measures what reads promote, fresh and after such crowds).
  */
 export function tuneHeapForServing(): void {
   setFlagsFromString('--no-allocation-site-pretenuring');
