@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { AdminSession } from '../../src/client/types.js';
 import { ApiError, api, useSession } from './api.js';
 import { Alert, useSubmit } from './components.js';
+import { AccountPage } from './pages/account.js';
 import { AdminKeysPage } from './pages/admin-keys.js';
 import { AuditPage } from './pages/audit.js';
 import { CredentialsPage } from './pages/credentials.js';
@@ -11,6 +12,7 @@ import { LinkPage } from './pages/link.js';
 import { TeamPage } from './pages/team.js';
 import { UsagePage } from './pages/usage.js';
 import { WebhooksPage } from './pages/webhooks.js';
+import { signInWithPasskey } from './passkeys.js';
 import { Link, navigate, usePath } from './router.js';
 
 export function App() {
@@ -64,6 +66,9 @@ function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => 
     setSecret('');
     props.onSignedIn(session);
   });
+  const passkey = useSubmit(async () => {
+    props.onSignedIn(await signInWithPasskey());
+  });
   const switchTo = (key: boolean) => {
     setWithKey(key);
     setSecret('');
@@ -104,6 +109,14 @@ function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => 
         </button>
         <Alert id="signin-error" message={error} />
       </form>
+      {!withKey && (
+        <form onSubmit={passkey.onSubmit}>
+          <button type="submit" disabled={passkey.busy}>
+            Sign in with a passkey
+          </button>
+          <Alert message={passkey.error} />
+        </form>
+      )}
       <p>
         <button type="button" class="link" onClick={() => switchTo(!withKey)}>
           {withKey ? 'Sign in with email and password' : 'Sign in with an admin key'}
@@ -136,6 +149,7 @@ function Shell(props: { session: AdminSession; onSignOut: () => void }) {
     ['/webhooks', 'Webhooks'],
     ['/audit', 'Audit log'],
     ...(operator ? ([['/usage', 'Usage']] as [string, string][]) : []),
+    ...(account ? ([['/account', 'Account']] as [string, string][]) : []),
   ];
   const section = path.split('/')[1] ?? '';
   const signOut = async () => {
@@ -155,6 +169,7 @@ function Shell(props: { session: AdminSession; onSignOut: () => void }) {
   else if (section === 'webhooks') page = <WebhooksPage />;
   else if (section === 'usage') page = <UsagePage />;
   else if (section === 'team') page = <TeamPage />;
+  else if (section === 'account' && account) page = <AccountPage email={account.email} />;
   return (
     <>
       <a class="skip" href="#main">

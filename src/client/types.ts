@@ -72,12 +72,14 @@ import type {
   TokenOut,
 } from '../http/routes/admin/dispensaries.schemas.js';
 import type { ImportResultOut, UpsertOut } from '../http/routes/admin/menu.schemas.js';
+import type { PasskeyOut } from '../http/routes/admin/passkeys.schemas.js';
 import type { SessionOut } from '../http/routes/admin/session.schemas.js';
 import type { ScheduleOut, SpecialOut } from '../http/routes/admin/specials.schemas.js';
 import type { DeliveryOut, WebhookOut, WebhookWithSecretOut } from '../http/routes/admin/webhooks.schemas.js';
 
 export type AdminSession = Static<typeof SessionOut>;
 export type AccountSummary = Static<typeof AccountOut>;
+export type PasskeySummary = Static<typeof PasskeyOut>;
 export type IssuedAccountLink = Static<typeof IssuedLinkOut>;
 export type AccountLinkInfo = Static<typeof LinkOut>;
 export type DispensarySummary = Static<typeof DispensarySummaryOut>;

@@ -22,6 +22,7 @@ import { LiveHub } from '../services/live-hub.js';
 import { MenuFeed } from '../services/menu-feed.js';
 import { loadItems, MenuReader } from '../services/menu-reader.js';
 import { MenuSnapshots } from '../services/menu-snapshots.js';
+import { PasskeyService } from '../services/passkeys.js';
 import { PublishedMenus } from '../services/published-menus.js';
 import { PublishedStream } from '../services/published-stream.js';
 import { SpecialScheduler } from '../services/special-scheduler.js';
@@ -205,6 +206,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
         bodyLimit: config.adminBodyLimit,
         guard: protection.guard,
         sessions,
+        passkeys: new PasskeyService(store, sessions),
         usage,
         consoleUrl: config.publicUrl,
       },

@@ -162,9 +162,20 @@ export class ConsoleSessionService {
     return this.store.consoleSessions.removeOfAccount(session.accountId);
   }
 
-  private async refuseThrottled(attempt: LoginAttempt): Promise<void> {
+  /** 429 when the address (or account) failed to sign in too often; another way in (a passkey) asks too. */
+  async refuseThrottled(attempt: LoginAttempt): Promise<void> {
     const verdict = await this.guard?.check(attempt);
     if (verdict && !verdict.allowed) throw TOO_MANY(verdict.retryAfterSeconds);
+  }
+
+  /** Counts a failed sign-in made another way (a passkey) in the same guard. */
+  async failed(attempt: LoginAttempt): Promise<void> {
+    await this.guard?.failed(attempt);
+  }
+
+  /** A session for an account whose owner proved who they are another way (a passkey). */
+  startForAccount(account: Account): Promise<StartedSession> {
+    return this.start({ account }, { adminKeyId: null, accountId: account.id });
   }
 
   /** A new session with a new id: an id from before sign-in is never carried over (no session fixation). */

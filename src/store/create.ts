@@ -11,6 +11,7 @@ import { Dispensaries } from './repositories/dispensaries.js';
 import { IdempotencyKeys } from './repositories/idempotency.js';
 import { MenuChanges } from './repositories/menu-changes.js';
 import { Menus } from './repositories/menus.js';
+import { Passkeys } from './repositories/passkeys.js';
 import { Specials } from './repositories/specials.js';
 import { Usage } from './repositories/usage.js';
 import { enqueueDeliveries } from './repositories/webhook-outbox.js';
@@ -40,6 +41,7 @@ export function createStore(dialect: Dialect): KyselyStore {
     menus: new Menus(dialect, writer),
     adminKeys: new AdminKeys(dialect, writer),
     accounts: new Accounts(dialect, writer),
+    passkeys: new Passkeys(dialect, writer),
     audit: new AuditLog(db),
     changes: new Changes(db),
     menuChanges: new MenuChanges(dialect),

@@ -18,6 +18,8 @@ export interface Database {
   accounts: AccountTable;
   account_links: AccountLinkTable;
   console_sessions: ConsoleSessionTable;
+  account_passkeys: AccountPasskeyTable;
+  passkey_challenges: PasskeyChallengeTable;
   usage_counts: UsageCountTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
@@ -175,6 +177,32 @@ export interface AccountLinkTable {
   /** `invite` or `reset`. */
   purpose: string;
   created_at: string;
+  expires_at: string;
+}
+
+/** A passkey of an account: the authenticator's credential id and public key (see docs/accounts.md). */
+export interface AccountPasskeyTable {
+  id: Generated<number>;
+  account_id: number;
+  /** base64url; unique. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  sign_count: number;
+  /** JSON array of transports. */
+  transports: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A WebAuthn challenge under way: used once, until it expires. */
+export interface PasskeyChallengeTable {
+  challenge: string;
+  /** `register` or `sign_in`. */
+  purpose: string;
+  /** The account registering; null for a sign-in. */
+  account_id: number | null;
   expires_at: string;
 }
 

@@ -28,6 +28,8 @@ export const TABLES = [
   { name: 'accounts', key: ['id'] },
   { name: 'account_links', key: ['digest'] },
   { name: 'console_sessions', key: ['id_digest'] },
+  { name: 'account_passkeys', key: ['id'] },
+  { name: 'passkey_challenges', key: ['challenge'] },
   { name: 'usage_counts', key: ['username', 'hour'] },
 ] as const satisfies readonly TableSpec[];
 

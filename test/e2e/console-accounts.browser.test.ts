@@ -8,7 +8,8 @@ import { cliJson, REPOSITORY } from '../helpers/cli.js';
 /**
  * People's accounts in the console, in Debian's Chromium against `menu-api serve`: an invitation's
  * link opened, a password chosen from the keyboard, signed in; the Team page inviting and removing;
- * sign-out, and sign-in with email and password. Every page is checked by axe-core (no serious or
+ * sign-out, and sign-in with email and password; a passkey added on the Account page (in the DevTools
+ * virtual authenticator), signing in alone, and removed. Every page is checked by axe-core (no serious or
  * critical finding) and screenshot to test-results/console-accounts/; the page's CSP (no inline
  * script) is the server's own, and any violation would be a console error.
  */
@@ -84,6 +85,52 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
     await suite.page.keyboard.press('Enter');
     await suite.page.getByText('owner@example.com (operator)').waitFor({ timeout: 10_000 });
     expect(suite.foreign).toEqual([]);
+    expect(suite.problems.filter((problem) => !/status of 40[0-39]/.test(problem))).toEqual([]);
+  }, 60_000);
+
+  it('adds a passkey on the Account page, signs in with it alone, and removes it', async () => {
+    // A passkey's relying party must be a domain name: the same server, reached as localhost.
+    const local = suite.server.url.replace('127.0.0.1', 'localhost');
+    const page = suite.page;
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
+    });
+    await page.goto(`${local}/console`);
+    await page.getByLabel('Email').fill('owner@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('heading', { name: 'Account' }).waitFor();
+    await page.getByLabel('Passkey name').fill('Test laptop');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByRole('status').filter({ hasText: 'Passkey "Test laptop" added' }).waitFor();
+    await page.getByRole('cell', { name: 'Test laptop', exact: true }).waitFor();
+    await checked('account-passkey');
+    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+    expect(credentials).toHaveLength(1);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByText('owner@example.com (operator)').waitFor({ timeout: 10_000 });
+
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('button', { name: 'Remove passkey Test laptop' }).click();
+    await page.getByRole('button', { name: 'Remove passkey', exact: true }).click();
+    await expect.poll(() => page.getByRole('cell', { name: 'Test laptop', exact: true }).count()).toBe(0);
+    // The authenticator still holds it, but the server no longer knows it: refused.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByRole('alert').filter({ hasText: 'could not sign you in' }).waitFor();
+    await cdp.send('WebAuthn.disable');
+    expect(suite.foreign.filter((url) => !url.startsWith(local))).toEqual([]);
     expect(suite.problems.filter((problem) => !/status of 40[0-39]/.test(problem))).toEqual([]);
   }, 60_000);
 });

@@ -14,6 +14,7 @@ import * as richItem from './0013-rich-item.js';
 import * as specials from './0014-specials.js';
 import * as accounts from './0015-accounts.js';
 import * as externalIdMenuTypes from './0018-external-id-menu-types.js';
+import * as passkeys from './0019-passkeys.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0014-specials': specials,
   '0015-accounts': accounts,
   '0018-external-id-menu-types': externalIdMenuTypes,
+  '0019-passkeys': passkeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

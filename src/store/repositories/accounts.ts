@@ -141,6 +141,7 @@ export class Accounts implements AccountRepository {
       const row = await trx.deleteFrom('accounts').where('id', '=', id).returning(COLUMNS).executeTakeFirst();
       if (!row) return { result: false };
       await this.forget(trx, id);
+      await trx.deleteFrom('account_passkeys').where('account_id', '=', id).execute();
       return { result: true, change: accountChange('account.remove', toAccount(row)) };
     });
   }

@@ -4,6 +4,7 @@ import type { ConsoleSessionService } from '../../../services/console-sessions.j
 import type { IdempotencyService } from '../../../services/idempotency.js';
 import type { Services } from '../../../services/index.js';
 import type { LoginGuard } from '../../../services/login-guard/login-guard.js';
+import type { PasskeyService } from '../../../services/passkeys.js';
 import type { UsageCounter } from '../../../services/usage.js';
 import { accountRoutes } from './accounts.js';
 import { activityRoutes } from './activity.js';
@@ -14,6 +15,7 @@ import { credentialRoutes } from './credentials.js';
 import { dispensaryRoutes } from './dispensaries.js';
 import { idempotentWriter } from './idempotent.js';
 import { menuRoutes } from './menu.js';
+import { passkeyRoutes } from './passkeys.js';
 import { sessionRoutes } from './session.js';
 import { specialRoutes } from './specials.js';
 import { webhookRoutes } from './webhooks.js';
@@ -28,6 +30,8 @@ export interface AdminOptions {
   guard?: LoginGuard;
   /** The console's sign-in sessions: with them, a session cookie (and CSRF token on writes) is accepted too. */
   sessions?: ConsoleSessionService;
+  /** Accounts' passkeys (with sessions): registered from a session, and a way to sign in. */
+  passkeys?: PasskeyService;
   /** Requests per credential per hour (GET /usage). */
   usage?: UsageCounter;
   /** The address one-time links point to (--public-url); by default the server as the caller reached it. */
@@ -43,7 +47,12 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
   // does not read (Fastify's default text/plain parser would hand the schema a string: a 400).
   app.removeContentTypeParser('text/plain');
   if (options.sessions) {
-    await app.register(sessionRoutes, { sessions: options.sessions, accounts: options.services.accounts });
+    await app.register(sessionRoutes, {
+      sessions: options.sessions,
+      accounts: options.services.accounts,
+      passkeys: options.passkeys,
+      consoleUrl: options.consoleUrl,
+    });
   }
   await app.register(async (keyed) => {
     keyed.addHook('onRequest', bearerCheck(options.verifier, options.guard, options.sessions));
@@ -60,5 +69,12 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
     await keyed.register(specialRoutes, context);
     await keyed.register(activityRoutes, { ...context, usage: options.usage });
     await keyed.register(accountRoutes, { ...context, consoleUrl: options.consoleUrl });
+    if (options.passkeys) {
+      await keyed.register(passkeyRoutes, {
+        ...context,
+        passkeys: options.passkeys,
+        consoleUrl: options.consoleUrl,
+      });
+    }
   });
 };

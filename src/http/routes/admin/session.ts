@@ -3,9 +3,12 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountService } from '../../../services/accounts.js';
 import type { ActiveSession, ConsoleSessionService } from '../../../services/console-sessions.js';
 import { ServiceError } from '../../../services/errors.js';
+import type { PasskeyService } from '../../../services/passkeys.js';
 import { errorResponses, noContent } from '../../pipeline/error-responses.js';
 import { AcceptLinkBody, LinkBody, LinkOut } from './accounts.schemas.js';
 import { CSRF_HEADER, cookieOf, ownOrigin, SESSION_COOKIE, setSessionCookie } from './auth.js';
+import { relyingParty } from './passkeys.js';
+import { PasskeySignInBody, RequestOptionsOut } from './passkeys.schemas.js';
 import { SessionOut, SignedOutOut, SignInBody } from './session.schemas.js';
 
 const tags = ['Sync API: console session'];
@@ -22,7 +25,10 @@ const LINK_CREDENTIALS =
 export const sessionRoutes: FastifyPluginAsync<{
   sessions: ConsoleSessionService;
   accounts: AccountService;
-}> = async (app, { sessions, accounts }) => {
+  passkeys?: PasskeyService;
+  /** The console's address (--public-url): the relying party of passkeys. */
+  consoleUrl?: string;
+}> = async (app, { sessions, accounts, passkeys, consoleUrl }) => {
   const answer = (session: Omit<ActiveSession, 'principal'>) => ({
     ...(session.adminKey
       ? { admin_key: { name: session.adminKey.name, scope: session.adminKey.scope } }
@@ -220,6 +226,61 @@ export const sessionRoutes: FastifyPluginAsync<{
       const { token, password } = request.body;
       const account = await accounts.redeemLink(token, password);
       const started = await sessions.signInWithPassword(account.email, password, request.ip);
+      setSessionCookie(request, reply, started.id, Math.floor(sessions.lifetimeMs / 1000));
+      reply.code(201);
+      return answer(started);
+    },
+  );
+
+  if (!passkeys) return;
+
+  typed.post(
+    '/session/passkey/options',
+    {
+      schema: {
+        operationId: 'passkeySignInOptions',
+        summary: 'Start signing in with a passkey: the options for navigator.credentials.get',
+        description:
+          'The challenge works once, for 5 minutes; any passkey registered on this console may answer it.',
+        tags,
+        response: { 200: RequestOptionsOut, ...errorResponses(403, 429, 500, 503) },
+      },
+      config: {
+        credentials: { none: 'No security scheme (`security: []`): nobody is signed in yet.' },
+      },
+    },
+    async (request, reply) => {
+      refuseForeignOrigin(request);
+      reply.header('cache-control', 'no-store');
+      return { ...(await passkeys.signInOptions(relyingParty(request, consoleUrl))) };
+    },
+  );
+
+  typed.post(
+    '/session/passkey',
+    {
+      schema: {
+        operationId: 'signInWithPasskey',
+        summary: 'Sign in to the console with a passkey alone',
+        description:
+          'The browser’s answer to the sign-in options: verified against the stored public key, it sets the session cookie with a new session id. A failure counts as a failed login of your address (429 after too many).',
+        tags,
+        body: PasskeySignInBody,
+        response: { 201: SessionOut, ...errorResponses(400, 401, 403, 429, 500, 503) },
+      },
+      config: {
+        credentials: {
+          none: 'No security scheme (`security: []`): the passkey’s signature over a one-time challenge, in the body, is the credential.',
+        },
+      },
+    },
+    async (request, reply) => {
+      refuseForeignOrigin(request);
+      const started = await passkeys.signIn(
+        request.body.response,
+        relyingParty(request, consoleUrl),
+        request.ip,
+      );
       setSessionCookie(request, reply, started.id, Math.floor(sessions.lifetimeMs / 1000));
       reply.code(201);
       return answer(started);
