@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { AdminSession } from '../../src/client/types.js';
+import type { AdminSession, EnrolledSession, PendingSignIn, TotpEnrolment } from '../../src/client/types.js';
 import { ApiError, api, useSession } from './api.js';
 import { Alert, useSubmit } from './components.js';
 import { AccountPage } from './pages/account.js';
@@ -14,6 +14,7 @@ import { UsagePage } from './pages/usage.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { signInWithPasskey } from './passkeys.js';
 import { Link, navigate, usePath } from './router.js';
+import { CodeInput, EnrolForm, RecoveryCodesOnce } from './totp.js';
 
 export function App() {
   const [session, setSession] = useState<AdminSession | null | undefined>(undefined);
@@ -33,7 +34,11 @@ export function App() {
     return (
       <LinkPage
         onSignedIn={(started) => {
-          setSession(started);
+          if ('pending_token' in started) {
+            // A second factor is asked for: the sign-in page asks the password again, then the code.
+            setSession(null);
+            setNotice('Your password is saved. Sign in with it to continue.');
+          } else setSession(started);
           navigate('/');
         }}
       />
@@ -54,17 +59,32 @@ export function App() {
 
 /** Sign-in: an account's email and password; an admin key (for operators' scripts' keys) behind a link. */
 function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => void }) {
+  const [pending, setPending] = useState<PendingSignIn>();
+  if (pending)
+    return (
+      <SecondStep pending={pending} onSignedIn={props.onSignedIn} onRestart={() => setPending(undefined)} />
+    );
+  return <FirstStep {...props} onPending={setPending} />;
+}
+
+/** Email and password (or an admin key), or a passkey alone. */
+function FirstStep(props: {
+  notice: string;
+  onSignedIn: (session: AdminSession) => void;
+  onPending: (pending: PendingSignIn) => void;
+}) {
   const [withKey, setWithKey] = useState(false);
   const [email, setEmail] = useState('');
   const [secret, setSecret] = useState('');
   const { busy, error, setError, onSubmit } = useSubmit(async () => {
-    const session = await api<AdminSession>(
+    const answer = await api<AdminSession | PendingSignIn>(
       'POST',
       '/session',
       withKey ? { key: secret } : { email, password: secret },
     );
     setSecret('');
-    props.onSignedIn(session);
+    if ('pending_token' in answer) props.onPending(answer);
+    else props.onSignedIn(answer);
   });
   const passkey = useSubmit(async () => {
     props.onSignedIn(await signInWithPasskey());
@@ -126,6 +146,80 @@ function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => 
         {withKey
           ? 'Create a key with: menu-api admin-key create --scope all'
           : 'No account yet? Ask your operator for an invitation (menu-api account invite).'}
+      </p>
+    </main>
+  );
+}
+
+/** After a right password: the code from the app (or a recovery code), or codes set up first when required. */
+function SecondStep(props: {
+  pending: PendingSignIn;
+  onSignedIn: (session: AdminSession) => void;
+  onRestart: () => void;
+}) {
+  const token = props.pending.pending_token;
+  const [code, setCode] = useState('');
+  const [enrolment, setEnrolment] = useState<TotpEnrolment>();
+  const [enrolled, setEnrolled] = useState<EnrolledSession>();
+  const verify = useSubmit(async () => {
+    props.onSignedIn(
+      await api<AdminSession>('POST', '/session/second-factor', { pending_token: token, code }),
+    );
+  });
+  const start = useSubmit(async () => {
+    setEnrolment(await api<TotpEnrolment>('POST', '/session/second-factor/enroll', { pending_token: token }));
+  });
+  if (enrolled) {
+    const { recovery_codes: _codes, ...session } = enrolled;
+    return (
+      <main class="signin">
+        <h1>One-time codes are on</h1>
+        <RecoveryCodesOnce codes={enrolled.recovery_codes} onDone={() => props.onSignedIn(session)} />
+      </main>
+    );
+  }
+  if (props.pending.second_factor === 'enroll')
+    return (
+      <main class="signin">
+        <h1>Set up one-time codes</h1>
+        <p>This console asks every account for a second factor. Set up an authenticator app to continue.</p>
+        {enrolment ? (
+          <EnrolForm
+            enrolment={enrolment}
+            onConfirm={async (first) =>
+              setEnrolled(
+                await api<EnrolledSession>('POST', '/session/second-factor/enroll/confirm', {
+                  pending_token: token,
+                  code: first,
+                }),
+              )
+            }
+          />
+        ) : (
+          <form onSubmit={start.onSubmit}>
+            <button type="submit" disabled={start.busy}>
+              Set up one-time codes
+            </button>
+            <Alert message={start.error} />
+          </form>
+        )}
+      </main>
+    );
+  return (
+    <main class="signin">
+      <h1>Enter your code</h1>
+      <form onSubmit={verify.onSubmit}>
+        <CodeInput value={code} onInput={setCode} />
+        <p class="hint">The 6-digit code from your authenticator app, or one of your recovery codes.</p>
+        <button type="submit" disabled={verify.busy}>
+          Verify
+        </button>
+        <Alert message={verify.error} />
+      </form>
+      <p>
+        <button type="button" class="link" onClick={props.onRestart}>
+          Start again
+        </button>
       </p>
     </main>
   );

@@ -272,6 +272,13 @@ export const SETTINGS = {
     parse: wholeNumber('--console-session-lifetime'),
     default: 12 * 60 * 60,
   }),
+  requireSecondFactor: serverSetting({
+    flag: '--require-second-factor',
+    env: 'REQUIRE_SECOND_FACTOR',
+    doc: 'every account needs a second factor (a passkey or one-time codes): one without is made to set up codes right after its password',
+    parse: parseBoolean,
+    default: false,
+  }),
   trustProxy: serverSetting<TrustProxy>({
     flag: '--trust-proxy <value>',
     env: 'TRUST_PROXY',

@@ -25,6 +25,7 @@ import { MenuSnapshots } from '../services/menu-snapshots.js';
 import { PasskeyService } from '../services/passkeys.js';
 import { PublishedMenus } from '../services/published-menus.js';
 import { PublishedStream } from '../services/published-stream.js';
+import { SecondFactorService } from '../services/second-factor.js';
 import { SpecialScheduler } from '../services/special-scheduler.js';
 import { UsageCounter } from '../services/usage.js';
 import { WebhookDispatcher } from '../services/webhook-dispatcher.js';
@@ -207,6 +208,9 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
         guard: protection.guard,
         sessions,
         passkeys: new PasskeyService(store, sessions),
+        secondFactors: new SecondFactorService(store, sessions, webhookKeys, {
+          required: config.requireSecondFactor ?? DEFAULTS.requireSecondFactor,
+        }),
         usage,
         consoleUrl: config.publicUrl,
       },

@@ -97,6 +97,11 @@ export class ConsoleSessionService {
    * and per address, and a refused attempt hashes nothing.
    */
   async signInWithPassword(email: unknown, password: unknown, address?: string): Promise<StartedSession> {
+    return this.startForAccount(await this.checkPassword(email, password, address));
+  }
+
+  /** The account of a right email and password (the first step of a sign-in that may need a second factor). */
+  async checkPassword(email: unknown, password: unknown, address?: string): Promise<Account> {
     const normal = typeof email === 'string' ? email.trim().toLowerCase().slice(0, 254) : '';
     const attempt: LoginAttempt = { username: `account:${normal}`, address };
     await this.refuseThrottled(attempt);
@@ -112,7 +117,7 @@ export class ConsoleSessionService {
     }
     await this.guard?.succeeded(attempt);
     const { passwordDigest: _secret, ...account } = found;
-    return this.start({ account }, { adminKeyId: null, accountId: account.id });
+    return account;
   }
 
   /** The session of a cookie's id, or undefined when it is unknown, over, or its key or account is gone. */

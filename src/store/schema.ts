@@ -20,6 +20,9 @@ export interface Database {
   console_sessions: ConsoleSessionTable;
   account_passkeys: AccountPasskeyTable;
   passkey_challenges: PasskeyChallengeTable;
+  account_totp: AccountTotpTable;
+  account_recovery_codes: AccountRecoveryCodeTable;
+  pending_sign_ins: PendingSignInTable;
   usage_counts: UsageCountTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
@@ -203,6 +206,29 @@ export interface PasskeyChallengeTable {
   purpose: string;
   /** The account registering; null for a sign-in. */
   account_id: number | null;
+  expires_at: string;
+}
+
+/** An account's TOTP second factor: the secret encrypted, never in the clear. */
+export interface AccountTotpTable {
+  account_id: number;
+  secret: string;
+  confirmed_at: string | null;
+  last_step: number;
+  created_at: string;
+}
+
+/** A recovery code: its SHA-256 digest, used once. */
+export interface AccountRecoveryCodeTable {
+  digest: string;
+  account_id: number;
+  used_at: string | null;
+}
+
+/** A sign-in whose password was right, waiting for its second factor: the digest of its token. */
+export interface PendingSignInTable {
+  digest: string;
+  account_id: number;
   expires_at: string;
 }
 

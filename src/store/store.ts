@@ -11,6 +11,7 @@ import type { CredentialRepository } from './contracts/credentials.js';
 import type { DispensaryRepository } from './contracts/dispensaries.js';
 import type { MenuRepository } from './contracts/menus.js';
 import type { PasskeyRepository } from './contracts/passkeys.js';
+import type { SecondFactorRepository } from './contracts/second-factors.js';
 import type { SpecialRepository } from './contracts/specials.js';
 import type { WebhookRepository } from './contracts/webhooks.js';
 
@@ -26,6 +27,7 @@ export type * from './contracts/credentials.js';
 export type * from './contracts/dispensaries.js';
 export type * from './contracts/menus.js';
 export type * from './contracts/passkeys.js';
+export type * from './contracts/second-factors.js';
 export type * from './contracts/specials.js';
 export * from './contracts/webhooks.js';
 export * from './errors.js';
@@ -44,6 +46,7 @@ export interface Store {
   readonly adminKeys: AdminKeyRepository;
   readonly accounts: AccountRepository;
   readonly passkeys: PasskeyRepository;
+  readonly secondFactors: SecondFactorRepository;
   readonly audit: AuditRepository;
   readonly changes: ChangeRepository;
   readonly menuChanges: MenuChangeRepository;

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
-import type { PasskeySummary } from '../../../src/client/types.js';
+import type { PasskeySummary, RecoveryCodes, TotpEnrolment, TotpStatus } from '../../../src/client/types.js';
 import { api } from '../api.js';
 import { Confirm, ErrorText, TextInput, useLoad, useSubmit, when } from '../components.js';
 import { DangerButton, ListTable, useDeletion } from '../lists.js';
 import { registerPasskey } from '../passkeys.js';
+import { CodeInput, EnrolForm, RecoveryCodesOnce } from '../totp.js';
 
 /**
  * The signed-in person's own account: passkeys to sign in with (registered here, in this browser's
@@ -56,6 +57,7 @@ export function AccountPage(props: { email: string }) {
           </tr>
         )}
       />
+      <OneTimeCodes />
       {removing.target && (
         <Confirm
           title={`Remove passkey ${removing.target.name}?`}
@@ -64,6 +66,65 @@ export function AccountPage(props: { email: string }) {
         >
           <p>It signs nobody in any more. Remove it from your device too.</p>
         </Confirm>
+      )}
+    </>
+  );
+}
+
+/** One-time codes (TOTP) as a second factor: set up with an app and a first code, or turned off with a code. */
+function OneTimeCodes() {
+  const status = useLoad(() => api<TotpStatus>('GET', '/account/totp'), []);
+  const [enrolment, setEnrolment] = useState<TotpEnrolment>();
+  const [codes, setCodes] = useState<string[]>();
+  const [code, setCode] = useState('');
+  const start = useSubmit(async () => setEnrolment(await api<TotpEnrolment>('POST', '/account/totp')));
+  const turnOff = useSubmit(async () => {
+    await api('POST', '/account/totp/disable', { code });
+    setCode('');
+    status.reload();
+  });
+  const enabled = status.data?.enabled;
+  return (
+    <>
+      <h2>One-time codes</h2>
+      <p class="hint">
+        With one-time codes on, signing in with your password also asks for the 6-digit code from an
+        authenticator app.
+        {status.data?.required && ' This console requires a second factor (a passkey or one-time codes).'}
+      </p>
+      {codes ? (
+        <RecoveryCodesOnce
+          codes={codes}
+          onDone={() => {
+            setCodes(undefined);
+            status.reload();
+          }}
+        />
+      ) : enrolment ? (
+        <EnrolForm
+          enrolment={enrolment}
+          onConfirm={async (first) => {
+            const answer = await api<RecoveryCodes>('POST', '/account/totp/confirm', { code: first });
+            setEnrolment(undefined);
+            setCodes(answer.recovery_codes);
+          }}
+        />
+      ) : enabled ? (
+        <form onSubmit={turnOff.onSubmit}>
+          <p>On. Recovery codes left: {status.data?.recovery_codes_left}.</p>
+          <CodeInput label="Code to turn off" value={code} onInput={setCode} />
+          <button type="submit" disabled={turnOff.busy}>
+            Turn off one-time codes
+          </button>
+          <ErrorText message={turnOff.error} />
+        </form>
+      ) : (
+        <form onSubmit={start.onSubmit}>
+          <button type="submit" disabled={start.busy || status.data === undefined}>
+            Set up one-time codes
+          </button>
+          <ErrorText message={start.error} />
+        </form>
       )}
     </>
   );

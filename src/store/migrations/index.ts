@@ -15,6 +15,7 @@ import * as specials from './0014-specials.js';
 import * as accounts from './0015-accounts.js';
 import * as externalIdMenuTypes from './0018-external-id-menu-types.js';
 import * as passkeys from './0019-passkeys.js';
+import * as secondFactor from './0020-second-factor.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0015-accounts': accounts,
   '0018-external-id-menu-types': externalIdMenuTypes,
   '0019-passkeys': passkeys,
+  '0020-second-factor': secondFactor,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

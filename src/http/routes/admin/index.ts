@@ -5,6 +5,7 @@ import type { IdempotencyService } from '../../../services/idempotency.js';
 import type { Services } from '../../../services/index.js';
 import type { LoginGuard } from '../../../services/login-guard/login-guard.js';
 import type { PasskeyService } from '../../../services/passkeys.js';
+import type { SecondFactorService } from '../../../services/second-factor.js';
 import type { UsageCounter } from '../../../services/usage.js';
 import { accountRoutes } from './accounts.js';
 import { activityRoutes } from './activity.js';
@@ -18,6 +19,7 @@ import { menuRoutes } from './menu.js';
 import { passkeyRoutes } from './passkeys.js';
 import { sessionRoutes } from './session.js';
 import { specialRoutes } from './specials.js';
+import { totpRoutes } from './totp.js';
 import { webhookRoutes } from './webhooks.js';
 
 export interface AdminOptions {
@@ -32,6 +34,8 @@ export interface AdminOptions {
   sessions?: ConsoleSessionService;
   /** Accounts' passkeys (with sessions): registered from a session, and a way to sign in. */
   passkeys?: PasskeyService;
+  /** One-time codes as a second factor of accounts (with sessions). */
+  secondFactors?: SecondFactorService;
   /** Requests per credential per hour (GET /usage). */
   usage?: UsageCounter;
   /** The address one-time links point to (--public-url); by default the server as the caller reached it. */
@@ -51,6 +55,7 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
       sessions: options.sessions,
       accounts: options.services.accounts,
       passkeys: options.passkeys,
+      secondFactors: options.secondFactors,
       consoleUrl: options.consoleUrl,
     });
   }
@@ -69,6 +74,9 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
     await keyed.register(specialRoutes, context);
     await keyed.register(activityRoutes, { ...context, usage: options.usage });
     await keyed.register(accountRoutes, { ...context, consoleUrl: options.consoleUrl });
+    if (options.secondFactors) {
+      await keyed.register(totpRoutes, { ...context, secondFactors: options.secondFactors });
+    }
     if (options.passkeys) {
       await keyed.register(passkeyRoutes, {
         ...context,
