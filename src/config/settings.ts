@@ -275,7 +275,7 @@ export const SETTINGS = {
   requireSecondFactor: serverSetting({
     flag: '--require-second-factor',
     env: 'REQUIRE_SECOND_FACTOR',
-    doc: 'every account needs a second factor (a passkey or one-time codes): one without is made to set up codes right after its password',
+    doc: 'every sign-in needs a second factor: a passkey, or password and one-time code; an account without codes is made to set them up right after its password',
     parse: parseBoolean,
     default: false,
   }),

@@ -38,7 +38,8 @@ export interface Enrolment {
  * One-time codes (TOTP, RFC 6238: SHA-1, 6 digits, 30 s) as a second factor of accounts, with ten
  * recovery codes shown once and stored as digests. A sign-in whose password is right waits for its
  * code under a token that works 5 minutes; with `required` (--require-second-factor) an account that
- * has neither TOTP nor a passkey must set TOTP up before it gets a session. Each code works once.
+ * signs in with its password without TOTP must set TOTP up before it gets a session (a passkey sign-in
+ * needs nothing more). Each code works once.
  */
 export class SecondFactorService {
   constructor(
@@ -56,9 +57,9 @@ export class SecondFactorService {
   async afterPassword(account: Account): Promise<PasswordOutcome> {
     const totp = await this.store.secondFactors.getTotp(account.id);
     if (totp?.confirmedAt) return { pending: await this.pend(account, 'code') };
-    if (this.options.required && (await this.store.passkeys.list(account.id)).length === 0) {
-      return { pending: await this.pend(account, 'enroll') };
-    }
+    // A password alone is one factor, whatever else the account has: with a second factor required, a
+    // password sign-in needs codes (a passkey sign-in is two factors by itself: device and PIN or body).
+    if (this.options.required) return { pending: await this.pend(account, 'enroll') };
     return { session: await this.sessions.startForAccount(account) };
   }
 
