@@ -8,8 +8,8 @@
 //
 // Left outside the bundle, loaded from node_modules as usual: better-sqlite3 (a native addon), pino
 // (its transports load worker files by path), @fastify/swagger and swagger-ui-dist (they read their own
-// package files), @simplewebauthn/server (loaded on the first passkey ceremony only, never at start:
-// src/services/passkeys.ts), and pg-native (an optional addon pg asks for). Bundled CommonJS code that asks for
+// package files), @simplewebauthn/server and otpauth (loaded on the first passkey or code only, never at start:
+// src/services/passkeys.ts, second-factor.ts), and pg-native (an optional addon pg asks for). Bundled CommonJS code that asks for
 // `require`, `__filename` or `__dirname` gets the bundle's own.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,7 +18,14 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { dependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const OUTSIDE = ['better-sqlite3', 'pino', '@fastify/swagger', 'swagger-ui-dist', '@simplewebauthn/server'];
+const OUTSIDE = [
+  'better-sqlite3',
+  'pino',
+  '@fastify/swagger',
+  'swagger-ui-dist',
+  '@simplewebauthn/server',
+  'otpauth',
+];
 for (const name of OUTSIDE) {
   if (!(name in dependencies))
     throw new Error(`${name} is no longer a dependency: update scripts/build-cli.mjs`);
