@@ -8,8 +8,9 @@
 //
 // Left outside the bundle, loaded from node_modules as usual: better-sqlite3 (a native addon), pino
 // (its transports load worker files by path), @fastify/swagger and swagger-ui-dist (they read their own
-// package files), openid-client (loaded on the first single sign-on only, never at start:
-// src/services/sso.ts), and pg-native (an optional addon pg asks for). Bundled CommonJS code that asks for
+// package files), openid-client, @simplewebauthn/server and otpauth (each loaded on its first use only,
+// never at start: src/services/sso.ts, passkeys.ts, second-factor.ts), and pg-native (an optional addon
+// pg asks for). Bundled CommonJS code that asks for
 // `require`, `__filename` or `__dirname` gets the bundle's own.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,7 +19,15 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { dependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const OUTSIDE = ['better-sqlite3', 'pino', '@fastify/swagger', 'swagger-ui-dist', 'openid-client'];
+const OUTSIDE = [
+  'better-sqlite3',
+  'pino',
+  '@fastify/swagger',
+  'swagger-ui-dist',
+  'openid-client',
+  '@simplewebauthn/server',
+  'otpauth',
+];
 for (const name of OUTSIDE) {
   if (!(name in dependencies))
     throw new Error(`${name} is no longer a dependency: update scripts/build-cli.mjs`);

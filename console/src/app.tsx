@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { AdminSession } from '../../src/client/types.js';
+import type { AdminSession, EnrolledSession, PendingSignIn, TotpEnrolment } from '../../src/client/types.js';
 import { ApiError, api, useSession } from './api.js';
 import { Alert, useSubmit } from './components.js';
+import { AccountPage } from './pages/account.js';
 import { AdminKeysPage } from './pages/admin-keys.js';
 import { AuditPage } from './pages/audit.js';
 import { CredentialsPage } from './pages/credentials.js';
@@ -11,8 +12,10 @@ import { LinkPage } from './pages/link.js';
 import { TeamPage } from './pages/team.js';
 import { UsagePage } from './pages/usage.js';
 import { WebhooksPage } from './pages/webhooks.js';
+import { signInWithPasskey } from './passkeys.js';
 import { Link, navigate, usePath } from './router.js';
 import { SingleSignOn } from './sso.js';
+import { CodeInput, EnrolForm, RecoveryCodesOnce } from './totp.js';
 
 export function App() {
   const [session, setSession] = useState<AdminSession | null | undefined>(undefined);
@@ -32,7 +35,11 @@ export function App() {
     return (
       <LinkPage
         onSignedIn={(started) => {
-          setSession(started);
+          if ('pending_token' in started) {
+            // A second factor is asked for: the sign-in page asks the password again, then the code.
+            setSession(null);
+            setNotice('Your password is saved. Sign in with it to continue.');
+          } else setSession(started);
           navigate('/');
         }}
       />
@@ -53,17 +60,35 @@ export function App() {
 
 /** Sign-in: an account's email and password; an admin key (for operators' scripts' keys) behind a link. */
 function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => void }) {
+  const [pending, setPending] = useState<PendingSignIn>();
+  if (pending)
+    return (
+      <SecondStep pending={pending} onSignedIn={props.onSignedIn} onRestart={() => setPending(undefined)} />
+    );
+  return <FirstStep {...props} onPending={setPending} />;
+}
+
+/** Email and password (or an admin key), or a passkey alone. */
+function FirstStep(props: {
+  notice: string;
+  onSignedIn: (session: AdminSession) => void;
+  onPending: (pending: PendingSignIn) => void;
+}) {
   const [withKey, setWithKey] = useState(false);
   const [email, setEmail] = useState('');
   const [secret, setSecret] = useState('');
   const { busy, error, setError, onSubmit } = useSubmit(async () => {
-    const session = await api<AdminSession>(
+    const answer = await api<AdminSession | PendingSignIn>(
       'POST',
       '/session',
       withKey ? { key: secret } : { email, password: secret },
     );
     setSecret('');
-    props.onSignedIn(session);
+    if ('pending_token' in answer) props.onPending(answer);
+    else props.onSignedIn(answer);
+  });
+  const passkey = useSubmit(async () => {
+    props.onSignedIn(await signInWithPasskey());
   });
   const switchTo = (key: boolean) => {
     setWithKey(key);
@@ -106,6 +131,14 @@ function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => 
         </button>
         <Alert id="signin-error" message={error} />
       </form>
+      {!withKey && (
+        <form onSubmit={passkey.onSubmit}>
+          <button type="submit" disabled={passkey.busy}>
+            Sign in with a passkey
+          </button>
+          <Alert message={passkey.error} />
+        </form>
+      )}
       <p>
         <button type="button" class="link" onClick={() => switchTo(!withKey)}>
           {withKey ? 'Sign in with email and password' : 'Sign in with an admin key'}
@@ -115,6 +148,80 @@ function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => 
         {withKey
           ? 'Create a key with: menu-api admin-key create --scope all'
           : 'No account yet? Ask your operator for an invitation (menu-api account invite).'}
+      </p>
+    </main>
+  );
+}
+
+/** After a right password: the code from the app (or a recovery code), or codes set up first when required. */
+function SecondStep(props: {
+  pending: PendingSignIn;
+  onSignedIn: (session: AdminSession) => void;
+  onRestart: () => void;
+}) {
+  const token = props.pending.pending_token;
+  const [code, setCode] = useState('');
+  const [enrolment, setEnrolment] = useState<TotpEnrolment>();
+  const [enrolled, setEnrolled] = useState<EnrolledSession>();
+  const verify = useSubmit(async () => {
+    props.onSignedIn(
+      await api<AdminSession>('POST', '/session/second-factor', { pending_token: token, code }),
+    );
+  });
+  const start = useSubmit(async () => {
+    setEnrolment(await api<TotpEnrolment>('POST', '/session/second-factor/enroll', { pending_token: token }));
+  });
+  if (enrolled) {
+    const { recovery_codes: _codes, ...session } = enrolled;
+    return (
+      <main class="signin">
+        <h1>One-time codes are on</h1>
+        <RecoveryCodesOnce codes={enrolled.recovery_codes} onDone={() => props.onSignedIn(session)} />
+      </main>
+    );
+  }
+  if (props.pending.second_factor === 'enroll')
+    return (
+      <main class="signin">
+        <h1>Set up one-time codes</h1>
+        <p>This console asks every account for a second factor. Set up an authenticator app to continue.</p>
+        {enrolment ? (
+          <EnrolForm
+            enrolment={enrolment}
+            onConfirm={async (first) =>
+              setEnrolled(
+                await api<EnrolledSession>('POST', '/session/second-factor/enroll/confirm', {
+                  pending_token: token,
+                  code: first,
+                }),
+              )
+            }
+          />
+        ) : (
+          <form onSubmit={start.onSubmit}>
+            <button type="submit" disabled={start.busy}>
+              Set up one-time codes
+            </button>
+            <Alert message={start.error} />
+          </form>
+        )}
+      </main>
+    );
+  return (
+    <main class="signin">
+      <h1>Enter your code</h1>
+      <form onSubmit={verify.onSubmit}>
+        <CodeInput value={code} onInput={setCode} />
+        <p class="hint">The 6-digit code from your authenticator app, or one of your recovery codes.</p>
+        <button type="submit" disabled={verify.busy}>
+          Verify
+        </button>
+        <Alert message={verify.error} />
+      </form>
+      <p>
+        <button type="button" class="link" onClick={props.onRestart}>
+          Start again
+        </button>
       </p>
     </main>
   );
@@ -138,6 +245,7 @@ function Shell(props: { session: AdminSession; onSignOut: () => void }) {
     ['/webhooks', 'Webhooks'],
     ['/audit', 'Audit log'],
     ...(operator ? ([['/usage', 'Usage']] as [string, string][]) : []),
+    ...(account ? ([['/account', 'Account']] as [string, string][]) : []),
   ];
   const section = path.split('/')[1] ?? '';
   const signOut = async () => {
@@ -157,6 +265,7 @@ function Shell(props: { session: AdminSession; onSignOut: () => void }) {
   else if (section === 'webhooks') page = <WebhooksPage />;
   else if (section === 'usage') page = <UsagePage />;
   else if (section === 'team') page = <TeamPage />;
+  else if (section === 'account' && account) page = <AccountPage email={account.email} />;
   return (
     <>
       <a class="skip" href="#main">

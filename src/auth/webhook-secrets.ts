@@ -32,9 +32,17 @@ const PURPOSE = Buffer.from('menu-api webhook secret');
 
 /** `v1.<iv>.<tag>.<ciphertext>`, base64url parts. */
 export function encryptWebhookSecret(key: Buffer, secret: string): string {
+  return sealSecret(key, secret, PURPOSE);
+}
+
+/**
+ * Any secret that must be read back (a webhook's signing secret, an account's TOTP secret), encrypted
+ * with the same key; `purpose` is bound in, so one kind never decrypts as another.
+ */
+export function sealSecret(key: Buffer, secret: string, purpose: Buffer): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(PURPOSE);
+  cipher.setAAD(purpose);
   const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
   return [VERSION, iv, cipher.getAuthTag(), ciphertext]
     .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
@@ -43,12 +51,17 @@ export function encryptWebhookSecret(key: Buffer, secret: string): string {
 
 /** The secret; throws when the key is not the one it was encrypted with. */
 export function decryptWebhookSecret(key: Buffer, stored: string): string {
+  return openSecret(key, stored, PURPOSE);
+}
+
+/** A secret sealed by sealSecret for `purpose`; throws for another key or purpose. */
+export function openSecret(key: Buffer, stored: string, purpose: Buffer): string {
   const [version, iv, tag, ciphertext] = stored.split('.');
   if (version !== VERSION || !iv || !tag || ciphertext === undefined) {
-    throw new Error('not an encrypted webhook secret');
+    throw new Error('not an encrypted secret');
   }
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-  decipher.setAAD(PURPOSE);
+  decipher.setAAD(purpose);
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString(
     'utf8',

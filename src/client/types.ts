@@ -72,12 +72,25 @@ import type {
   TokenOut,
 } from '../http/routes/admin/dispensaries.schemas.js';
 import type { ImportResultOut, UpsertOut } from '../http/routes/admin/menu.schemas.js';
-import type { SessionOut } from '../http/routes/admin/session.schemas.js';
+import type { PasskeyOut } from '../http/routes/admin/passkeys.schemas.js';
+import type { EnrolledSessionOut, SessionOut } from '../http/routes/admin/session.schemas.js';
 import type { ScheduleOut, SpecialOut } from '../http/routes/admin/specials.schemas.js';
+import type {
+  EnrolmentOut,
+  PendingSignInOut,
+  RecoveryCodesOut,
+  TotpStatusOut,
+} from '../http/routes/admin/totp.schemas.js';
 import type { DeliveryOut, WebhookOut, WebhookWithSecretOut } from '../http/routes/admin/webhooks.schemas.js';
 
 export type AdminSession = Static<typeof SessionOut>;
 export type AccountSummary = Static<typeof AccountOut>;
+export type PasskeySummary = Static<typeof PasskeyOut>;
+export type PendingSignIn = Static<typeof PendingSignInOut>;
+export type EnrolledSession = Static<typeof EnrolledSessionOut>;
+export type TotpEnrolment = Static<typeof EnrolmentOut>;
+export type TotpStatus = Static<typeof TotpStatusOut>;
+export type RecoveryCodes = Static<typeof RecoveryCodesOut>;
 export type IssuedAccountLink = Static<typeof IssuedLinkOut>;
 export type AccountLinkInfo = Static<typeof LinkOut>;
 export type DispensarySummary = Static<typeof DispensarySummaryOut>;

@@ -273,6 +273,13 @@ export const SETTINGS = {
     parse: wholeNumber('--console-session-lifetime'),
     default: 12 * 60 * 60,
   }),
+  requireSecondFactor: serverSetting({
+    flag: '--require-second-factor',
+    env: 'REQUIRE_SECOND_FACTOR',
+    doc: 'every sign-in needs a second factor: a passkey, or password and one-time code; an account without codes is made to set them up right after its password',
+    parse: parseBoolean,
+    default: false,
+  }),
   trustProxy: serverSetting<TrustProxy>({
     flag: '--trust-proxy <value>',
     env: 'TRUST_PROXY',

@@ -16,7 +16,8 @@ export const ROLES: readonly Role[] = ['operator', 'manager', 'staff'];
  * - `menu`, `stock`, `specials`: change the menu, stock levels, the specials;
  * - `store`: store information and publishing; `integrators`: the dispensary token integrators read with;
  * - `webhooks`: the dispensary's webhook subscriptions;
- * - `team`: the people of the dispensaries (a manager handles staff of its own dispensaries).
+ * - `team`: the people of the dispensaries (a manager handles staff of its own dispensaries);
+ * - `own_account`: the signed-in person's own sign-in methods (passkeys): every role.
  */
 export type Permission =
   | 'operator'
@@ -28,10 +29,12 @@ export type Permission =
   | 'store'
   | 'integrators'
   | 'webhooks'
-  | 'team';
+  | 'team'
+  | 'own_account';
 
 /** What a manager may do within its dispensaries: everything but the whole service's business. */
 const MANAGER_GRANTS: readonly Permission[] = [
+  'own_account',
   'read',
   'audit',
   'menu',
@@ -47,7 +50,7 @@ const MANAGER_GRANTS: readonly Permission[] = [
 export const GRANTS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
   operator: new Set<Permission>(['operator', ...MANAGER_GRANTS]),
   manager: new Set<Permission>(MANAGER_GRANTS),
-  staff: new Set<Permission>(['read', 'menu', 'stock', 'specials']),
+  staff: new Set<Permission>(['own_account', 'read', 'menu', 'stock', 'specials']),
 };
 
 /** Who makes a request: an admin key or a person, with the role and reach it acts with. */
@@ -135,6 +138,7 @@ function describePermission(permission: Permission): string {
     integrators: 'the token integrators read with',
     webhooks: 'webhooks',
     team: 'the team',
+    own_account: 'your own account',
   };
   return words[permission];
 }

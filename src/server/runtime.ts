@@ -22,8 +22,10 @@ import { LiveHub } from '../services/live-hub.js';
 import { MenuFeed } from '../services/menu-feed.js';
 import { loadItems, MenuReader } from '../services/menu-reader.js';
 import { MenuSnapshots } from '../services/menu-snapshots.js';
+import { PasskeyService } from '../services/passkeys.js';
 import { PublishedMenus } from '../services/published-menus.js';
 import { PublishedStream } from '../services/published-stream.js';
+import { SecondFactorService } from '../services/second-factor.js';
 import { SpecialScheduler } from '../services/special-scheduler.js';
 import { SsoService } from '../services/sso.js';
 import { UsageCounter } from '../services/usage.js';
@@ -206,6 +208,10 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
         bodyLimit: config.adminBodyLimit,
         guard: protection.guard,
         sessions,
+        passkeys: new PasskeyService(store, sessions),
+        secondFactors: new SecondFactorService(store, sessions, webhookKeys, {
+          required: config.requireSecondFactor ?? DEFAULTS.requireSecondFactor,
+        }),
         usage,
         consoleUrl: config.publicUrl,
         sso: ssoOf(config, store, sessions),

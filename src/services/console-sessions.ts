@@ -97,6 +97,11 @@ export class ConsoleSessionService {
    * and per address, and a refused attempt hashes nothing.
    */
   async signInWithPassword(email: unknown, password: unknown, address?: string): Promise<StartedSession> {
+    return this.startForAccount(await this.checkPassword(email, password, address));
+  }
+
+  /** The account of a right email and password (the first step of a sign-in that may need a second factor). */
+  async checkPassword(email: unknown, password: unknown, address?: string): Promise<Account> {
     const normal = typeof email === 'string' ? email.trim().toLowerCase().slice(0, 254) : '';
     const attempt: LoginAttempt = { username: `account:${normal}`, address };
     await this.refuseThrottled(attempt);
@@ -112,7 +117,7 @@ export class ConsoleSessionService {
     }
     await this.guard?.succeeded(attempt);
     const { passwordDigest: _secret, ...account } = found;
-    return this.start({ account }, { adminKeyId: null, accountId: account.id });
+    return account;
   }
 
   /** The session of a cookie's id, or undefined when it is unknown, over, or its key or account is gone. */
@@ -162,9 +167,15 @@ export class ConsoleSessionService {
     return this.store.consoleSessions.removeOfAccount(session.accountId);
   }
 
-  private async refuseThrottled(attempt: LoginAttempt): Promise<void> {
+  /** 429 when the address (or account) failed to sign in too often; another way in (a passkey) asks too. */
+  async refuseThrottled(attempt: LoginAttempt): Promise<void> {
     const verdict = await this.guard?.check(attempt);
     if (verdict && !verdict.allowed) throw TOO_MANY(verdict.retryAfterSeconds);
+  }
+
+  /** Counts a failed sign-in made another way (a passkey) in the same guard. */
+  async failed(attempt: LoginAttempt): Promise<void> {
+    await this.guard?.failed(attempt);
   }
 
   /** A session for an account whose owner proved who they are another way (a passkey). */

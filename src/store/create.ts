@@ -11,6 +11,8 @@ import { Dispensaries } from './repositories/dispensaries.js';
 import { IdempotencyKeys } from './repositories/idempotency.js';
 import { MenuChanges } from './repositories/menu-changes.js';
 import { Menus } from './repositories/menus.js';
+import { Passkeys } from './repositories/passkeys.js';
+import { SecondFactors } from './repositories/second-factors.js';
 import { Specials } from './repositories/specials.js';
 import { Usage } from './repositories/usage.js';
 import { enqueueDeliveries } from './repositories/webhook-outbox.js';
@@ -40,6 +42,8 @@ export function createStore(dialect: Dialect): KyselyStore {
     menus: new Menus(dialect, writer),
     adminKeys: new AdminKeys(dialect, writer),
     accounts: new Accounts(dialect, writer),
+    passkeys: new Passkeys(dialect, writer),
+    secondFactors: new SecondFactors(dialect, writer),
     audit: new AuditLog(db),
     changes: new Changes(db),
     menuChanges: new MenuChanges(dialect),

@@ -18,6 +18,11 @@ export interface Database {
   accounts: AccountTable;
   account_links: AccountLinkTable;
   console_sessions: ConsoleSessionTable;
+  account_passkeys: AccountPasskeyTable;
+  passkey_challenges: PasskeyChallengeTable;
+  account_totp: AccountTotpTable;
+  account_recovery_codes: AccountRecoveryCodeTable;
+  pending_sign_ins: PendingSignInTable;
   usage_counts: UsageCountTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
@@ -181,6 +186,55 @@ export interface AccountLinkTable {
   /** `invite` or `reset`. */
   purpose: string;
   created_at: string;
+  expires_at: string;
+}
+
+/** A passkey of an account: the authenticator's credential id and public key (see docs/accounts.md). */
+export interface AccountPasskeyTable {
+  id: Generated<number>;
+  account_id: number;
+  /** base64url; unique. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  sign_count: number;
+  /** JSON array of transports. */
+  transports: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A WebAuthn challenge under way: used once, until it expires. */
+export interface PasskeyChallengeTable {
+  challenge: string;
+  /** `register` or `sign_in`. */
+  purpose: string;
+  /** The account registering; null for a sign-in. */
+  account_id: number | null;
+  expires_at: string;
+}
+
+/** An account's TOTP second factor: the secret encrypted, never in the clear. */
+export interface AccountTotpTable {
+  account_id: number;
+  secret: string;
+  confirmed_at: string | null;
+  last_step: number;
+  created_at: string;
+}
+
+/** A recovery code: its SHA-256 digest, used once. */
+export interface AccountRecoveryCodeTable {
+  digest: string;
+  account_id: number;
+  used_at: string | null;
+}
+
+/** A sign-in whose password was right, waiting for its second factor: the digest of its token. */
+export interface PendingSignInTable {
+  digest: string;
+  account_id: number;
   expires_at: string;
 }
 

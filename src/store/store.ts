@@ -10,6 +10,8 @@ import type { ChangeRepository, FeedHook, MenuChangeRepository } from './contrac
 import type { CredentialRepository } from './contracts/credentials.js';
 import type { DispensaryRepository } from './contracts/dispensaries.js';
 import type { MenuRepository } from './contracts/menus.js';
+import type { PasskeyRepository } from './contracts/passkeys.js';
+import type { SecondFactorRepository } from './contracts/second-factors.js';
 import type { SpecialRepository } from './contracts/specials.js';
 import type { WebhookRepository } from './contracts/webhooks.js';
 
@@ -24,6 +26,8 @@ export type * from './contracts/changes.js';
 export type * from './contracts/credentials.js';
 export type * from './contracts/dispensaries.js';
 export type * from './contracts/menus.js';
+export type * from './contracts/passkeys.js';
+export type * from './contracts/second-factors.js';
 export type * from './contracts/specials.js';
 export * from './contracts/webhooks.js';
 export * from './errors.js';
@@ -41,6 +45,8 @@ export interface Store {
   readonly menus: MenuRepository;
   readonly adminKeys: AdminKeyRepository;
   readonly accounts: AccountRepository;
+  readonly passkeys: PasskeyRepository;
+  readonly secondFactors: SecondFactorRepository;
   readonly audit: AuditRepository;
   readonly changes: ChangeRepository;
   readonly menuChanges: MenuChangeRepository;

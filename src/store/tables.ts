@@ -28,6 +28,11 @@ export const TABLES = [
   { name: 'accounts', key: ['id'] },
   { name: 'account_links', key: ['digest'] },
   { name: 'console_sessions', key: ['id_digest'] },
+  { name: 'account_passkeys', key: ['id'] },
+  { name: 'passkey_challenges', key: ['challenge'] },
+  { name: 'account_totp', key: ['account_id'] },
+  { name: 'account_recovery_codes', key: ['digest'] },
+  { name: 'pending_sign_ins', key: ['digest'] },
   { name: 'usage_counts', key: ['username', 'hour'] },
 ] as const satisfies readonly TableSpec[];
 

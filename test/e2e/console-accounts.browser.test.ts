@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, expect, it } from 'vitest';
 import { browserSuite } from '../helpers/browser-suite.js';
 import { describeInChromium, seriousProblems } from '../helpers/chromium.js';
@@ -10,7 +11,9 @@ import { loopbackProvider, OIDC_CLIENT } from '../helpers/oidc-provider.js';
  * People's accounts in the console, in Debian's Chromium against `menu-api serve`: an invitation's
  * link opened, a password chosen from the keyboard, signed in; the Team page inviting and removing;
  * sign-out, and sign-in with email and password; single sign-on through a real OpenID provider's own
-login page (oidc-provider, started here). Every page is checked by axe-core (no serious or
+ * login page (oidc-provider, started here); a passkey added on the Account page (in the DevTools
+ * virtual authenticator), signing in alone, and removed; one-time codes set up there, then asked for
+ * after the password. Every page is checked by axe-core (no serious or
  * critical finding) and screenshot to test-results/console-accounts/; the page's CSP (no inline
  * script) is the server's own, and any violation would be a console error.
  */
@@ -121,5 +124,86 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
     // Nothing but this server and the provider's pages (whose web font was not let out).
     const elsewhere = suite.foreign.filter((url) => !url.startsWith(provider!.issuer));
     expect(elsewhere.filter((url) => !url.startsWith('https://fonts.googleapis.com/'))).toEqual([]);
+  }, 60_000);
+
+  it('adds a passkey on the Account page, signs in with it alone, and removes it', async () => {
+    // A passkey's relying party must be a domain name: the same server, reached as localhost.
+    const local = suite.server.url.replace('127.0.0.1', 'localhost');
+    const page = suite.page;
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
+    });
+    await page.goto(`${local}/console`);
+    await page.getByLabel('Email').fill('owner@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('heading', { name: 'Account' }).waitFor();
+    await page.getByLabel('Passkey name').fill('Test laptop');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByRole('status').filter({ hasText: 'Passkey "Test laptop" added' }).waitFor();
+    await page.getByRole('cell', { name: 'Test laptop', exact: true }).waitFor();
+    await checked('account-passkey');
+    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+    expect(credentials).toHaveLength(1);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByText('owner@example.com (operator)').waitFor({ timeout: 10_000 });
+
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('button', { name: 'Remove passkey Test laptop' }).click();
+    await page.getByRole('button', { name: 'Remove passkey', exact: true }).click();
+    await expect.poll(() => page.getByRole('cell', { name: 'Test laptop', exact: true }).count()).toBe(0);
+    // The authenticator still holds it, but the server no longer knows it: refused.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByRole('alert').filter({ hasText: 'could not sign you in' }).waitFor();
+    await cdp.send('WebAuthn.disable');
+    expect(suite.foreign.filter((url) => !url.startsWith(local))).toEqual([]);
+    expect(suite.problems.filter((problem) => !/status of 40[0-39]/.test(problem))).toEqual([]);
+  }, 60_000);
+
+  it('sets up one-time codes on the Account page, and is asked for a code after the password', async () => {
+    const page = suite.page;
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    await page.getByLabel('Email').fill('owner@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('button', { name: 'Set up one-time codes' }).click();
+    const secret = await page.getByLabel('Secret', { exact: true }).inputValue();
+    const totp = new TOTP({ secret: Secret.fromBase32(secret) });
+    await page.getByLabel('Code from your app').fill(totp.generate());
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    const codes = (await page.getByRole('textbox', { name: 'Recovery codes' }).inputValue()).split('\n');
+    expect(codes).toHaveLength(10);
+    await checked('account-recovery-codes');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByText('Recovery codes left: 10').waitFor();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Email').fill('owner@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
+    await checked('sign-in-code');
+    await page.getByLabel('Code').fill(totp.generate({ timestamp: Date.now() + 30_000 }));
+    await page.keyboard.press('Enter');
+    await page.getByText('owner@example.com (operator)').waitFor({ timeout: 10_000 });
+    // Nothing of the secret or the codes stays in the browser's storage.
+    const stored = await page.evaluate<string>(
+      'JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })',
+    );
+    expect(stored).not.toContain(secret);
+    expect(suite.problems.filter((problem) => !/status of 40[0-39]/.test(problem))).toEqual([]);
   }, 60_000);
 });

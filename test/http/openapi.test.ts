@@ -121,10 +121,7 @@ describe('the OpenAPI document', () => {
         expect(names).not.toContain('store');
         expect(names).not.toContain('password');
       }
-      if (
-        path.startsWith('/admin/') &&
-        !/^\/admin\/v1\/(session|session\/sso.*|sessions|account-link.*)$/.test(path)
-      )
+      if (path.startsWith('/admin/') && !/^\/admin\/v1\/(session(\/.*)?|sessions|account-link.*)$/.test(path))
         expect(operation.security).toEqual([{ AdminKey: [] }, { ConsoleSession: [] }]);
       if (tags.includes('Form A')) {
         const body = (operation.requestBody as Json).content as Record<string, Json>;
@@ -249,8 +246,9 @@ describe('the OpenAPI document', () => {
       }
     }
     // The console's sign-in (the email and password, or the admin key, travel in its body), sign-out
-    // (without a session, it only clears the cookie), one-time links (the token is in the body) and
-    // single sign-on (nobody is signed in yet; here it is not configured: 404).
+    // (without a session, it only clears the cookie), one-time links (the token is in the body), single
+    // sign-on (nobody is signed in yet; here it is not configured: 404), the passkey sign-in (a signature
+    // over a one-time challenge) and the second step of a sign-in (its pending token).
     expect(open.sort()).toEqual([
       'DELETE /admin/v1/session',
       'GET /admin/v1/session/sso',
@@ -262,6 +260,11 @@ describe('the OpenAPI document', () => {
       'POST /admin/v1/account-link',
       'POST /admin/v1/account-link/accept',
       'POST /admin/v1/session',
+      'POST /admin/v1/session/passkey',
+      'POST /admin/v1/session/passkey/options',
+      'POST /admin/v1/session/second-factor',
+      'POST /admin/v1/session/second-factor/enroll',
+      'POST /admin/v1/session/second-factor/enroll/confirm',
     ]);
     const { key } = await runtime.services.adminKeys.create('openapi-sign-in', 'all');
     const signIn = await runtime.app.inject({
@@ -351,7 +354,7 @@ describe('the OpenAPI document', () => {
       expect(parameters, where).toContain('#/components/parameters/RequestId');
       // Every sync API write takes an Idempotency-Key but the console's sign-in, sign-outs and
       // one-time links, which start or end a session each time (test/http/route-facts.test.ts).
-      const session = /^\/admin\/v1\/(session|sessions|account-link(\/accept)?)$/.test(path);
+      const session = /^\/admin\/v1\/(session(\/.*)?|sessions|account-link(\/accept)?)$/.test(path);
       const write = path.startsWith('/admin/') && method !== 'get' && method !== 'head' && !session;
       if (write) expect(parameters, where).toContain('#/components/parameters/IdempotencyKey');
       else expect(parameters, where).not.toContain('#/components/parameters/IdempotencyKey');

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { AccountLinkInfo, AdminSession } from '../../../src/client/types.js';
+import type { AccountLinkInfo, AdminSession, PendingSignIn } from '../../../src/client/types.js';
 import { api, messageOf } from '../api.js';
 import { Alert, useSubmit } from '../components.js';
 
@@ -14,13 +14,15 @@ function takeLinkToken(): string {
  * /console/link#SECRET, the one-time link of an invitation or a password reset: the person chooses a
  * password and is signed in. The secret never leaves the page but in a POST body.
  */
-export function LinkPage(props: { onSignedIn: (session: AdminSession) => void }) {
+export function LinkPage(props: { onSignedIn: (session: AdminSession | PendingSignIn) => void }) {
   const [token] = useState(takeLinkToken);
   const [info, setInfo] = useState<AccountLinkInfo>();
   const [password, setPassword] = useState('');
   const { busy, error, setError, onSubmit } = useSubmit(
     async () =>
-      props.onSignedIn(await api<AdminSession>('POST', '/account-link/accept', { token, password })),
+      props.onSignedIn(
+        await api<AdminSession | PendingSignIn>('POST', '/account-link/accept', { token, password }),
+      ),
     token === '' ? 'This address has no link in it. Open the whole link you were sent.' : '',
   );
   useEffect(() => {

@@ -48,7 +48,7 @@ export interface AccountRepository {
   list(): Promise<Account[]>;
   /** Sets role and dispensaries; undefined when there is no such account. */
   change(id: number, access: AccountAccess, actor?: Actor): Promise<Account | undefined>;
-  /** Deletes the account, its links and its sessions; false when there is no such account. */
+  /** Deletes the account, its links, passkeys and sessions; false when there is no such account. */
   remove(id: number, actor?: Actor): Promise<boolean>;
   /** Replaces the account's unused links with this one (a password reset); false when there is no such account. */
   replaceLinks(id: number, link: AccountLink, actor?: Actor): Promise<boolean>;

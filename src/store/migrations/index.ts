@@ -16,6 +16,8 @@ import * as accounts from './0015-accounts.js';
 import * as externalIdMenuTypes from './0018-external-id-menu-types.js';
 import * as publicSwitches from './0019-public-switches.js';
 import * as accountSso from './0020-account-sso.js';
+import * as passkeys from './0021-passkeys.js';
+import * as secondFactor from './0022-second-factor.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +38,8 @@ const migrations: Record<string, Migration> = {
   '0018-external-id-menu-types': externalIdMenuTypes,
   '0019-public-switches': publicSwitches,
   '0020-account-sso': accountSso,
+  '0021-passkeys': passkeys,
+  '0022-second-factor': secondFactor,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

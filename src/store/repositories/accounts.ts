@@ -144,6 +144,10 @@ export class Accounts implements AccountRepository {
       const row = await trx.deleteFrom('accounts').where('id', '=', id).returning(COLUMNS).executeTakeFirst();
       if (!row) return { result: false };
       await this.forget(trx, id);
+      await trx.deleteFrom('account_passkeys').where('account_id', '=', id).execute();
+      await trx.deleteFrom('account_totp').where('account_id', '=', id).execute();
+      await trx.deleteFrom('account_recovery_codes').where('account_id', '=', id).execute();
+      await trx.deleteFrom('pending_sign_ins').where('account_id', '=', id).execute();
       return { result: true, change: accountChange('account.remove', toAccount(row)) };
     });
   }

@@ -4,6 +4,8 @@ import type { ConsoleSessionService } from '../../../services/console-sessions.j
 import type { IdempotencyService } from '../../../services/idempotency.js';
 import type { Services } from '../../../services/index.js';
 import type { LoginGuard } from '../../../services/login-guard/login-guard.js';
+import type { PasskeyService } from '../../../services/passkeys.js';
+import type { SecondFactorService } from '../../../services/second-factor.js';
 import type { SsoService } from '../../../services/sso.js';
 import type { UsageCounter } from '../../../services/usage.js';
 import { accountRoutes } from './accounts.js';
@@ -15,9 +17,11 @@ import { credentialRoutes } from './credentials.js';
 import { dispensaryRoutes } from './dispensaries.js';
 import { idempotentWriter } from './idempotent.js';
 import { menuRoutes } from './menu.js';
+import { passkeyRoutes } from './passkeys.js';
 import { sessionRoutes } from './session.js';
 import { specialRoutes } from './specials.js';
 import { ssoRoutes } from './sso.js';
+import { totpRoutes } from './totp.js';
 import { webhookRoutes } from './webhooks.js';
 
 export interface AdminOptions {
@@ -30,6 +34,10 @@ export interface AdminOptions {
   guard?: LoginGuard;
   /** The console's sign-in sessions: with them, a session cookie (and CSRF token on writes) is accepted too. */
   sessions?: ConsoleSessionService;
+  /** Accounts' passkeys (with sessions): registered from a session, and a way to sign in. */
+  passkeys?: PasskeyService;
+  /** One-time codes as a second factor of accounts (with sessions). */
+  secondFactors?: SecondFactorService;
   /** Requests per credential per hour (GET /usage). */
   usage?: UsageCounter;
   /** The address one-time links point to (--public-url); by default the server as the caller reached it. */
@@ -47,7 +55,13 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
   // does not read (Fastify's default text/plain parser would hand the schema a string: a 400).
   app.removeContentTypeParser('text/plain');
   if (options.sessions) {
-    await app.register(sessionRoutes, { sessions: options.sessions, accounts: options.services.accounts });
+    await app.register(sessionRoutes, {
+      sessions: options.sessions,
+      accounts: options.services.accounts,
+      passkeys: options.passkeys,
+      secondFactors: options.secondFactors,
+      consoleUrl: options.consoleUrl,
+    });
   }
   if (options.sessions) {
     await app.register(ssoRoutes, {
@@ -71,5 +85,15 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
     await keyed.register(specialRoutes, context);
     await keyed.register(activityRoutes, { ...context, usage: options.usage });
     await keyed.register(accountRoutes, { ...context, consoleUrl: options.consoleUrl });
+    if (options.secondFactors) {
+      await keyed.register(totpRoutes, { ...context, secondFactors: options.secondFactors });
+    }
+    if (options.passkeys) {
+      await keyed.register(passkeyRoutes, {
+        ...context,
+        passkeys: options.passkeys,
+        consoleUrl: options.consoleUrl,
+      });
+    }
   });
 };

@@ -66,3 +66,26 @@ export const SessionOut = Type.Object(
     examples: [EXAMPLES.session],
   },
 );
+
+export const EnrolledSessionOut = Type.Object(
+  {
+    ...SessionOut.properties,
+    recovery_codes: Type.Array(Type.String(), {
+      description: 'Ten recovery codes, each usable once instead of a code. Shown once: keep them safe.',
+    }),
+  },
+  {
+    additionalProperties: false,
+    title: 'EnrolledSession',
+    description: 'Signed in, with one-time codes just turned on.',
+    examples: [
+      {
+        account: { id: 2, email: 'manager@example.com', role: 'manager', dispensary_ids: [1] },
+        csrf_token: 'q8Zb2kX1vN4mR7tY0wC3fH6jD9gA5sL2pE8uK1iO4nQ',
+        expires_at: '2026-11-26T00:00:00.000Z',
+        idle_timeout_seconds: 1800,
+        recovery_codes: ['abcde-fghij', 'kmnpq-rstuv'],
+      },
+    ],
+  },
+);

@@ -1,12 +1,22 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountService } from '../../../services/accounts.js';
-import type { ActiveSession, ConsoleSessionService } from '../../../services/console-sessions.js';
+import type {
+  ActiveSession,
+  ConsoleSessionService,
+  StartedSession,
+} from '../../../services/console-sessions.js';
 import { ServiceError } from '../../../services/errors.js';
+import type { PasskeyService } from '../../../services/passkeys.js';
+import type { PasswordOutcome, SecondFactorService } from '../../../services/second-factor.js';
+import type { Account } from '../../../store/store.js';
 import { errorResponses, noContent } from '../../pipeline/error-responses.js';
 import { AcceptLinkBody, LinkBody, LinkOut } from './accounts.schemas.js';
 import { CSRF_HEADER, cookieOf, ownOrigin, SESSION_COOKIE, setSessionCookie } from './auth.js';
-import { SessionOut, SignedOutOut, SignInBody } from './session.schemas.js';
+import { relyingParty } from './passkeys.js';
+import { PasskeySignInBody, RequestOptionsOut } from './passkeys.schemas.js';
+import { EnrolledSessionOut, SessionOut, SignedOutOut, SignInBody } from './session.schemas.js';
+import { EnrolmentOut, PendingEnrolBody, PendingSignInOut, SecondFactorBody } from './totp.schemas.js';
 
 const tags = ['Sync API: console session'];
 const LINK_CREDENTIALS =
@@ -22,7 +32,12 @@ const LINK_CREDENTIALS =
 export const sessionRoutes: FastifyPluginAsync<{
   sessions: ConsoleSessionService;
   accounts: AccountService;
-}> = async (app, { sessions, accounts }) => {
+  passkeys?: PasskeyService;
+  /** One-time codes: a right password then waits for a code (or, when required, for codes set up). */
+  secondFactors?: SecondFactorService;
+  /** The console's address (--public-url): the relying party of passkeys. */
+  consoleUrl?: string;
+}> = async (app, { sessions, accounts, passkeys, secondFactors, consoleUrl }) => {
   const answer = (session: Omit<ActiveSession, 'principal'>) => ({
     ...(session.adminKey
       ? { admin_key: { name: session.adminKey.name, scope: session.adminKey.scope } }
@@ -63,6 +78,26 @@ export const sessionRoutes: FastifyPluginAsync<{
       );
     }
   };
+  /** A new session: its cookie, and who it is (201). */
+  const begin = (reply: FastifyReply, started: StartedSession) => {
+    setSessionCookie(reply.request, reply, started.id, Math.floor(sessions.lifetimeMs / 1000));
+    reply.code(201);
+    return answer(started);
+  };
+  /** A right password: a session, or (202) the token of a sign-in waiting for its second factor. */
+  const afterPassword = async (reply: FastifyReply, account: Account) => {
+    const outcome: PasswordOutcome = secondFactors
+      ? await secondFactors.afterPassword(account)
+      : { session: await sessions.startForAccount(account) };
+    if (outcome.session) return begin(reply, outcome.session);
+    reply.code(202);
+    reply.header('cache-control', 'no-store');
+    return {
+      second_factor: outcome.pending.next === 'code' ? ('totp' as const) : ('enroll' as const),
+      pending_token: outcome.pending.token,
+      expires_at: outcome.pending.expiresAt,
+    };
+  };
   const clearCookie = (request: FastifyRequest, reply: FastifyReply) =>
     setSessionCookie(request, reply, '', 0);
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -74,10 +109,14 @@ export const sessionRoutes: FastifyPluginAsync<{
         operationId: 'signIn',
         summary: 'Sign in to the console: email and password (or an admin key) for a session cookie',
         description:
-          'Sets the HttpOnly session cookie, with a new session id. A wrong password or key counts as a failed login of the account and of your address (429 after too many); an unknown email gets the same answer, after the same time, as a wrong password.',
+          'Sets the HttpOnly session cookie, with a new session id; or, for an account with one-time codes (or one that must set them up), answers 202 with a token for the second step and no session yet. A wrong password or key counts as a failed login of the account and of your address (429 after too many); an unknown email gets the same answer, after the same time, as a wrong password.',
         tags,
         body: SignInBody,
-        response: { 201: SessionOut, ...errorResponses(400, 401, 403, 429, 500, 503) },
+        response: {
+          201: SessionOut,
+          202: PendingSignInOut,
+          ...errorResponses(400, 401, 403, 429, 500, 503),
+        },
       },
       config: {
         credentials: {
@@ -94,13 +133,8 @@ export const sessionRoutes: FastifyPluginAsync<{
       if (key !== undefined && (email !== undefined || password !== undefined)) {
         throw new ServiceError('invalid_request', 'Send either email and password, or key, not both.');
       }
-      const started =
-        key === undefined
-          ? await sessions.signInWithPassword(email, password, request.ip)
-          : await sessions.signIn(key, request.ip);
-      setSessionCookie(request, reply, started.id, Math.floor(sessions.lifetimeMs / 1000));
-      reply.code(201);
-      return answer(started);
+      if (key !== undefined) return begin(reply, await sessions.signIn(key, request.ip));
+      return afterPassword(reply, await sessions.checkPassword(email, password, request.ip));
     },
   );
 
@@ -211,7 +245,11 @@ export const sessionRoutes: FastifyPluginAsync<{
           'The link works once. The account’s other sessions end; a new session cookie is set for this browser.',
         tags,
         body: AcceptLinkBody,
-        response: { 201: SessionOut, ...errorResponses(400, 401, 403, 404, 429, 500, 503) },
+        response: {
+          201: SessionOut,
+          202: PendingSignInOut,
+          ...errorResponses(400, 401, 403, 404, 429, 500, 503),
+        },
       },
       config: { credentials: { none: LINK_CREDENTIALS } },
     },
@@ -219,10 +257,133 @@ export const sessionRoutes: FastifyPluginAsync<{
       refuseForeignOrigin(request);
       const { token, password } = request.body;
       const account = await accounts.redeemLink(token, password);
-      const started = await sessions.signInWithPassword(account.email, password, request.ip);
+      return afterPassword(reply, await sessions.checkPassword(account.email, password, request.ip));
+    },
+  );
+
+  if (secondFactors) secondFactorRoutes(secondFactors);
+  if (!passkeys) return;
+
+  typed.post(
+    '/session/passkey/options',
+    {
+      schema: {
+        operationId: 'passkeySignInOptions',
+        summary: 'Start signing in with a passkey: the options for navigator.credentials.get',
+        description:
+          'The challenge works once, for 5 minutes; any passkey registered on this console may answer it.',
+        tags,
+        response: { 200: RequestOptionsOut, ...errorResponses(403, 429, 500, 503) },
+      },
+      config: {
+        credentials: { none: 'No security scheme (`security: []`): nobody is signed in yet.' },
+      },
+    },
+    async (request, reply) => {
+      refuseForeignOrigin(request);
+      reply.header('cache-control', 'no-store');
+      return { ...(await passkeys.signInOptions(relyingParty(request, consoleUrl))) };
+    },
+  );
+
+  typed.post(
+    '/session/passkey',
+    {
+      schema: {
+        operationId: 'signInWithPasskey',
+        summary: 'Sign in to the console with a passkey alone',
+        description:
+          'The browser’s answer to the sign-in options: verified against the stored public key, it sets the session cookie with a new session id. A failure counts as a failed login of your address (429 after too many).',
+        tags,
+        body: PasskeySignInBody,
+        response: { 201: SessionOut, ...errorResponses(400, 401, 403, 429, 500, 503) },
+      },
+      config: {
+        credentials: {
+          none: 'No security scheme (`security: []`): the passkey’s signature over a one-time challenge, in the body, is the credential.',
+        },
+      },
+    },
+    async (request, reply) => {
+      refuseForeignOrigin(request);
+      const started = await passkeys.signIn(
+        request.body.response,
+        relyingParty(request, consoleUrl),
+        request.ip,
+      );
       setSessionCookie(request, reply, started.id, Math.floor(sessions.lifetimeMs / 1000));
       reply.code(201);
       return answer(started);
     },
   );
+
+  function secondFactorRoutes(factors: SecondFactorService) {
+    const pending =
+      'No security scheme (`security: []`): the sign-in’s pending token (after a right password), in the body, is the credential.';
+    typed.post(
+      '/session/second-factor',
+      {
+        schema: {
+          operationId: 'signInSecondFactor',
+          summary: 'Finish signing in: the code from the authenticator app (or a recovery code)',
+          description:
+            'Each code works once; a wrong one counts as a failed login of the account and of your address (429 after too many).',
+          tags,
+          body: SecondFactorBody,
+          response: { 201: SessionOut, ...errorResponses(400, 401, 403, 429, 500, 503) },
+        },
+        config: { credentials: { none: pending } },
+      },
+      async (request, reply) => {
+        refuseForeignOrigin(request);
+        const { pending_token: token, code } = request.body;
+        return begin(reply, await factors.verify(token, code, request.ip));
+      },
+    );
+
+    typed.post(
+      '/session/second-factor/enroll',
+      {
+        schema: {
+          operationId: 'signInEnrolTotp',
+          summary: 'Set up one-time codes before the first session (when a second factor is required)',
+          description:
+            'The secret is shown once. Confirm with a first code: POST /session/second-factor/enroll/confirm.',
+          tags,
+          body: PendingEnrolBody,
+          response: { 200: EnrolmentOut, ...errorResponses(400, 401, 403, 409, 429, 500, 503) },
+        },
+        config: { credentials: { none: pending } },
+      },
+      async (request, reply) => {
+        refuseForeignOrigin(request);
+        reply.header('cache-control', 'no-store');
+        const { secret, uri } = await factors.enrolPending(request.body.pending_token);
+        return { secret, otpauth_uri: uri };
+      },
+    );
+
+    typed.post(
+      '/session/second-factor/enroll/confirm',
+      {
+        schema: {
+          operationId: 'signInConfirmTotp',
+          summary: 'Turn one-time codes on with a first code, and be signed in (recovery codes shown once)',
+          tags,
+          body: SecondFactorBody,
+          response: {
+            201: EnrolledSessionOut,
+            ...errorResponses(400, 401, 403, 409, 429, 500, 503),
+          },
+        },
+        config: { credentials: { none: pending } },
+      },
+      async (request, reply) => {
+        refuseForeignOrigin(request);
+        const { pending_token: token, code } = request.body;
+        const { session, recoveryCodes } = await factors.confirmPending(token, code, request.ip);
+        return { ...begin(reply, session), recovery_codes: recoveryCodes };
+      },
+    );
+  }
 };
