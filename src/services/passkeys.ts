@@ -196,8 +196,8 @@ export class PasskeyService {
     const account = by.accountId === undefined ? undefined : await this.store.accounts.get(by.accountId);
     if (!account) {
       throw new ServiceError(
-        'invalid_request',
-        'Passkeys belong to accounts: sign in to the console with your email and password first.',
+        'forbidden',
+        'Passkeys belong to accounts: an admin key has none. Sign in to the console with your email and password first.',
       );
     }
     return account;

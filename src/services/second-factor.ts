@@ -224,8 +224,8 @@ export class SecondFactorService {
     const account = by.accountId === undefined ? undefined : await this.store.accounts.get(by.accountId);
     if (!account) {
       throw new ServiceError(
-        'invalid_request',
-        'One-time codes belong to accounts: sign in to the console with your email and password first.',
+        'forbidden',
+        'One-time codes belong to accounts: an admin key has none. Sign in to the console with your email and password first.',
       );
     }
     return account;

@@ -145,7 +145,7 @@ describe('passkeys of console accounts', () => {
     const created = await server.runtime.services.adminKeys.create('passkey-test', 'all');
     const keySession = sessionOf(await server.call('POST', '/session', undefined, { key: created.key }));
     const refused = await server.call('POST', '/account/passkeys/options', keySession);
-    expect(refused.status, refused.body).toBe(400);
+    expect(refused.status, refused.body).toBe(403);
     expect(JSON.parse(refused.body).error.message).toContain('Passkeys belong to accounts');
 
     const owner = await server.account('own@example.com');
