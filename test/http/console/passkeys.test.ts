@@ -1,12 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServerConfig } from '../../../src/config.js';
-import { CLI_OPERATOR } from '../../../src/services/accounts.js';
 import { CHALLENGE_LIFETIME_MS } from '../../../src/services/passkeys.js';
-import { UNLIMITED } from '../../helpers/admin.js';
+import { listeningForAccounts, PASSWORD, type Session, sessionOf } from '../../helpers/console-http.js';
 import { SoftAuthenticator } from '../../helpers/passkey-authenticator.js';
-import { type HttpAnswer, send } from '../../helpers/process.js';
-import { testRuntime } from '../../helpers/runtime.js';
 
 /**
  * Passkeys over real HTTP, with a software authenticator signing real P-256 signatures: registered
@@ -14,29 +10,10 @@ import { testRuntime } from '../../helpers/runtime.js';
  * another origin, a removed passkey or a replayed answer is refused and counted as a failed login; an
  * admin key's session has no passkeys; the audit log names the person and never key material.
  */
-const PASSWORD = 'correct horse battery staple';
-
 async function listening(config: Partial<ServerConfig> = {}) {
-  const runtime = await testRuntime({ config: { ...UNLIMITED, ...config } });
-  await runtime.app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(runtime.app.server.address() as AddressInfo).port}`;
-  const call = (method: string, path: string, session?: Session, body?: unknown) =>
-    send(`${base}/admin/v1${path}`, {
-      method,
-      headers: {
-        origin: base,
-        ...(session ? { cookie: session.cookie, 'x-csrf-token': session.csrf } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  const { runtime, base, call, account: invited } = await listeningForAccounts(config);
   const account = async (email: string) => {
-    const issued = await runtime.services.accounts.invite(
-      { email, role: 'staff', dispensaryIds: [runtime.seed.dispensaryId] },
-      CLI_OPERATOR,
-      base,
-    );
-    await runtime.services.accounts.redeemLink(new URL(issued.url).hash.slice(1), PASSWORD);
+    await invited(email);
     return sessionOf(await call('POST', '/session', undefined, { email, password: PASSWORD }));
   };
   /** Registers a new software passkey for the session's account. */
@@ -50,17 +27,6 @@ async function listening(config: Partial<ServerConfig> = {}) {
   const signInOptions = async () => JSON.parse((await call('POST', '/session/passkey/options')).body);
   const signIn = (response: unknown) => call('POST', '/session/passkey', undefined, { response });
   return { runtime, base, call, account, register, signInOptions, signIn };
-}
-
-interface Session {
-  cookie: string;
-  csrf: string;
-}
-
-function sessionOf(answer: HttpAnswer): Session {
-  expect(answer.status, answer.body).toBe(201);
-  const cookie = String([answer.headers['set-cookie']].flat()[0]).split(';')[0]!;
-  return { cookie, csrf: JSON.parse(answer.body).csrf_token };
 }
 
 describe('passkeys of console accounts', () => {

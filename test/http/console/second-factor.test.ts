@@ -1,11 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../../src/config.js';
-import { CLI_OPERATOR } from '../../../src/services/accounts.js';
-import { expectNoSecrets, UNLIMITED } from '../../helpers/admin.js';
-import { type HttpAnswer, send } from '../../helpers/process.js';
-import { testRuntime } from '../../helpers/runtime.js';
+import { expectNoSecrets } from '../../helpers/admin.js';
+import { listeningForAccounts, PASSWORD, sessionOf } from '../../helpers/console-http.js';
 
 /**
  * One-time codes (TOTP) over real HTTP, with codes made by the same library an authenticator app
@@ -14,43 +11,10 @@ import { testRuntime } from '../../helpers/runtime.js';
  * per account; with --require-second-factor an account without one sets codes up before its first
  * session; the secret is stored encrypted and never in the audit log.
  */
-const PASSWORD = 'correct horse battery staple';
-
 async function listening(config: Partial<ServerConfig> = {}) {
-  const runtime = await testRuntime({ config: { ...UNLIMITED, ...config } });
-  await runtime.app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(runtime.app.server.address() as AddressInfo).port}`;
-  const call = (method: string, path: string, session?: Session, body?: unknown) =>
-    send(`${base}/admin/v1${path}`, {
-      method,
-      headers: {
-        origin: base,
-        ...(session ? { cookie: session.cookie, 'x-csrf-token': session.csrf } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  const account = async (email: string) => {
-    const issued = await runtime.services.accounts.invite(
-      { email, role: 'staff', dispensaryIds: [runtime.seed.dispensaryId] },
-      CLI_OPERATOR,
-      base,
-    );
-    await runtime.services.accounts.redeemLink(new URL(issued.url).hash.slice(1), PASSWORD);
-  };
+  const { runtime, base, call, account } = await listeningForAccounts(config);
   const signIn = (email: string) => call('POST', '/session', undefined, { email, password: PASSWORD });
   return { runtime, base, call, account, signIn };
-}
-
-interface Session {
-  cookie: string;
-  csrf: string;
-}
-
-function sessionOf(answer: HttpAnswer): Session {
-  expect(answer.status, answer.body).toBe(201);
-  const cookie = String([answer.headers['set-cookie']].flat()[0]).split(';')[0]!;
-  return { cookie, csrf: JSON.parse(answer.body).csrf_token };
 }
 
 /** The code an authenticator app shows for `secret`, `offsetSeconds` from now. */
