@@ -31,7 +31,7 @@ describeInChromium('test/e2e/docs.browser.test.ts', '/docs in Chromium', () => {
       .toContain('Dispensary Menu API');
     expect(suite.foreign, 'requests that left this server').toEqual([]);
     expect(suite.problems, 'errors in the page').toEqual([]);
-  }, 30_000);
+  }, 60_000);
 
   it('runs Form B and Form A menu requests from the page against the demo data, using only this server', async () => {
     await suite.page.goto(`${suite.server.url}/docs`);
@@ -66,5 +66,5 @@ describeInChromium('test/e2e/docs.browser.test.ts', '/docs in Chromium', () => {
 
     expect(suite.foreign, 'requests that left this server').toEqual([]);
     expect(suite.problems, 'errors in the page').toEqual([]);
-  }, 30_000);
+  }, 60_000);
 });

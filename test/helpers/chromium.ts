@@ -49,6 +49,9 @@ export interface Chromium {
   close(): Promise<void>;
 }
 
+/** How long one browser step (a navigation, a click, a screenshot) may take on a busy 2-core machine. */
+export const STEP_TIMEOUT_MS = 20_000;
+
 /** One headless Chromium for a whole test file, with a fresh profile; `args` are added to CHROMIUM_FLAGS. */
 export async function launchChromium(
   options: { args?: string[]; viewport?: { width: number; height: number } } = {},
@@ -61,6 +64,10 @@ export async function launchChromium(
       args: [...CHROMIUM_FLAGS, ...(options.args ?? [])],
       ...(options.viewport ? { viewport: options.viewport } : {}),
     });
+    // Under Playwright's default (30 s, no limit for some waits) a stuck step outlives the test's own
+    // timeout, which then fails without saying which step stuck; 20 s fails the step, by name, first.
+    context.setDefaultTimeout(STEP_TIMEOUT_MS);
+    context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
     return {
       context,
       page: context.pages()[0] ?? (await context.newPage()),
