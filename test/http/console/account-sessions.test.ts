@@ -15,7 +15,8 @@ assertBuilt();
 /**
  * Accounts' console sessions over real HTTP: an unknown email answered as a wrong password (same
  * answer, same work), failed sign-ins throttled per account and per address, a new session id at every
- * sign-in, CSRF on the account routes, sign-out everywhere, the idle and absolute timeouts, and no
+ * sign-in, CSRF on the account routes, sign-out everywhere, a change of one's own password (which ends
+ * the other sessions), the idle and absolute timeouts, and no
  * password or link token in the server's log or the audit log. It runs on both databases (vitest.config.ts).
  */
 
@@ -146,6 +147,7 @@ describe('accounts signing in to the console', () => {
       ['POST', `/accounts/${target.id}/reset-password`, undefined],
       ['DELETE', `/accounts/${target.id}`, undefined],
       ['DELETE', '/sessions', undefined],
+      ['POST', '/account/password', { current_password: PASSWORD, new_password: `${PASSWORD} 2` }],
     ];
     const before = JSON.stringify(await server.runtime.services.accounts.list(CLI_OPERATOR));
     for (const [method, path, body] of writes) {
@@ -179,6 +181,75 @@ describe('accounts signing in to the console', () => {
     ] as const) {
       const foreign = await server.call('POST', path, undefined, body, { origin: 'https://evil.example' });
       expect(foreign.status, `POST ${path}: ${foreign.body}`).toBe(403);
+    }
+  });
+
+  it('changes the password with the current one: the other sessions end, this one stays, and the audit log keeps no secret', async () => {
+    await server.account('changer@example.com');
+    await server.account('bystander2@example.com');
+    const here = sessionOf(await server.signIn('changer@example.com', PASSWORD));
+    const elsewhere = sessionOf(await server.signIn('changer@example.com', PASSWORD));
+    const other = sessionOf(await server.signIn('bystander2@example.com', PASSWORD));
+    // A reset link issued before the change stops working with it.
+    const reset = await server.runtime.services.accounts.resetPassword(
+      'changer@example.com',
+      CLI_OPERATOR,
+      server.base,
+    );
+    const chosen = 'a brand new horse battery staple';
+    const changed = await server.call('POST', '/account/password', here, {
+      current_password: PASSWORD,
+      new_password: chosen,
+    });
+    expect(changed.status, changed.body).toBe(200);
+    expect(JSON.parse(changed.body)).toEqual({ ended_sessions: 1 });
+    expect((await server.call('GET', '/session', here)).status).toBe(200);
+    expect((await server.call('GET', '/session', elsewhere)).status).toBe(401);
+    expect((await server.call('GET', '/session', other)).status).toBe(200);
+    expect((await server.signIn('changer@example.com', PASSWORD)).status).toBe(401);
+    expect((await server.signIn('changer@example.com', chosen)).status).toBe(201);
+    await expect(
+      server.runtime.services.accounts.describeLink(new URL(reset.url).hash.slice(1)),
+    ).rejects.toThrow(/unknown, already used or expired/);
+    const audit = await server.runtime.services.store.audit.list({
+      actor: 'account:changer@example.com',
+      limit: 5,
+    });
+    expect(audit.find((entry) => entry.action === 'account.change_password')).toMatchObject({
+      action: 'account.change_password',
+      detail: { email: 'changer@example.com', ended_sessions: 1 },
+    });
+    expectNoSecrets(JSON.stringify(audit), [PASSWORD, chosen]);
+  });
+
+  it('refuses a wrong current password (403) or a new one outside the rules (400), changing nothing, and throttles wrong ones per account', async () => {
+    const guarded = await listening({
+      loginGuard: { windowMs: 60_000, perPair: 0, perAddress: 0, perUsername: 3 },
+    });
+    try {
+      await guarded.account('typo@example.com');
+      const session = sessionOf(await guarded.signIn('typo@example.com', PASSWORD));
+      const change = (current: string, next: string) =>
+        guarded.call('POST', '/account/password', session, { current_password: current, new_password: next });
+      const short = await change(PASSWORD, 'too short');
+      expect(short.status, short.body).toBe(400);
+      expect(JSON.parse(short.body).error.message).toMatch(/12 to 200 characters/);
+      const same = await change(PASSWORD, PASSWORD);
+      expect(same.status, same.body).toBe(400);
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const wrong = await change(`not the password ${attempt}`, 'a brand new horse battery');
+        expect(wrong.status, wrong.body).toBe(403);
+        expect(JSON.parse(wrong.body).error.message).toMatch(/not your current password/);
+      }
+      // The session stays: a typo does not sign the person out.
+      expect((await guarded.call('GET', '/session', session)).status).toBe(200);
+      // Two wrong current passwords and a wrong sign-in: the account's third failure locks it.
+      expect((await guarded.signIn('typo@example.com', 'a wrong password again')).status).toBe(401);
+      const locked = await change(PASSWORD, 'a brand new horse battery');
+      expect(locked.status, locked.body).toBe(429);
+      expect((await guarded.signIn('typo@example.com', PASSWORD)).status).toBe(429);
+    } finally {
+      await guarded.runtime.close();
     }
   });
 
