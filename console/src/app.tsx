@@ -55,7 +55,15 @@ export function App() {
         }}
       />
     );
-  return <Shell session={session} onSignOut={() => setSession(null)} />;
+  return (
+    <Shell
+      session={session}
+      onSignOut={(said = '') => {
+        setNotice(said);
+        setSession(null);
+      }}
+    />
+  );
 }
 
 /** Sign-in: an account's email and password; an admin key (for operators' scripts' keys) behind a link. */
@@ -227,7 +235,8 @@ function SecondStep(props: {
   );
 }
 
-function Shell(props: { session: AdminSession; onSignOut: () => void }) {
+/** The signed-in console; `onSignOut` takes what the sign-in page says next (after signing out everywhere). */
+function Shell(props: { session: AdminSession; onSignOut: (notice?: string) => void }) {
   const path = usePath();
   const { admin_key: adminKey, account } = props.session;
   const operator = adminKey?.scope === 'all' || account?.role === 'operator';
@@ -265,7 +274,8 @@ function Shell(props: { session: AdminSession; onSignOut: () => void }) {
   else if (section === 'webhooks') page = <WebhooksPage />;
   else if (section === 'usage') page = <UsagePage />;
   else if (section === 'team') page = <TeamPage />;
-  else if (section === 'account' && account) page = <AccountPage email={account.email} />;
+  else if (section === 'account' && account)
+    page = <AccountPage email={account.email} onSignedOut={props.onSignOut} />;
   return (
     <>
       <a class="skip" href="#main">
