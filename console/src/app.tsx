@@ -14,12 +14,14 @@ import { UsagePage } from './pages/usage.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { signInWithPasskey } from './passkeys.js';
 import { Link, navigate, usePath } from './router.js';
-import { SingleSignOn } from './sso.js';
+import { SingleSignOn, SsoProblemNotice, takeSsoProblem } from './sso.js';
 import { CodeInput, EnrolForm, RecoveryCodesOnce } from './totp.js';
 
 export function App() {
   const [session, setSession] = useState<AdminSession | null | undefined>(undefined);
   const [notice, setNotice] = useState('');
+  // A refused single sign-on comes back to the sign-in page, saying why (once).
+  const [ssoProblem, setSsoProblem] = useState(takeSsoProblem);
   const signedOut = () => {
     setSession(null);
     setNotice('Your session has ended. Sign in again.');
@@ -49,8 +51,10 @@ export function App() {
     return (
       <SignIn
         notice={notice}
+        ssoProblem={ssoProblem}
         onSignedIn={(started) => {
           setNotice('');
+          setSsoProblem(undefined);
           setSession(started);
         }}
       />
@@ -67,7 +71,11 @@ export function App() {
 }
 
 /** Sign-in: an account's email and password; an admin key (for operators' scripts' keys) behind a link. */
-function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => void }) {
+function SignIn(props: {
+  notice: string;
+  ssoProblem: string | undefined;
+  onSignedIn: (session: AdminSession) => void;
+}) {
   const [pending, setPending] = useState<PendingSignIn>();
   if (pending)
     return (
@@ -79,6 +87,7 @@ function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => 
 /** Email and password (or an admin key), or a passkey alone. */
 function FirstStep(props: {
   notice: string;
+  ssoProblem: string | undefined;
   onSignedIn: (session: AdminSession) => void;
   onPending: (pending: PendingSignIn) => void;
 }) {
@@ -108,6 +117,7 @@ function FirstStep(props: {
     <main class="signin">
       <h1>Menu console</h1>
       {props.notice && <p role="status">{props.notice}</p>}
+      {props.ssoProblem !== undefined && <SsoProblemNotice problem={props.ssoProblem} />}
       {!withKey && <SingleSignOn />}
       <form onSubmit={onSubmit}>
         {!withKey && (

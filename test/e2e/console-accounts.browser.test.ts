@@ -12,12 +12,13 @@ import { send } from '../helpers/process.js';
  * People's accounts in the console, in Debian's Chromium against `menu-api serve`: an invitation's
  * link opened, a password chosen from the keyboard, signed in; the Team page inviting and removing;
  * sign-out, and sign-in with email and password; the password changed on the Account page from the
- * keyboard (ending another session) and signing out everywhere; single sign-on through a real OpenID provider's own
- * login page (oidc-provider, started here); a passkey added on the Account page (in the DevTools
- * virtual authenticator), signing in alone, and removed; one-time codes set up there, then asked for
- * after the password. Every page is checked by axe-core (no serious or
- * critical finding) and screenshot to test-results/console-accounts/; the page's CSP (no inline
- * script) is the server's own, and any violation would be a console error.
+ * keyboard (ending another session) and signing out everywhere; single sign-on through a real OpenID
+ * provider's own login page (oidc-provider, started here), and a refused one landing on the sign-in
+ * page that says why; a passkey added on the Account page (in the DevTools virtual authenticator),
+ * signing in alone, and removed; one-time codes set up there, then asked for after the password. Every
+ * page is checked by axe-core (no serious or critical finding) and screenshot to
+ * test-results/console-accounts/; the page's CSP (no inline script) is the server's own, and any
+ * violation would be a console error.
  */
 const SHOTS = join(REPOSITORY, 'test-results', 'console-accounts');
 const PASSWORD = 'correct horse battery staple';
@@ -172,6 +173,26 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
     // Nothing but this server and the provider's pages (whose web font was not let out).
     const elsewhere = suite.foreign.filter((url) => !url.startsWith(provider!.issuer));
     expect(elsewhere.filter((url) => !url.startsWith('https://fonts.googleapis.com/'))).toEqual([]);
+  }, 60_000);
+
+  it('lands a refused single sign-on on the sign-in page, which says what happened and what to do', async () => {
+    const page = suite.page;
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    // The provider remembers who signed in there: forgotten, so that its login form asks again.
+    await page.context().clearCookies();
+    await page.getByRole('link', { name: 'Sign in with single sign-on' }).click();
+    await page.locator('input[name="login"]').fill('stranger@elsewhere.example');
+    await page.locator('input[name="password"]').fill('anything at all');
+    await page.getByRole('button', { name: 'Sign-in' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Single sign-on did not sign you in' });
+    await alert.waitFor({ timeout: 10_000 });
+    const said = await alert.textContent();
+    expect(said).toContain('there is no account here for your email address');
+    expect(said).toContain('What to do: Ask your operator or manager for an invitation');
+    // The problem's name is taken off the address; the other ways in are right there.
+    expect(page.url()).toBe(`${suite.server.url}/console/`);
+    await page.getByLabel('Email').waitFor();
+    await checked('sso-refused');
   }, 60_000);
 
   it('adds a passkey on the Account page, signs in with it alone, and removes it', async () => {
