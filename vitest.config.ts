@@ -9,7 +9,9 @@ const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
  * Test files whose subject is storage, so they prove each database: the store contract suite, the
  * services that own a transaction or cross databases, PostgreSQL's connection handling, and the
  * end-to-end tests whose processes share one database (changes seen by the other process, claims,
- * deliveries and feeds that survive a kill, a connection cut, a close at shutdown). Everything else
+ * deliveries and feeds that survive a kill, a connection cut, a close at shutdown), and people's
+ * accounts over HTTP (invitations, links, sessions, password changes and single sign-on each write
+ * the account, its sessions and the audit log in one transaction). Everything else
  * (HTTP, forms, CLI, domain) runs on SQLite only: it goes through the same repositories, which the
  * contract suite has proved on both. So do the end-to-end files whose subject is not the database:
  * examples/ and the README run as an integrator runs them (examples.e2e, readme.e2e), one point of
@@ -29,6 +31,8 @@ export const BOTH_DATABASES = [
   'test/services/special-scheduler.test.ts',
   'test/http/connection-loss.test.ts',
   'test/http/slow-reader.test.ts',
+  'test/http/console/account-sessions.test.ts',
+  'test/http/console/sso.test.ts',
   'test/e2e/idempotency.e2e.test.ts',
   'test/e2e/kill-during-stream.e2e.test.ts',
   'test/e2e/live.e2e.test.ts',

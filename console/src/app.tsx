@@ -14,12 +14,14 @@ import { UsagePage } from './pages/usage.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { signInWithPasskey } from './passkeys.js';
 import { Link, navigate, usePath } from './router.js';
-import { SingleSignOn } from './sso.js';
+import { SingleSignOn, SsoProblemNotice, takeSsoProblem } from './sso.js';
 import { CodeInput, EnrolForm, RecoveryCodesOnce } from './totp.js';
 
 export function App() {
   const [session, setSession] = useState<AdminSession | null | undefined>(undefined);
   const [notice, setNotice] = useState('');
+  // A refused single sign-on comes back to the sign-in page, saying why (once).
+  const [ssoProblem, setSsoProblem] = useState(takeSsoProblem);
   const signedOut = () => {
     setSession(null);
     setNotice('Your session has ended. Sign in again.');
@@ -49,17 +51,31 @@ export function App() {
     return (
       <SignIn
         notice={notice}
+        ssoProblem={ssoProblem}
         onSignedIn={(started) => {
           setNotice('');
+          setSsoProblem(undefined);
           setSession(started);
         }}
       />
     );
-  return <Shell session={session} onSignOut={() => setSession(null)} />;
+  return (
+    <Shell
+      session={session}
+      onSignOut={(said = '') => {
+        setNotice(said);
+        setSession(null);
+      }}
+    />
+  );
 }
 
 /** Sign-in: an account's email and password; an admin key (for operators' scripts' keys) behind a link. */
-function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => void }) {
+function SignIn(props: {
+  notice: string;
+  ssoProblem: string | undefined;
+  onSignedIn: (session: AdminSession) => void;
+}) {
   const [pending, setPending] = useState<PendingSignIn>();
   if (pending)
     return (
@@ -71,6 +87,7 @@ function SignIn(props: { notice: string; onSignedIn: (session: AdminSession) => 
 /** Email and password (or an admin key), or a passkey alone. */
 function FirstStep(props: {
   notice: string;
+  ssoProblem: string | undefined;
   onSignedIn: (session: AdminSession) => void;
   onPending: (pending: PendingSignIn) => void;
 }) {
@@ -100,6 +117,7 @@ function FirstStep(props: {
     <main class="signin">
       <h1>Menu console</h1>
       {props.notice && <p role="status">{props.notice}</p>}
+      {props.ssoProblem !== undefined && <SsoProblemNotice problem={props.ssoProblem} />}
       {!withKey && <SingleSignOn />}
       <form onSubmit={onSubmit}>
         {!withKey && (
@@ -227,7 +245,8 @@ function SecondStep(props: {
   );
 }
 
-function Shell(props: { session: AdminSession; onSignOut: () => void }) {
+/** The signed-in console; `onSignOut` takes what the sign-in page says next (after signing out everywhere). */
+function Shell(props: { session: AdminSession; onSignOut: (notice?: string) => void }) {
   const path = usePath();
   const { admin_key: adminKey, account } = props.session;
   const operator = adminKey?.scope === 'all' || account?.role === 'operator';
@@ -265,7 +284,8 @@ function Shell(props: { session: AdminSession; onSignOut: () => void }) {
   else if (section === 'webhooks') page = <WebhooksPage />;
   else if (section === 'usage') page = <UsagePage />;
   else if (section === 'team') page = <TeamPage />;
-  else if (section === 'account' && account) page = <AccountPage email={account.email} />;
+  else if (section === 'account' && account)
+    page = <AccountPage email={account.email} onSignedOut={props.onSignOut} />;
   return (
     <>
       <a class="skip" href="#main">

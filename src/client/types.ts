@@ -72,8 +72,9 @@ import type {
   TokenOut,
 } from '../http/routes/admin/dispensaries.schemas.js';
 import type { ImportResultOut, UpsertOut } from '../http/routes/admin/menu.schemas.js';
+import type { PasswordChangedOut } from '../http/routes/admin/own-password.schemas.js';
 import type { PasskeyOut } from '../http/routes/admin/passkeys.schemas.js';
-import type { EnrolledSessionOut, SessionOut } from '../http/routes/admin/session.schemas.js';
+import type { EnrolledSessionOut, SessionOut, SignedOutOut } from '../http/routes/admin/session.schemas.js';
 import type { ScheduleOut, SpecialOut } from '../http/routes/admin/specials.schemas.js';
 import type {
   EnrolmentOut,
@@ -90,6 +91,8 @@ export type PendingSignIn = Static<typeof PendingSignInOut>;
 export type EnrolledSession = Static<typeof EnrolledSessionOut>;
 export type TotpEnrolment = Static<typeof EnrolmentOut>;
 export type TotpStatus = Static<typeof TotpStatusOut>;
+export type PasswordChanged = Static<typeof PasswordChangedOut>;
+export type SignedOut = Static<typeof SignedOutOut>;
 export type RecoveryCodes = Static<typeof RecoveryCodesOut>;
 export type IssuedAccountLink = Static<typeof IssuedLinkOut>;
 export type AccountLinkInfo = Static<typeof LinkOut>;

@@ -22,6 +22,7 @@ import { LiveHub } from '../services/live-hub.js';
 import { MenuFeed } from '../services/menu-feed.js';
 import { loadItems, MenuReader } from '../services/menu-reader.js';
 import { MenuSnapshots } from '../services/menu-snapshots.js';
+import { OwnPasswordService } from '../services/own-password.js';
 import { PasskeyService } from '../services/passkeys.js';
 import { PublishedMenus } from '../services/published-menus.js';
 import { PublishedStream } from '../services/published-stream.js';
@@ -209,6 +210,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
         guard: protection.guard,
         sessions,
         passkeys: new PasskeyService(store, sessions),
+        ownPassword: new OwnPasswordService(store, sessions, options.scryptCost),
         secondFactors: new SecondFactorService(store, sessions, webhookKeys, {
           required: config.requireSecondFactor ?? DEFAULTS.requireSecondFactor,
         }),

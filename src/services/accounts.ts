@@ -272,7 +272,8 @@ export function checkedEmail(email: unknown): string {
   return normal;
 }
 
-function checkedPassword(password: unknown): string {
+/** A password someone chooses (a one-time link, a change of their own): 12 to 200 characters. */
+export function checkedPassword(password: unknown): string {
   if (typeof password !== 'string' || password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
     throw new ServiceError(
       'invalid_request',

@@ -32,6 +32,42 @@ type OpenIdClient = typeof import('openid-client');
 const AGAIN = "Start again from the console's sign-in page.";
 
 /**
+ * Why a single sign-on did not sign the person in, for the console's sign-in page to say what happened
+ * and what to do next (the browser is sent there: the way back from the provider is a navigation).
+ */
+export type SsoProblem =
+  | 'not_allowed'
+  | 'unverified'
+  | 'other_identity'
+  | 'provider_refused'
+  | 'provider_answer'
+  | 'expired'
+  | 'crossed'
+  | 'unavailable';
+
+/** The problems that are the attempt's own, counted as a failed login of the address (not the provider down, not a race). */
+const COUNTED: ReadonlySet<SsoProblem> = new Set([
+  'not_allowed',
+  'unverified',
+  'other_identity',
+  'provider_refused',
+  'provider_answer',
+  'expired',
+]);
+
+/** A refused single sign-on: the error of its kind (its status and message), and which problem it was. */
+export class SsoRefusal extends ServiceError {
+  constructor(
+    code: ServiceError['code'],
+    readonly problem: SsoProblem,
+    message: string,
+  ) {
+    super(code, message);
+    this.name = 'SsoRefusal';
+  }
+}
+
+/**
  * Single sign-on to the console with OpenID Connect: the authorization code flow with PKCE, state and
  * nonce (openid-client). The provider's identity (issuer and subject) is bound to an account at its
  * first sign-in; until then it maps by its verified email to an existing account or a pending
@@ -54,7 +90,9 @@ export class SsoService {
    * Where to send the browser to sign in at the provider, and the sealed flow (state, nonce, PKCE
    * verifier) for the browser to keep in a short-lived HttpOnly cookie until it comes back.
    */
-  async start(redirectUri: string): Promise<{ url: string; flow: string }> {
+  async start(redirectUri: string, address?: string): Promise<{ url: string; flow: string }> {
+    // An address refused at the way back is refused before it goes to the provider at all.
+    await this.sessions.refuseThrottled({ address });
     const { client, config } = await this.discovered();
     const flow: Flow = {
       state: client.randomState(),
@@ -76,25 +114,46 @@ export class SsoService {
   /**
    * The browser is back from the provider at `callbackUrl` (with the code, or the provider's error) and
    * `sealedFlow` from its cookie: the code is exchanged, the ID token checked, and the person signed in.
+   * Refusals count as failed logins of `address` in the login guard, as wrong passwords do; past its
+   * limit, the way back is refused (429) before the code is exchanged.
    */
   async finish(
     callbackUrl: URL,
     sealedFlow: string | undefined,
     redirectUri: string,
+    address?: string,
   ): Promise<StartedSession> {
+    const attempt = { address };
+    await this.sessions.refuseThrottled(attempt);
+    try {
+      return await this.sessions.startForAccount(await this.identify(callbackUrl, sealedFlow, redirectUri));
+    } catch (error) {
+      if (error instanceof SsoRefusal && COUNTED.has(error.problem)) await this.sessions.failed(attempt);
+      throw error;
+    }
+  }
+
+  /** The account the provider's answer signs in as (recorded), or an SsoRefusal saying why not. */
+  private async identify(
+    callbackUrl: URL,
+    sealedFlow: string | undefined,
+    redirectUri: string,
+  ): Promise<Account> {
     const flow = sealedFlow === undefined ? undefined : asFlow(this.sealer.open(sealedFlow));
     const state = callbackUrl.searchParams.get('state');
     if (!flow || state === null || !safeEqual(state, flow.state)) {
-      throw new ServiceError(
+      throw new SsoRefusal(
         'invalid_request',
+        'expired',
         `This sign-in did not come back as it left (its state does not match this browser's, or it took more than ${FLOW_LIFETIME_MS / 60_000} minutes). ${AGAIN}`,
       );
     }
     const refused = callbackUrl.searchParams.get('error');
     if (refused !== null) {
       const why = callbackUrl.searchParams.get('error_description') ?? refused;
-      throw new ServiceError(
+      throw new SsoRefusal(
         'invalid_credentials',
+        'provider_refused',
         `The sign-in provider refused: ${why.slice(0, 200)}. ${AGAIN}`,
       );
     }
@@ -116,13 +175,13 @@ export class SsoService {
       }
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ServiceError(
+      throw new SsoRefusal(
         'invalid_credentials',
+        'provider_answer',
         `The sign-in provider's answer could not be used (${reason.slice(0, 200)}). ${AGAIN}`,
       );
     }
-    const account = await this.accountOf(`${config.serverMetadata().issuer} ${String(claims.sub)}`, claims);
-    return this.sessions.startForAccount(account);
+    return this.accountOf(`${config.serverMetadata().issuer} ${String(claims.sub)}`, claims);
   }
 
   /** The account this identity signs in as, recorded ("signed in with SSO"); refused with what to do. */
@@ -130,8 +189,9 @@ export class SsoService {
     const bound = await this.store.accounts.findBySsoIdentity(identity);
     if (bound) return this.recorded(bound.id, identity);
     if (typeof claims.email !== 'string' || claims.email_verified !== true) {
-      throw new ServiceError(
+      throw new SsoRefusal(
         'forbidden',
+        'unverified',
         'Your sign-in provider did not say your email address is verified, so it cannot be matched to an account. Verify it there, or ask your operator.',
       );
     }
@@ -139,8 +199,9 @@ export class SsoService {
     const found = await this.store.accounts.findByEmail(email);
     if (found) {
       if (found.ssoIdentity !== null) {
-        throw new ServiceError(
+        throw new SsoRefusal(
           'forbidden',
+          'other_identity',
           `The account ${email} signs in with another single sign-on identity. Ask your operator to remove the account and invite you again.`,
         );
       }
@@ -148,8 +209,9 @@ export class SsoService {
     }
     const domain = email.slice(email.lastIndexOf('@') + 1);
     if (!this.options.allowedDomains.includes(domain)) {
-      throw new ServiceError(
+      throw new SsoRefusal(
         'forbidden',
+        'not_allowed',
         `There is no account for ${email}, and ${domain} is not a domain allowed to join. Ask your operator for an invitation (npx menu-api account invite --email ${email} --role staff --dispensaries IDS).`,
       );
     }
@@ -157,14 +219,16 @@ export class SsoService {
       return await this.store.accounts.joinWithSso(email, { role: 'staff', dispensaryIds: [] }, identity);
     } catch (error) {
       if (error instanceof ConflictError)
-        throw new ServiceError('conflict', `Two sign-ins of ${email} crossed. ${AGAIN}`);
+        throw new SsoRefusal('conflict', 'crossed', `Two sign-ins of ${email} crossed. ${AGAIN}`);
       throw error;
     }
   }
 
   private async recorded(id: number, identity: string): Promise<Account> {
     const account = await this.store.accounts.signedInWithSso(id, identity);
-    if (!account) throw new ServiceError('conflict', `The account changed while you signed in. ${AGAIN}`);
+    if (!account) {
+      throw new SsoRefusal('conflict', 'crossed', `The account changed while you signed in. ${AGAIN}`);
+    }
     return account;
   }
 
@@ -191,7 +255,8 @@ export class SsoService {
     return found.catch((error: unknown) => {
       if (this.configuration === found) this.configuration = undefined;
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ServiceError(
+      throw new SsoRefusal(
+        'unavailable',
         'unavailable',
         `The single sign-on provider ${this.options.issuer} could not be reached or read (${reason.slice(0, 200)}). Try again shortly, or sign in with your email and password.`,
       );

@@ -6,19 +6,24 @@ import { browserSuite } from '../helpers/browser-suite.js';
 import { describeInChromium, seriousProblems } from '../helpers/chromium.js';
 import { cliJson, REPOSITORY } from '../helpers/cli.js';
 import { loopbackProvider, OIDC_CLIENT } from '../helpers/oidc-provider.js';
+import { send } from '../helpers/process.js';
 
 /**
  * People's accounts in the console, in Debian's Chromium against `menu-api serve`: an invitation's
  * link opened, a password chosen from the keyboard, signed in; the Team page inviting and removing;
- * sign-out, and sign-in with email and password; single sign-on through a real OpenID provider's own
- * login page (oidc-provider, started here); a passkey added on the Account page (in the DevTools
- * virtual authenticator), signing in alone, and removed; one-time codes set up there, then asked for
- * after the password. Every page is checked by axe-core (no serious or
- * critical finding) and screenshot to test-results/console-accounts/; the page's CSP (no inline
- * script) is the server's own, and any violation would be a console error.
+ * sign-out, and sign-in with email and password; the password changed on the Account page from the
+ * keyboard (ending another session) and signing out everywhere; single sign-on through a real OpenID
+ * provider's own login page (oidc-provider, started here), and a refused one landing on the sign-in
+ * page that says why; a passkey added on the Account page (in the DevTools virtual authenticator),
+ * signing in alone, and removed; one-time codes set up there, then asked for after the password. Every
+ * page is checked by axe-core (no serious or critical finding) and screenshot to
+ * test-results/console-accounts/; the page's CSP (no inline script) is the server's own, and any
+ * violation would be a console error.
  */
 const SHOTS = join(REPOSITORY, 'test-results', 'console-accounts');
 const PASSWORD = 'correct horse battery staple';
+/** The password chosen on the Account page, from its test on. */
+const NEW_PASSWORD = 'a new horse on a new battery';
 
 describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the console', () => {
   let provider: Awaited<ReturnType<typeof loopbackProvider>> | undefined;
@@ -72,7 +77,7 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
     await suite.page.getByLabel('New password').focus();
     await suite.page.keyboard.type(PASSWORD);
     await suite.page.keyboard.press('Enter');
-    await suite.page.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 10_000 });
+    await suite.page.getByRole('button', { name: 'Sign out', exact: true }).waitFor({ timeout: 10_000 });
     await suite.page.getByText('owner@example.com (operator)').waitFor();
   }, 60_000);
 
@@ -95,7 +100,7 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
   }, 60_000);
 
   it('signs out, and signs in again with email and password', async () => {
-    await suite.page.getByRole('button', { name: 'Sign out' }).click();
+    await suite.page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await suite.page.getByLabel('Email').waitFor();
     await checked('sign-in');
     await suite.page.getByLabel('Email').fill('owner@example.com');
@@ -109,8 +114,51 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
     expect(suite.problems.filter((problem) => !/status of 40[0-39]/.test(problem))).toEqual([]);
   }, 60_000);
 
+  it('changes the password on the Account page from the keyboard, ending the other sessions, and signs out everywhere', async () => {
+    const page = suite.page;
+    const url = suite.server.url;
+    // Another session of the same account, as another browser holds it.
+    const elsewhere = await send(`${url}/admin/v1/session`, {
+      method: 'POST',
+      headers: { origin: url, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'owner@example.com', password: PASSWORD }),
+    });
+    expect(elsewhere.status, elsewhere.body).toBe(201);
+    const cookie = String([elsewhere.headers['set-cookie']].flat()[0]).split(';')[0]!;
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByLabel('Current password').focus();
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(NEW_PASSWORD);
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Password changed. 1 other session was signed out.' })
+      .waitFor();
+    await checked('account-password');
+    expect((await send(`${url}/admin/v1/session`, { headers: { cookie } })).status).toBe(401);
+
+    // The button, then the dialog's own (focused when it opens), from the keyboard.
+    await page.getByRole('button', { name: 'Sign out everywhere' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Sign out everywhere?' }).waitFor();
+    await checked('account-sign-out-everywhere');
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'You are signed out everywhere (1 session ended)' })
+      .waitFor();
+    await page.getByLabel('Email').fill('owner@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'do not match' }).waitFor();
+    await page.getByLabel('Password').fill(NEW_PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.getByText('owner@example.com (operator)').waitFor({ timeout: 10_000 });
+  }, 60_000);
+
   it('signs in with single sign-on through the provider and back', async () => {
-    await suite.page.getByRole('button', { name: 'Sign out' }).click();
+    await suite.page.getByRole('button', { name: 'Sign out', exact: true }).click();
     const sso = suite.page.getByRole('link', { name: 'Sign in with single sign-on' });
     await sso.waitFor();
     await checked('sign-in-sso');
@@ -125,6 +173,26 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
     // Nothing but this server and the provider's pages (whose web font was not let out).
     const elsewhere = suite.foreign.filter((url) => !url.startsWith(provider!.issuer));
     expect(elsewhere.filter((url) => !url.startsWith('https://fonts.googleapis.com/'))).toEqual([]);
+  }, 60_000);
+
+  it('lands a refused single sign-on on the sign-in page, which says what happened and what to do', async () => {
+    const page = suite.page;
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    // The provider remembers who signed in there: forgotten, so that its login form asks again.
+    await page.context().clearCookies();
+    await page.getByRole('link', { name: 'Sign in with single sign-on' }).click();
+    await page.locator('input[name="login"]').fill('stranger@elsewhere.example');
+    await page.locator('input[name="password"]').fill('anything at all');
+    await page.getByRole('button', { name: 'Sign-in' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Single sign-on did not sign you in' });
+    await alert.waitFor({ timeout: 10_000 });
+    const said = await alert.textContent();
+    expect(said).toContain('there is no account here for your email address');
+    expect(said).toContain('What to do: Ask your operator or manager for an invitation');
+    // The problem's name is taken off the address; the other ways in are right there.
+    expect(page.url()).toBe(`${suite.server.url}/console/`);
+    await page.getByLabel('Email').waitFor();
+    await checked('sso-refused');
   }, 60_000);
 
   it('adds a passkey on the Account page, signs in with it alone, and removes it', async () => {
@@ -146,7 +214,7 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
     });
     await page.goto(`${local}/console`);
     await page.getByLabel('Email').fill('owner@example.com');
-    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('link', { name: 'Account' }).click();
     await page.getByRole('heading', { name: 'Account' }).waitFor();
@@ -158,7 +226,7 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(credentials).toHaveLength(1);
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.getByText('owner@example.com (operator)').waitFor({ timeout: 10_000 });
 
@@ -167,7 +235,7 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
     await page.getByRole('button', { name: 'Remove passkey', exact: true }).click();
     await expect.poll(() => page.getByRole('cell', { name: 'Test laptop', exact: true }).count()).toBe(0);
     // The authenticator still holds it, but the server no longer knows it: refused.
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.getByRole('alert').filter({ hasText: 'could not sign you in' }).waitFor();
     await cdp.send('WebAuthn.disable');
@@ -182,7 +250,7 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
     const problemsBefore = suite.problems.length;
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await page.getByLabel('Email').fill('owner@example.com');
-    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('link', { name: 'Account' }).click();
     await page.getByRole('button', { name: 'Set up one-time codes' }).click();
@@ -196,9 +264,9 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByText('Recovery codes left: 10').waitFor();
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByLabel('Email').fill('owner@example.com');
-    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Password').fill(NEW_PASSWORD);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
     await checked('sign-in-code');

@@ -111,6 +111,7 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: '/admin/v1/account/totp', kind: 'admin' },
   { method: 'POST', path: '/admin/v1/account/totp/confirm', kind: 'admin' },
   { method: 'POST', path: '/admin/v1/account/totp/disable', kind: 'admin' },
+  { method: 'POST', path: '/admin/v1/account/password', kind: 'admin' },
   { method: 'GET', path: '/admin/v1/dispensaries/:id/specials', kind: 'admin' },
   { method: 'POST', path: '/admin/v1/dispensaries/:id/specials', kind: 'admin' },
   { method: 'GET', path: '/admin/v1/dispensaries/:id/specials/schedule', kind: 'admin' },

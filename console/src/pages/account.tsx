@@ -3,14 +3,16 @@ import type { PasskeySummary, RecoveryCodes, TotpEnrolment, TotpStatus } from '.
 import { api } from '../api.js';
 import { Confirm, ErrorText, TextInput, useLoad, useSubmit, when } from '../components.js';
 import { DangerButton, ListTable, useDeletion } from '../lists.js';
+import { ChangePassword, SignOutEverywhere } from '../own-sign-in.js';
 import { registerPasskey } from '../passkeys.js';
 import { CodeInput, EnrolForm, RecoveryCodesOnce } from '../totp.js';
 
 /**
- * The signed-in person's own account: passkeys to sign in with (registered here, in this browser's
- * authenticator, listed and removed). The same routes as any sync API client's.
+ * The signed-in person's own account: the password (changed with the current one), passkeys to sign in
+ * with (registered here, in this browser's authenticator, listed and removed), one-time codes, and
+ * signing out everywhere. The same routes as any sync API client's.
  */
-export function AccountPage(props: { email: string }) {
+export function AccountPage(props: { email: string; onSignedOut: (notice: string) => void }) {
   const list = useLoad(() => api<PasskeySummary[]>('GET', '/account/passkeys'), []);
   const [name, setName] = useState('');
   const [added, setAdded] = useState('');
@@ -26,6 +28,8 @@ export function AccountPage(props: { email: string }) {
     <>
       <h1>Account</h1>
       <p>Signed in as {props.email}.</p>
+      <h2 id="password-heading">Password</h2>
+      <ChangePassword email={props.email} />
       <h2>Passkeys</h2>
       <p class="hint">
         A passkey signs you in without a password: your device (or security key) keeps it and asks for your
@@ -58,6 +62,9 @@ export function AccountPage(props: { email: string }) {
         )}
       />
       <OneTimeCodes />
+      <h2>Sessions</h2>
+      <p class="hint">Signed in on a shared or lost device? End every session of your account.</p>
+      <SignOutEverywhere onSignedOut={props.onSignedOut} />
       {removing.target && (
         <Confirm
           title={`Remove passkey ${removing.target.name}?`}

@@ -59,6 +59,18 @@ export interface AccountRepository {
    * account, in one write recorded as the account's own. Undefined when the link is unknown, used or expired.
    */
   redeemLink(digest: string, at: string, passwordDigest: string): Promise<Account | undefined>;
+  /**
+   * The account's owner chose a new password, knowing the current one: sets it only while the stored
+   * digest is still `previousDigest` (of two changes at once, one wins), and deletes the account's links,
+   * its sign-ins waiting for a second factor and every session but `keepSession` (a digest), in one
+   * write recorded as the account's own. Undefined when the account is gone or its password changed.
+   */
+  changePassword(
+    id: number,
+    previousDigest: string,
+    passwordDigest: string,
+    keepSession: string | null,
+  ): Promise<{ account: Account; endedSessions: number } | undefined>;
   /** The account bound to this single sign-on identity (`ISSUER SUBJECT`). */
   findBySsoIdentity(identity: string): Promise<Account | undefined>;
   /**

@@ -205,6 +205,38 @@ export class Accounts implements AccountRepository {
     });
   }
 
+  async changePassword(
+    id: number,
+    previousDigest: string,
+    passwordDigest: string,
+    keepSession: string | null,
+  ): Promise<{ account: Account; endedSessions: number } | undefined> {
+    const found = await this.get(id);
+    if (!found) return undefined;
+    // The account acts for itself: the audit log names the person who changed the password.
+    return this.writer.write({ actor: `account:${found.email}` }, async (trx) => {
+      const row = await trx
+        .updateTable('accounts')
+        .set({ password_digest: passwordDigest, updated_at: now() })
+        .where('id', '=', id)
+        .where('password_digest', '=', previousDigest)
+        .returning(COLUMNS)
+        .executeTakeFirst();
+      if (!row) return { result: undefined };
+      // A reset link issued before, or a sign-in with the old password waiting for its code, is done with.
+      await trx.deleteFrom('account_links').where('account_id', '=', id).execute();
+      await trx.deleteFrom('pending_sign_ins').where('account_id', '=', id).execute();
+      let sessions = trx.deleteFrom('console_sessions').where('account_id', '=', id);
+      if (keepSession !== null) sessions = sessions.where('id_digest', '!=', keepSession);
+      const ended = Number((await sessions.executeTakeFirst()).numDeletedRows);
+      const account = toAccount(row);
+      return {
+        result: { account, endedSessions: ended },
+        change: accountChange('account.change_password', account, { ended_sessions: ended }),
+      };
+    });
+  }
+
   async findBySsoIdentity(identity: string): Promise<Account | undefined> {
     const row = await this.dialect.db
       .selectFrom('accounts')

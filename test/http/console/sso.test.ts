@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerConfig } from '../../../src/config.js';
 import { accountPrincipal } from '../../../src/domain/permissions.js';
 import { CLI_OPERATOR } from '../../../src/services/accounts.js';
 import { UNLIMITED } from '../../helpers/admin.js';
@@ -10,8 +11,9 @@ import { type TestRuntime, testRuntime } from '../../helpers/runtime.js';
  * Single sign-on to the console against a real OpenID provider (oidc-provider on a loopback port),
  * over real HTTP: the redirects driven as a browser would, with a cookie jar, through the provider's
  * own login form. An invited email signs in (and is then known by its identity), an allowed domain
- * joins as staff of no dispensary, an unknown or unverified email is refused with what to do, and a
- * callback whose state is not this browser's is refused.
+ * joins as staff of no dispensary; an unknown or unverified email, the provider's own error and a
+ * callback whose state is not this browser's are refused by sending the browser to the console's
+ * sign-in page with the problem's name, and count as failed logins of the address in the login guard.
  */
 
 /** Cookies per origin, as a browser keeps them (paths and expiry aside: each test's flow is short). */
@@ -61,35 +63,25 @@ async function visit(jar: CookieJar, url: URL, form?: Record<string, string>): P
   return { url, response, body: await response.text() };
 }
 
-describe('single sign-on with OpenID Connect', () => {
-  let provider: Awaited<ReturnType<typeof loopbackProvider>>;
-  let runtime: TestRuntime;
-  let base: string;
-
-  beforeAll(async () => {
-    provider = await loopbackProvider();
-    runtime = await testRuntime({
-      config: {
-        ...UNLIMITED,
-        oidcIssuer: provider.issuer,
-        oidcClientId: OIDC_CLIENT.id,
-        oidcClientSecret: OIDC_CLIENT.secret,
-        oidcAllowedDomains: ['staff.example'],
-      },
-    });
-    await runtime.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(runtime.app.server.address() as AddressInfo).port}`;
-    provider.register(`${base}/admin/v1/session/sso/callback`);
+/**
+ * A test runtime with single sign-on at a provider of its own, listening on loopback, and `signInAs`:
+ * from the console's "Sign in with single sign-on" to the provider's login form (signed in as `login`)
+ * and back, the answer of our callback. `tamper` may change the callback's address first.
+ */
+async function listeningWithSso(config: Partial<ServerConfig>) {
+  const provider = await loopbackProvider();
+  const runtime = await testRuntime({
+    config: {
+      ...UNLIMITED,
+      oidcIssuer: provider.issuer,
+      oidcClientId: OIDC_CLIENT.id,
+      oidcClientSecret: OIDC_CLIENT.secret,
+      ...config,
+    },
   });
-  afterAll(async () => {
-    await runtime?.close();
-    await provider?.close();
-  });
-
-  /**
-   * From the console's "Sign in with single sign-on" to the provider's login form (signed in as
-   * `login`) and back: the answer of our callback. `tamper` may change the callback's address first.
-   */
+  await runtime.app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(runtime.app.server.address() as AddressInfo).port}`;
+  provider.register(`${base}/admin/v1/session/sso/callback`);
   async function signInAs(login: string, tamper: (callback: URL) => URL = (url) => url): Promise<Step> {
     const jar = new CookieJar();
     let step = await visit(jar, new URL(`${base}/admin/v1/session/sso/sign-in`));
@@ -109,6 +101,38 @@ describe('single sign-on with OpenID Connect', () => {
     }
     throw new Error('the sign-in did not come back');
   }
+  return {
+    provider,
+    runtime,
+    base,
+    signInAs,
+    async close() {
+      await runtime.close();
+      await provider.close();
+    },
+  };
+}
+
+/** A refusal: the browser is sent to the console's sign-in page with the problem's name, and no session. */
+function expectRefused(step: Step, problem: string): void {
+  expect(step.response.status, step.body).toBe(302);
+  expect(step.response.headers.get('location')).toBe(`/console/?sso_problem=${problem}`);
+  expect(step.response.headers.getSetCookie().some((line) => line.startsWith('menu_console_session='))).toBe(
+    false,
+  );
+}
+
+describe('single sign-on with OpenID Connect', () => {
+  let server: Awaited<ReturnType<typeof listeningWithSso>>;
+  let runtime: TestRuntime;
+  let base: string;
+  const signInAs = (...args: Parameters<typeof server.signInAs>) => server.signInAs(...args);
+
+  beforeAll(async () => {
+    server = await listeningWithSso({ oidcAllowedDomains: ['staff.example'] });
+    ({ runtime, base } = server);
+  });
+  afterAll(() => server?.close());
 
   const sessionWith = async (step: Step) => {
     expect(step.response.status, step.body).toBe(302);
@@ -157,21 +181,16 @@ describe('single sign-on with OpenID Connect', () => {
     expect(JSON.stringify(audit)).not.toContain(OIDC_CLIENT.secret);
   });
 
-  it('refuses an email with no account, and says what to do', async () => {
-    const step = await signInAs('stranger@elsewhere.example');
-    expect(step.response.status).toBe(403);
-    expect(JSON.parse(step.body).error.message).toMatch(
-      /^There is no account for stranger@elsewhere\.example, and elsewhere\.example is not a domain allowed to join\. Ask your operator for an invitation/,
-    );
-    expect(
-      step.response.headers.getSetCookie().some((line) => line.startsWith('menu_console_session=')),
-    ).toBe(false);
+  it('refuses an email with no account, sending the browser to the sign-in page that says so', async () => {
+    expectRefused(await signInAs('stranger@elsewhere.example'), 'not_allowed');
+    // The sign-in page it lands on is the console's (the words are its own: see the browser test).
+    const page = await fetch(`${base}/console/?sso_problem=not_allowed`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
   });
 
   it('refuses an email the provider has not verified, even of an allowed domain', async () => {
-    const step = await signInAs('unverified:someone@staff.example');
-    expect(step.response.status).toBe(403);
-    expect(step.body).toContain('did not say your email address is verified');
+    expectRefused(await signInAs('unverified:someone@staff.example'), 'unverified');
   });
 
   it('lets an allowed domain join as staff of no dispensary', async () => {
@@ -205,8 +224,49 @@ describe('single sign-on with OpenID Connect', () => {
       callback.searchParams.set('state', 'not-the-state-this-browser-left-with');
       return callback;
     });
-    expect(step.response.status).toBe(400);
-    expect(JSON.parse(step.body).error.message).toMatch(/did not come back as it left .*Start again/);
+    expectRefused(step, 'expired');
+  });
+
+  it("refuses the provider's own error (the person cancelled there)", async () => {
+    const step = await signInAs('invited@example.com', (callback) => {
+      const refused = new URL(callback);
+      refused.search = '';
+      refused.searchParams.set('error', 'access_denied');
+      refused.searchParams.set('state', callback.searchParams.get('state') ?? '');
+      return refused;
+    });
+    expectRefused(step, 'provider_refused');
+  });
+
+  it('counts refused sign-ins as failed logins of the address: past the limit, even an invited email is refused before the provider', async () => {
+    const guarded = await listeningWithSso({
+      loginGuard: { windowMs: 60_000, perPair: 0, perAddress: 2, perUsername: 0 },
+    });
+    try {
+      await guarded.runtime.services.accounts.invite(
+        { email: 'welcome@example.com', role: 'staff', dispensaryIds: [guarded.runtime.seed.dispensaryId] },
+        CLI_OPERATOR,
+        guarded.base,
+      );
+      expectRefused(await guarded.signInAs('stranger@elsewhere.example'), 'not_allowed');
+      expectRefused(await guarded.signInAs('unverified:welcome@example.com'), 'unverified');
+      // Two failures from this address: the next sign-in does not even go to the provider.
+      const jar = new CookieJar();
+      const start = await visit(jar, new URL(`${guarded.base}/admin/v1/session/sso/sign-in`));
+      expectRefused(start, 'throttled');
+      // Nor is a way back taken (its state is not checked: the address is refused first).
+      const back = await visit(jar, new URL(`${guarded.base}/admin/v1/session/sso/callback?code=x&state=y`));
+      expectRefused(back, 'throttled');
+      // The same guard as passwords: a password sign-in from this address is refused too.
+      const password = await fetch(`${guarded.base}/admin/v1/session`, {
+        method: 'POST',
+        headers: { origin: guarded.base, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'welcome@example.com', password: 'whatever it may be' }),
+      });
+      expect(password.status).toBe(429);
+    } finally {
+      await guarded.close();
+    }
   });
 
   it('answers a server without single sign-on plainly', async () => {

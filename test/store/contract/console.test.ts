@@ -83,7 +83,19 @@ describe(`store.consoleSessions and store.usage on ${DATABASE_KIND}`, () => {
       role: 'manager',
       dispensaryIds: [1, 2],
     });
+    // A change of the password from a session: only from the stored digest, ending the others.
     await store.consoleSessions.create(session);
+    await store.consoleSessions.create({ ...session, idDigest: 'another-of-ana' });
+    expect(
+      await store.accounts.changePassword(invited.id, 'scrypt$stale', 'scrypt$new', 'session-of-ana'),
+    ).toBeUndefined();
+    expect(
+      await store.accounts.changePassword(invited.id, 'scrypt$digest', 'scrypt$new', 'session-of-ana'),
+    ).toMatchObject({ account: { id: invited.id }, endedSessions: 1 });
+    expect(await store.consoleSessions.find('another-of-ana')).toBeUndefined();
+    expect(await store.accounts.findByEmail('ana@example.com')).toMatchObject({
+      passwordDigest: 'scrypt$new',
+    });
     expect(await store.consoleSessions.removeOfAccount(invited.id)).toBe(1);
     expect(
       await store.accounts.replaceLinks(invited.id, { ...link, digest: 'link-2', purpose: 'reset' }),
@@ -96,6 +108,7 @@ describe(`store.consoleSessions and store.usage on ${DATABASE_KIND}`, () => {
       ['cli', 'account.invite'],
       ['account:ana@example.com', 'account.accept_invitation'],
       ['cli', 'account.change'],
+      ['account:ana@example.com', 'account.change_password'],
       ['cli', 'account.reset_password'],
       ['cli', 'account.remove'],
     ]);

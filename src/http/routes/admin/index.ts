@@ -4,6 +4,7 @@ import type { ConsoleSessionService } from '../../../services/console-sessions.j
 import type { IdempotencyService } from '../../../services/idempotency.js';
 import type { Services } from '../../../services/index.js';
 import type { LoginGuard } from '../../../services/login-guard/login-guard.js';
+import type { OwnPasswordService } from '../../../services/own-password.js';
 import type { PasskeyService } from '../../../services/passkeys.js';
 import type { SecondFactorService } from '../../../services/second-factor.js';
 import type { SsoService } from '../../../services/sso.js';
@@ -17,6 +18,7 @@ import { credentialRoutes } from './credentials.js';
 import { dispensaryRoutes } from './dispensaries.js';
 import { idempotentWriter } from './idempotent.js';
 import { menuRoutes } from './menu.js';
+import { ownPasswordRoutes } from './own-password.js';
 import { passkeyRoutes } from './passkeys.js';
 import { sessionRoutes } from './session.js';
 import { specialRoutes } from './specials.js';
@@ -36,6 +38,8 @@ export interface AdminOptions {
   sessions?: ConsoleSessionService;
   /** Accounts' passkeys (with sessions): registered from a session, and a way to sign in. */
   passkeys?: PasskeyService;
+  /** Accounts changing their own password (with sessions). */
+  ownPassword?: OwnPasswordService;
   /** One-time codes as a second factor of accounts (with sessions). */
   secondFactors?: SecondFactorService;
   /** Requests per credential per hour (GET /usage). */
@@ -85,6 +89,9 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
     await keyed.register(specialRoutes, context);
     await keyed.register(activityRoutes, { ...context, usage: options.usage });
     await keyed.register(accountRoutes, { ...context, consoleUrl: options.consoleUrl });
+    if (options.ownPassword) {
+      await keyed.register(ownPasswordRoutes, { ...context, ownPassword: options.ownPassword });
+    }
     if (options.secondFactors) {
       await keyed.register(totpRoutes, { ...context, secondFactors: options.secondFactors });
     }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { ConsoleSessionService } from '../../../services/console-sessions.js';
-import { ServiceError } from '../../../services/errors.js';
-import { FLOW_LIFETIME_MS, type SsoService } from '../../../services/sso.js';
+import { RateLimitedError, ServiceError } from '../../../services/errors.js';
+import { FLOW_LIFETIME_MS, SsoRefusal, type SsoService } from '../../../services/sso.js';
 import { errorResponses } from '../../pipeline/error-responses.js';
 import { cookieOf, ownOrigin, setSessionCookie } from './auth.js';
 import { SsoOut } from './sso.schemas.js';
@@ -17,6 +17,9 @@ const NONE = {
 const Redirect = (description: string) => ({
   302: Type.Null({ description: `${description} (the Location header).` }),
 });
+/** Where a refused sign-in lands: the console's sign-in page, which says what happened and what to do. */
+const REFUSED_PAGE = '/console/?sso_problem=';
+const REFUSED = `or, when refused, to the console's sign-in page with \`sso_problem\` saying why (\`${REFUSED_PAGE}not_allowed\`: see docs/accounts.md)`;
 
 /**
  * Single sign-on to the console with OpenID Connect: whether it is configured (the sign-in page asks),
@@ -41,6 +44,22 @@ export const ssoRoutes: FastifyPluginAsync<{
     return sso;
   };
   // Lax, not Strict: the browser comes back from the provider's site, and must bring the flow along.
+  /**
+   * A refusal on the way to or back from the provider is a page, not a JSON error: the browser is sent
+   * to the console's sign-in page, with the problem's name only (the page has the words, so a link
+   * cannot make it say anything else). The reason, which may name the email, goes to the log.
+   */
+  const refused = (request: FastifyRequest, reply: FastifyReply, error: unknown) => {
+    if (!(error instanceof ServiceError) || error.code === 'not_found') throw error;
+    const problem =
+      error instanceof SsoRefusal
+        ? error.problem
+        : error instanceof RateLimitedError
+          ? 'throttled'
+          : 'failed';
+    request.log.info({ sso_problem: problem, reason: error.message }, 'single sign-on refused');
+    return reply.redirect(`${REFUSED_PAGE}${problem}`, 302);
+  };
   const setFlowCookie = (request: FastifyRequest, reply: FastifyReply, value: string, maxAge: number) => {
     const secure = request.protocol === 'https' ? '; Secure' : '';
     reply.header(
@@ -70,16 +89,22 @@ export const ssoRoutes: FastifyPluginAsync<{
         operationId: 'startSingleSignOn',
         summary: 'Sign in with single sign-on: go to the OpenID Connect provider',
         description:
-          'A browser navigation. Redirects to the provider’s authorization endpoint (code flow with PKCE, state and nonce), and keeps the sealed flow in a short-lived HttpOnly cookie.',
+          'A browser navigation. Redirects to the provider’s authorization endpoint (code flow with PKCE, state and nonce), and keeps the sealed flow in a short-lived HttpOnly cookie. An address past the login guard’s limit, or a provider that cannot be reached, is sent to the console’s sign-in page instead, which says why.',
         tags,
-        response: { ...Redirect('To the provider'), ...errorResponses(404, 429, 500, 503) },
+        response: { ...Redirect(`To the provider, ${REFUSED}`), ...errorResponses(404, 429, 500, 503) },
       },
       config: { credentials: NONE },
     },
     async (request, reply) => {
-      const started = await configured().start(callbackOf(request));
-      setFlowCookie(request, reply, started.flow, Math.floor(FLOW_LIFETIME_MS / 1000));
+      const service = configured();
       reply.header('cache-control', 'no-store');
+      let started: Awaited<ReturnType<SsoService['start']>>;
+      try {
+        started = await service.start(callbackOf(request), request.ip);
+      } catch (error) {
+        return refused(request, reply, error);
+      }
+      setFlowCookie(request, reply, started.flow, Math.floor(FLOW_LIFETIME_MS / 1000));
       return reply.redirect(started.url, 302);
     },
   );
@@ -91,13 +116,10 @@ export const ssoRoutes: FastifyPluginAsync<{
         operationId: 'finishSingleSignOn',
         summary: 'The way back from the OpenID Connect provider: sets the session cookie',
         description:
-          'The provider sends the browser here with a code (or its error). With the flow cookie set by the sign-in route, the code is exchanged and the ID token checked; the identity must belong to an account (or a pending invitation) with that verified email, or to an allowed domain. Then the session cookie is set, with a new session id, and the browser is sent to /console/.',
+          'The provider sends the browser here with a code (or its error). With the flow cookie set by the sign-in route, the code is exchanged and the ID token checked; the identity must belong to an account (or a pending invitation) with that verified email, or to an allowed domain. Then the session cookie is set, with a new session id, and the browser is sent to /console/. A refusal (the identity not allowed, the provider’s error, a state that is not this browser’s) sends the browser to the console’s sign-in page, which says what happened and what to do, and counts as a failed login of the address in the login guard.',
         tags,
         querystring: Type.Object({}, { additionalProperties: true }),
-        response: {
-          ...Redirect('To the console'),
-          ...errorResponses(400, 401, 403, 404, 409, 429, 500, 503),
-        },
+        response: { ...Redirect(`To the console, ${REFUSED}`), ...errorResponses(404, 429, 500, 503) },
       },
       config: { credentials: NONE },
     },
@@ -106,11 +128,17 @@ export const ssoRoutes: FastifyPluginAsync<{
       reply.header('cache-control', 'no-store');
       // The flow is used once, whatever comes of it.
       setFlowCookie(request, reply, '', 0);
-      const started = await service.finish(
-        new URL(request.url, 'http://callback.invalid'),
-        cookieOf(request, FLOW_COOKIE),
-        callbackOf(request),
-      );
+      let started: Awaited<ReturnType<SsoService['finish']>>;
+      try {
+        started = await service.finish(
+          new URL(request.url, 'http://callback.invalid'),
+          cookieOf(request, FLOW_COOKIE),
+          callbackOf(request),
+          request.ip,
+        );
+      } catch (error) {
+        return refused(request, reply, error);
+      }
       setSessionCookie(request, reply, started.id, Math.floor(sessions.lifetimeMs / 1000));
       return reply.redirect('/console/', 302);
     },

@@ -1,0 +1,24 @@
+import { Type } from 'typebox';
+
+/** The schemas of the own-password route (src/http/routes/admin/own-password.ts). */
+
+export const ChangePasswordBody = Type.Object(
+  {
+    current_password: Type.String({ maxLength: 1024, description: 'The password you sign in with now.' }),
+    new_password: Type.String({ maxLength: 1024, description: 'The new password: 12 to 200 characters.' }),
+  },
+  {
+    additionalProperties: false,
+    title: 'ChangePassword',
+    examples: [{ current_password: 'correct horse battery', new_password: 'a new horse on a new battery' }],
+  },
+);
+
+export const PasswordChangedOut = Type.Object(
+  {
+    ended_sessions: Type.Integer({
+      description: 'How many other sessions of the account ended (the one the change was made from stays).',
+    }),
+  },
+  { additionalProperties: false, title: 'PasswordChanged', examples: [{ ended_sessions: 1 }] },
+);
