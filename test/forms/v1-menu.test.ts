@@ -119,6 +119,8 @@ describe('Form v1: GET /v1/menu', () => {
     ['?facets=colour', 'facets'],
     ['?limit=1&limit=2', 'limit'],
     ['?cursor=garbage', 'cursor'],
+    ['?on_special=false', 'on_special'],
+    ['?potency_unit=g', 'potency_unit'],
   ])('refuses %s with 400 naming %s', async (query, name) => {
     const response = await get(query);
     expect(response.status).toBe(400);
@@ -149,6 +151,76 @@ describe('Form v1: GET /v1/menu', () => {
   it('finds "blue dr" (case- and accent-insensitive, last word a prefix)', async () => {
     const body = (await (await get('?q=BLÜE%20dr&fields=id')).json()) as { data: unknown[] };
     expect(body.data).toEqual([{ id: 3 }]);
+  });
+
+  /** The ids a query lists (its first page, by its order). */
+  const idsOf = async (query: string) => {
+    const response = await get(`${query}&fields=id`);
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { data: { id: number }[] }).data.map((item) => item.id);
+  };
+
+  it('prices each entry under the specials now, and filters and sorts on the effective price', async () => {
+    const { specials } = runtime.services;
+    const { dispensaryId } = runtime.seed;
+    const flower = await specials.create(dispensaryId, {
+      name: 'Flower half off',
+      kind: 'percent_off',
+      value: 50,
+      applies_to: { product_types: ['Flower'] },
+      menu_type: 'rec',
+    });
+    const vape = await specials.create(dispensaryId, {
+      name: 'Vape at 2',
+      kind: 'fixed_price',
+      value: 2,
+      applies_to: { item_ids: [7] },
+    });
+    try {
+      const blue = (await (await get('?ids=3&fields=id,prices')).json()) as { data: unknown[] };
+      expect(blue.data).toEqual([
+        {
+          id: 3,
+          prices: [
+            expect.objectContaining({
+              price: 12,
+              price_per_gram: 12,
+              effective_price: 6,
+              special: { id: flower.id, name: 'Flower half off', ends_at: null },
+              effective_med_price: null,
+              med_special: null,
+            }),
+            expect.objectContaining({ price: 38.5, effective_price: 19.25 }),
+          ],
+        },
+      ]);
+      // Shelf prices: Blue Dream 12, brownie 22.99, vape 35; now 6, 22.99 and 2.
+      expect(await idsOf('?sort=price')).toEqual([7, 3, 1]);
+      expect(await idsOf('?sort=-price')).toEqual([1, 3, 7]);
+      // Per gram now: vape 4, Blue Dream 5.5 (19.25 / 3.5 g); the brownie has no weight.
+      expect(await idsOf('?sort=price_per_gram')).toEqual([7, 3, 1]);
+      expect(await idsOf('?price_max=10')).toEqual([3, 7]);
+      expect(await idsOf('?price_min=5&price_max=10')).toEqual([3]);
+      expect(await idsOf('?on_special=true')).toEqual([3, 7]);
+      // Neither has a medical price: no medical special applies, no medical price is in any range.
+      expect(await idsOf('?on_special=true&menu_type=med')).toEqual([]);
+      expect(await idsOf('?price_min=0&menu_type=med')).toEqual([]);
+    } finally {
+      await specials.remove(dispensaryId, flower.id);
+      await specials.remove(dispensaryId, vape.id);
+    }
+    // The specials gone, the prices are the shelf prices again.
+    expect(await idsOf('?on_special=true')).toEqual([]);
+    expect(await idsOf('?sort=price')).toEqual([3, 1, 7]);
+  });
+
+  it('filters by effect (any of them) and by potency in mg per package', async () => {
+    expect(await idsOf('?effect=HAPPY,Calm')).toEqual([3]);
+    expect(await idsOf('?effect=Calm')).toEqual([]);
+    // The brownie's 100 mg of THC is per package; Blue Dream's 21.5 is percent by weight.
+    expect(await idsOf('?potency_unit=mg&thc_min=50')).toEqual([1]);
+    expect(await idsOf('?thc_min=50')).toEqual([]);
+    expect(await idsOf('?potency_unit=mg&thc_max=200&sort=-thc')).toEqual([1]);
   });
 
   describe('for random menus and queries', () => {

@@ -1,5 +1,5 @@
-import type { MenuItem } from '../../domain/item.js';
 import { cursorOf } from '../../services/menu-feed.js';
+import type { PricedMenu } from '../../services/menu-reader.js';
 import type { Representation, SnapshotView } from '../../services/menu-snapshots.js';
 import { encodedOf, identityOf } from '../../services/snapshots/codings.js';
 import { negotiateEncoding } from '../../services/snapshots/encoding.js';
@@ -16,18 +16,21 @@ const COMPRESSION = { gzipLevel: 6, brotliQuality: 5 };
 /** Answers kept per menu, the most recent: a page asked again is sent without building it. */
 const KEPT_ANSWERS = 256;
 
-/** Each menu's index and answers, for as long as the menu reader keeps that menu (until its next change). */
+/**
+ * Each priced menu's index and answers, for as long as the menu reader keeps that menu (until its next
+ * change, a special's start or end that reprices an item included).
+ */
 interface Kept {
   index: MenuIndex;
   answers: Map<string, Representation | Promise<Representation>>;
 }
-const kept = new WeakMap<readonly MenuItem[], Kept>();
+const kept = new WeakMap<PricedMenu, Kept>();
 
-function keptOf(items: readonly MenuItem[]): Kept {
-  let entry = kept.get(items);
+function keptOf(menu: PricedMenu): Kept {
+  let entry = kept.get(menu);
   if (!entry) {
-    entry = { index: MenuIndex.of(items), answers: new Map() };
-    kept.set(items, entry);
+    entry = { index: MenuIndex.of(menu.items, menu.pricing), answers: new Map() };
+    kept.set(menu, entry);
   }
   return entry;
 }
@@ -43,13 +46,13 @@ function nextLink(raw: Readonly<Record<string, unknown>>, cursor: string): strin
   return `</v1/menu?${search.toString()}>; rel="next"`;
 }
 
-function identity(items: readonly MenuItem[], query: MenuQuery, raw: Readonly<Record<string, unknown>>) {
-  const { rows, total, facets, next } = page(keptOf(items).index, query);
+function identity(menu: PricedMenu, query: MenuQuery, raw: Readonly<Record<string, unknown>>) {
+  const { rows, total, facets, next } = page(keptOf(menu).index, query);
   const data = query.fields
     ? rows.map((row) => JSON.stringify(project(row.record, query.fields!)))
     : rows.map((row) => row.json);
   const body = `{"data":[${data.join(',')}],"next_cursor":${JSON.stringify(next)},"total":${total},"facets":${JSON.stringify(facets)}}`;
-  const answer = identityOf(Buffer.from(body), cursorOf(items));
+  const answer = identityOf(Buffer.from(body), cursorOf(menu.items));
   return next === null ? answer : { ...answer, link: nextLink(raw, next) };
 }
 
@@ -69,13 +72,13 @@ export function v1Menu({ menus }: FormContext): FormMenu {
       return {
         name: 'v1:menu',
         read: (dispensaryId, acceptEncoding) =>
-          andThen(menus.items(dispensaryId), (items) => {
+          andThen(menus.priced(dispensaryId), (menu) => {
             const encoding = negotiateEncoding(acceptEncoding);
-            const { answers } = keptOf(items);
+            const { answers } = keptOf(menu);
             const answerKey = `${encoding}|${key}`;
             const found = answers.get(answerKey);
             if (found) return found;
-            const plain = identity(items, query, parameters);
+            const plain = identity(menu, query, parameters);
             const answer: Representation | Promise<Representation> =
               encoding === 'identity' || plain.body.length < COMPRESS_MIN_BYTES
                 ? plain
