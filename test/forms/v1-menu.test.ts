@@ -223,6 +223,67 @@ describe('Form v1: GET /v1/menu', () => {
     expect(await idsOf('?potency_unit=mg&thc_max=200&sort=-thc')).toEqual([1]);
   });
 
+  describe('GET /v1/menu/{item_id}', () => {
+    const getItem = (ref: string, headers: Record<string, string> = auth) =>
+      fetch(`${base}/v1/menu/${ref}`, { headers: { 'accept-encoding': 'identity', ...headers } });
+
+    it('answers one item exactly as the menu lists it, by id or ext:, with an ETag and 304', async () => {
+      const listed = ((await (await get('?ids=3')).json()) as { data: unknown[] }).data[0];
+      const response = await getItem('3');
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual(listed);
+      const etag = response.headers.get('etag')!;
+      expect(etag).toMatch(/^"[^"]+"$/);
+      expect(response.headers.get('menu-cursor')).toMatch(/^\d{16}$/);
+      expect((await getItem('3', { ...auth, 'if-none-match': etag })).status).toBe(304);
+      const head = await fetch(`${base}/v1/menu/3`, { method: 'HEAD', headers: auth });
+      expect([head.status, head.headers.get('etag')]).toEqual([200, etag]);
+      // Inactive items too: the item says it is inactive.
+      expect(((await (await getItem('2')).json()) as { active: boolean }).active).toBe(false);
+      const { menus } = runtime.services;
+      await menus.patchItem(runtime.seed.dispensaryId, { id: 7 }, { external_id: 'pos-7' });
+      const byExternal = await getItem('ext:pos-7');
+      expect(byExternal.status).toBe(200);
+      expect(((await byExternal.json()) as { id: number }).id).toBe(7);
+      // Forms A and B serve their specifications' endpoints only: no /menu/{item_id} there.
+      const formB = await fetch(`${base}/menu/3`, {
+        headers: {
+          store: runtime.seed.token,
+          username: runtime.seed.username,
+          password: runtime.seed.password,
+        },
+      });
+      expect(formB.status).toBe(404);
+    });
+
+    it('answers 404 in the common error body for an item the menu does not have', async () => {
+      for (const ref of ['99', 'ext:nobody']) {
+        const response = await getItem(ref);
+        expect(response.status).toBe(404);
+        const body = (await response.json()) as {
+          error: { code: string; message: string; request_id: string };
+        };
+        expect(body.error.code).toBe('not_found');
+        expect(body.error.message).toContain(ref);
+        expect(body.error.request_id).toBeTruthy();
+      }
+    });
+
+    it('refuses credentials as /v1/menu does, and a malformed id or unknown parameter with 400', async () => {
+      const wrong = { ...auth, authorization: `Basic ${Buffer.from('integrator:nope').toString('base64')}` };
+      const menu = await get('', wrong);
+      const item = await getItem('3', wrong);
+      expect(item.status).toBe(401);
+      expect(((await item.json()) as { error: unknown }).error).toMatchObject({
+        code: ((await menu.json()) as { error: { code: string } }).error.code,
+      });
+      expect((await getItem('3', { ...auth, 'dispensary-token': 'not-a-token' })).status).toBe(403);
+      expect((await getItem('99', { ...auth, 'dispensary-token': 'not-a-token' })).status).toBe(403);
+      expect((await getItem('abc')).status).toBe(400);
+      expect((await getItem('3?fields=id')).status).toBe(400);
+    });
+  });
+
   describe('for random menus and queries', () => {
     const TYPES = ['Flower', 'Edible', 'Vape'];
     const BRANDS = ['Alpha', 'Beta', 'Gamma'];

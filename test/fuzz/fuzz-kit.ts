@@ -54,6 +54,8 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/inventory', kind: 'form-b' },
   { method: 'GET', path: '/v1/menu', kind: 'form-v1' },
   { method: 'HEAD', path: '/v1/menu', kind: 'form-v1' },
+  { method: 'GET', path: '/v1/menu/:item_id', kind: 'form-v1' },
+  { method: 'HEAD', path: '/v1/menu/:item_id', kind: 'form-v1' },
   { method: 'POST', path: '/changes', kind: 'form-a' },
   { method: 'GET', path: '/changes', kind: 'form-b' },
   { method: 'GET', path: '/healthz', kind: 'ops' },

@@ -90,7 +90,8 @@ describe('route facts', () => {
           method === 'get'
             ? {
                 method: 'GET',
-                url: path,
+                // One item of SAMPLE_MENU where the path names an item.
+                url: path.replace('{item_id}', '3'),
                 headers: (path.startsWith('/v1/') ? formV1Headers : formBHeaders)(seed),
               }
             : { method: 'POST', url: path, payload: formABody(seed) },
@@ -102,9 +103,9 @@ describe('route facts', () => {
         seen[declared ? 'declared' : 'undeclared'] += 1;
       }
     }
-    // Forms A and B's /menu, /store and /inventory and Form v1's /v1/menu declare it; /changes carries
-    // its cursor in the body.
-    expect(seen).toEqual({ declared: 7, undeclared: 2 });
+    // Forms A and B's /menu, /store and /inventory and Form v1's /v1/menu and /v1/menu/{item_id}
+    // declare it; /changes carries its cursor in the body.
+    expect(seen).toEqual({ declared: 8, undeclared: 2 });
   });
 
   it('a write declared idempotent replays a repeated Idempotency-Key and documents it; other writes do neither', async () => {

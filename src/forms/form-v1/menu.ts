@@ -1,3 +1,5 @@
+import { refText } from '../../domain/item-ref.js';
+import { ServiceError } from '../../services/errors.js';
 import { cursorOf } from '../../services/menu-feed.js';
 import type { PricedMenu } from '../../services/menu-reader.js';
 import type { Representation, SnapshotView } from '../../services/menu-snapshots.js';
@@ -61,37 +63,53 @@ function identity(menu: PricedMenu, query: MenuQuery, raw: Readonly<Record<strin
  * read while it is warm), each answer kept with that menu in the coding asked for.
  */
 export function v1Menu({ menus }: FormContext): FormMenu {
+  /** The answer kept with the menu for `key` in the coding asked for, made by `build` when not kept. */
+  const answer =
+    (key: string, build: (menu: PricedMenu) => Representation) =>
+    (dispensaryId: number, acceptEncoding?: string | string[]) =>
+      andThen(menus.priced(dispensaryId), (menu) => {
+        const encoding = negotiateEncoding(acceptEncoding);
+        const { answers } = keptOf(menu);
+        const answerKey = `${encoding}|${key}`;
+        const found = answers.get(answerKey);
+        if (found) return found;
+        const plain = build(menu);
+        const coded: Representation | Promise<Representation> =
+          encoding === 'identity' || plain.body.length < COMPRESS_MIN_BYTES
+            ? plain
+            : encodedOf(plain, encoding, COMPRESSION).then((encoded) =>
+                plain.link === undefined ? encoded : { ...encoded, link: plain.link },
+              );
+        if (answers.size >= KEPT_ANSWERS) answers.delete(answers.keys().next().value!);
+        answers.set(answerKey, coded);
+        // A failed compression is not kept: the next read tries again.
+        if (coded instanceof Promise) coded.catch(() => answers.delete(answerKey));
+        return coded;
+      });
   return {
     parameters: V1_MENU_PARAMETERS,
-    note: 'Filter, search, sort and page with the query parameters; the answer is {"data", "next_cursor", "total", "facets"}, with a Link header to the next page.',
+    note: 'Filter, search, sort and page with the query parameters; the answer is {"data", "next_cursor", "total", "facets"}, with a Link header to the next page. Each price entry carries its effective prices under the specials now.',
     schema: V1MenuSchema,
     itemSchema: V1ItemSchema,
     view: (parameters): SnapshotView => {
       const query = parseMenuQuery(parameters, FIELD_NAMES);
-      const key = JSON.stringify(query);
       return {
         name: 'v1:menu',
-        read: (dispensaryId, acceptEncoding) =>
-          andThen(menus.priced(dispensaryId), (menu) => {
-            const encoding = negotiateEncoding(acceptEncoding);
-            const { answers } = keptOf(menu);
-            const answerKey = `${encoding}|${key}`;
-            const found = answers.get(answerKey);
-            if (found) return found;
-            const plain = identity(menu, query, parameters);
-            const answer: Representation | Promise<Representation> =
-              encoding === 'identity' || plain.body.length < COMPRESS_MIN_BYTES
-                ? plain
-                : encodedOf(plain, encoding, COMPRESSION).then((encoded) =>
-                    'link' in plain ? { ...encoded, link: plain.link } : encoded,
-                  );
-            if (answers.size >= KEPT_ANSWERS) answers.delete(answers.keys().next().value!);
-            answers.set(answerKey, answer);
-            // A failed compression is not kept: the next read tries again.
-            if (answer instanceof Promise) answer.catch(() => answers.delete(answerKey));
-            return answer;
-          }),
+        read: answer(JSON.stringify(query), (menu) => identity(menu, query, parameters)),
       };
     },
+    item: (ref): SnapshotView => ({
+      name: 'v1:item',
+      read: answer(`item|${refText(ref)}`, (menu) => {
+        const row = keptOf(menu).index.find(ref);
+        if (!row) {
+          throw new ServiceError(
+            'not_found',
+            `There is no item ${refText(ref)} in this menu. List the items with GET /v1/menu.`,
+          );
+        }
+        return identityOf(Buffer.from(row.json), cursorOf(menu.items));
+      }),
+    }),
   };
 }

@@ -40,7 +40,7 @@ export const v1Transport: FormTransport = {
   method: 'GET',
   prefix: '/v1',
   // See FormTransport.endpoints: the others are not served in this form yet.
-  endpoints: ['menu'],
+  endpoints: ['menu', 'menu/{item_id}'],
   tag: 'Form v1',
   openApi: {
     tagDescription:
