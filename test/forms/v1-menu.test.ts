@@ -284,6 +284,111 @@ describe('Form v1: GET /v1/menu', () => {
     });
   });
 
+  describe('GET /v1/store, /v1/inventory and /v1/specials', () => {
+    const formB = () => ({
+      store: runtime.seed.token,
+      username: runtime.seed.username,
+      password: runtime.seed.password,
+    });
+    const read = (path: string, headers: Record<string, string> = auth) =>
+      fetch(`${base}${path}`, { headers: { 'accept-encoding': 'identity', ...headers } });
+
+    it('answer the bytes Form B answers for /store and /inventory, with an ETag and 304', async () => {
+      for (const path of ['/store', '/inventory', '/inventory?since=2020-01-01T00:00:00Z']) {
+        const v1 = await read(`/v1${path}`);
+        const b = await read(path, formB());
+        expect(v1.status, path).toBe(200);
+        expect(await v1.text(), path).toBe(await b.text());
+      }
+      for (const path of ['/v1/store', '/v1/inventory']) {
+        const first = await read(path);
+        const etag = first.headers.get('etag')!;
+        expect(etag, path).toMatch(/^"[^"]+"$/);
+        expect(first.headers.get('menu-cursor'), path).toMatch(/^\d{16}$/);
+        expect((await read(path, { ...auth, 'if-none-match': etag })).status, path).toBe(304);
+      }
+      const badSince = await read('/v1/inventory?since=yesterday');
+      expect(badSince.status).toBe(400);
+      expect(((await badSince.json()) as { error: { message: string } }).error.message).toContain('since');
+    });
+
+    it('lists the specials with their targets and schedules, each change at once, and nowhere else', async () => {
+      const { specials } = runtime.services;
+      const { dispensaryId } = runtime.seed;
+      const empty = await read('/v1/specials');
+      expect(await empty.json()).toEqual([]);
+      const etag = empty.headers.get('etag')!;
+      expect((await read('/v1/specials', { ...auth, 'if-none-match': etag })).status).toBe(304);
+      const special = await specials.create(dispensaryId, {
+        name: 'Weekend flower',
+        kind: 'amount_off',
+        value: 1.5,
+        applies_to: { brands: ['Emerald Farms'] },
+        days_of_week: ['saturday', 'sunday'],
+      });
+      try {
+        const listed = await read('/v1/specials', { ...auth, 'if-none-match': etag });
+        expect(listed.status).toBe(200);
+        expect(await listed.json()).toEqual([
+          {
+            id: special.id,
+            name: 'Weekend flower',
+            description: '',
+            kind: 'amount_off',
+            value: 1.5,
+            applies_to: {
+              item_ids: [],
+              external_ids: [],
+              brands: ['Emerald Farms'],
+              product_types: [],
+              tags: [],
+            },
+            menu_type: 'both',
+            starts_at: null,
+            ends_at: null,
+            days_of_week: ['saturday', 'sunday'],
+            daily_start: null,
+            daily_end: null,
+            updated_at: special.updatedAt,
+          },
+        ]);
+      } finally {
+        await specials.remove(dispensaryId, special.id);
+      }
+      expect(await (await read('/v1/specials')).json()).toEqual([]);
+      // Forms A and B follow specifications without specials: no /specials there.
+      expect((await read('/specials', formB())).status).toBe(404);
+    });
+
+    it.each(['/v1/store', '/v1/inventory', '/v1/specials'])(
+      '%s refuses a missing, wrong or revoked credential and a wrong token as /v1/menu does',
+      async (path) => {
+        const wrong = {
+          ...auth,
+          authorization: `Basic ${Buffer.from('integrator:nope').toString('base64')}`,
+        };
+        const codes = async (response: Response) => [
+          response.status,
+          ((await response.json()) as { error: { code: string } }).error.code,
+        ];
+        expect(await codes(await read(path, wrong))).toEqual(await codes(await get('', wrong)));
+        const token = { ...auth, 'dispensary-token': 'not-a-token' };
+        expect(await codes(await read(path, token))).toEqual([403, 'invalid_token']);
+        const missing = { 'dispensary-token': runtime.seed.token };
+        expect(await codes(await read(path, missing))).toEqual(await codes(await get('', missing)));
+        const issued = await runtime.services.credentials.issue(`revoked${path.replaceAll('/', '-')}`);
+        const own = {
+          ...auth,
+          authorization: `Basic ${Buffer.from(`${issued.username}:${issued.password}`).toString('base64')}`,
+        };
+        expect((await read(path, own)).status).toBe(200);
+        await runtime.services.credentials.revoke(issued.username);
+        expect(await codes(await read(path, own))).toEqual(await codes(await get('', wrong)));
+        expect((await read(`${path}?colour=green`)).status).toBe(400);
+      },
+    );
+  });
+
   describe('for random menus and queries', () => {
     const TYPES = ['Flower', 'Edible', 'Vape'];
     const BRANDS = ['Alpha', 'Beta', 'Gamma'];

@@ -6,6 +6,7 @@ import { eventsEndpoint } from './events.js';
 import { inventoryEndpoint } from './inventory.js';
 import { menuEndpoint } from './menu.js';
 import { menuItemEndpoint } from './menu-item.js';
+import { specialsEndpoint } from './specials.js';
 import { storeEndpoint } from './store.js';
 
 /**
@@ -17,6 +18,7 @@ export const PUBLIC_ENDPOINTS: readonly PublicEndpoint[] = [
   menuItemEndpoint,
   storeEndpoint,
   inventoryEndpoint,
+  specialsEndpoint,
   changesEndpoint,
   eventsEndpoint,
 ];
