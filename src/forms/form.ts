@@ -150,6 +150,11 @@ export interface FormMenu {
    * serves that endpoint. Its read fails with not_found when the menu has no such item.
    */
   item?(ref: ItemRef): SnapshotView;
+  /**
+   * How /changes spells a change's item for a dispensary now, when the form's item depends on more
+   * than the item (Form v1's effective prices); left out, toWire.
+   */
+  changeItem?(dispensaryId: number): Promise<(item: MenuItem) => unknown>;
 }
 
 /**

@@ -389,6 +389,61 @@ describe('Form v1: GET /v1/menu', () => {
     );
   });
 
+  describe('GET /v1/changes', () => {
+    type Change = { cursor: string; type: string; item_id: number | null; item: unknown; reason: unknown };
+    const changes = async (query: string, headers: Record<string, string> = auth) => {
+      const response = await fetch(`${base}/v1/changes${query}`, { headers });
+      return { status: response.status, body: (await response.json()) as { changes: Change[] } };
+    };
+
+    it('lists the feed as Form B does, each item as /v1/menu lists it, priced now', async () => {
+      const { specials } = runtime.services;
+      const { dispensaryId } = runtime.seed;
+      const special = await specials.create(dispensaryId, {
+        name: 'Flower half off',
+        kind: 'percent_off',
+        value: 50,
+        applies_to: { product_types: ['Flower'] },
+      });
+      try {
+        const v1 = await changes('?limit=1000');
+        expect(v1.status).toBe(200);
+        expect(Object.keys(v1.body)).toEqual(['changes', 'next_cursor', 'has_more']);
+        const b = (await (
+          await fetch(`${base}/changes?limit=1000`, {
+            headers: {
+              store: runtime.seed.token,
+              username: runtime.seed.username,
+              password: runtime.seed.password,
+            },
+          })
+        ).json()) as { changes: Change[] };
+        const outline = (list: Change[]) =>
+          list.map(({ cursor, type, item_id, reason }) => [cursor, type, item_id, reason]);
+        expect(outline(v1.body.changes)).toEqual(outline(b.changes));
+        // The special's start repriced Blue Dream: its change carries the effective price now.
+        const last = v1.body.changes.filter((change) => change.item_id === 3).at(-1)!;
+        expect(last.item).toMatchObject({
+          id: 3,
+          name: 'Blue Dream',
+          prices: [
+            {
+              price: 12,
+              effective_price: 6,
+              special: { id: special.id, name: 'Flower half off', ends_at: null },
+            },
+            { price: 38.5, effective_price: 19.25 },
+          ],
+        });
+      } finally {
+        await specials.remove(dispensaryId, special.id);
+      }
+      expect((await changes('?limit=0')).status).toBe(400);
+      const wrong = { ...auth, authorization: `Basic ${Buffer.from('integrator:nope').toString('base64')}` };
+      expect((await changes('', wrong)).status).toBe(401);
+    });
+  });
+
   describe('for random menus and queries', () => {
     const TYPES = ['Flower', 'Edible', 'Vape'];
     const BRANDS = ['Alpha', 'Beta', 'Gamma'];

@@ -59,6 +59,7 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/v1/store', kind: 'form-v1' },
   { method: 'GET', path: '/v1/inventory', kind: 'form-v1' },
   { method: 'GET', path: '/v1/specials', kind: 'form-v1' },
+  { method: 'GET', path: '/v1/changes', kind: 'form-v1' },
   { method: 'POST', path: '/changes', kind: 'form-a' },
   { method: 'GET', path: '/changes', kind: 'form-b' },
   { method: 'GET', path: '/healthz', kind: 'ops' },

@@ -250,7 +250,7 @@ describe.each(IMPLEMENTATIONS)('HTTP rate limits: $name', (implementation) => {
         request: () => ({ method: 'GET' as const, url, headers: formBHeaders(seed) }),
       },
     ]),
-    ...['/v1/menu', '/v1/store', '/v1/inventory', '/v1/specials'].map((url) => ({
+    ...['/v1/menu', '/v1/store', '/v1/inventory', '/v1/specials', '/v1/changes'].map((url) => ({
       name: `GET ${url}`,
       request: () => ({ method: 'GET' as const, url, headers: formV1Headers(seed) }),
     })),

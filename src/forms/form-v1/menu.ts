@@ -1,4 +1,5 @@
 import { refText } from '../../domain/item-ref.js';
+import { pricedItemRecord } from '../../domain/priced-item.js';
 import { ServiceError } from '../../services/errors.js';
 import { cursorOf } from '../../services/menu-feed.js';
 import type { PricedMenu } from '../../services/menu-reader.js';
@@ -97,6 +98,11 @@ export function v1Menu({ menus }: FormContext): FormMenu {
         name: 'v1:menu',
         read: answer(JSON.stringify(query), (menu) => identity(menu, query, parameters)),
       };
+    },
+    // The item's version the change recorded, priced as /v1/menu prices it now.
+    changeItem: async (dispensaryId) => {
+      const { pricing } = await menus.priced(dispensaryId);
+      return (item) => pricedItemRecord(item, pricing);
     },
     item: (ref): SnapshotView => ({
       name: 'v1:item',
