@@ -284,7 +284,7 @@ describe('Form v1: GET /v1/menu', () => {
     });
   });
 
-  describe('GET /v1/store, /v1/inventory and /v1/specials', () => {
+  describe('GET /v1/store, /v1/inventory and /v1/specials, and the refusals of every v1 path', () => {
     const formB = () => ({
       store: runtime.seed.token,
       username: runtime.seed.username,
@@ -360,7 +360,7 @@ describe('Form v1: GET /v1/menu', () => {
       expect((await read('/specials', formB())).status).toBe(404);
     });
 
-    it.each(['/v1/store', '/v1/inventory', '/v1/specials'])(
+    it.each(['/v1/menu/3', '/v1/store', '/v1/inventory', '/v1/specials', '/v1/changes'])(
       '%s refuses a missing, wrong or revoked credential and a wrong token as /v1/menu does',
       async (path) => {
         const wrong = {
