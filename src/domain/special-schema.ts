@@ -63,6 +63,13 @@ export const SpecialTargetsSchema = Type.Object(
   },
 );
 
+/** What a special applies to, as an answer gives it: every list present, empty when not given. */
+export const SpecialTargetsOutSchema = Type.Required(SpecialTargetsSchema, {
+  additionalProperties: false,
+  title: 'SpecialTargetsOut',
+  description: 'The items the special applies to: an item matching any entry of any list.',
+});
+
 /** When a special applies, in the store's time zone (UTC when the store has none). */
 export const SpecialScheduleFields = {
   starts_at: Nullable(

@@ -9,6 +9,7 @@ import type {
 import type { TProperties, TSchema } from 'typebox';
 import type { FormBNames } from '../config.js';
 import type { MenuItem } from '../domain/item.js';
+import type { ItemRef } from '../domain/item-ref.js';
 import type { FieldAliases } from '../domain/validate-item.js';
 import type { ErrorStatus } from '../http/pipeline/error-responses.js';
 import type { AccessRequest, AccessService } from '../services/access.js';
@@ -65,8 +66,8 @@ export interface EndpointRequest {
 export interface FormTransport {
   method: 'GET' | 'POST';
   /**
-   * The public endpoints this form serves, by name (`menu`); left out, every one. Form v1 serves its
-   * menu alone so far: its other endpoints are not tested in its shape yet.
+   * The public endpoints this form serves, by name (`menu`); left out, every one but those served only
+   * where named (PublicEndpoint.onlyWhereNamed).
    */
   endpoints?: readonly string[];
   /** Where the form's paths start (`/v1`); left out, at the root (`/menu`). */
@@ -144,6 +145,16 @@ export interface FormMenu {
   itemSchema?: TSchema;
   /** The snapshot that answers a request with these (validated) parameters. */
   view(parameters: Readonly<Record<string, unknown>>): SnapshotView;
+  /**
+   * The snapshot of one item in the form's item shape (`/menu/{item_id}`): needed by a form that
+   * serves that endpoint. Its read fails with not_found when the menu has no such item.
+   */
+  item?(ref: ItemRef): SnapshotView;
+  /**
+   * How /changes spells a change's item for a dispensary now, when the form's item depends on more
+   * than the item (Form v1's effective prices); left out, toWire.
+   */
+  changeItem?(dispensaryId: number): Promise<(item: MenuItem) => unknown>;
 }
 
 /**

@@ -1,8 +1,4 @@
-import type { MenuItem } from '../domain/item.js';
-import { toItemRead } from '../domain/item-reads.js';
-import { fromCents } from '../domain/money.js';
 import { publishingRecord } from '../domain/publishing.js';
-import type { AppliedSpecial, MenuPricing } from '../domain/special-pricing.js';
 import type { Special } from '../domain/special-schema.js';
 import { specialRecordOf } from '../domain/validate-special.js';
 import type {
@@ -156,34 +152,6 @@ export function specialRecord(special: Special) {
     created_at: special.createdAt,
     updated_at: special.updatedAt,
   };
-}
-
-/**
- * An item of the sync API's menu read: the item as read (its canonical record and derived figures),
- * each price entry with the price people pay now (`effective_price`) and the special it comes from
- * (null: the price as written).
- */
-export function pricedItemRecord(item: MenuItem, pricing: MenuPricing) {
-  const read = toItemRead(item);
-  const entries = pricing.entries(item);
-  return {
-    ...read,
-    prices: read.prices.map((price, index) => {
-      const { effectivePriceCents, special, effectiveMedPriceCents, medSpecial } = entries[index]!;
-      return {
-        ...price,
-        effective_price: fromCents(effectivePriceCents),
-        special: appliedSpecialRecord(special),
-        effective_med_price: effectiveMedPriceCents === null ? null : fromCents(effectiveMedPriceCents),
-        med_special: appliedSpecialRecord(medSpecial),
-      };
-    }),
-  };
-}
-
-/** The special a price comes from, as the sync API shows it; null when none. */
-function appliedSpecialRecord(special: AppliedSpecial | null) {
-  return special && { id: special.id, name: special.name, ends_at: special.endsAt };
 }
 
 /** A new one-time link as the sync API and `--json` give it (shown once; never stored but as a digest). */

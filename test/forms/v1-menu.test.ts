@@ -119,6 +119,8 @@ describe('Form v1: GET /v1/menu', () => {
     ['?facets=colour', 'facets'],
     ['?limit=1&limit=2', 'limit'],
     ['?cursor=garbage', 'cursor'],
+    ['?on_special=false', 'on_special'],
+    ['?potency_unit=g', 'potency_unit'],
   ])('refuses %s with 400 naming %s', async (query, name) => {
     const response = await get(query);
     expect(response.status).toBe(400);
@@ -149,6 +151,297 @@ describe('Form v1: GET /v1/menu', () => {
   it('finds "blue dr" (case- and accent-insensitive, last word a prefix)', async () => {
     const body = (await (await get('?q=BLÜE%20dr&fields=id')).json()) as { data: unknown[] };
     expect(body.data).toEqual([{ id: 3 }]);
+  });
+
+  /** The ids a query lists (its first page, by its order). */
+  const idsOf = async (query: string) => {
+    const response = await get(`${query}&fields=id`);
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { data: { id: number }[] }).data.map((item) => item.id);
+  };
+
+  it('prices each entry under the specials now, and filters and sorts on the effective price', async () => {
+    const { specials } = runtime.services;
+    const { dispensaryId } = runtime.seed;
+    const flower = await specials.create(dispensaryId, {
+      name: 'Flower half off',
+      kind: 'percent_off',
+      value: 50,
+      applies_to: { product_types: ['Flower'] },
+      menu_type: 'rec',
+    });
+    const vape = await specials.create(dispensaryId, {
+      name: 'Vape at 2',
+      kind: 'fixed_price',
+      value: 2,
+      applies_to: { item_ids: [7] },
+    });
+    try {
+      const blue = (await (await get('?ids=3&fields=id,prices')).json()) as { data: unknown[] };
+      expect(blue.data).toEqual([
+        {
+          id: 3,
+          prices: [
+            expect.objectContaining({
+              price: 12,
+              price_per_gram: 12,
+              effective_price: 6,
+              special: { id: flower.id, name: 'Flower half off', ends_at: null },
+              effective_med_price: null,
+              med_special: null,
+            }),
+            expect.objectContaining({ price: 38.5, effective_price: 19.25 }),
+          ],
+        },
+      ]);
+      // Shelf prices: Blue Dream 12, brownie 22.99, vape 35; now 6, 22.99 and 2.
+      expect(await idsOf('?sort=price')).toEqual([7, 3, 1]);
+      expect(await idsOf('?sort=-price')).toEqual([1, 3, 7]);
+      // Per gram now: vape 4, Blue Dream 5.5 (19.25 / 3.5 g); the brownie has no weight.
+      expect(await idsOf('?sort=price_per_gram')).toEqual([7, 3, 1]);
+      expect(await idsOf('?price_max=10')).toEqual([3, 7]);
+      expect(await idsOf('?price_min=5&price_max=10')).toEqual([3]);
+      expect(await idsOf('?on_special=true')).toEqual([3, 7]);
+      // Neither has a medical price: no medical special applies, no medical price is in any range.
+      expect(await idsOf('?on_special=true&menu_type=med')).toEqual([]);
+      expect(await idsOf('?price_min=0&menu_type=med')).toEqual([]);
+    } finally {
+      await specials.remove(dispensaryId, flower.id);
+      await specials.remove(dispensaryId, vape.id);
+    }
+    // The specials gone, the prices are the shelf prices again.
+    expect(await idsOf('?on_special=true')).toEqual([]);
+    expect(await idsOf('?sort=price')).toEqual([3, 1, 7]);
+  });
+
+  it('filters by effect (any of them) and by potency in mg per package', async () => {
+    expect(await idsOf('?effect=HAPPY,Calm')).toEqual([3]);
+    expect(await idsOf('?effect=Calm')).toEqual([]);
+    // The brownie's 100 mg of THC is per package; Blue Dream's 21.5 is percent by weight.
+    expect(await idsOf('?potency_unit=mg&thc_min=50')).toEqual([1]);
+    expect(await idsOf('?thc_min=50')).toEqual([]);
+    expect(await idsOf('?potency_unit=mg&thc_max=200&sort=-thc')).toEqual([1]);
+  });
+
+  describe('GET /v1/menu/{item_id}', () => {
+    const getItem = (ref: string, headers: Record<string, string> = auth) =>
+      fetch(`${base}/v1/menu/${ref}`, { headers: { 'accept-encoding': 'identity', ...headers } });
+
+    it('answers one item exactly as the menu lists it, by id or ext:, with an ETag and 304', async () => {
+      const listed = ((await (await get('?ids=3')).json()) as { data: unknown[] }).data[0];
+      const response = await getItem('3');
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual(listed);
+      const etag = response.headers.get('etag')!;
+      expect(etag).toMatch(/^"[^"]+"$/);
+      expect(response.headers.get('menu-cursor')).toMatch(/^\d{16}$/);
+      expect((await getItem('3', { ...auth, 'if-none-match': etag })).status).toBe(304);
+      const head = await fetch(`${base}/v1/menu/3`, { method: 'HEAD', headers: auth });
+      expect([head.status, head.headers.get('etag')]).toEqual([200, etag]);
+      // Inactive items too: the item says it is inactive.
+      expect(((await (await getItem('2')).json()) as { active: boolean }).active).toBe(false);
+      const { menus } = runtime.services;
+      await menus.patchItem(runtime.seed.dispensaryId, { id: 7 }, { external_id: 'pos-7' });
+      const byExternal = await getItem('ext:pos-7');
+      expect(byExternal.status).toBe(200);
+      expect(((await byExternal.json()) as { id: number }).id).toBe(7);
+      // Forms A and B serve their specifications' endpoints only: no /menu/{item_id} there.
+      const formB = await fetch(`${base}/menu/3`, {
+        headers: {
+          store: runtime.seed.token,
+          username: runtime.seed.username,
+          password: runtime.seed.password,
+        },
+      });
+      expect(formB.status).toBe(404);
+    });
+
+    it('answers 404 in the common error body for an item the menu does not have', async () => {
+      for (const ref of ['99', 'ext:nobody']) {
+        const response = await getItem(ref);
+        expect(response.status).toBe(404);
+        const body = (await response.json()) as {
+          error: { code: string; message: string; request_id: string };
+        };
+        expect(body.error.code).toBe('not_found');
+        expect(body.error.message).toContain(ref);
+        expect(body.error.request_id).toBeTruthy();
+      }
+    });
+
+    it('refuses credentials as /v1/menu does, and a malformed id or unknown parameter with 400', async () => {
+      const wrong = { ...auth, authorization: `Basic ${Buffer.from('integrator:nope').toString('base64')}` };
+      const menu = await get('', wrong);
+      const item = await getItem('3', wrong);
+      expect(item.status).toBe(401);
+      expect(((await item.json()) as { error: unknown }).error).toMatchObject({
+        code: ((await menu.json()) as { error: { code: string } }).error.code,
+      });
+      expect((await getItem('3', { ...auth, 'dispensary-token': 'not-a-token' })).status).toBe(403);
+      expect((await getItem('99', { ...auth, 'dispensary-token': 'not-a-token' })).status).toBe(403);
+      expect((await getItem('abc')).status).toBe(400);
+      expect((await getItem('3?fields=id')).status).toBe(400);
+    });
+  });
+
+  describe('GET /v1/store, /v1/inventory and /v1/specials, and the refusals of every v1 path', () => {
+    const formB = () => ({
+      store: runtime.seed.token,
+      username: runtime.seed.username,
+      password: runtime.seed.password,
+    });
+    const read = (path: string, headers: Record<string, string> = auth) =>
+      fetch(`${base}${path}`, { headers: { 'accept-encoding': 'identity', ...headers } });
+
+    it('answer the bytes Form B answers for /store and /inventory, with an ETag and 304', async () => {
+      for (const path of ['/store', '/inventory', '/inventory?since=2020-01-01T00:00:00Z']) {
+        const v1 = await read(`/v1${path}`);
+        const b = await read(path, formB());
+        expect(v1.status, path).toBe(200);
+        expect(await v1.text(), path).toBe(await b.text());
+      }
+      for (const path of ['/v1/store', '/v1/inventory']) {
+        const first = await read(path);
+        const etag = first.headers.get('etag')!;
+        expect(etag, path).toMatch(/^"[^"]+"$/);
+        expect(first.headers.get('menu-cursor'), path).toMatch(/^\d{16}$/);
+        expect((await read(path, { ...auth, 'if-none-match': etag })).status, path).toBe(304);
+      }
+      const badSince = await read('/v1/inventory?since=yesterday');
+      expect(badSince.status).toBe(400);
+      expect(((await badSince.json()) as { error: { message: string } }).error.message).toContain('since');
+    });
+
+    it('lists the specials with their targets and schedules, each change at once, and nowhere else', async () => {
+      const { specials } = runtime.services;
+      const { dispensaryId } = runtime.seed;
+      const empty = await read('/v1/specials');
+      expect(await empty.json()).toEqual([]);
+      const etag = empty.headers.get('etag')!;
+      expect((await read('/v1/specials', { ...auth, 'if-none-match': etag })).status).toBe(304);
+      const special = await specials.create(dispensaryId, {
+        name: 'Weekend flower',
+        kind: 'amount_off',
+        value: 1.5,
+        applies_to: { brands: ['Emerald Farms'] },
+        days_of_week: ['saturday', 'sunday'],
+      });
+      try {
+        const listed = await read('/v1/specials', { ...auth, 'if-none-match': etag });
+        expect(listed.status).toBe(200);
+        expect(await listed.json()).toEqual([
+          {
+            id: special.id,
+            name: 'Weekend flower',
+            description: '',
+            kind: 'amount_off',
+            value: 1.5,
+            applies_to: {
+              item_ids: [],
+              external_ids: [],
+              brands: ['Emerald Farms'],
+              product_types: [],
+              tags: [],
+            },
+            menu_type: 'both',
+            starts_at: null,
+            ends_at: null,
+            days_of_week: ['saturday', 'sunday'],
+            daily_start: null,
+            daily_end: null,
+            updated_at: special.updatedAt,
+          },
+        ]);
+      } finally {
+        await specials.remove(dispensaryId, special.id);
+      }
+      expect(await (await read('/v1/specials')).json()).toEqual([]);
+      // Forms A and B follow specifications without specials: no /specials there.
+      expect((await read('/specials', formB())).status).toBe(404);
+    });
+
+    it.each(['/v1/menu/3', '/v1/store', '/v1/inventory', '/v1/specials', '/v1/changes'])(
+      '%s refuses a missing, wrong or revoked credential and a wrong token as /v1/menu does',
+      async (path) => {
+        const wrong = {
+          ...auth,
+          authorization: `Basic ${Buffer.from('integrator:nope').toString('base64')}`,
+        };
+        const codes = async (response: Response) => [
+          response.status,
+          ((await response.json()) as { error: { code: string } }).error.code,
+        ];
+        expect(await codes(await read(path, wrong))).toEqual(await codes(await get('', wrong)));
+        const token = { ...auth, 'dispensary-token': 'not-a-token' };
+        expect(await codes(await read(path, token))).toEqual([403, 'invalid_token']);
+        const missing = { 'dispensary-token': runtime.seed.token };
+        expect(await codes(await read(path, missing))).toEqual(await codes(await get('', missing)));
+        const issued = await runtime.services.credentials.issue(`revoked${path.replaceAll('/', '-')}`);
+        const own = {
+          ...auth,
+          authorization: `Basic ${Buffer.from(`${issued.username}:${issued.password}`).toString('base64')}`,
+        };
+        expect((await read(path, own)).status).toBe(200);
+        await runtime.services.credentials.revoke(issued.username);
+        expect(await codes(await read(path, own))).toEqual(await codes(await get('', wrong)));
+        expect((await read(`${path}?colour=green`)).status).toBe(400);
+      },
+    );
+  });
+
+  describe('GET /v1/changes', () => {
+    type Change = { cursor: string; type: string; item_id: number | null; item: unknown; reason: unknown };
+    const changes = async (query: string, headers: Record<string, string> = auth) => {
+      const response = await fetch(`${base}/v1/changes${query}`, { headers });
+      return { status: response.status, body: (await response.json()) as { changes: Change[] } };
+    };
+
+    it('lists the feed as Form B does, each item as /v1/menu lists it, priced now', async () => {
+      const { specials } = runtime.services;
+      const { dispensaryId } = runtime.seed;
+      const special = await specials.create(dispensaryId, {
+        name: 'Flower half off',
+        kind: 'percent_off',
+        value: 50,
+        applies_to: { product_types: ['Flower'] },
+      });
+      try {
+        const v1 = await changes('?limit=1000');
+        expect(v1.status).toBe(200);
+        expect(Object.keys(v1.body)).toEqual(['changes', 'next_cursor', 'has_more']);
+        const b = (await (
+          await fetch(`${base}/changes?limit=1000`, {
+            headers: {
+              store: runtime.seed.token,
+              username: runtime.seed.username,
+              password: runtime.seed.password,
+            },
+          })
+        ).json()) as { changes: Change[] };
+        const outline = (list: Change[]) =>
+          list.map(({ cursor, type, item_id, reason }) => [cursor, type, item_id, reason]);
+        expect(outline(v1.body.changes)).toEqual(outline(b.changes));
+        // The special's start repriced Blue Dream: its change carries the effective price now.
+        const last = v1.body.changes.filter((change) => change.item_id === 3).at(-1)!;
+        expect(last.item).toMatchObject({
+          id: 3,
+          name: 'Blue Dream',
+          prices: [
+            {
+              price: 12,
+              effective_price: 6,
+              special: { id: special.id, name: 'Flower half off', ends_at: null },
+            },
+            { price: 38.5, effective_price: 19.25 },
+          ],
+        });
+      } finally {
+        await specials.remove(dispensaryId, special.id);
+      }
+      expect((await changes('?limit=0')).status).toBe(400);
+      const wrong = { ...auth, authorization: `Basic ${Buffer.from('integrator:nope').toString('base64')}` };
+      expect((await changes('', wrong)).status).toBe(401);
+    });
   });
 
   describe('for random menus and queries', () => {

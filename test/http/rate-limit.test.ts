@@ -7,7 +7,7 @@ import type { BucketPolicy, RateLimiter } from '../../src/infra/rate-limit/rate-
 import { RedisRateLimiter } from '../../src/infra/rate-limit/redis.js';
 import { SharedRedis } from '../../src/infra/redis.js';
 import { adminKey } from '../helpers/admin.js';
-import { expectError, formABody, formBHeaders, loggedTestRuntime } from '../helpers/http.js';
+import { expectError, formABody, formBHeaders, formV1Headers, loggedTestRuntime } from '../helpers/http.js';
 import { freePort } from '../helpers/process.js';
 import { REDIS_URL, testRedis } from '../helpers/redis.js';
 import { GENEROUS_LIMITS, type TestRuntime, testRuntime } from '../helpers/runtime.js';
@@ -235,9 +235,12 @@ describe.each(IMPLEMENTATIONS)('HTTP rate limits: $name', (implementation) => {
       return made;
     });
 
-  /** Each public endpoint in each form: Form A's POST with the body, Form B's GET with the headers. */
-  const publicRequests = (seed: TestRuntime['seed']) =>
-    ['/menu', '/store', '/inventory'].flatMap((url) => [
+  /**
+   * Each public endpoint in each form: Form A's POST with the body, Form B's GET with the headers,
+   * Form v1's GET with HTTP Basic and Dispensary-Token.
+   */
+  const publicRequests = (seed: TestRuntime['seed']) => [
+    ...['/menu', '/store', '/inventory'].flatMap((url) => [
       {
         name: `POST ${url}`,
         request: () => ({ method: 'POST' as const, url, payload: formABody(seed) }),
@@ -246,7 +249,12 @@ describe.each(IMPLEMENTATIONS)('HTTP rate limits: $name', (implementation) => {
         name: `GET ${url}`,
         request: () => ({ method: 'GET' as const, url, headers: formBHeaders(seed) }),
       },
-    ]);
+    ]),
+    ...['/v1/menu', '/v1/store', '/v1/inventory', '/v1/specials', '/v1/changes'].map((url) => ({
+      name: `GET ${url}`,
+      request: () => ({ method: 'GET' as const, url, headers: formV1Headers(seed) }),
+    })),
+  ];
 
   it('every public endpoint counts in the credential bucket: the burst, then 429 with Retry-After', async () => {
     const { app, seed } = await start({ rateLimitCredential: small(0.01, 2) });

@@ -1,5 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 import { type CanonicalRecord, fromCanonicalRecord } from '../../domain/canonical.js';
+import type { MenuItem } from '../../domain/item.js';
 import { ServiceError } from '../../services/errors.js';
 import { DEFAULT_CHANGES_LIMIT, encodeCursor, MAX_CHANGES_LIMIT } from '../../services/menu-feed.js';
 import type { MenuChange } from '../../store/store.js';
@@ -104,19 +105,21 @@ export interface WireChange {
 
 /**
  * Maps stored changes to one form's shape, each change once: every stream and page of the form shares
- * the mapping of a change (the hub hands the same objects to every subscriber).
+ * the mapping of a change (the hub hands the same objects to every subscriber). `itemOf`: how a
+ * change's item is spelled, when not by the form's toWire (Form v1 prices it under the specials now).
  */
-export function changeMapper(form: RequestForm, context: Pick<FormContext, 'formBNames'>) {
+export function changeMapper(
+  form: RequestForm,
+  context: Pick<FormContext, 'formBNames'>,
+  itemOf: (item: MenuItem) => unknown = (item) => form.toWire([item], context)[0] ?? null,
+) {
   const wire = new WeakMap<MenuChange, WireChange>();
   const frames = new WeakMap<MenuChange, string>();
   const toWire = (change: MenuChange): WireChange => {
     let mapped = wire.get(change);
     if (!mapped) {
       const item =
-        change.item === null
-          ? null
-          : (form.toWire([fromCanonicalRecord(JSON.parse(change.item) as CanonicalRecord)], context)[0] ??
-            null);
+        change.item === null ? null : itemOf(fromCanonicalRecord(JSON.parse(change.item) as CanonicalRecord));
       mapped = {
         cursor: encodeCursor(change.seq),
         at: change.at,

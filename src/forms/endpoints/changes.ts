@@ -53,7 +53,8 @@ export const changesEndpoint: PublicEndpoint = {
     const { live } = context;
     const { transport } = form;
     const mapper = changeMapper(form, context);
-    const item = itemSchemaOf(form, menuOf(form, context));
+    const menu = menuOf(form, context);
+    const item = itemSchemaOf(form, menu);
     return formRoute(form, context, {
       name: 'changes',
       operationId: 'readChanges',
@@ -70,8 +71,12 @@ export const changesEndpoint: PublicEndpoint = {
         return granted(async ({ dispensary }) => {
           noStore(reply);
           const page = await live.feed.page(dispensary.id, after, limit);
+          // A form whose items depend on the dispensary now (Form v1's prices) maps this page afresh.
+          const { toWire } = menu.changeItem
+            ? changeMapper(form, context, await menu.changeItem(dispensary.id))
+            : mapper;
           return {
-            changes: page.changes.map(mapper.toWire),
+            changes: page.changes.map(toWire),
             next_cursor: mapper.cursor(page.nextCursor),
             has_more: page.hasMore,
           };

@@ -15,13 +15,20 @@ import type { FormContext, RequestForm } from '../form.js';
 export interface PublicEndpoint {
   /** The path without its slash (`menu`): what a form's `endpoints` names. */
   name: string;
+  /**
+   * true: served only by a form whose transport names it in `endpoints`, never by one that leaves
+   * `endpoints` out (Forms A and B serve their specifications' endpoints, and no more).
+   */
+  onlyWhereNamed?: boolean;
   build(context: FormContext): (form: RequestForm) => RouteOptions;
 }
 
 /** What an endpoint says about itself; the form adds where the request's parts travel. */
 export interface EndpointRoute {
-  /** The path without its slash, which also names the endpoint's request examples. */
+  /** The path without its slash (`menu/:item_id` for a path parameter), which also names its request examples. */
   name: string;
+  /** The path parameters' schema, for a path that has some. */
+  params?: TSchema;
   /** The stable start of each form's operationId (`readMenu`: `readMenuFormA`, `readMenuFormB`). */
   operationId: string;
   summary: string;
@@ -128,6 +135,7 @@ export function formRoute(form: RequestForm, context: FormContext, endpoint: End
       description: endpoint.description,
       tags: [transport.tag],
       ...transport.requestSchema({ name: endpoint.name, parameters: endpoint.parameters }),
+      ...(endpoint.params ? { params: endpoint.params } : {}),
       response: {
         200: endpoint.response,
         ...(transport.validators && endpoint.conditional !== false ? notModified() : {}),

@@ -5,13 +5,20 @@ import type { PublicEndpoint } from './endpoint.js';
 import { eventsEndpoint } from './events.js';
 import { inventoryEndpoint } from './inventory.js';
 import { menuEndpoint } from './menu.js';
+import { menuItemEndpoint } from './menu-item.js';
+import { specialsEndpoint } from './specials.js';
 import { storeEndpoint } from './store.js';
 
-/** Every public endpoint, each served in every form. A new endpoint is a new file and one line here. */
+/**
+ * Every public endpoint, each served in every form (but those served only where a form names them). A
+ * new endpoint is a new file and one line here.
+ */
 export const PUBLIC_ENDPOINTS: readonly PublicEndpoint[] = [
   menuEndpoint,
+  menuItemEndpoint,
   storeEndpoint,
   inventoryEndpoint,
+  specialsEndpoint,
   changesEndpoint,
   eventsEndpoint,
 ];
@@ -26,15 +33,17 @@ export async function registerPublicEndpoints(
   context: FormContext,
 ): Promise<void> {
   const routes = PUBLIC_ENDPOINTS.map((endpoint) => ({
-    name: endpoint.name,
+    endpoint,
     route: endpoint.build(context),
   }));
   for (const form of forms) {
     await app.register(
       async (scope) => {
         form.transport.prepare?.(scope);
-        for (const { name, route } of routes) {
-          if (!form.transport.endpoints || form.transport.endpoints.includes(name)) scope.route(route(form));
+        for (const { endpoint, route } of routes) {
+          const { endpoints } = form.transport;
+          const served = endpoints ? endpoints.includes(endpoint.name) : !endpoint.onlyWhereNamed;
+          if (served) scope.route(route(form));
         }
       },
       form.transport.prefix === undefined ? {} : { prefix: form.transport.prefix },

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { MenuItem } from '../../domain/item.js';
-import { type ItemRead, toItemRead } from '../../domain/item-reads.js';
+import { headlinePotency } from '../../domain/item-reads.js';
+import { type PricedItemRecord, pricedItemRecord } from '../../domain/priced-item.js';
+import type { MenuPricing } from '../../domain/special-pricing.js';
 import { ServiceError } from '../../services/errors.js';
 import type { Facet, MenuQuery, SortKey } from './query.js';
 import { orderKey } from './query.js';
@@ -11,10 +13,18 @@ import { orderKey } from './query.js';
  * keyset page over it.
  */
 
+/** A potency range, as filters compare it. */
+interface Range {
+  min: number;
+  max: number;
+}
+
 /** One item as queries see it: its v1 record and JSON, and the values filters and sorts read. */
 export interface Row {
   id: number;
-  record: ItemRead;
+  record: PricedItemRecord;
+  /** The point of sale's id ("" when none), for `/v1/menu/ext:<external_id>`. */
+  externalId: string;
   /** The record's JSON, made once per menu. */
   json: string;
   name: string;
@@ -22,11 +32,23 @@ export interface Row {
   productType: string;
   strainType: string | null;
   tags: readonly string[];
+  effects: readonly string[];
   /** The headline potency in percent by weight, as a range; null when there is none in percent. */
-  thc: { min: number; max: number } | null;
-  cbd: { min: number; max: number } | null;
+  thc: Range | null;
+  cbd: Range | null;
+  /**
+   * The total in mg per package: the headline of the lab values in mg on the package basis, else
+   * total_thc or total_cbd as written (milligrams); null when neither is known.
+   */
+  thcMg: Range | null;
+  cbdMg: Range | null;
+  /** The effective prices (under the specials now) of the entries: adult-use, and medical where set. */
   recPrices: readonly number[];
   medPrices: readonly number[];
+  /** Whether some entry's adult-use (rec) or medical (med) price is lowered by a special now. */
+  recSpecial: boolean;
+  medSpecial: boolean;
+  /** The lowest effective adult-use price per gram of the entries with a weight. */
   pricePerGram: number | null;
   inStock: boolean;
   staffPick: boolean;
@@ -48,9 +70,24 @@ export function wordsOf(text: string): string[] {
     .filter((word) => word !== '');
 }
 
-function percent(headline: ItemRead['potency']['thc']): { min: number; max: number } | null {
-  return headline && headline.unit === '%' ? { min: headline.min, max: headline.max } : null;
+type Headline = PricedItemRecord['potency']['thc'];
+
+function inUnit(headline: Headline, unit: string): Range | null {
+  return headline && headline.unit === unit ? { min: headline.min, max: headline.max } : null;
 }
+
+/** The headline potency of the lab values in mg per package (an edible's 100 mg), by the read's rule. */
+function perPackage(item: MenuItem) {
+  return headlinePotency(
+    item.cannabinoids.filter((analyte) => analyte.unit === 'mg' && analyte.basis === 'package'),
+  );
+}
+
+const written = (milligrams: number | null): Range | null =>
+  milligrams === null ? null : { min: milligrams, max: milligrams };
+
+/** A price per gram to the cent, as the read's price_per_gram is. */
+const perGram = (price: number, grams: number) => Math.round((price / grams) * 100) / 100;
 
 /** The latest change of the item's price entries (ISO times compare as text), or "". */
 function latestChange(item: MenuItem): string {
@@ -59,26 +96,34 @@ function latestChange(item: MenuItem): string {
   return latest;
 }
 
-export function rowOf(item: MenuItem): Row {
-  const record = toItemRead(item);
-  // ItemRead intersects two price entry types: the read one is what it holds.
-  const perGram = (record.prices as { price_per_gram: number | null }[])
-    .map((price) => price.price_per_gram)
-    .filter((value): value is number => value !== null);
+export function rowOf(item: MenuItem, pricing: MenuPricing): Row {
+  const record = pricedItemRecord(item, pricing);
+  const perGramPrices = record.prices.flatMap((price) =>
+    price.net_weight_g ? [perGram(price.effective_price, price.net_weight_g)] : [],
+  );
+  const mg = perPackage(item);
   return {
     id: record.id,
     record,
+    externalId: item.externalId,
     json: JSON.stringify(record),
     name: fold(record.name),
     brand: fold(record.brand),
     productType: record.product_type.toLowerCase(),
     strainType: record.strain?.type ?? null,
     tags: record.tags.map(fold),
-    thc: percent(record.potency.thc),
-    cbd: percent(record.potency.cbd),
-    recPrices: record.prices.map((price) => price.price),
-    medPrices: record.prices.flatMap((price) => (price.med_price === null ? [] : [price.med_price])),
-    pricePerGram: perGram.length > 0 ? Math.min(...perGram) : null,
+    effects: record.effects.map(fold),
+    thc: inUnit(record.potency.thc, '%'),
+    cbd: inUnit(record.potency.cbd, '%'),
+    thcMg: inUnit(mg.thc, 'mg') ?? written(record.total_thc),
+    cbdMg: inUnit(mg.cbd, 'mg') ?? written(record.total_cbd),
+    recPrices: record.prices.map((price) => price.effective_price),
+    medPrices: record.prices.flatMap((price) =>
+      price.effective_med_price === null ? [] : [price.effective_med_price],
+    ),
+    recSpecial: record.prices.some((price) => price.special !== null),
+    medSpecial: record.prices.some((price) => price.med_special !== null),
+    pricePerGram: perGramPrices.length > 0 ? Math.min(...perGramPrices) : null,
     inStock: record.prices.some((price) => price.stock === null || price.stock > 0),
     staffPick: record.staff_pick,
     active: record.active,
@@ -117,7 +162,7 @@ export function relevance(row: Row, words: readonly string[]): number {
   return score;
 }
 
-const overlaps = (potency: { min: number; max: number } | null, min?: number, max?: number) =>
+const overlaps = (potency: Range | null, min?: number, max?: number) =>
   min === undefined && max === undefined
     ? true
     : potency !== null &&
@@ -141,8 +186,12 @@ export function matches(row: Row, query: MenuQuery): boolean {
   )
     return false;
   if (query.tags.length > 0 && !query.tags.some((tag) => row.tags.includes(fold(tag)))) return false;
-  if (!overlaps(row.thc, query.thcMin, query.thcMax)) return false;
-  if (!overlaps(row.cbd, query.cbdMin, query.cbdMax)) return false;
+  if (query.effects.length > 0 && !query.effects.some((effect) => row.effects.includes(fold(effect))))
+    return false;
+  const mg = query.potencyUnit === 'mg';
+  if (!overlaps(mg ? row.thcMg : row.thc, query.thcMin, query.thcMax)) return false;
+  if (!overlaps(mg ? row.cbdMg : row.cbd, query.cbdMin, query.cbdMax)) return false;
+  if (query.onSpecial && !(query.menuType === 'med' ? row.medSpecial : row.recSpecial)) return false;
   if (query.priceMin !== undefined || query.priceMax !== undefined) {
     const prices = query.menuType === 'med' ? row.medPrices : row.recPrices;
     const inRange = (price: number) =>
@@ -171,8 +220,10 @@ export function sortValue(row: Row, key: SortKey | undefined, query: MenuQuery, 
     }
     case 'price_per_gram':
       return row.pricePerGram;
-    case 'thc':
-      return row.thc === null ? null : row.thc.max;
+    case 'thc': {
+      const thc = query.potencyUnit === 'mg' ? row.thcMg : row.thc;
+      return thc === null ? null : thc.max;
+    }
     case 'updated_at':
       return row.updatedAt === '' ? null : row.updatedAt;
     case 'relevance':
@@ -240,8 +291,15 @@ export class MenuIndex {
 
   constructor(readonly rows: readonly Row[]) {}
 
-  static of(items: readonly MenuItem[]): MenuIndex {
-    return new MenuIndex(items.map(rowOf));
+  static of(items: readonly MenuItem[], pricing: MenuPricing): MenuIndex {
+    return new MenuIndex(items.map((item) => rowOf(item, pricing)));
+  }
+
+  /** The row of an item by its id, or by its external_id (`ext:`); undefined when there is none. */
+  find(ref: { id: number } | { externalId: string }): Row | undefined {
+    return 'id' in ref
+      ? this.rows.find((row) => row.id === ref.id)
+      : this.rows.find((row) => row.externalId === ref.externalId);
   }
 
   result(query: MenuQuery): Result {

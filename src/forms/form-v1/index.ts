@@ -1,5 +1,5 @@
+import { toItemRead } from '../../domain/item-reads.js';
 import type { RequestForm } from '../form.js';
-import { toV1Item } from './item.js';
 import { v1Menu } from './menu.js';
 import { v1Transport } from './transport.js';
 
@@ -8,7 +8,8 @@ export const formV1: RequestForm = {
   title: 'Form v1 (GET /v1, HTTP Basic and Dispensary-Token)',
   // The canonical names: nothing to alias.
   itemFieldAliases: {},
-  toWire: (items) => items.map(toV1Item),
+  // Exports: the items as written, with the derived figures; effective prices belong to a read's instant.
+  toWire: (items) => items.map(toItemRead),
   transport: v1Transport,
   menu: v1Menu,
 };

@@ -1,33 +1,41 @@
 import { Type } from 'typebox';
-import { fromCanonicalRecord } from '../../domain/canonical.js';
-import type { MenuItem } from '../../domain/item.js';
-import { type ItemRead, ItemReadSchema, PriceReadSchema, toItemRead } from '../../domain/item-reads.js';
-import { CANONICAL_ITEM_EXAMPLE } from '../../domain/item-schema.js';
 import { Nullable } from '../../domain/nullable.js';
+import {
+  PRICED_ITEM_EXAMPLE,
+  PricedEntrySchema,
+  type PricedItemRecord,
+  PricedItemSchema,
+} from '../../domain/priced-item.js';
 import { FACETS } from './query.js';
 
 /**
  * Form v1's item: the canonical item in its own snake_case names, every field, with the figures a read
- * derives (the headline potency, each price entry's net_weight_g and price_per_gram).
+ * derives (the headline potency, each price entry's net_weight_g and price_per_gram) and the price
+ * people pay now (each entry's effective prices and their specials), as the sync API's menu read has it.
  */
-export const V1ItemSchema = Type.Object(ItemReadSchema.properties, {
+export const V1ItemSchema = Type.Object(PricedItemSchema.properties, {
   additionalProperties: false,
   title: 'V1Item',
-  description: 'The canonical item, every field, with the read-only figures derived from them.',
+  description:
+    'The canonical item, every field, with the read-only figures derived from them and each price entry’s effective prices under the specials now.',
+  examples: [PRICED_ITEM_EXAMPLE],
 });
 
-export const toV1Item = (item: MenuItem): ItemRead => toItemRead(item);
+/** A price entry's fields, each optional (a sparse fieldset names some). */
+const PricedEntryFields = Type.Partial(Type.Object(PricedEntrySchema.properties), {
+  additionalProperties: false,
+});
 
-const EXAMPLE = toV1Item(fromCanonicalRecord(CANONICAL_ITEM_EXAMPLE));
+const EXAMPLE = PRICED_ITEM_EXAMPLE;
 
 /** The names `fields` takes: each top-level field, and `prices.<name>` for a price entry's. */
 export const FIELD_NAMES: ReadonlySet<string> = new Set([
   ...Object.keys(V1ItemSchema.properties),
-  ...Object.keys(PriceReadSchema.properties).map((name) => `prices.${name}`),
+  ...Object.keys(PricedEntrySchema.properties).map((name) => `prices.${name}`),
 ]);
 
 /** A record cut down to the fields asked for (`fields=id,name,prices.price`). */
-export function project(record: ItemRead, fields: readonly string[]): Record<string, unknown> {
+export function project(record: PricedItemRecord, fields: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const source = record as unknown as Record<string, unknown>;
   const priceFields = fields.filter((field) => field.startsWith('prices.')).map((field) => field.slice(7));
@@ -45,10 +53,10 @@ export const V1MenuSchema = Type.Object(
   {
     // Every field is there unless fields= names some: then only those.
     data: Type.Array(
-      Type.Partial(
-        Type.Object({ ...V1ItemSchema.properties, prices: Type.Array(Type.Partial(PriceReadSchema)) }),
-        { additionalProperties: false, title: 'V1ItemFields' },
-      ),
+      Type.Partial(Type.Object({ ...V1ItemSchema.properties, prices: Type.Array(PricedEntryFields) }), {
+        additionalProperties: false,
+        title: 'V1ItemFields',
+      }),
       {
         description:
           'This page of items, each with every field of V1Item; with fields=, only the fields asked for.',

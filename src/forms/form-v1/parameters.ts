@@ -22,22 +22,42 @@ export const V1_MENU_PARAMETERS = {
   brand: list('Brands (case- and accent-insensitive).', 'Emerald Farms'),
   strain_type: list('Strain types.', 'sativa_dominant'),
   tag: list('Tags (case-insensitive).', 'Indoor'),
+  effect: list('Effects (case- and accent-insensitive).', 'Relaxed,Happy'),
   ids: list('Item ids.', '1,2,3'),
-  thc_min: text('The least headline total THC, percent by weight: items whose range reaches it.', '18'),
-  thc_max: text('The most headline total THC, percent by weight.', '25'),
-  cbd_min: text('The least headline total CBD, percent by weight.', '0.5'),
-  cbd_max: text('The most headline total CBD, percent by weight.', '10'),
+  potency_unit: Type.Optional(
+    Type.String({
+      enum: ['percent', 'mg'],
+      description:
+        'The unit of thc_min, thc_max, cbd_min, cbd_max and sort=thc: percent (default; the headline potency, percent by weight) or mg (the total in mg per package: the lab values in mg on the package basis, else total_thc or total_cbd).',
+      examples: ['mg'],
+    }),
+  ),
+  thc_min: text(
+    'The least headline total THC (potency_unit: percent by weight, or mg per package): items whose range reaches it.',
+    '18',
+  ),
+  thc_max: text('The most headline total THC, in potency_unit.', '25'),
+  cbd_min: text('The least headline total CBD, in potency_unit.', '0.5'),
+  cbd_max: text('The most headline total CBD, in potency_unit.', '10'),
   price_min: text(
-    'The least price of some price entry, in the store currency (menu_type chooses which price).',
+    'The least effective price (under the specials now) of some price entry, in the store currency (menu_type chooses which price).',
     '10',
   ),
-  price_max: text('The most price of some price entry.', '45.50'),
+  price_max: text('The most effective price of some price entry.', '45.50'),
   menu_type: Type.Optional(
     Type.String({
       enum: ['rec', 'med'],
       description:
-        'Which price price_min, price_max and sort=price read: rec (default, price) or med (med_price).',
+        'Which effective price price_min, price_max, on_special and sort=price read: rec (default, effective_price) or med (effective_med_price).',
       examples: ['rec'],
+    }),
+  ),
+  on_special: Type.Optional(
+    Type.String({
+      enum: ['true'],
+      description:
+        'Only items with a price entry a special lowers now (special, or med_special with menu_type=med).',
+      examples: ['true'],
     }),
   ),
   in_stock: Type.Optional(
@@ -70,7 +90,7 @@ export const V1_MENU_PARAMETERS = {
     Type.String({
       enum: [...SORT_KEYS, ...SORT_KEYS.map((key) => `-${key}`)],
       description:
-        'The order: - before a key for descending; ties by id. Left out: by id (by relevance with q). Items without the value come last.',
+        'The order: - before a key for descending; ties by id. Left out: by id (by relevance with q). Items without the value come last. price is an item’s lowest effective price (menu_type chooses which), price_per_gram its lowest effective adult-use price per gram.',
       examples: ['-thc'],
     }),
   ),

@@ -17,7 +17,10 @@ export interface MenuQuery {
   brands: readonly string[];
   strainTypes: readonly string[];
   tags: readonly string[];
+  effects: readonly string[];
   ids: readonly number[];
+  /** The unit thc_min/max and cbd_min/max (and sort=thc) read: percent by weight, or mg per package. */
+  potencyUnit: 'percent' | 'mg';
   thcMin?: number;
   thcMax?: number;
   cbdMin?: number;
@@ -25,6 +28,7 @@ export interface MenuQuery {
   priceMin?: number;
   priceMax?: number;
   menuType: 'rec' | 'med';
+  onSpecial: boolean;
   inStock: boolean;
   staffPick: boolean;
   active: 'true' | 'false' | 'all';
@@ -41,8 +45,18 @@ export interface MenuQuery {
 }
 
 /** The parameters `/v1/menu` takes, each with what it holds (the OpenAPI document and the 400s say it). */
-export const REPEATABLE = ['product_type', 'brand', 'strain_type', 'tag', 'ids', 'fields', 'facets'] as const;
+export const REPEATABLE = [
+  'product_type',
+  'brand',
+  'strain_type',
+  'tag',
+  'effect',
+  'ids',
+  'fields',
+  'facets',
+] as const;
 export const SINGLE = [
+  'potency_unit',
   'thc_min',
   'thc_max',
   'cbd_min',
@@ -50,6 +64,7 @@ export const SINGLE = [
   'price_min',
   'price_max',
   'menu_type',
+  'on_special',
   'in_stock',
   'staff_pick',
   'active',
@@ -206,7 +221,9 @@ export function parseMenuQuery(
     brands: listOf(query.brand),
     strainTypes: listOf(query.strain_type),
     tags: listOf(query.tag),
+    effects: listOf(query.effect),
     ids,
+    potencyUnit: oneOf(query, 'potency_unit', ['percent', 'mg'] as const) ?? 'percent',
     thcMin: number(query, 'thc_min'),
     thcMax: number(query, 'thc_max'),
     cbdMin: number(query, 'cbd_min'),
@@ -214,6 +231,7 @@ export function parseMenuQuery(
     priceMin: number(query, 'price_min'),
     priceMax: number(query, 'price_max'),
     menuType: oneOf(query, 'menu_type', ['rec', 'med'] as const) ?? 'rec',
+    onSpecial: onlyTrue(query, 'on_special'),
     inStock: onlyTrue(query, 'in_stock'),
     staffPick: onlyTrue(query, 'staff_pick'),
     active: oneOf(query, 'active', ['true', 'false', 'all'] as const) ?? 'true',

@@ -1,6 +1,4 @@
 import { type TSchema, Type } from 'typebox';
-import { LIMITS } from '../../../domain/field-kinds.js';
-import { ITEM_READ_EXAMPLE, ItemReadSchema, PriceReadSchema } from '../../../domain/item-reads.js';
 import { EXTERNAL_REF_PATTERN } from '../../../domain/item-ref.js';
 import {
   CANONICAL_ITEM_EXAMPLE,
@@ -10,6 +8,7 @@ import {
   PRICE_FIELDS,
 } from '../../../domain/item-schema.js';
 import { Nullable } from '../../../domain/nullable.js';
+import { PricedItemSchema } from '../../../domain/priced-item.js';
 import { ALL_ITEM_FIELD_ALIASES } from '../../../forms/index.js';
 import { CHECKED_BY_CODE } from '../../pipeline/document-notes.js';
 import { DispensaryId, IdText } from './shared.schemas.js';
@@ -50,90 +49,11 @@ export const ItemParams = Type.Object({
   item_id: ItemRefText,
 });
 
+/** An item of the sync API's menu read (src/domain/priced-item.ts): also Form v1's item. */
+export const PricedItem = PricedItemSchema;
+
 /** The canonical item: every field of both forms, as imports, exports and the sync API use it. */
 export const CanonicalItem = CanonicalItemSchema;
-
-/** The special a price entry's effective price comes from. */
-export const AppliedSpecial = Type.Object(
-  {
-    id: Type.Integer(),
-    name: Type.String(),
-    ends_at: Nullable(
-      Type.String({
-        format: 'date-time',
-        description: 'When it stops applying: its end, or the end of today’s window; null: no end.',
-      }),
-    ),
-  },
-  { additionalProperties: false, title: 'AppliedSpecial' },
-);
-
-/** A price entry of the sync API's menu read: as written, with the price people pay now. */
-const PricedEntry = Type.Object(
-  {
-    ...PriceReadSchema.properties,
-    effective_price: Type.Number({
-      minimum: 0,
-      description:
-        'The price now: price lowered by the best special that applies (they do not stack), or price.',
-    }),
-    special: Nullable({
-      ...AppliedSpecial,
-      description: 'The special effective_price comes from; null when it is price as written.',
-    }),
-    effective_med_price: Nullable(
-      Type.Number({
-        minimum: 0,
-        description:
-          'The medical price now: med_price lowered by the best special for med or both (they do not stack), or med_price; null when the entry has no med_price.',
-      }),
-    ),
-    med_special: Nullable({
-      ...AppliedSpecial,
-      description: 'The special effective_med_price comes from; null when none applies.',
-    }),
-  },
-  { additionalProperties: false, title: 'PricedEntry' },
-);
-
-/** An item of the sync API's menu read: the item as read, each price entry with its effective price. */
-export const PricedItem = Type.Object(
-  {
-    ...ItemReadSchema.properties,
-    prices: Type.Array(PricedEntry, { maxItems: LIMITS.pricesPerItem }),
-  },
-  {
-    additionalProperties: false,
-    title: 'PricedItem',
-    description:
-      'A canonical item as the sync API reads it (ItemRead), each price entry with its effective price now.',
-    examples: [
-      {
-        ...ITEM_READ_EXAMPLE,
-        prices: ITEM_READ_EXAMPLE.prices.map((price, index) =>
-          index === 0
-            ? {
-                ...price,
-                effective_price: 9.6,
-                special: { id: 1, name: 'Happy hour', ends_at: '2026-04-20T01:00:00.000Z' },
-                effective_med_price: price.med_price === null ? null : Math.round(price.med_price * 80) / 100,
-                med_special:
-                  price.med_price === null
-                    ? null
-                    : { id: 1, name: 'Happy hour', ends_at: '2026-04-20T01:00:00.000Z' },
-              }
-            : {
-                ...price,
-                effective_price: price.price,
-                special: null,
-                effective_med_price: price.med_price,
-                med_special: null,
-              },
-        ),
-      },
-    ],
-  },
-);
 
 /**
  * An item as the sync API takes it: the canonical fields, and each request form's other spellings.

@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
 import { ItemReadSchema } from '../../../domain/item-reads.js';
 import { parseItemRef } from '../../../domain/item-ref.js';
+import { pricedItemRecord } from '../../../domain/priced-item.js';
 import { importLabResult } from '../../../services/lab-results.js';
 import { lineOf } from '../../../services/menus.js';
-import { importReportRecord, pricedItemRecord } from '../../../services/records.js';
+import { importReportRecord } from '../../../services/records.js';
 import { noContent } from '../../pipeline/error-responses.js';
 import { actorOf, pathId } from './auth.js';
 import { LabResultBody, LabResultOut } from './lab-result.schemas.js';

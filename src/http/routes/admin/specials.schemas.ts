@@ -6,7 +6,7 @@ import {
   SpecialInputSchema,
   SpecialPatchSchema,
   SpecialScheduleFields,
-  SpecialTargetsSchema,
+  SpecialTargetsOutSchema,
 } from '../../../domain/special-schema.js';
 import { CHECKED_BY_CODE } from '../../pipeline/document-notes.js';
 import { DispensaryId, IdText, OptionalCount } from './shared.schemas.js';
@@ -41,13 +41,6 @@ export const PatchSpecialBody = Type.Unsafe<unknown>({
   examples: [{ ends_at: '2026-08-01T00:00:00Z' }],
 });
 
-/** Every list present in an answer, empty when not given. */
-const TargetsOut = Type.Required(SpecialTargetsSchema, {
-  additionalProperties: false,
-  title: 'SpecialTargetsOut',
-  description: 'The items the special applies to: an item matching any entry of any list.',
-});
-
 export const SpecialOut = Type.Object(
   {
     id: Type.Integer(),
@@ -56,7 +49,7 @@ export const SpecialOut = Type.Object(
     description: SPECIAL_FIELDS.description,
     kind: SPECIAL_FIELDS.kind,
     value: SPECIAL_FIELDS.value,
-    applies_to: TargetsOut,
+    applies_to: SpecialTargetsOutSchema,
     menu_type: SPECIAL_FIELDS.menu_type,
     ...SpecialScheduleFields,
     created_at: Type.String({ format: 'date-time' }),
