@@ -264,7 +264,7 @@ function Shell(props: { session: AdminSession; onSignOut: () => void }) {
   else if (section === 'audit') page = <AuditPage />;
   else if (section === 'webhooks') page = <WebhooksPage />;
   else if (section === 'usage') page = <UsagePage />;
-  else if (section === 'team') page = <TeamPage />;
+  else if (section === 'team') page = <TeamPage operator={operator} />;
   else if (section === 'account' && account) page = <AccountPage email={account.email} />;
   return (
     <>

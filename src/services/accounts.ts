@@ -272,7 +272,7 @@ export function checkedEmail(email: unknown): string {
   return normal;
 }
 
-function checkedPassword(password: unknown): string {
+export function checkedPassword(password: unknown): string {
   if (typeof password !== 'string' || password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
     throw new ServiceError(
       'invalid_request',

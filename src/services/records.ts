@@ -10,6 +10,7 @@ import type {
   AdminKey,
   AuditEntry,
   DispensarySummary,
+  Integrator,
   Webhook,
   WebhookDelivery,
 } from '../store/store.js';
@@ -207,5 +208,20 @@ export function accountRecord(account: Account) {
     active: account.active,
     created_at: account.createdAt,
     updated_at: account.updatedAt,
+  };
+}
+
+/** An integrator's registration as the sync API and `integrator list --json` give it (never its password). */
+export function integratorRecord(integrator: Integrator) {
+  return {
+    id: integrator.accountId,
+    email: integrator.email,
+    name: integrator.name,
+    company: integrator.company,
+    building: integrator.building,
+    status: integrator.status,
+    credential: integrator.credentialUsername,
+    created_at: integrator.createdAt,
+    updated_at: integrator.updatedAt,
   };
 }

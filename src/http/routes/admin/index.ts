@@ -16,6 +16,7 @@ import type { AdminContext } from './context.js';
 import { credentialRoutes } from './credentials.js';
 import { dispensaryRoutes } from './dispensaries.js';
 import { idempotentWriter } from './idempotent.js';
+import { integratorRoutes } from './integrators.js';
 import { menuRoutes } from './menu.js';
 import { passkeyRoutes } from './passkeys.js';
 import { sessionRoutes } from './session.js';
@@ -85,6 +86,7 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
     await keyed.register(specialRoutes, context);
     await keyed.register(activityRoutes, { ...context, usage: options.usage });
     await keyed.register(accountRoutes, { ...context, consoleUrl: options.consoleUrl });
+    await keyed.register(integratorRoutes, context);
     if (options.secondFactors) {
       await keyed.register(totpRoutes, { ...context, secondFactors: options.secondFactors });
     }

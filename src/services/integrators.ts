@@ -1,0 +1,198 @@
+import { hashPassword, type ScryptCost } from '../auth/password.js';
+import { generateSecret, secretDigest } from '../auth/secrets.js';
+import type { IntegratorApproval } from '../config/settings.js';
+import { type Principal, refusal } from '../domain/permissions.js';
+import { ConflictError, type Integrator, type IntegratorProfile, type Store } from '../store/store.js';
+import { checkedEmail, checkedPassword, LINK_LIFETIME_MS, type Mailer } from './accounts.js';
+import { ServiceError } from './errors.js';
+
+/** Where the confirmation page is; the secret follows after `#`, so that it never reaches a server log. */
+export const CONFIRM_PAGE = '/developers/confirm';
+const SYSTEM_ACTOR = 'system:integrator-approval';
+
+/** What registering answers: the one-time confirmation link, and whether it went by email. */
+export interface Registration {
+  email: string;
+  /** Undefined when the email already had an account: nothing was made or sent (the page says the same). */
+  url?: string;
+  emailed: boolean;
+  emailError?: string;
+}
+
+/**
+ * Integrators who onboard themselves: registration at /developers, the confirmation link, and the
+ * operator's approval (the console and `menu-api integrator` both call it), which creates the API
+ * credential the request forms read with.
+ */
+export class IntegratorService {
+  constructor(
+    private readonly store: Store,
+    private readonly options: {
+      scryptCost?: ScryptCost;
+      mailer?: Mailer;
+      approval?: IntegratorApproval;
+      /** Runs after a credential is created (the change feed's poll, as the credential service's). */
+      afterWrite?: () => Promise<void>;
+    } = {},
+  ) {}
+
+  /**
+   * A new registration, unconfirmed, and its confirmation link (emailed when a mailer is set). An email
+   * that already has an account gets the same answer and nothing else, so that the public form does
+   * not tell who has an account.
+   */
+  async register(input: Record<string, unknown>, siteUrl: string): Promise<Registration> {
+    const email = checkedEmail(input.email);
+    const profile: IntegratorProfile = {
+      name: checkedText(input.name, 'name', 200),
+      company: checkedText(input.company, 'company', 200),
+      building: checkedText(input.building, 'what you build', 2000),
+    };
+    const password = checkedPassword(input.password);
+    const secret = generateSecret(32);
+    const expiresAt = new Date(Date.now() + LINK_LIFETIME_MS).toISOString();
+    try {
+      await this.store.integrators.register(
+        email,
+        profile,
+        await hashPassword(password, this.options.scryptCost),
+        { digest: secretDigest(secret), expiresAt },
+      );
+    } catch (error) {
+      if (error instanceof ConflictError) return { email, emailed: false };
+      throw error;
+    }
+    const url = `${siteUrl.replace(/\/+$/, '')}${CONFIRM_PAGE}#${secret}`;
+    const mailer = this.options.mailer;
+    if (!mailer) return { email, url, emailed: false };
+    try {
+      await mailer.send({
+        to: email,
+        subject: 'Confirm your email for the dispensary menu API',
+        text: [
+          `Hello ${profile.name},`,
+          '',
+          `Open this link to confirm your email (it works once, until ${expiresAt}):`,
+          url,
+          '',
+          'After that, the operator of this server reviews your registration; you will be able to sign in once it is approved.',
+        ].join('\n'),
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { email, url, emailed: false, emailError: `Could not email the link to ${email}: ${reason}` };
+    }
+    return { email, url, emailed: true };
+  }
+
+  /** Uses a confirmation link once; with automatic approval, the integrator is approved at once. */
+  async confirm(secret: unknown): Promise<Integrator> {
+    const text = typeof secret === 'string' ? secret.trim() : '';
+    const confirmed = /^[A-Za-z0-9_-]{20,100}$/.test(text)
+      ? await this.store.integrators.confirm(secretDigest(text), new Date().toISOString())
+      : undefined;
+    if (!confirmed) {
+      throw new ServiceError(
+        'not_found',
+        'This confirmation link is unknown, already used or expired (links work once, for 7 days). Register again at /developers.',
+      );
+    }
+    if (this.options.approval !== 'automatic') return confirmed;
+    return this.approveWaiting(confirmed.accountId, SYSTEM_ACTOR);
+  }
+
+  /** Every registration, newest decisions included: the operator's. */
+  async list(by: Principal): Promise<Integrator[]> {
+    mustOperate(by);
+    return this.store.integrators.list();
+  }
+
+  async get(accountId: number, by: Principal): Promise<Integrator> {
+    mustOperate(by);
+    return this.found(accountId);
+  }
+
+  /** Approves a waiting registration: its API credential is made (reading no dispensary yet). */
+  async approve(ref: IntegratorRef, by: Principal): Promise<Integrator> {
+    mustOperate(by);
+    const integrator = await this.resolve(ref);
+    return this.approveWaiting(integrator.accountId, by.actor);
+  }
+
+  async decline(ref: IntegratorRef, by: Principal): Promise<Integrator> {
+    mustOperate(by);
+    const integrator = await this.resolve(ref);
+    const declined = await this.store.integrators.decline(integrator.accountId, by.actor);
+    if (!declined) throw notWaiting(integrator);
+    return declined;
+  }
+
+  private async approveWaiting(accountId: number, actor: string): Promise<Integrator> {
+    // Nobody sees this password: the integrator makes its own in the portal (shown to it once).
+    const passwordHash = await hashPassword(generateSecret(), this.options.scryptCost);
+    const approved = await this.store.integrators.approve(
+      accountId,
+      { username: credentialUsername(accountId), passwordHash },
+      actor,
+    );
+    if (!approved) throw notWaiting(await this.found(accountId));
+    await this.options.afterWrite?.();
+    return approved;
+  }
+
+  /** By account id, or by email (the CLI's way). */
+  private async resolve(ref: IntegratorRef): Promise<Integrator> {
+    if (typeof ref === 'number') return this.found(ref);
+    const email = ref.trim().toLowerCase();
+    const found = (await this.store.integrators.list()).find((integrator) => integrator.email === email);
+    if (!found) throw notFound(ref);
+    return found;
+  }
+
+  private async found(accountId: number): Promise<Integrator> {
+    const integrator = await this.store.integrators.get(accountId);
+    if (!integrator) throw notFound(accountId);
+    return integrator;
+  }
+}
+
+/** An integrator, by account id or email. */
+export type IntegratorRef = number | string;
+
+/** The credential an approved integrator reads with: named after its account, so never taken. */
+export const credentialUsername = (accountId: number): string => `integrator-${accountId}`;
+
+function mustOperate(by: Principal): void {
+  const refused = refusal(by, 'operator');
+  if (refused) throw new ServiceError('forbidden', refused);
+}
+
+function checkedText(value: unknown, field: string, max: number): string {
+  const text = typeof value === 'string' ? value.trim() : '';
+  // Control characters (NUL among them) have no place in a name, and would garble the console's lists;
+  // tabs and line breaks are fine in what it builds.
+  const control = [...text].some((character) => {
+    const code = character.charCodeAt(0);
+    return (code < 32 && character !== '\t' && character !== '\n' && character !== '\r') || code === 127;
+  });
+  if (text.length === 0 || text.length > max || control) {
+    throw new ServiceError('invalid_request', `Give your ${field}: 1 to ${max} characters.`, [
+      { field, message: `1 to ${max} characters` },
+    ]);
+  }
+  return text;
+}
+
+function notFound(ref: IntegratorRef): ServiceError {
+  return new ServiceError(
+    'not_found',
+    `There is no integrator ${ref}. List them with: npx menu-api integrator list`,
+  );
+}
+
+function notWaiting(integrator: Integrator): ServiceError {
+  return new ServiceError(
+    'conflict',
+    `The registration of ${integrator.email} is ${integrator.status}, not waiting for a decision.`,
+  );
+}

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli } from '../../helpers/cli.js';
+import { listeningForAccounts, PASSWORD, type Session, sessionOf } from '../../helpers/console-http.js';
+import { send } from '../../helpers/process.js';
+import { type SmtpReceiver, startSmtpReceiver } from '../../helpers/smtp.js';
+
+/**
+ * Integrators onboarding themselves, over real HTTP with a real SMTP server: registration at
+ * /developers, the emailed confirmation link, the operator's approval (which makes the credential),
+ * and sign-in with the password chosen at registration.
+ */
+assertBuilt();
+
+const DEV_PASSWORD = 'integrator horse battery staple';
+
+describe('integrators registering at /developers', () => {
+  let smtp: SmtpReceiver;
+  let server: Awaited<ReturnType<typeof listeningForAccounts>>;
+  let operator: Session;
+
+  const form = (path: string, fields: Record<string, string>, origin = server.base) =>
+    send(`${server.base}${path}`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
+  const register = (email: string, password = DEV_PASSWORD) =>
+    form('/developers', {
+      name: 'Dana Developer',
+      company: 'Menu Apps Inc.',
+      email,
+      building: 'A menu app for phones',
+      password,
+    });
+  /** The secret of the confirmation link of the last email to `email`. */
+  const secretMailedTo = (email: string) => {
+    const mail = smtp.received.filter((message) => message.to.includes(email)).at(-1);
+    const link = mail?.text.match(/https?:\/\/\S+\/developers\/confirm#([A-Za-z0-9_-]+)/);
+    expect(link, mail?.text).toBeTruthy();
+    return link![1]!;
+  };
+  const signIn = (email: string, password: string) =>
+    server.call('POST', '/session', undefined, { email, password });
+  const integratorOf = async (email: string) => {
+    const listed = await server.call('GET', '/integrators', operator);
+    expect(listed.status, listed.body).toBe(200);
+    return (
+      JSON.parse(listed.body) as { id: number; email: string; status: string; credential: string | null }[]
+    ).find((integrator) => integrator.email === email)!;
+  };
+
+  beforeAll(async () => {
+    smtp = await startSmtpReceiver();
+    server = await listeningForAccounts({ smtpUrl: smtp.url });
+    await server.account('staff@example.com');
+    const issued = await server.runtime.services.accounts.invite(
+      { email: 'olga@example.com', role: 'operator' },
+      { actor: 'cli', role: 'operator', dispensaries: 'all' },
+      server.base,
+    );
+    await server.runtime.services.accounts.redeemLink(new URL(issued.url).hash.slice(1), PASSWORD);
+    operator = sessionOf(await signIn('olga@example.com', PASSWORD));
+  });
+  afterAll(async () => {
+    await server?.runtime.close();
+    await smtp?.close();
+  });
+
+  it('serves the registration page with no inline script and labelled fields', async () => {
+    const page = await send(`${server.base}/developers`);
+    expect(page.status).toBe(200);
+    const policy = String(page.headers['content-security-policy']);
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).not.toContain('unsafe-inline');
+    expect(page.body).not.toMatch(/<script(?![^>]*\ssrc=)/);
+    for (const field of ['name', 'company', 'email', 'building', 'password']) {
+      expect(page.body).toContain(`<label for="${field}">`);
+    }
+  });
+
+  it('registers, emails a one-time link, and waits for the operator after confirmation', async () => {
+    const answer = await register('Dev@Example.com');
+    expect(answer.status, answer.body).toBe(200);
+    expect(answer.body).toContain('Check your email');
+    const secret = secretMailedTo('dev@example.com');
+    // Not before the operator approves: the same refusal as a wrong password.
+    expect((await signIn('dev@example.com', DEV_PASSWORD)).status).toBe(401);
+    expect((await integratorOf('dev@example.com')).status).toBe('unconfirmed');
+
+    const confirmed = await form('/developers/confirm', { code: secret });
+    expect(confirmed.status, confirmed.body).toBe(200);
+    expect(confirmed.body).toContain('reviews your registration');
+    expect((await form('/developers/confirm', { code: secret })).status).toBe(404);
+    expect((await integratorOf('dev@example.com')).status).toBe('waiting');
+    expect((await signIn('dev@example.com', DEV_PASSWORD)).status).toBe(401);
+
+    const { id } = await integratorOf('dev@example.com');
+    const approved = await server.call('POST', `/integrators/${id}/approve`, operator);
+    expect(approved.status, approved.body).toBe(200);
+    expect(JSON.parse(approved.body)).toMatchObject({ status: 'approved', credential: `integrator-${id}` });
+    const credentials = JSON.parse((await server.call('GET', '/credentials', operator)).body) as {
+      username: string;
+      dispensaries: number[] | null;
+    }[];
+    expect(
+      credentials.find((credential) => credential.username === `integrator-${id}`)?.dispensaries,
+    ).toEqual([]);
+    expect((await server.call('POST', `/integrators/${id}/approve`, operator)).status).toBe(409);
+
+    const session = sessionOf(await signIn('dev@example.com', DEV_PASSWORD));
+    // An integrator reaches none of the sync API's dispensary routes.
+    expect((await server.call('GET', '/dispensaries', session)).status).toBe(403);
+    expect((await server.call('GET', '/integrators', session)).status).toBe(403);
+  });
+
+  it('declines, and the declined integrator never signs in', async () => {
+    await register('declined@example.com');
+    await form('/developers/confirm', { code: secretMailedTo('declined@example.com') });
+    const { id } = await integratorOf('declined@example.com');
+    const declined = await server.call('POST', `/integrators/${id}/decline`, operator);
+    expect(JSON.parse(declined.body).status).toBe('declined');
+    expect((await signIn('declined@example.com', DEV_PASSWORD)).status).toBe(401);
+    expect((await server.call('POST', `/integrators/${id}/approve`, operator)).status).toBe(409);
+  });
+
+  it('the command line lists, approves and declines through the same service', async () => {
+    const cli = (...args: string[]) => runCli(server.runtime.database, ['integrator', ...args]);
+    const help = await cli('--help');
+    expect(help.stdout).toMatch(/list[\s\S]*approve[\s\S]*decline/);
+    await register('cli@example.com');
+    await form('/developers/confirm', { code: secretMailedTo('cli@example.com') });
+    const listed = await cli('list', '--json');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toContainEqual(
+      expect.objectContaining({ email: 'cli@example.com', status: 'waiting', credential: null }),
+    );
+    const approved = await cli('approve', 'cli@example.com', '--json');
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(JSON.parse(approved.stdout)).toMatchObject({ status: 'approved' });
+    const again = await cli('decline', 'cli@example.com');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('is approved, not waiting');
+    expect(sessionOf(await signIn('cli@example.com', DEV_PASSWORD)).csrf).toBeTruthy();
+  });
+
+  it('answers a known email as any other, and sends it nothing', async () => {
+    const before = smtp.received.length;
+    const answer = await register('staff@example.com');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('Check your email');
+    expect(smtp.received.length).toBe(before);
+  });
+
+  it('refuses bad fields with the form again, a foreign origin, and a wrong code', async () => {
+    const short = await register('short@example.com', 'short');
+    expect(short.status).toBe(400);
+    expect(short.body).toContain('12 to 200 characters');
+    expect(short.body).toContain('value="short@example.com"');
+    expect(short.body).not.toContain('value="short"');
+    expect((await form('/developers', { email: 'x@example.com' }, 'https://evil.example')).status).toBe(403);
+    expect((await form('/developers/confirm', { code: 'not-a-real-code-at-all-xyz' })).status).toBe(404);
+  });
+});
