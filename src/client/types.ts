@@ -71,7 +71,13 @@ import type {
   DispensarySummaryOut,
   TokenOut,
 } from '../http/routes/admin/dispensaries.schemas.js';
-import type { IntegratorOut } from '../http/routes/admin/integrators.schemas.js';
+import type {
+  AccessRequestOut,
+  AccessTokenOut,
+  IntegratorOut,
+  PortalOut,
+  RotatedPasswordOut,
+} from '../http/routes/admin/integrators.schemas.js';
 import type { ImportResultOut, UpsertOut } from '../http/routes/admin/menu.schemas.js';
 import type { PasskeyOut } from '../http/routes/admin/passkeys.schemas.js';
 import type { EnrolledSessionOut, SessionOut } from '../http/routes/admin/session.schemas.js';
@@ -87,6 +93,10 @@ import type { DeliveryOut, WebhookOut, WebhookWithSecretOut } from '../http/rout
 export type AdminSession = Static<typeof SessionOut>;
 export type AccountSummary = Static<typeof AccountOut>;
 export type IntegratorSummary = Static<typeof IntegratorOut>;
+export type AccessRequestSummary = Static<typeof AccessRequestOut>;
+export type IntegratorPortal = Static<typeof PortalOut>;
+export type RotatedCredentialPassword = Static<typeof RotatedPasswordOut>;
+export type IntegratorAccessToken = Static<typeof AccessTokenOut>;
 export type PasskeySummary = Static<typeof PasskeyOut>;
 export type PendingSignIn = Static<typeof PendingSignInOut>;
 export type EnrolledSession = Static<typeof EnrolledSessionOut>;

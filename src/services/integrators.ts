@@ -1,8 +1,14 @@
 import { hashPassword, type ScryptCost } from '../auth/password.js';
 import { generateSecret, secretDigest } from '../auth/secrets.js';
 import type { IntegratorApproval } from '../config/settings.js';
-import { type Principal, refusal } from '../domain/permissions.js';
-import { ConflictError, type Integrator, type IntegratorProfile, type Store } from '../store/store.js';
+import { covers, type Permission, type Principal, reach, refusal } from '../domain/permissions.js';
+import {
+  type AccessRequest,
+  ConflictError,
+  type Integrator,
+  type IntegratorProfile,
+  type Store,
+} from '../store/store.js';
 import { checkedEmail, checkedPassword, LINK_LIFETIME_MS, type Mailer } from './accounts.js';
 import { ServiceError } from './errors.js';
 
@@ -127,6 +133,98 @@ export class IntegratorService {
     return declined;
   }
 
+  /** The signed-in integrator's own registration and its requests to read dispensaries. */
+  async portal(by: Principal): Promise<{ integrator: Integrator; access: AccessRequest[] }> {
+    const accountId = mustBe(by, 'developer');
+    const integrator = await this.found(accountId);
+    return { integrator, access: await this.store.integrators.accessRequests({ accountId }) };
+  }
+
+  /** A new password for the integrator's own credential, shown once (the old one stops working). */
+  async rotatePassword(by: Principal): Promise<{ username: string; password: string }> {
+    const accountId = mustBe(by, 'developer');
+    const password = generateSecret();
+    const username = await this.store.integrators.setCredentialPassword(
+      accountId,
+      await hashPassword(password, this.options.scryptCost),
+    );
+    if (!username) {
+      throw new ServiceError('conflict', 'Your credential is revoked or not made yet: ask the operator.');
+    }
+    await this.options.afterWrite?.();
+    return { username, password };
+  }
+
+  /** Asks to read a published dispensary, named as its public page names it (its name, or its slug). */
+  async requestAccess(by: Principal, publicName: unknown): Promise<AccessRequest> {
+    const accountId = mustBe(by, 'developer');
+    const wanted = typeof publicName === 'string' ? publicName.trim().toLowerCase() : '';
+    const matches = (await this.store.dispensaries.list()).filter(
+      (dispensary) =>
+        dispensary.published &&
+        wanted !== '' &&
+        (dispensary.name.toLowerCase() === wanted || dispensary.slug === wanted),
+    );
+    if (matches.length !== 1) {
+      throw new ServiceError(
+        'not_found',
+        matches.length === 0
+          ? `No published dispensary is called "${String(publicName ?? '').slice(0, 200)}". Use the name on its public menu page, or the last part of its address (/m/NAME).`
+          : 'More than one published dispensary has that name: use the last part of its public page’s address (/m/NAME).',
+      );
+    }
+    try {
+      return await this.store.integrators.requestAccess(accountId, matches[0]!.id);
+    } catch (error) {
+      if (error instanceof ConflictError) {
+        throw new ServiceError('conflict', `You asked for ${matches[0]!.name} before: see your portal.`);
+      }
+      throw error;
+    }
+  }
+
+  /** A token of the integrator's own for a dispensary it may read, shown once (an earlier one stops working). */
+  async issueAccessToken(by: Principal, requestId: number): Promise<{ dispensaryId: number; token: string }> {
+    const accountId = mustBe(by, 'developer');
+    const request = await this.store.integrators.getAccessRequest(requestId);
+    if (!request || request.accountId !== accountId) throw accessNotFound(requestId);
+    const token = generateSecret();
+    if (!(await this.store.integrators.setAccessToken(requestId, secretDigest(token), by.actor))) {
+      throw new ServiceError(
+        'conflict',
+        `Your request for ${request.dispensaryName} is ${request.status}, not approved.`,
+      );
+    }
+    await this.options.afterWrite?.();
+    return { dispensaryId: request.dispensaryId, token };
+  }
+
+  /** Requests to read the dispensaries `by` manages (an operator: every one). */
+  async accessRequests(by: Principal): Promise<AccessRequest[]> {
+    mustBe(by, 'integrators');
+    return this.store.integrators.accessRequests({ dispensaryIds: reach(by) });
+  }
+
+  /** A manager of the dispensary approves (its credential may then read it) or declines a waiting request. */
+  async decideAccess(
+    by: Principal,
+    requestId: number,
+    decision: 'approved' | 'declined',
+  ): Promise<AccessRequest> {
+    mustBe(by, 'integrators');
+    const request = await this.store.integrators.getAccessRequest(requestId);
+    if (!request || !covers(by, request.dispensaryId)) throw accessNotFound(requestId);
+    const decided = await this.store.integrators.decideAccess(requestId, decision, by.actor);
+    if (!decided) {
+      throw new ServiceError(
+        'conflict',
+        `The request of ${request.email} is ${request.status}, not waiting.`,
+      );
+    }
+    await this.options.afterWrite?.();
+    return decided;
+  }
+
   private async approveWaiting(accountId: number, actor: string): Promise<Integrator> {
     // Nobody sees this password: the integrator makes its own in the portal (shown to it once).
     const passwordHash = await hashPassword(generateSecret(), this.options.scryptCost);
@@ -161,6 +259,20 @@ export type IntegratorRef = number | string;
 
 /** The credential an approved integrator reads with: named after its account, so never taken. */
 export const credentialUsername = (accountId: number): string => `integrator-${accountId}`;
+
+/** Refuses unless `by` has the permission; the account it acts as, for an integrator's own routes. */
+function mustBe(by: Principal, permission: Permission): number {
+  const refused = refusal(by, permission);
+  if (refused) throw new ServiceError('forbidden', refused);
+  if (permission === 'developer' && by.accountId === undefined) {
+    throw new ServiceError('forbidden', 'This is an integrator’s own page: sign in as the integrator.');
+  }
+  return by.accountId ?? 0;
+}
+
+function accessNotFound(id: number): ServiceError {
+  return new ServiceError('not_found', `There is no access request ${id} that you may see.`);
+}
 
 function mustOperate(by: Principal): void {
   const refused = refusal(by, 'operator');

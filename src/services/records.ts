@@ -6,6 +6,7 @@ import type { AppliedSpecial, MenuPricing } from '../domain/special-pricing.js';
 import type { Special } from '../domain/special-schema.js';
 import { specialRecordOf } from '../domain/validate-special.js';
 import type {
+  AccessRequest,
   Account,
   AdminKey,
   AuditEntry,
@@ -223,5 +224,23 @@ export function integratorRecord(integrator: Integrator) {
     credential: integrator.credentialUsername,
     created_at: integrator.createdAt,
     updated_at: integrator.updatedAt,
+  };
+}
+
+/** A request to read a dispensary, as the portal and the managers' list give it (never a token). */
+export function accessRequestRecord(request: AccessRequest) {
+  return {
+    id: request.id,
+    integrator_id: request.accountId,
+    email: request.email,
+    company: request.company,
+    building: request.building,
+    dispensary_id: request.dispensaryId,
+    dispensary_name: request.dispensaryName,
+    status: request.status,
+    token_issued: request.hasToken,
+    decided_by: request.decidedBy,
+    created_at: request.createdAt,
+    updated_at: request.updatedAt,
   };
 }

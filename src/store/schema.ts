@@ -375,6 +375,8 @@ export interface IntegratorAccessTable {
   dispensary_id: number;
   status: string;
   decided_by: string | null;
+  /** SHA-256 of the integrator's own token for this dispensary; null until it asks for one. */
+  token_digest: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -1,5 +1,10 @@
 import { useState } from 'preact/hooks';
-import type { AccountSummary, IntegratorSummary, IssuedAccountLink } from '../../../src/client/types.js';
+import type {
+  AccessRequestSummary,
+  AccountSummary,
+  IntegratorSummary,
+  IssuedAccountLink,
+} from '../../../src/client/types.js';
 import { api } from '../api.js';
 import { Confirm, ErrorText, SecretOnce, TextInput, useDispensaries, useLoad, when } from '../components.js';
 import { CheckGroup, DangerButton, ListTable, useDeletion } from '../lists.js';
@@ -142,6 +147,7 @@ export function TeamPage(props: { operator: boolean }) {
           <p>Their sessions end at once.</p>
         </Confirm>
       )}
+      <AccessRequests />
       {props.operator && <Integrators onDecided={list.reload} />}
     </>
   );
@@ -235,5 +241,62 @@ function ChangeAccount(props: { account: AccountSummary; options: DispensaryOpti
       </button>
       <ErrorText message={error} />
     </form>
+  );
+}
+
+/**
+ * Integrators' requests to read the dispensaries this person manages: approving one lets the
+ * integrator's credential read that dispensary (and take a token of its own for it, in its portal).
+ */
+function AccessRequests() {
+  const list = useLoad(() => api<AccessRequestSummary[]>('GET', '/access-requests'), []);
+  const [error, setError] = useState('');
+  const decide = async (request: AccessRequestSummary, decision: 'approve' | 'decline') => {
+    setError('');
+    try {
+      await api('POST', `/access-requests/${request.id}/${decision}`);
+      list.reload();
+    } catch (failure) {
+      setError(asApiError(failure).message);
+    }
+  };
+  return (
+    <>
+      <h2>Integrators’ access requests</h2>
+      <ErrorText message={error} />
+      <ListTable
+        list={list}
+        columns={['Dispensary', 'Integrator', 'Company', 'What they build', 'Status', 'Asked']}
+        actions
+        row={(request) => (
+          <tr key={request.id}>
+            <td>{request.dispensary_name}</td>
+            <td>{request.email}</td>
+            <td>{request.company}</td>
+            <td>{request.building}</td>
+            <td>{request.status}</td>
+            <td>{when(request.created_at)}</td>
+            <td>
+              {request.status === 'waiting' && (
+                <>
+                  <button type="button" onClick={() => decide(request, 'approve')}>
+                    Approve{' '}
+                    <span class="visually-hidden">
+                      {request.email} for {request.dispensary_name}
+                    </span>
+                  </button>
+                  <DangerButton
+                    name={`Decline ${request.email} for ${request.dispensary_name}`}
+                    onClick={() => decide(request, 'decline')}
+                  >
+                    Decline
+                  </DangerButton>
+                </>
+              )}
+            </td>
+          </tr>
+        )}
+      />
+    </>
   );
 }

@@ -31,6 +31,27 @@ export interface NewIntegratorCredential {
   passwordHash: string;
 }
 
+/** Where a request to read a dispensary is: `waiting` for its managers, then `approved` or `declined`. */
+export type AccessRequestStatus = 'waiting' | 'approved' | 'declined';
+
+/** An integrator's request to read a dispensary. */
+export interface AccessRequest {
+  id: number;
+  accountId: number;
+  email: string;
+  company: string;
+  /** What the integrator builds, for the managers deciding. */
+  building: string;
+  dispensaryId: number;
+  dispensaryName: string;
+  status: AccessRequestStatus;
+  /** Whether the integrator has taken its token for the dispensary (shown to it once). */
+  hasToken: boolean;
+  decidedBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** Integrators' registrations; every change is recorded (change notice, audit entry), never a secret. */
 export interface IntegratorRepository {
   /**
@@ -61,4 +82,25 @@ export interface IntegratorRepository {
   ): Promise<Integrator | undefined>;
   /** Declines a waiting registration (its chosen password is forgotten). Undefined when it is not waiting. */
   decline(accountId: number, actor?: Actor): Promise<Integrator | undefined>;
+  /** Replaces the password of an approved integrator's credential; its username, or undefined. */
+  setCredentialPassword(accountId: number, passwordHash: string): Promise<string | undefined>;
+  /** A new waiting request to read the dispensary. ConflictError when the integrator asked before. */
+  requestAccess(accountId: number, dispensaryId: number): Promise<AccessRequest>;
+  /** Requests of one integrator, or for some dispensaries (undefined: every one). */
+  accessRequests(filter: { accountId?: number; dispensaryIds?: readonly number[] }): Promise<AccessRequest[]>;
+  getAccessRequest(id: number): Promise<AccessRequest | undefined>;
+  /**
+   * Decides a waiting request, in one write: approval adds the dispensary to the integrator's credential.
+   * Undefined when it is not waiting.
+   */
+  decideAccess(
+    id: number,
+    decision: 'approved' | 'declined',
+    actor: Actor,
+  ): Promise<AccessRequest | undefined>;
+  /**
+   * Stores the digest of a new token of the integrator's own for an approved request (an earlier one
+   * stops working). False when the request is not approved.
+   */
+  setAccessToken(id: number, digest: string, actor: Actor): Promise<boolean>;
 }

@@ -5,7 +5,8 @@ import { autoIncrementKey } from './portable.js';
  * Integrators who register themselves at /developers: each is an account of role `integrator` (no
  * password there until an operator approves it) with its profile, its confirmation link (a digest), the
  * password it chose (scrypt, kept here until approval), and the API credential approval made. Their
- * requests to read a dispensary wait here for the dispensary's managers.
+ * requests to read a dispensary wait here for the dispensary's managers; an approved one may hold a
+ * token of the integrator's own for that dispensary (a digest), read with as the dispensary's token is.
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on today's table types.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -34,6 +35,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     // waiting (for a manager), approved, declined.
     .addColumn('status', 'text', (col) => col.notNull())
     .addColumn('decided_by', 'text')
+    // SHA-256 of the integrator's own token for the dispensary (shown to it once), once it asked for one.
+    .addColumn('token_digest', 'text', (col) => col.unique())
     .addColumn('created_at', 'text', (col) => col.notNull())
     .addColumn('updated_at', 'text', (col) => col.notNull())
     .execute();

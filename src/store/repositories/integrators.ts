@@ -1,5 +1,7 @@
 import type { Dialect } from '../dialect.js';
 import type {
+  AccessRequest,
+  AccessRequestStatus,
   Account,
   Actor,
   Integrator,
@@ -43,6 +45,36 @@ function toIntegrator(row: IntegratorRow): Integrator {
     building: row.building,
     status: row.status as IntegratorStatus,
     credentialUsername: row.credential_username,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toAccessRequest(row: {
+  id: number;
+  account_id: number;
+  email: string;
+  company: string;
+  building: string;
+  dispensary_id: number;
+  dispensary_name: string;
+  status: string;
+  token_digest: string | null;
+  decided_by: string | null;
+  created_at: string;
+  updated_at: string;
+}): AccessRequest {
+  return {
+    id: Number(row.id),
+    accountId: Number(row.account_id),
+    email: row.email,
+    company: row.company,
+    building: row.building,
+    dispensaryId: Number(row.dispensary_id),
+    dispensaryName: row.dispensary_name,
+    status: row.status as AccessRequestStatus,
+    hasToken: row.token_digest !== null,
+    decidedBy: row.decided_by,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -223,6 +255,194 @@ export class Integrators implements IntegratorRepository {
       const row = await this.selectIn(trx, accountId);
       return { result: row, change: integratorChange('integrator.decline', row.email) };
     });
+  }
+
+  async setCredentialPassword(accountId: number, passwordHash: string): Promise<string | undefined> {
+    const integrator = await this.get(accountId);
+    const username = integrator?.status === 'approved' ? integrator.credentialUsername : null;
+    if (!integrator || !username) return undefined;
+    return this.writer.write({ actor: `account:${integrator.email}` }, async (trx) => {
+      const changed = await trx
+        .updateTable('credentials')
+        .set({ password_hash: passwordHash })
+        .where('username', '=', username)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(changed.numUpdatedRows) === 0) return { result: undefined };
+      return {
+        result: username,
+        // A credential change: every process forgets the password it remembered for it.
+        change: {
+          kind: 'credential',
+          dispensaryId: null,
+          subject: username,
+          action: 'credential.rotate_password',
+          detail: { username },
+        },
+      };
+    });
+  }
+
+  async requestAccess(accountId: number, dispensaryId: number): Promise<AccessRequest> {
+    const integrator = await this.get(accountId);
+    if (!integrator) throw new Error(`no integrator ${accountId}`);
+    const id = await this.writer.write(
+      { actor: `account:${integrator.email}`, conflict: 'this integrator asked for this dispensary before' },
+      async (trx) => {
+        const at = now();
+        const row = await trx
+          .insertInto('integrator_access')
+          .values({
+            account_id: accountId,
+            dispensary_id: dispensaryId,
+            status: 'waiting',
+            decided_by: null,
+            token_digest: null,
+            created_at: at,
+            updated_at: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return {
+          result: Number(row.id),
+          change: {
+            kind: 'account',
+            dispensaryId,
+            subject: integrator.email,
+            action: 'integrator.request_access',
+            detail: { email: integrator.email, dispensary_id: dispensaryId },
+          },
+        };
+      },
+    );
+    return (await this.getAccessRequest(id))!;
+  }
+
+  async accessRequests(filter: {
+    accountId?: number;
+    dispensaryIds?: readonly number[];
+  }): Promise<AccessRequest[]> {
+    let query = this.accessQuery();
+    if (filter.accountId !== undefined) query = query.where('r.account_id', '=', filter.accountId);
+    if (filter.dispensaryIds !== undefined) {
+      if (filter.dispensaryIds.length === 0) return [];
+      query = query.where('r.dispensary_id', 'in', [...filter.dispensaryIds]);
+    }
+    return (await query.orderBy('r.id').execute()).map(toAccessRequest);
+  }
+
+  async getAccessRequest(id: number): Promise<AccessRequest | undefined> {
+    const row = await this.accessQuery().where('r.id', '=', id).executeTakeFirst();
+    return row && toAccessRequest(row);
+  }
+
+  async decideAccess(
+    id: number,
+    decision: 'approved' | 'declined',
+    actor: Actor,
+  ): Promise<AccessRequest | undefined> {
+    const request = await this.getAccessRequest(id);
+    if (request?.status !== 'waiting') return undefined;
+    const username = (await this.get(request.accountId))?.credentialUsername ?? null;
+    const decided = await this.writer.write({ actor }, async (trx) => {
+      const claimed = await trx
+        .updateTable('integrator_access')
+        .set({ status: decision, decided_by: actor, updated_at: now() })
+        .where('id', '=', id)
+        .where('status', '=', 'waiting')
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) return { result: false };
+      const detail = { email: request.email, dispensary_id: request.dispensaryId, decision };
+      if (decision === 'declined' || username === null) {
+        return {
+          result: true,
+          change: {
+            kind: 'account' as const,
+            dispensaryId: request.dispensaryId,
+            subject: request.email,
+            action: 'integrator.decide_access',
+            detail,
+          },
+        };
+      }
+      const credential = await trx
+        .selectFrom('credentials')
+        .select('dispensary_ids')
+        .where('username', '=', username)
+        .executeTakeFirst();
+      const ids = new Set<number>(
+        credential?.dispensary_ids ? (JSON.parse(credential.dispensary_ids) as number[]) : [],
+      );
+      ids.add(request.dispensaryId);
+      await trx
+        .updateTable('credentials')
+        .set({ dispensary_ids: JSON.stringify([...ids].sort((a, b) => a - b)) })
+        .where('username', '=', username)
+        .execute();
+      // A credential change: every process forgets the dispensaries it remembered the credential may read.
+      return {
+        result: true,
+        change: {
+          kind: 'credential' as const,
+          dispensaryId: request.dispensaryId,
+          subject: username,
+          action: 'integrator.decide_access',
+          detail: { ...detail, credential: username },
+        },
+      };
+    });
+    return decided ? this.getAccessRequest(id) : undefined;
+  }
+
+  setAccessToken(id: number, digest: string, actor: Actor): Promise<boolean> {
+    return this.writer.write({ actor }, async (trx) => {
+      const row = await trx
+        .selectFrom('integrator_access')
+        .innerJoin('accounts', 'accounts.id', 'integrator_access.account_id')
+        .select(['integrator_access.dispensary_id', 'accounts.email'])
+        .where('integrator_access.id', '=', id)
+        .where('integrator_access.status', '=', 'approved')
+        .executeTakeFirst();
+      if (!row) return { result: false };
+      await trx
+        .updateTable('integrator_access')
+        .set({ token_digest: digest, updated_at: now() })
+        .where('id', '=', id)
+        .execute();
+      return {
+        result: true,
+        // A dispensary change: every process forgets the token it remembered for it (an earlier one).
+        change: {
+          kind: 'dispensary',
+          dispensaryId: Number(row.dispensary_id),
+          subject: row.email,
+          action: 'integrator.issue_token',
+          detail: { email: row.email, dispensary_id: Number(row.dispensary_id) },
+        },
+      };
+    });
+  }
+
+  private accessQuery() {
+    return this.dialect.db
+      .selectFrom('integrator_access as r')
+      .innerJoin('accounts as a', 'a.id', 'r.account_id')
+      .innerJoin('integrators as i', 'i.account_id', 'r.account_id')
+      .innerJoin('dispensaries as d', 'd.id', 'r.dispensary_id')
+      .select([
+        'r.id',
+        'r.account_id',
+        'a.email',
+        'i.company',
+        'i.building',
+        'r.dispensary_id',
+        'd.name as dispensary_name',
+        'r.status',
+        'r.token_digest',
+        'r.decided_by',
+        'r.created_at',
+        'r.updated_at',
+      ]);
   }
 
   private async selectIn(

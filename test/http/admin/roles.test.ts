@@ -20,6 +20,7 @@ type Role = 'operator' | 'manager' | 'staff' | 'integrator';
  */
 const ALL: Role[] = ['operator', 'manager', 'staff'];
 const OWN_ACCOUNT: Role[] = [...ALL, 'integrator'];
+const INTEGRATORS: Role[] = ['integrator'];
 const MANAGERS: Role[] = ['operator', 'manager'];
 const OPERATORS: Role[] = ['operator'];
 
@@ -164,6 +165,13 @@ describe('every role against every sync API route, under an account session', ()
     ['GET', '/integrators', undefined, OPERATORS],
     ['POST', '/integrators/999/approve', undefined, OPERATORS],
     ['POST', '/integrators/999/decline', undefined, OPERATORS],
+    ['GET', '/access-requests', undefined, MANAGERS],
+    ['POST', '/access-requests/999/approve', undefined, MANAGERS],
+    ['POST', '/access-requests/999/decline', undefined, MANAGERS],
+    ['GET', '/developer', undefined, INTEGRATORS],
+    ['POST', '/developer/rotate-password', undefined, INTEGRATORS],
+    ['POST', '/developer/access', { dispensary: 'Nowhere' }, INTEGRATORS],
+    ['POST', '/developer/access/999/token', undefined, INTEGRATORS],
   ];
 
   it('names every route of the sync API that needs a key or session', () => {

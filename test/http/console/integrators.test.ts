@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IntegratorService } from '../../../src/services/integrators.js';
 import { assertBuilt, runCli } from '../../helpers/cli.js';
 import { listeningForAccounts, PASSWORD, type Session, sessionOf } from '../../helpers/console-http.js';
 import { send } from '../../helpers/process.js';
@@ -17,6 +18,7 @@ describe('integrators registering at /developers', () => {
   let smtp: SmtpReceiver;
   let server: Awaited<ReturnType<typeof listeningForAccounts>>;
   let operator: Session;
+  let developer: Session;
 
   const form = (path: string, fields: Record<string, string>, origin = server.base) =>
     send(`${server.base}${path}`, {
@@ -111,6 +113,75 @@ describe('integrators registering at /developers', () => {
     // An integrator reaches none of the sync API's dispensary routes.
     expect((await server.call('GET', '/dispensaries', session)).status).toBe(403);
     expect((await server.call('GET', '/integrators', session)).status).toBe(403);
+    developer = session;
+  });
+
+  it('the portal shows the credential, rotates its password once, and asks a dispensary for access', async () => {
+    const { seed } = server.runtime;
+    const portal = JSON.parse((await server.call('GET', '/developer', developer)).body);
+    const username = portal.integrator.credential as string;
+    expect(portal).toMatchObject({
+      integrator: { email: 'dev@example.com', status: 'approved' },
+      access: [],
+    });
+    const rotated = await server.call('POST', '/developer/rotate-password', developer);
+    expect(rotated.status, rotated.body).toBe(200);
+    const { password } = JSON.parse(rotated.body) as { username: string; password: string };
+    expect(
+      JSON.stringify(JSON.parse((await server.call('GET', '/developer', developer)).body)),
+    ).not.toContain(password);
+
+    // Only a published dispensary, by its public name.
+    const asked = () =>
+      server.call('POST', '/developer/access', developer, { dispensary: 'test collective' });
+    expect((await asked()).status).toBe(404);
+    const published = await server.call('PATCH', `/dispensaries/${seed.dispensaryId}`, operator, {
+      published: true,
+    });
+    expect(published.status, published.body).toBe(200);
+    const request = await asked();
+    expect(request.status, request.body).toBe(201);
+    const { id } = JSON.parse(request.body) as { id: number };
+    expect(JSON.parse(request.body)).toMatchObject({ status: 'waiting', dispensary_id: seed.dispensaryId });
+    expect((await asked()).status).toBe(409);
+    expect((await server.call('POST', `/developer/access/${id}/token`, developer)).status).toBe(409);
+
+    // The dispensary's managers decide; staff may not.
+    const readMenu = (token: string) =>
+      send(`${server.base}/menu`, { headers: { store: token, username, password } });
+    expect((await readMenu(seed.token)).status).toBe(403);
+    const staff = sessionOf(await signIn('staff@example.com', PASSWORD));
+    expect((await server.call('GET', '/access-requests', staff)).status).toBe(403);
+    await server.runtime.services.accounts.invite(
+      { email: 'max@example.com', role: 'manager', dispensaryIds: [seed.dispensaryId] },
+      { actor: 'cli', role: 'operator', dispensaries: 'all' },
+      server.base,
+    );
+    const managerLink = await server.runtime.services.accounts.resetPassword(
+      'max@example.com',
+      { actor: 'cli', role: 'operator', dispensaries: 'all' },
+      server.base,
+    );
+    await server.runtime.services.accounts.redeemLink(new URL(managerLink.url).hash.slice(1), PASSWORD);
+    const manager = sessionOf(await signIn('max@example.com', PASSWORD));
+    const waiting = JSON.parse((await server.call('GET', '/access-requests', manager)).body);
+    expect(waiting).toEqual([expect.objectContaining({ id, email: 'dev@example.com', status: 'waiting' })]);
+    const approved = await server.call('POST', `/access-requests/${id}/approve`, manager);
+    expect(approved.status, approved.body).toBe(200);
+    expect((await server.call('POST', `/access-requests/${id}/decline`, manager)).status).toBe(409);
+
+    // Now its credential reads the dispensary: with the dispensary's token, or its own shown once.
+    expect((await readMenu(seed.token)).status).toBe(200);
+    const issued = await server.call('POST', `/developer/access/${id}/token`, developer);
+    expect(issued.status, issued.body).toBe(200);
+    const { token } = JSON.parse(issued.body) as { token: string };
+    const menu = await readMenu(token);
+    expect(menu.status, menu.body).toBe(200);
+    const again = JSON.parse((await server.call('POST', `/developer/access/${id}/token`, developer)).body);
+    expect((await readMenu(token)).status).toBe(403);
+    expect((await readMenu(again.token)).status).toBe(200);
+    const audit = JSON.stringify(await server.runtime.services.audit.list({ limit: 1000 }));
+    for (const secret of [password, token, again.token]) expect(audit).not.toContain(secret);
   });
 
   it('declines, and the declined integrator never signs in', async () => {
@@ -141,6 +212,21 @@ describe('integrators registering at /developers', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('is approved, not waiting');
     expect(sessionOf(await signIn('cli@example.com', DEV_PASSWORD)).csrf).toBeTruthy();
+  });
+
+  it('with --integrator-approval automatic, confirming the email is enough', async () => {
+    const automatic = new IntegratorService(server.runtime.services.store, { approval: 'automatic' });
+    const registered = await automatic.register(
+      { email: 'auto@example.com', name: 'Al', company: 'Auto', building: 'A bot', password: DEV_PASSWORD },
+      server.base,
+    );
+    expect(registered.emailed).toBe(false);
+    const confirmed = await automatic.confirm(registered.url!.split('#')[1]);
+    expect(confirmed).toMatchObject({
+      status: 'approved',
+      credentialUsername: `integrator-${confirmed.accountId}`,
+    });
+    expect(sessionOf(await signIn('auto@example.com', DEV_PASSWORD)).csrf).toBeTruthy();
   });
 
   it('answers a known email as any other, and sends it nothing', async () => {

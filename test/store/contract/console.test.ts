@@ -187,6 +187,30 @@ describe(`store.consoleSessions and store.usage on ${DATABASE_KIND}`, () => {
     // Removing the account removes its registration.
     await store.accounts.remove(eli.id);
     expect(await store.integrators.get(eli.id)).toBeUndefined();
+
+    // Access to a dispensary: asked once, decided once, then read with a token of its own.
+    const shop = await store.dispensaries.create('Shop', 'digest-shop');
+    const request = await store.integrators.requestAccess(dana.id, shop.id);
+    expect(request).toMatchObject({ status: 'waiting', dispensaryName: 'Shop', hasToken: false });
+    await expect(store.integrators.requestAccess(dana.id, shop.id)).rejects.toThrow(/asked/);
+    expect(await store.integrators.setAccessToken(request.id, 'digest-own', 'cli')).toBe(false);
+    expect(await store.integrators.accessRequests({ dispensaryIds: [] })).toEqual([]);
+    expect(await store.integrators.accessRequests({ dispensaryIds: [shop.id] })).toHaveLength(1);
+    expect(
+      await store.integrators.decideAccess(request.id, 'approved', 'account:m@example.com'),
+    ).toMatchObject({
+      status: 'approved',
+      decidedBy: 'account:m@example.com',
+    });
+    expect(await store.integrators.decideAccess(request.id, 'declined', 'cli')).toBeUndefined();
+    expect((await store.credentials.find('integrator-a'))?.dispensaryIds).toEqual([shop.id]);
+    expect(await store.dispensaries.findByTokenDigest('digest-own')).toBeUndefined();
+    expect(await store.integrators.setAccessToken(request.id, 'digest-own', 'cli')).toBe(true);
+    expect(await store.dispensaries.findByTokenDigest('digest-own')).toMatchObject({ id: shop.id });
+    expect(await store.integrators.setCredentialPassword(dana.id, 'new-hash')).toBe('integrator-a');
+    expect((await store.credentials.find('integrator-a'))?.passwordHash).toBe('new-hash');
+    await store.dispensaries.remove(shop.id);
+    expect(await store.integrators.accessRequests({ accountId: dana.id })).toEqual([]);
   });
 
   it('adds usage counts to one row per credential and hour', async ({ store }) => {
