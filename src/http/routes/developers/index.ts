@@ -49,7 +49,8 @@ export const developersRoutes: FastifyPluginAsync<DevelopersOptions> = async (ap
       .type(HTML)
       .header('content-security-policy', PAGE_CSP)
       .header('cache-control', 'no-store')
-      .header('referrer-policy', 'no-referrer')
+      // Not no-referrer: under it, a form's POST says `Origin: null`, which the origin check refuses.
+      .header('referrer-policy', 'same-origin')
       .send(body);
 
   /** A form posted from another site is refused: only this server's own page registers. */
