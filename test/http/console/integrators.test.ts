@@ -78,6 +78,8 @@ describe('integrators registering at /developers', () => {
     for (const field of ['name', 'company', 'email', 'building', 'password']) {
       expect(page.body).toContain(`<label for="${field}">`);
     }
+    // The API reference points integrators here.
+    expect((await send(`${server.base}/docs`)).body).toContain('href="developers"');
   });
 
   it('registers, emails a one-time link, and waits for the operator after confirmation', async () => {
