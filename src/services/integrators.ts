@@ -57,16 +57,16 @@ export class IntegratorService {
     const password = checkedPassword(input.password);
     const secret = generateSecret(32);
     const expiresAt = new Date(Date.now() + LINK_LIFETIME_MS).toISOString();
+    const passwordDigest = await hashPassword(password, this.options.scryptCost);
+    const confirm = { digest: secretDigest(secret), expiresAt };
     try {
-      await this.store.integrators.register(
-        email,
-        profile,
-        await hashPassword(password, this.options.scryptCost),
-        { digest: secretDigest(secret), expiresAt },
-      );
+      await this.store.integrators.register(email, profile, passwordDigest, confirm);
     } catch (error) {
-      if (error instanceof ConflictError) return { email, emailed: false };
-      throw error;
+      if (!(error instanceof ConflictError)) throw error;
+      // A registration never confirmed does not keep the address: the new link goes to its owner all
+      // the same, and only the owner can use it. Any other account gets nothing.
+      const renewed = await this.store.integrators.renewUnconfirmed(email, profile, passwordDigest, confirm);
+      if (!renewed) return { email, emailed: false };
     }
     const url = `${siteUrl.replace(/\/+$/, '')}${CONFIRM_PAGE}#${secret}`;
     const mailer = this.options.mailer;
@@ -205,7 +205,11 @@ export class IntegratorService {
     return this.store.integrators.accessRequests({ dispensaryIds: reach(by) });
   }
 
-  /** A manager of the dispensary approves (its credential may then read it) or declines a waiting request. */
+  /**
+   * A manager of the dispensary approves a waiting request (the integrator's credential may then read
+   * it), or declines one, waiting or approved (an approved one is withdrawn: the credential no longer
+   * reads the dispensary, and the integrator's token stops working).
+   */
   async decideAccess(
     by: Principal,
     requestId: number,

@@ -65,6 +65,17 @@ export interface IntegratorRepository {
     confirm: { digest: string; expiresAt: string },
   ): Promise<Account>;
   /**
+   * Registers again over a registration that was never confirmed (a lost email, or someone else who
+   * typed this address): its profile, password and link are replaced, in one write. Undefined when the
+   * email's account is anything else (the caller then sends nothing).
+   */
+  renewUnconfirmed(
+    email: string,
+    profile: IntegratorProfile,
+    passwordDigest: string,
+    confirm: { digest: string; expiresAt: string },
+  ): Promise<Account | undefined>;
+  /**
    * Uses an unexpired confirmation link once: the registration then waits for the operator. Undefined
    * when the link is unknown, used or expired.
    */
@@ -90,8 +101,9 @@ export interface IntegratorRepository {
   accessRequests(filter: { accountId?: number; dispensaryIds?: readonly number[] }): Promise<AccessRequest[]>;
   getAccessRequest(id: number): Promise<AccessRequest | undefined>;
   /**
-   * Decides a waiting request, in one write: approval adds the dispensary to the integrator's credential.
-   * Undefined when it is not waiting.
+   * Decides a waiting request, or declines (withdraws) an approved one, in one write: approval adds the
+   * dispensary to the integrator's credential, withdrawal takes it away with the integrator's token.
+   * Undefined when the request is in no state to be so decided.
    */
   decideAccess(
     id: number,

@@ -147,6 +147,50 @@ export class Integrators implements IntegratorRepository {
     );
   }
 
+  async renewUnconfirmed(
+    email: string,
+    profile: IntegratorProfile,
+    passwordDigest: string,
+    confirm: { digest: string; expiresAt: string },
+  ): Promise<Account | undefined> {
+    return this.writer.write({ actor: `account:${email}` }, async (trx) => {
+      const row = await trx
+        .selectFrom('accounts')
+        .innerJoin('integrators', 'integrators.account_id', 'accounts.id')
+        .select(['accounts.id', 'accounts.created_at'])
+        .where('accounts.email', '=', email)
+        .where('integrators.status', '=', 'unconfirmed')
+        .executeTakeFirst();
+      if (!row) return { result: undefined };
+      const at = now();
+      await trx
+        .updateTable('integrators')
+        .set({
+          ...profile,
+          pending_password: passwordDigest,
+          confirm_digest: confirm.digest,
+          confirm_expires_at: confirm.expiresAt,
+          updated_at: at,
+        })
+        .where('account_id', '=', row.id)
+        .where('status', '=', 'unconfirmed')
+        .execute();
+      const account: Account = {
+        id: Number(row.id),
+        email,
+        role: 'integrator',
+        dispensaryIds: [],
+        active: false,
+        createdAt: row.created_at,
+        updatedAt: at,
+      };
+      return {
+        result: account,
+        change: integratorChange('integrator.register', email, { company: profile.company, again: true }),
+      };
+    });
+  }
+
   async confirm(digest: string, at: string): Promise<Integrator | undefined> {
     const found = await this.dialect.db
       .selectFrom('integrators')
@@ -342,18 +386,22 @@ export class Integrators implements IntegratorRepository {
     actor: Actor,
   ): Promise<AccessRequest | undefined> {
     const request = await this.getAccessRequest(id);
-    if (request?.status !== 'waiting') return undefined;
+    // Approve what waits; decline what waits, or withdraw what was approved.
+    const from = decision === 'approved' ? ['waiting'] : ['waiting', 'approved'];
+    if (!request || !from.includes(request.status)) return undefined;
     const username = (await this.get(request.accountId))?.credentialUsername ?? null;
     const decided = await this.writer.write({ actor }, async (trx) => {
       const claimed = await trx
         .updateTable('integrator_access')
-        .set({ status: decision, decided_by: actor, updated_at: now() })
+        // A withdrawn access's token stops working with it.
+        .set({ status: decision, decided_by: actor, token_digest: null, updated_at: now() })
         .where('id', '=', id)
-        .where('status', '=', 'waiting')
+        .where('status', '=', request.status)
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) === 0) return { result: false };
       const detail = { email: request.email, dispensary_id: request.dispensaryId, decision };
-      if (decision === 'declined' || username === null) {
+      const changesReach = decision === 'approved' || request.status === 'approved';
+      if (!changesReach || username === null) {
         return {
           result: true,
           change: {
@@ -373,7 +421,8 @@ export class Integrators implements IntegratorRepository {
       const ids = new Set<number>(
         credential?.dispensary_ids ? (JSON.parse(credential.dispensary_ids) as number[]) : [],
       );
-      ids.add(request.dispensaryId);
+      if (decision === 'approved') ids.add(request.dispensaryId);
+      else ids.delete(request.dispensaryId);
       await trx
         .updateTable('credentials')
         .set({ dispensary_ids: JSON.stringify([...ids].sort((a, b) => a - b)) })

@@ -170,7 +170,7 @@ describe('integrators registering at /developers', () => {
     expect(waiting).toEqual([expect.objectContaining({ id, email: 'dev@example.com', status: 'waiting' })]);
     const approved = await server.call('POST', `/access-requests/${id}/approve`, manager);
     expect(approved.status, approved.body).toBe(200);
-    expect((await server.call('POST', `/access-requests/${id}/decline`, manager)).status).toBe(409);
+    expect((await server.call('POST', `/access-requests/${id}/approve`, manager)).status).toBe(409);
 
     // Now its credential reads the dispensary: with the dispensary's token, or its own shown once.
     expect((await readMenu(seed.token)).status).toBe(200);
@@ -182,6 +182,11 @@ describe('integrators registering at /developers', () => {
     const again = JSON.parse((await server.call('POST', `/developer/access/${id}/token`, developer)).body);
     expect((await readMenu(token)).status).toBe(403);
     expect((await readMenu(again.token)).status).toBe(200);
+    // Withdrawn: neither token reads it any more, nor does the credential with the dispensary's.
+    const withdrawn = await server.call('POST', `/access-requests/${id}/decline`, manager);
+    expect(JSON.parse(withdrawn.body)).toMatchObject({ status: 'declined', token_issued: false });
+    expect((await readMenu(again.token)).status).toBe(403);
+    expect((await readMenu(seed.token)).status).toBe(403);
     const audit = JSON.stringify(await server.runtime.services.audit.list({ limit: 1000 }));
     for (const secret of [password, token, again.token]) expect(audit).not.toContain(secret);
   });
@@ -214,6 +219,15 @@ describe('integrators registering at /developers', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('is approved, not waiting');
     expect(sessionOf(await signIn('cli@example.com', DEV_PASSWORD)).csrf).toBeTruthy();
+
+    // Removing the account revokes its credential with it.
+    const { id, credential } = await integratorOf('cli@example.com');
+    expect((await server.call('DELETE', `/accounts/${id}`, operator)).status).toBe(204);
+    const credentials = JSON.parse((await server.call('GET', '/credentials', operator)).body) as {
+      username: string;
+      revoked_at: string | null;
+    }[];
+    expect(credentials.find((entry) => entry.username === credential)?.revoked_at).not.toBeNull();
   });
 
   it('with --integrator-approval automatic, confirming the email is enough', async () => {
@@ -237,6 +251,23 @@ describe('integrators registering at /developers', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toContain('Check your email');
     expect(smtp.received.length).toBe(before);
+  });
+
+  it('a registration never confirmed does not keep the address: registering again sends a new link', async () => {
+    await register('twice@example.com', 'first password of twelve');
+    const first = secretMailedTo('twice@example.com');
+    await register('twice@example.com');
+    const second = secretMailedTo('twice@example.com');
+    expect(second).not.toBe(first);
+    expect((await form('/developers/confirm', { code: first })).status).toBe(404);
+    expect((await form('/developers/confirm', { code: second })).status).toBe(200);
+    // Confirmed, it keeps the address: a third registration sends nothing.
+    const before = smtp.received.length;
+    await register('twice@example.com');
+    expect(smtp.received.length).toBe(before);
+    const { id } = await integratorOf('twice@example.com');
+    await server.call('POST', `/integrators/${id}/approve`, operator);
+    expect((await signIn('twice@example.com', DEV_PASSWORD)).status).toBe(201);
   });
 
   it('refuses bad fields with the form again, a foreign origin, and a wrong code', async () => {

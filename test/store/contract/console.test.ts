@@ -202,11 +202,18 @@ describe(`store.consoleSessions and store.usage on ${DATABASE_KIND}`, () => {
       status: 'approved',
       decidedBy: 'account:m@example.com',
     });
-    expect(await store.integrators.decideAccess(request.id, 'declined', 'cli')).toBeUndefined();
+    expect(await store.integrators.decideAccess(request.id, 'approved', 'cli')).toBeUndefined();
     expect((await store.credentials.find('integrator-a'))?.dispensaryIds).toEqual([shop.id]);
     expect(await store.dispensaries.findByTokenDigest('digest-own')).toBeUndefined();
     expect(await store.integrators.setAccessToken(request.id, 'digest-own', 'cli')).toBe(true);
     expect(await store.dispensaries.findByTokenDigest('digest-own')).toMatchObject({ id: shop.id });
+    // Withdrawn: the credential stops reading the dispensary, and the token stops working.
+    expect(await store.integrators.decideAccess(request.id, 'declined', 'cli')).toMatchObject({
+      status: 'declined',
+      hasToken: false,
+    });
+    expect((await store.credentials.find('integrator-a'))?.dispensaryIds).toEqual([]);
+    expect(await store.dispensaries.findByTokenDigest('digest-own')).toBeUndefined();
     expect(await store.integrators.setCredentialPassword(dana.id, 'new-hash')).toBe('integrator-a');
     expect((await store.credentials.find('integrator-a'))?.passwordHash).toBe('new-hash');
     await store.dispensaries.remove(shop.id);

@@ -99,7 +99,7 @@ export const integratorRoutes = adminPlugin<AdminContext>(tags, (needs, { integr
       summary:
         verb === 'approve'
           ? 'Approve a waiting request: the integrator’s credential may read the dispensary'
-          : 'Decline a waiting request',
+          : 'Decline a waiting request, or withdraw an approved one (its credential stops reading the dispensary)',
       schema: { params: AccessRequestParams, response: { 200: AccessRequestOut } },
       run: async (request) =>
         accessRequestRecord(await integrators.decideAccess(principalOf(request), idOf(request), decision)),
