@@ -224,6 +224,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(developersRoutes, {
       integrators: options.admin.services.integrators,
       siteUrl: options.admin.consoleUrl,
+      guard: options.admin.guard,
     });
   }
   return app;

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IntegratorService } from '../../../src/services/integrators.js';
+import { UNLIMITED } from '../../helpers/admin.js';
 import { assertBuilt, runCli } from '../../helpers/cli.js';
 import { listeningForAccounts, PASSWORD, type Session, sessionOf } from '../../helpers/console-http.js';
 import { send } from '../../helpers/process.js';
+import { testRuntime } from '../../helpers/runtime.js';
 import { type SmtpReceiver, startSmtpReceiver } from '../../helpers/smtp.js';
 
 /**
@@ -268,6 +270,34 @@ describe('integrators registering at /developers', () => {
     const { id } = await integratorOf('twice@example.com');
     await server.call('POST', `/integrators/${id}/approve`, operator);
     expect((await signIn('twice@example.com', DEV_PASSWORD)).status).toBe(201);
+  });
+
+  it('one address registers a limited number of times a window (the login guard’s per-name limit)', async () => {
+    const guarded = await testRuntime({
+      config: { ...UNLIMITED, loginGuard: { windowMs: 60_000, perPair: 0, perAddress: 0, perUsername: 2 } },
+    });
+    try {
+      const post = (email: string) =>
+        guarded.app.inject({
+          method: 'POST',
+          url: '/developers',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams({
+            name: 'N',
+            company: 'C',
+            email,
+            building: 'B',
+            password: DEV_PASSWORD,
+          }).toString(),
+        });
+      expect((await post('one@example.com')).statusCode).toBe(200);
+      expect((await post('two@example.com')).statusCode).toBe(200);
+      const refused = await post('three@example.com');
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await guarded.close();
+    }
   });
 
   it('refuses bad fields with the form again, a foreign origin, and a wrong code', async () => {

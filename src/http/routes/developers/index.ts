@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { addressKey } from '../../../infra/address.js';
 import { ServiceError } from '../../../services/errors.js';
 import type { IntegratorService } from '../../../services/integrators.js';
+import type { LoginGuard } from '../../../services/login-guard/login-guard.js';
 import { ownOrigin } from '../admin/auth.js';
 import { PAGE_CSP } from '../display/html.js';
 import {
@@ -18,6 +20,12 @@ export interface DevelopersOptions {
   integrators: IntegratorService;
   /** The address links point to (--public-url); by default the server as the browser reached it. */
   siteUrl?: string;
+  /**
+   * The login guard: each registration counts as one attempt of the name `registration@ADDRESS`, so
+   * that one address registers at most --login-failures' per-username limit of times a window (each
+   * sends an email and hashes a password).
+   */
+  guard?: LoginGuard;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -66,6 +74,18 @@ export const developersRoutes: FastifyPluginAsync<DevelopersOptions> = async (ap
 
   app.post('/developers', { schema: hide }, async (request: FormRequest, reply) => {
     if (foreign(request)) return html(reply, 403, refusedPage('Register from this server’s own page.'));
+    const attempt = { username: `registration@${addressKey(request.ip)}` };
+    const verdict = await options.guard?.check(attempt);
+    if (verdict && !verdict.allowed) {
+      reply.header('retry-after', String(verdict.retryAfterSeconds));
+      return html(
+        reply,
+        429,
+        refusedPage(
+          `Too many registrations from your address: try again in ${verdict.retryAfterSeconds} seconds.`,
+        ),
+      );
+    }
     const body = request.body ?? {};
     const fields: RegistrationFields = {
       name: String(body.name ?? ''),
@@ -74,6 +94,7 @@ export const developersRoutes: FastifyPluginAsync<DevelopersOptions> = async (ap
       building: String(body.building ?? ''),
     };
     try {
+      await options.guard?.failed(attempt);
       const registration = await options.integrators.register(
         { ...fields, password: body.password },
         options.siteUrl ?? ownOrigin(request),
