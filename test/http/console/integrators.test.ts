@@ -217,6 +217,9 @@ describe('integrators registering at /developers', () => {
     const approved = await cli('approve', 'cli@example.com', '--json');
     expect(approved.code, approved.stderr).toBe(0);
     expect(JSON.parse(approved.stdout)).toMatchObject({ status: 'approved' });
+    // Its credential reads no dispensary yet, and the list says so (not "all").
+    const listedCredentials = await runCli(server.runtime.database, ['credential', 'list']);
+    expect(listedCredentials.stdout).toMatch(/integrator-\d+\s+.*none/);
     const again = await cli('decline', 'cli@example.com');
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('is approved, not waiting');
