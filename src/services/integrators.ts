@@ -13,7 +13,7 @@ import { checkedEmail, checkedPassword, LINK_LIFETIME_MS, type Mailer } from './
 import { ServiceError } from './errors.js';
 
 /** Where the confirmation page is; the secret follows after `#`, so that it never reaches a server log. */
-export const CONFIRM_PAGE = '/developers/confirm';
+const CONFIRM_PAGE = '/developers/confirm';
 const SYSTEM_ACTOR = 'system:integrator-approval';
 
 /** What registering answers: the one-time confirmation link, and whether it went by email. */
@@ -28,7 +28,8 @@ export interface Registration {
 /**
  * Integrators who onboard themselves: registration at /developers, the confirmation link, and the
  * operator's approval (the console and `menu-api integrator` both call it), which creates the API
- * credential the request forms read with.
+ * credential the request forms read with; then the integrator's portal (its credential's password, its
+ * requests to read dispensaries, its own token for each) and the managers' decisions on those requests.
  */
 export class IntegratorService {
   constructor(
@@ -44,8 +45,8 @@ export class IntegratorService {
 
   /**
    * A new registration, unconfirmed, and its confirmation link (emailed when a mailer is set). An email
-   * that already has an account gets the same answer and nothing else, so that the public form does
-   * not tell who has an account.
+   * whose registration was never confirmed is registered again; one that has any other account gets the
+   * same answer and nothing else, so that the public form does not tell who has an account.
    */
   async register(input: Record<string, unknown>, siteUrl: string): Promise<Registration> {
     const email = checkedEmail(input.email);
@@ -111,11 +112,6 @@ export class IntegratorService {
   async list(by: Principal): Promise<Integrator[]> {
     mustOperate(by);
     return this.store.integrators.list();
-  }
-
-  async get(accountId: number, by: Principal): Promise<Integrator> {
-    mustOperate(by);
-    return this.found(accountId);
   }
 
   /** Approves a waiting registration: its API credential is made (reading no dispensary yet). */
@@ -262,7 +258,7 @@ export class IntegratorService {
 export type IntegratorRef = number | string;
 
 /** The credential an approved integrator reads with: named after its account, so never taken. */
-export const credentialUsername = (accountId: number): string => `integrator-${accountId}`;
+const credentialUsername = (accountId: number): string => `integrator-${accountId}`;
 
 /** Refuses unless `by` has the permission; the account it acts as, for an integrator's own routes. */
 function mustBe(by: Principal, permission: Permission): number {
