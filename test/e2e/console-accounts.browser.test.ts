@@ -234,10 +234,15 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
     await checked('developers-registered');
     // Without --smtp-url the link is logged for the operator, as the docs say.
-    await expect.poll(() => /\/developers\/confirm#[A-Za-z0-9_-]+/.exec(server.output())?.[0]).toBeTruthy();
+    // The log line reaches this process through the server's pipe: on a busy machine, not at once.
+    await expect
+      .poll(() => /\/developers\/confirm#[A-Za-z0-9_-]+/.exec(server.output())?.[0], { timeout: 10_000 })
+      .toBeTruthy();
     const link = /\/developers\/confirm#[A-Za-z0-9_-]+/.exec(server.output())![0];
     await page.goto(`${server.url}${link}`);
-    await expect.poll(() => page.getByLabel('Confirmation code').inputValue()).not.toBe('');
+    await expect
+      .poll(() => page.getByLabel('Confirmation code').inputValue(), { timeout: 10_000 })
+      .not.toBe('');
     // The secret leaves the address bar (and history) once it is in the field.
     expect(page.url()).not.toContain('#');
     await checked('developers-confirm');
