@@ -9,6 +9,7 @@ import { CredentialsPage } from './pages/credentials.js';
 import { DispensariesPage } from './pages/dispensaries.js';
 import { DispensaryPage, type Tab } from './pages/dispensary.js';
 import { LinkPage } from './pages/link.js';
+import { PortalPage } from './pages/portal.js';
 import { TeamPage } from './pages/team.js';
 import { UsagePage } from './pages/usage.js';
 import { WebhooksPage } from './pages/webhooks.js';
@@ -252,20 +253,27 @@ function Shell(props: { session: AdminSession; onSignOut: (notice?: string) => v
   const operator = adminKey?.scope === 'all' || account?.role === 'operator';
   // People's accounts: an operator manages everyone, a manager the staff of its dispensaries.
   const team = operator || account?.role === 'manager';
-  const links: [string, string][] = [
-    ['/', 'Dispensaries'],
-    ...(operator
-      ? ([
-          ['/credentials', 'Credentials'],
-          ['/admin-keys', 'Admin keys'],
-        ] as [string, string][])
-      : []),
-    ...(team ? ([['/team', 'Team']] as [string, string][]) : []),
-    ['/webhooks', 'Webhooks'],
-    ['/audit', 'Audit log'],
-    ...(operator ? ([['/usage', 'Usage']] as [string, string][]) : []),
-    ...(account ? ([['/account', 'Account']] as [string, string][]) : []),
-  ];
+  // An integrator (registered at /developers) has its portal and its account, nothing else.
+  const integrator = account?.role === 'integrator';
+  const links: [string, string][] = integrator
+    ? [
+        ['/', 'Portal'],
+        ['/account', 'Account'],
+      ]
+    : [
+        ['/', 'Dispensaries'],
+        ...(operator
+          ? ([
+              ['/credentials', 'Credentials'],
+              ['/admin-keys', 'Admin keys'],
+            ] as [string, string][])
+          : []),
+        ...(team ? ([['/team', 'Team']] as [string, string][]) : []),
+        ['/webhooks', 'Webhooks'],
+        ['/audit', 'Audit log'],
+        ...(operator ? ([['/usage', 'Usage']] as [string, string][]) : []),
+        ...(account ? ([['/account', 'Account']] as [string, string][]) : []),
+      ];
   const section = path.split('/')[1] ?? '';
   const signOut = async () => {
     try {
@@ -275,15 +283,19 @@ function Shell(props: { session: AdminSession; onSignOut: (notice?: string) => v
     }
     props.onSignOut();
   };
-  let page = <DispensariesPage />;
+  let page = integrator ? <PortalPage /> : <DispensariesPage />;
   const dispensary = /^\/dispensaries\/(\d+)(?:\/(menu|store|specials|import|publishing))?$/.exec(path);
-  if (dispensary) page = <DispensaryPage id={Number(dispensary[1])} tab={(dispensary[2] ?? 'menu') as Tab} />;
+  if (integrator) {
+    if (section === 'account' && account)
+      page = <AccountPage email={account.email} onSignedOut={props.onSignOut} />;
+  } else if (dispensary)
+    page = <DispensaryPage id={Number(dispensary[1])} tab={(dispensary[2] ?? 'menu') as Tab} />;
   else if (section === 'credentials') page = <CredentialsPage />;
   else if (section === 'admin-keys') page = <AdminKeysPage />;
   else if (section === 'audit') page = <AuditPage />;
   else if (section === 'webhooks') page = <WebhooksPage />;
   else if (section === 'usage') page = <UsagePage />;
-  else if (section === 'team') page = <TeamPage />;
+  else if (section === 'team') page = <TeamPage operator={operator} />;
   else if (section === 'account' && account)
     page = <AccountPage email={account.email} onSignedOut={props.onSignOut} />;
   return (

@@ -6,6 +6,7 @@ import { auditCommand } from './commands/audit.js';
 import { credentialCommand } from './commands/credential.js';
 import { dbCommand } from './commands/db.js';
 import { dispensaryCommand } from './commands/dispensary.js';
+import { integratorCommand } from './commands/integrator.js';
 import { inventoryCommand } from './commands/inventory.js';
 import { menuCommand } from './commands/menu.js';
 import { serveCommand } from './commands/serve.js';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
     inventoryCommand(),
     adminKeyCommand(),
     accountCommand(),
+    integratorCommand(),
     webhookCommand(),
     specialCommand(),
     auditCommand(),

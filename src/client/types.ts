@@ -71,6 +71,13 @@ import type {
   DispensarySummaryOut,
   TokenOut,
 } from '../http/routes/admin/dispensaries.schemas.js';
+import type {
+  AccessRequestOut,
+  AccessTokenOut,
+  IntegratorOut,
+  PortalOut,
+  RotatedPasswordOut,
+} from '../http/routes/admin/integrators.schemas.js';
 import type { ImportResultOut, UpsertOut } from '../http/routes/admin/menu.schemas.js';
 import type { PasswordChangedOut } from '../http/routes/admin/own-password.schemas.js';
 import type { PasskeyOut } from '../http/routes/admin/passkeys.schemas.js';
@@ -86,6 +93,11 @@ import type { DeliveryOut, WebhookOut, WebhookWithSecretOut } from '../http/rout
 
 export type AdminSession = Static<typeof SessionOut>;
 export type AccountSummary = Static<typeof AccountOut>;
+export type IntegratorSummary = Static<typeof IntegratorOut>;
+export type AccessRequestSummary = Static<typeof AccessRequestOut>;
+export type IntegratorPortal = Static<typeof PortalOut>;
+export type RotatedCredentialPassword = Static<typeof RotatedPasswordOut>;
+export type IntegratorAccessToken = Static<typeof AccessTokenOut>;
 export type PasskeySummary = Static<typeof PasskeyOut>;
 export type PendingSignIn = Static<typeof PendingSignInOut>;
 export type EnrolledSession = Static<typeof EnrolledSessionOut>;

@@ -31,6 +31,9 @@ export const DEFAULT_POOL_SIZE = 10;
 export const FORM_B_NAMES = ['both', 'table', 'sample'] as const;
 /** Which spellings Form B answers carry: both, the table's (brand, variants) or the sample's. */
 export type FormBNames = (typeof FORM_B_NAMES)[number];
+/** How a confirmed registration at /developers becomes an integrator: an operator decides, or confirmation is enough. */
+export const INTEGRATOR_APPROVALS = ['manual', 'automatic'] as const;
+export type IntegratorApproval = (typeof INTEGRATOR_APPROVALS)[number];
 
 const DEFAULT_BUCKETS = {
   credential: { ratePerSecond: 20, burst: 100 },
@@ -301,6 +304,13 @@ export const SETTINGS = {
     doc: 'email invitations and password links through this SMTP server (smtp:// or smtps://user:pass@host:port); unset: printed only (prefer the variable)',
     scope: 'global',
     default: undefined,
+  }),
+  integratorApproval: serverSetting<IntegratorApproval>({
+    flag: '--integrator-approval <mode>',
+    env: 'INTEGRATOR_APPROVAL',
+    doc: 'integrators who register at /developers and confirm their email: manual (an operator approves each) or automatic',
+    choices: INTEGRATOR_APPROVALS,
+    default: 'manual',
   }),
   oidcIssuer: serverSetting<string | undefined>({
     flag: '--oidc-issuer <url>',

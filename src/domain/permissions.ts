@@ -4,8 +4,12 @@
  * CLI's account commands and the sync API all ask `refusal` (directly or through the route fact).
  */
 
-export type Role = 'operator' | 'manager' | 'staff';
+export type Role = 'operator' | 'manager' | 'staff' | 'integrator';
 
+/**
+ * The roles an invitation may give. An integrator is never invited: it registers itself at /developers
+ * and an operator approves it (src/services/integrators.ts).
+ */
 export const ROLES: readonly Role[] = ['operator', 'manager', 'staff'];
 
 /**
@@ -17,7 +21,9 @@ export const ROLES: readonly Role[] = ['operator', 'manager', 'staff'];
  * - `store`: store information and publishing; `integrators`: the dispensary token integrators read with;
  * - `webhooks`: the dispensary's webhook subscriptions;
  * - `team`: the people of the dispensaries (a manager handles staff of its own dispensaries);
- * - `own_account`: the signed-in person's own sign-in methods (passkeys): every role.
+ * - `own_account`: the signed-in person's own sign-in methods (passkeys): every role;
+ * - `developer`: an integrator's own portal (its credential, its access requests): integrators only,
+ *   who may do nothing else of the sync API.
  */
 export type Permission =
   | 'operator'
@@ -30,7 +36,8 @@ export type Permission =
   | 'integrators'
   | 'webhooks'
   | 'team'
-  | 'own_account';
+  | 'own_account'
+  | 'developer';
 
 /** What a manager may do within its dispensaries: everything but the whole service's business. */
 const MANAGER_GRANTS: readonly Permission[] = [
@@ -51,6 +58,7 @@ export const GRANTS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
   operator: new Set<Permission>(['operator', ...MANAGER_GRANTS]),
   manager: new Set<Permission>(MANAGER_GRANTS),
   staff: new Set<Permission>(['own_account', 'read', 'menu', 'stock', 'specials']),
+  integrator: new Set<Permission>(['own_account', 'developer']),
 };
 
 /** Who makes a request: an admin key or a person, with the role and reach it acts with. */
@@ -139,6 +147,7 @@ function describePermission(permission: Permission): string {
     webhooks: 'webhooks',
     team: 'the team',
     own_account: 'your own account',
+    developer: 'the integrators’ portal',
   };
   return words[permission];
 }

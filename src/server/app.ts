@@ -30,6 +30,7 @@ import { requestIdOf } from '../http/pipeline/request-id.js';
 import { lazyChildLogger } from '../http/pipeline/request-logger.js';
 import { type AdminOptions, adminRoutes } from '../http/routes/admin/index.js';
 import { consoleRoutes } from '../http/routes/console.js';
+import { developersRoutes } from '../http/routes/developers/index.js';
 import { type DisplayOptions, displayRoutes } from '../http/routes/display/index.js';
 import { type DocsOptions, docsRoutes } from '../http/routes/docs.js';
 import { type HealthChecks, healthRoutes, unavailableWhileUnreachable } from '../http/routes/health.js';
@@ -218,7 +219,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
   if (options.display) await app.register(displayRoutes, options.display);
-  if (options.admin) await app.register(adminRoutes, { ...options.admin, prefix: '/admin/v1' });
+  if (options.admin) {
+    await app.register(adminRoutes, { ...options.admin, prefix: '/admin/v1' });
+    await app.register(developersRoutes, {
+      integrators: options.admin.services.integrators,
+      siteUrl: options.admin.consoleUrl,
+      guard: options.admin.guard,
+    });
+  }
   return app;
 }
 

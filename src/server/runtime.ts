@@ -112,6 +112,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       allowPrivate: config.webhookAllowPrivate,
     },
     config.smtpUrl ? smtpMailer(config.smtpUrl) : undefined,
+    config.integratorApproval,
   );
   const webhookClient = new WebhookClient({ allowPrivate: config.webhookAllowPrivate });
   const metrics = createMetrics();

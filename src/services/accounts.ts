@@ -113,7 +113,10 @@ export class AccountService {
     if (by.accountId === account.id) {
       throw new ServiceError('conflict', 'You cannot remove your own account: ask another operator.');
     }
+    // An integrator's API credential goes with its account (its registration is removed with it).
+    const credential = (await this.store.integrators.get(account.id))?.credentialUsername;
     if (!(await this.store.accounts.remove(account.id, by.actor))) throw notFound(ref);
+    if (credential) await this.store.credentials.revoke(credential, by.actor);
   }
 
   /** A new one-time link to choose a password; earlier unused links stop working. */

@@ -1,4 +1,5 @@
 import type { ScryptCost } from '../auth/password.js';
+import type { IntegratorApproval } from '../config/settings.js';
 import type { Store } from '../store/store.js';
 import { AccountService, type Mailer } from './accounts.js';
 import { AdminKeyService } from './admin-keys.js';
@@ -6,6 +7,7 @@ import { AuditService } from './audit.js';
 import { CredentialService } from './credentials.js';
 import { type AfterWrite, DispensaryService } from './dispensaries.js';
 import { ServiceError } from './errors.js';
+import { IntegratorService } from './integrators.js';
 import { type MenuForms, MenuService } from './menus.js';
 import { SpecialService } from './specials.js';
 import type { WebhookKeySource } from './webhook-key.js';
@@ -19,6 +21,7 @@ export interface Services {
   menus: MenuService;
   adminKeys: AdminKeyService;
   accounts: AccountService;
+  integrators: IntegratorService;
   audit: AuditService;
   webhooks: WebhookService;
   specials: SpecialService;
@@ -47,6 +50,7 @@ export function createServices(
   scryptCost?: ScryptCost,
   webhooks: WebhookSettings = NO_WEBHOOK_KEY,
   mailer?: Mailer,
+  integratorApproval: IntegratorApproval = 'manual',
 ): Services {
   return {
     store,
@@ -55,6 +59,12 @@ export function createServices(
     menus: new MenuService(store, forms, afterWrite),
     adminKeys: new AdminKeyService(store, afterWrite),
     accounts: new AccountService(store, { scryptCost, mailer }),
+    integrators: new IntegratorService(store, {
+      scryptCost,
+      mailer,
+      approval: integratorApproval,
+      afterWrite,
+    }),
     audit: new AuditService(store),
     webhooks: new WebhookService(store, webhooks.keys, webhooks, afterWrite),
     specials: new SpecialService(store, afterWrite),

@@ -2,10 +2,12 @@ import { publishingRecord } from '../domain/publishing.js';
 import type { Special } from '../domain/special-schema.js';
 import { specialRecordOf } from '../domain/validate-special.js';
 import type {
+  AccessRequest,
   Account,
   AdminKey,
   AuditEntry,
   DispensarySummary,
+  Integrator,
   Webhook,
   WebhookDelivery,
 } from '../store/store.js';
@@ -175,5 +177,38 @@ export function accountRecord(account: Account) {
     active: account.active,
     created_at: account.createdAt,
     updated_at: account.updatedAt,
+  };
+}
+
+/** An integrator's registration as the sync API and `integrator list --json` give it (never its password). */
+export function integratorRecord(integrator: Integrator) {
+  return {
+    id: integrator.accountId,
+    email: integrator.email,
+    name: integrator.name,
+    company: integrator.company,
+    building: integrator.building,
+    status: integrator.status,
+    credential: integrator.credentialUsername,
+    created_at: integrator.createdAt,
+    updated_at: integrator.updatedAt,
+  };
+}
+
+/** A request to read a dispensary, as the portal and the managers' list give it (never a token). */
+export function accessRequestRecord(request: AccessRequest) {
+  return {
+    id: request.id,
+    integrator_id: request.accountId,
+    email: request.email,
+    company: request.company,
+    building: request.building,
+    dispensary_id: request.dispensaryId,
+    dispensary_name: request.dispensaryName,
+    status: request.status,
+    token_issued: request.hasToken,
+    decided_by: request.decidedBy,
+    created_at: request.createdAt,
+    updated_at: request.updatedAt,
   };
 }

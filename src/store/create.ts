@@ -9,6 +9,7 @@ import { ConsoleSessions } from './repositories/console-sessions.js';
 import { Credentials } from './repositories/credentials.js';
 import { Dispensaries } from './repositories/dispensaries.js';
 import { IdempotencyKeys } from './repositories/idempotency.js';
+import { Integrators } from './repositories/integrators.js';
 import { MenuChanges } from './repositories/menu-changes.js';
 import { Menus } from './repositories/menus.js';
 import { Passkeys } from './repositories/passkeys.js';
@@ -42,6 +43,7 @@ export function createStore(dialect: Dialect): KyselyStore {
     menus: new Menus(dialect, writer),
     adminKeys: new AdminKeys(dialect, writer),
     accounts: new Accounts(dialect, writer),
+    integrators: new Integrators(dialect, writer),
     passkeys: new Passkeys(dialect, writer),
     secondFactors: new SecondFactors(dialect, writer),
     audit: new AuditLog(db),

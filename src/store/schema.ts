@@ -23,6 +23,8 @@ export interface Database {
   account_totp: AccountTotpTable;
   account_recovery_codes: AccountRecoveryCodeTable;
   pending_sign_ins: PendingSignInTable;
+  integrators: IntegratorTable;
+  integrator_access: IntegratorAccessTable;
   usage_counts: UsageCountTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
@@ -347,4 +349,34 @@ export interface SpecialBoundaryTable {
   /** The boundary, ISO 8601 UTC. */
   at: string;
   recorded_at: string;
+}
+
+/** An integrator's registration (src/store/migrations/0023-integrators.ts): its account is `account_id`. */
+export interface IntegratorTable {
+  account_id: number;
+  name: string;
+  company: string;
+  /** What it builds, in its own words. */
+  building: string;
+  status: string;
+  /** scrypt of the password it chose, until approval moves it to the account. */
+  pending_password: string | null;
+  confirm_digest: string | null;
+  confirm_expires_at: string | null;
+  credential_username: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An integrator's request to read a dispensary, decided by the dispensary's managers. */
+export interface IntegratorAccessTable {
+  id: Generated<number>;
+  account_id: number;
+  dispensary_id: number;
+  status: string;
+  decided_by: string | null;
+  /** SHA-256 of the integrator's own token for this dispensary; null until it asks for one. */
+  token_digest: string | null;
+  created_at: string;
+  updated_at: string;
 }

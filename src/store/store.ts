@@ -9,6 +9,7 @@ import type {
 import type { ChangeRepository, FeedHook, MenuChangeRepository } from './contracts/changes.js';
 import type { CredentialRepository } from './contracts/credentials.js';
 import type { DispensaryRepository } from './contracts/dispensaries.js';
+import type { IntegratorRepository } from './contracts/integrators.js';
 import type { MenuRepository } from './contracts/menus.js';
 import type { PasskeyRepository } from './contracts/passkeys.js';
 import type { SecondFactorRepository } from './contracts/second-factors.js';
@@ -25,6 +26,7 @@ export type * from './contracts/bookkeeping.js';
 export type * from './contracts/changes.js';
 export type * from './contracts/credentials.js';
 export type * from './contracts/dispensaries.js';
+export type * from './contracts/integrators.js';
 export type * from './contracts/menus.js';
 export type * from './contracts/passkeys.js';
 export type * from './contracts/second-factors.js';
@@ -45,6 +47,7 @@ export interface Store {
   readonly menus: MenuRepository;
   readonly adminKeys: AdminKeyRepository;
   readonly accounts: AccountRepository;
+  readonly integrators: IntegratorRepository;
   readonly passkeys: PasskeyRepository;
   readonly secondFactors: SecondFactorRepository;
   readonly audit: AuditRepository;

@@ -33,6 +33,8 @@ export const TABLES = [
   { name: 'account_totp', key: ['account_id'] },
   { name: 'account_recovery_codes', key: ['digest'] },
   { name: 'pending_sign_ins', key: ['digest'] },
+  { name: 'integrators', key: ['account_id'] },
+  { name: 'integrator_access', key: ['id'] },
   { name: 'usage_counts', key: ['username', 'hour'] },
 ] as const satisfies readonly TableSpec[];
 

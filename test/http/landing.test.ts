@@ -29,7 +29,7 @@ describe('GET /: the landing page', () => {
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(response.body).toContain('Dispensary Menu API');
     expect(response.body).toContain(`version ${VERSION}`);
-    for (const href of ['docs', 'openapi.json', 'healthz', 'readyz', 'metrics', 'console'])
+    for (const href of ['docs', 'openapi.json', 'healthz', 'readyz', 'metrics', 'console', 'developers'])
       expect(response.body).toContain(`href="${href}"`);
     // No script at all, nothing from elsewhere: the inline stylesheet is allowed by its hash alone.
     expect(response.body).not.toContain('<script');
@@ -60,6 +60,7 @@ describe('GET /: the landing page', () => {
           ready: '/readyz',
           metrics: '/metrics',
           console: '/console',
+          developers: '/developers',
         },
       });
     }
@@ -74,7 +75,7 @@ describe('GET /: the landing page', () => {
 
   it('leaves out the health links when they are on the ops port (--ops-port)', async () => {
     const json = (await opsElsewhere.app.inject({ method: 'GET', url: '/' })).json();
-    expect(Object.keys(json.links)).toEqual(['docs', 'openapi', 'console']);
+    expect(Object.keys(json.links)).toEqual(['docs', 'openapi', 'console', 'developers']);
     const html = await opsElsewhere.app.inject({ method: 'GET', url: '/', headers: { accept: BROWSER } });
     expect(html.body).not.toContain('healthz');
   });

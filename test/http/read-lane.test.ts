@@ -132,7 +132,7 @@ function send(
  */
 function comparable(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const { date: _date, 'retry-after': _retryAfter, ratelimit, ...rest } = headers;
-  return ratelimit === undefined ? rest : { ...rest, ratelimit: ratelimit.replace(RESET, ';t=*') };
+  return ratelimit === undefined ? rest : { ...rest, ratelimit: String(ratelimit).replace(RESET, ';t=*') };
 }
 
 /** A RateLimit field's reset (`t=` seconds): like Retry-After, it may tick between the two servers' answers. */

@@ -73,7 +73,9 @@ export function CredentialsPage() {
             <td>{when(credential.expires_at)}</td>
             <td>{when(credential.last_used_at)}</td>
             <td>
-              {credential.dispensaries ? credential.dispensaries.map(dispensaries.labelOf).join(', ') : 'All'}
+              {credential.dispensaries
+                ? credential.dispensaries.map(dispensaries.labelOf).join(', ') || 'None yet'
+                : 'All'}
             </td>
             <RevokeCells
               name={credential.username}

@@ -1,5 +1,10 @@
 import { useState } from 'preact/hooks';
-import type { AccountSummary, IssuedAccountLink } from '../../../src/client/types.js';
+import type {
+  AccessRequestSummary,
+  AccountSummary,
+  IntegratorSummary,
+  IssuedAccountLink,
+} from '../../../src/client/types.js';
 import { api } from '../api.js';
 import { Confirm, ErrorText, SecretOnce, TextInput, useDispensaries, useLoad, when } from '../components.js';
 import { CheckGroup, DangerButton, ListTable, useDeletion } from '../lists.js';
@@ -50,7 +55,7 @@ function RoleFields(props: {
  * The people with accounts (an operator sees all, a manager the staff of its dispensaries): invite,
  * change role and dispensaries, new password link, remove. The same routes as any sync API client's.
  */
-export function TeamPage() {
+export function TeamPage(props: { operator: boolean }) {
   const list = useLoad(() => api<AccountSummary[]>('GET', '/accounts'), []);
   const dispensaries = useDispensaries();
   const options = dispensaries.list?.map((dispensary) => ({ value: dispensary.id, label: dispensary.name }));
@@ -142,6 +147,67 @@ export function TeamPage() {
           <p>Their sessions end at once.</p>
         </Confirm>
       )}
+      <AccessRequests />
+      {props.operator && <Integrators onDecided={list.reload} />}
+    </>
+  );
+}
+
+/**
+ * Integrators who registered at /developers (the operator's): approve or decline those waiting. Approval
+ * lets them sign in and creates their API credential; `menu-api integrator` does the same.
+ */
+function Integrators(props: { onDecided: () => void }) {
+  const list = useLoad(() => api<IntegratorSummary[]>('GET', '/integrators'), []);
+  const [error, setError] = useState('');
+  const decide = async (integrator: IntegratorSummary, decision: 'approve' | 'decline') => {
+    setError('');
+    try {
+      await api('POST', `/integrators/${integrator.id}/${decision}`);
+      list.reload();
+      props.onDecided();
+    } catch (failure) {
+      setError(asApiError(failure).message);
+    }
+  };
+  return (
+    <>
+      <h2>Integrators</h2>
+      <p class="hint">
+        Developers register themselves at <a href="/developers">/developers</a> and confirm their email; then
+        they wait here for you.
+      </p>
+      <ErrorText message={error} />
+      <ListTable
+        list={list}
+        columns={['Email', 'Name', 'Company', 'What they build', 'Status', 'Credential']}
+        actions
+        row={(integrator) => (
+          <tr key={integrator.id}>
+            <td>{integrator.email}</td>
+            <td>{integrator.name}</td>
+            <td>{integrator.company}</td>
+            <td>{integrator.building}</td>
+            <td>{integrator.status}</td>
+            <td>{integrator.credential ?? '—'}</td>
+            <td>
+              {integrator.status === 'waiting' && (
+                <>
+                  <button type="button" onClick={() => decide(integrator, 'approve')}>
+                    Approve <span class="visually-hidden">{integrator.email}</span>
+                  </button>
+                  <DangerButton
+                    name={`Decline ${integrator.email}`}
+                    onClick={() => decide(integrator, 'decline')}
+                  >
+                    Decline
+                  </DangerButton>
+                </>
+              )}
+            </td>
+          </tr>
+        )}
+      />
     </>
   );
 }
@@ -175,5 +241,62 @@ function ChangeAccount(props: { account: AccountSummary; options: DispensaryOpti
       </button>
       <ErrorText message={error} />
     </form>
+  );
+}
+
+/**
+ * Integrators' requests to read the dispensaries this person manages: approving one lets the
+ * integrator's credential read that dispensary (and take a token of its own for it, in its portal).
+ */
+function AccessRequests() {
+  const list = useLoad(() => api<AccessRequestSummary[]>('GET', '/access-requests'), []);
+  const [error, setError] = useState('');
+  const decide = async (request: AccessRequestSummary, decision: 'approve' | 'decline') => {
+    setError('');
+    try {
+      await api('POST', `/access-requests/${request.id}/${decision}`);
+      list.reload();
+    } catch (failure) {
+      setError(asApiError(failure).message);
+    }
+  };
+  return (
+    <>
+      <h2>Integrators’ access requests</h2>
+      <ErrorText message={error} />
+      <ListTable
+        list={list}
+        columns={['Dispensary', 'Integrator', 'Company', 'What they build', 'Status', 'Asked']}
+        actions
+        row={(request) => (
+          <tr key={request.id}>
+            <td>{request.dispensary_name}</td>
+            <td>{request.email}</td>
+            <td>{request.company}</td>
+            <td>{request.building}</td>
+            <td>{request.status}</td>
+            <td>{when(request.created_at)}</td>
+            <td>
+              {request.status === 'waiting' && (
+                <>
+                  <button type="button" onClick={() => decide(request, 'approve')}>
+                    Approve{' '}
+                    <span class="visually-hidden">
+                      {request.email} for {request.dispensary_name}
+                    </span>
+                  </button>
+                  <DangerButton
+                    name={`Decline ${request.email} for ${request.dispensary_name}`}
+                    onClick={() => decide(request, 'decline')}
+                  >
+                    Decline
+                  </DangerButton>
+                </>
+              )}
+            </td>
+          </tr>
+        )}
+      />
+    </>
   );
 }

@@ -32,7 +32,7 @@ export const list = listAction(credentialService, (credentials) => credentials.l
     c.createdAt,
     c.lastUsedAt ?? 'never',
     c.expiresAt ?? 'never',
-    c.dispensaryIds?.join(',') ?? 'all',
+    c.dispensaryIds === null ? 'all' : c.dispensaryIds.join(',') || 'none (an integrator not given any yet)',
     c.revokedAt ?? 'active',
   ],
 });

@@ -44,6 +44,11 @@ function links(options: LandingOptions): Link[] {
             href: 'console',
             title: 'Console: dispensaries, menus and keys (sign in with an admin key)',
           },
+          {
+            rel: 'developers',
+            href: 'developers',
+            title: 'Developers: register to read dispensaries’ menus, then sign in to your portal',
+          },
         ]
       : []),
     ...(options.demoSlug === undefined

@@ -38,6 +38,11 @@ export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
       },
       { name: 'Sync API: menu and inventory', description: 'Full and partial menu sync, stock levels.' },
       { name: 'Sync API: credentials', description: 'Issue and revoke integrators’ API credentials.' },
+      {
+        name: 'Sync API: integrators',
+        description:
+          'Integrators who registered at /developers: the operator approves them, their portal (/developer), and dispensaries’ access requests.',
+      },
       { name: 'Operations', description: 'Health checks for restarts and load balancers; no credentials.' },
     ],
     components: {

@@ -1,7 +1,7 @@
 import type { Actor } from './actor.js';
 
 /** What an account may do: see src/domain/permissions.ts. */
-export type AccountRole = 'operator' | 'manager' | 'staff';
+export type AccountRole = 'operator' | 'manager' | 'staff' | 'integrator';
 
 /** What a one-time link is for: the first password of an invited account, or a new one. */
 export type AccountLinkPurpose = 'invite' | 'reset';

@@ -148,6 +148,8 @@ export class Accounts implements AccountRepository {
       await trx.deleteFrom('account_totp').where('account_id', '=', id).execute();
       await trx.deleteFrom('account_recovery_codes').where('account_id', '=', id).execute();
       await trx.deleteFrom('pending_sign_ins').where('account_id', '=', id).execute();
+      await trx.deleteFrom('integrators').where('account_id', '=', id).execute();
+      await trx.deleteFrom('integrator_access').where('account_id', '=', id).execute();
       return { result: true, change: accountChange('account.remove', toAccount(row)) };
     });
   }

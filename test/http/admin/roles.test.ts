@@ -13,9 +13,14 @@ import type { TestRuntime } from '../../helpers/runtime.js';
 const ORIGIN = 'http://localhost:80';
 const PASSWORD = 'correct horse battery staple';
 
-type Role = 'operator' | 'manager' | 'staff';
-/** Who may: every role, managers and operators, or operators only. */
+type Role = 'operator' | 'manager' | 'staff' | 'integrator';
+/**
+ * Who may: every person of a dispensary, managers and operators, or operators only. An integrator
+ * (registered at /developers) may reach its own account's routes and nothing else.
+ */
 const ALL: Role[] = ['operator', 'manager', 'staff'];
+const OWN_ACCOUNT: Role[] = [...ALL, 'integrator'];
+const INTEGRATORS: Role[] = ['integrator'];
 const MANAGERS: Role[] = ['operator', 'manager'];
 const OPERATORS: Role[] = ['operator'];
 
@@ -42,6 +47,27 @@ async function signInAs(
   return {
     cookie: String(accepted.headers['set-cookie']).split(';')[0]!,
     csrf: accepted.json().csrf_token,
+  };
+}
+
+/** An integrator registered at /developers, confirmed and approved, signed in with its own password. */
+async function integratorSession(runtime: TestRuntime, email: string): Promise<Session> {
+  const registered = await runtime.services.integrators.register(
+    { email, name: 'Ivy', company: 'Ivy Apps', building: 'A kiosk', password: PASSWORD },
+    ORIGIN,
+  );
+  const integrator = await runtime.services.integrators.confirm(registered.url!.split('#')[1]);
+  await runtime.services.integrators.approve(integrator.accountId, CLI_OPERATOR);
+  const signedIn = await runtime.app.inject({
+    method: 'POST',
+    url: '/admin/v1/session',
+    headers: { 'content-type': 'application/json', origin: ORIGIN, host: 'localhost:80' },
+    payload: JSON.stringify({ email, password: PASSWORD }),
+  });
+  expect(signedIn.statusCode, signedIn.body).toBe(201);
+  return {
+    cookie: String(signedIn.headers['set-cookie']).split(';')[0]!,
+    csrf: signedIn.json().csrf_token,
   };
 }
 
@@ -75,6 +101,7 @@ describe('every role against every sync API route, under an account session', ()
     sessions.operator = await signInAs(runtime, 'olga@example.com', 'operator', []);
     sessions.manager = await signInAs(runtime, 'max@example.com', 'manager', [own]);
     sessions.staff = await signInAs(runtime, 'sam@example.com', 'staff', [own]);
+    sessions.integrator = await integratorSession(runtime, 'ivy@example.com');
   });
   afterAll(() => runtime?.close());
 
@@ -88,16 +115,16 @@ describe('every role against every sync API route, under an account session', ()
     ['POST', `/dispensaries/${d}/menu/import?format=json&dry_run=true`, [], ALL],
     ['PATCH', `/dispensaries/${d}/menu/items`, [], ALL],
     ['PATCH', `/dispensaries/${d}/menu/items/9`, { name: 'Nine' }, ALL],
-    ['GET', '/account/passkeys', undefined, ALL],
-    ['POST', '/account/passkeys/options', undefined, ALL],
-    ['POST', '/account/passkeys', { name: 'Laptop', response: {} }, ALL],
-    ['DELETE', '/account/passkeys/999', undefined, ALL],
-    ['GET', '/account/totp', undefined, ALL],
-    ['POST', '/account/totp/confirm', { code: '000000' }, ALL],
-    ['POST', '/account/totp/disable', { code: '000000' }, ALL],
-    ['POST', '/account/totp', undefined, ALL],
+    ['GET', '/account/passkeys', undefined, OWN_ACCOUNT],
+    ['POST', '/account/passkeys/options', undefined, OWN_ACCOUNT],
+    ['POST', '/account/passkeys', { name: 'Laptop', response: {} }, OWN_ACCOUNT],
+    ['DELETE', '/account/passkeys/999', undefined, OWN_ACCOUNT],
+    ['GET', '/account/totp', undefined, OWN_ACCOUNT],
+    ['POST', '/account/totp/confirm', { code: '000000' }, OWN_ACCOUNT],
+    ['POST', '/account/totp/disable', { code: '000000' }, OWN_ACCOUNT],
+    ['POST', '/account/totp', undefined, OWN_ACCOUNT],
     // The same password again: refused (400) once the current one is proven, so nothing changes.
-    ['POST', '/account/password', { current_password: PASSWORD, new_password: PASSWORD }, ALL],
+    ['POST', '/account/password', { current_password: PASSWORD, new_password: PASSWORD }, OWN_ACCOUNT],
     ['DELETE', `/dispensaries/${d}/menu/items/9`, undefined, ALL],
     ['POST', `/dispensaries/${d}/menu/items/9/lab-result`, { metric_list: [] }, ALL],
     ['PATCH', `/dispensaries/${d}/inventory`, [], ALL],
@@ -137,6 +164,16 @@ describe('every role against every sync API route, under an account session', ()
     ['POST', '/admin-keys', { name: 'role-test', scope: 'all' }, OPERATORS],
     ['DELETE', '/admin-keys/nobody', undefined, OPERATORS],
     ['DELETE', '/dispensaries/999', undefined, OPERATORS],
+    ['GET', '/integrators', undefined, OPERATORS],
+    ['POST', '/integrators/999/approve', undefined, OPERATORS],
+    ['POST', '/integrators/999/decline', undefined, OPERATORS],
+    ['GET', '/access-requests', undefined, MANAGERS],
+    ['POST', '/access-requests/999/approve', undefined, MANAGERS],
+    ['POST', '/access-requests/999/decline', undefined, MANAGERS],
+    ['GET', '/developer', undefined, INTEGRATORS],
+    ['POST', '/developer/rotate-password', undefined, INTEGRATORS],
+    ['POST', '/developer/access', { dispensary: 'Nowhere' }, INTEGRATORS],
+    ['POST', '/developer/access/999/token', undefined, INTEGRATORS],
   ];
 
   it('names every route of the sync API that needs a key or session', () => {
@@ -155,7 +192,7 @@ describe('every role against every sync API route, under an account session', ()
     expect(new Set(documented)).toEqual(named);
   });
 
-  for (const role of ALL) {
+  for (const role of OWN_ACCOUNT) {
     it(`${role}: allowed where the table says, 403 elsewhere`, async () => {
       const call = callAs(runtime.app, sessions[role]);
       for (const [method, path, body, who] of routes(own)) {

@@ -158,6 +158,81 @@ describe(`store.consoleSessions and store.usage on ${DATABASE_KIND}`, () => {
     ).toEqual(['account:sso@example.com', 'account:sso@example.com', 'account:new@example.com']);
   });
 
+  it('keeps integrators: confirmed once, then approved with a credential reading nothing, or declined', async ({
+    store,
+  }) => {
+    const profile = { name: 'Dana', company: 'Apps', building: 'A kiosk' };
+    const confirm = (digest: string) => ({ digest, expiresAt: '2999-01-01T00:00:00.000Z' });
+    const dana = await store.integrators.register('dana@example.com', profile, 'scrypt-dana', confirm('c-1'));
+    const eli = await store.integrators.register('eli@example.com', profile, 'scrypt-eli', confirm('c-2'));
+    expect(dana).toMatchObject({ role: 'integrator', active: false, dispensaryIds: [] });
+    await expect(
+      store.integrators.register('dana@example.com', profile, 'x', confirm('c-3')),
+    ).rejects.toThrow(/exists/);
+    // Not waiting yet: nothing to approve.
+    expect(
+      await store.integrators.approve(dana.id, { username: 'integrator-a', passwordHash: 'h' }),
+    ).toBeUndefined();
+    expect(await store.integrators.confirm('c-1', '3000-01-01T00:00:00.000Z')).toBeUndefined();
+    expect(await store.integrators.confirm('c-1', '2026-01-01T00:00:00.000Z')).toMatchObject({
+      status: 'waiting',
+    });
+    expect(await store.integrators.confirm('c-1', '2026-01-01T00:00:00.000Z')).toBeUndefined();
+    const approved = await store.integrators.approve(dana.id, {
+      username: 'integrator-a',
+      passwordHash: 'h',
+    });
+    expect(approved).toMatchObject({
+      status: 'approved',
+      credentialUsername: 'integrator-a',
+      email: 'dana@example.com',
+    });
+    expect((await store.accounts.findByEmail('dana@example.com'))?.passwordDigest).toBe('scrypt-dana');
+    expect((await store.credentials.find('integrator-a'))?.dispensaryIds).toEqual([]);
+    await store.integrators.confirm('c-2', '2026-01-01T00:00:00.000Z');
+    expect(await store.integrators.decline(eli.id)).toMatchObject({ status: 'declined' });
+    expect(await store.integrators.decline(eli.id)).toBeUndefined();
+    expect((await store.accounts.findByEmail('eli@example.com'))?.passwordDigest).toBeNull();
+    expect((await store.integrators.list()).map((integrator) => integrator.status)).toEqual([
+      'approved',
+      'declined',
+    ]);
+    // Removing the account removes its registration.
+    await store.accounts.remove(eli.id);
+    expect(await store.integrators.get(eli.id)).toBeUndefined();
+
+    // Access to a dispensary: asked once, decided once, then read with a token of its own.
+    const shop = await store.dispensaries.create('Shop', 'digest-shop');
+    const request = await store.integrators.requestAccess(dana.id, shop.id);
+    expect(request).toMatchObject({ status: 'waiting', dispensaryName: 'Shop', hasToken: false });
+    await expect(store.integrators.requestAccess(dana.id, shop.id)).rejects.toThrow(/asked/);
+    expect(await store.integrators.setAccessToken(request.id, 'digest-own', 'cli')).toBe(false);
+    expect(await store.integrators.accessRequests({ dispensaryIds: [] })).toEqual([]);
+    expect(await store.integrators.accessRequests({ dispensaryIds: [shop.id] })).toHaveLength(1);
+    expect(
+      await store.integrators.decideAccess(request.id, 'approved', 'account:m@example.com'),
+    ).toMatchObject({
+      status: 'approved',
+      decidedBy: 'account:m@example.com',
+    });
+    expect(await store.integrators.decideAccess(request.id, 'approved', 'cli')).toBeUndefined();
+    expect((await store.credentials.find('integrator-a'))?.dispensaryIds).toEqual([shop.id]);
+    expect(await store.dispensaries.findByTokenDigest('digest-own')).toBeUndefined();
+    expect(await store.integrators.setAccessToken(request.id, 'digest-own', 'cli')).toBe(true);
+    expect(await store.dispensaries.findByTokenDigest('digest-own')).toMatchObject({ id: shop.id });
+    // Withdrawn: the credential stops reading the dispensary, and the token stops working.
+    expect(await store.integrators.decideAccess(request.id, 'declined', 'cli')).toMatchObject({
+      status: 'declined',
+      hasToken: false,
+    });
+    expect((await store.credentials.find('integrator-a'))?.dispensaryIds).toEqual([]);
+    expect(await store.dispensaries.findByTokenDigest('digest-own')).toBeUndefined();
+    expect(await store.integrators.setCredentialPassword(dana.id, 'new-hash')).toBe('integrator-a');
+    expect((await store.credentials.find('integrator-a'))?.passwordHash).toBe('new-hash');
+    await store.dispensaries.remove(shop.id);
+    expect(await store.integrators.accessRequests({ accountId: dana.id })).toEqual([]);
+  });
+
   it('adds usage counts to one row per credential and hour', async ({ store }) => {
     const hour = '2026-01-01T10:00:00.000Z';
     await store.usage.add([

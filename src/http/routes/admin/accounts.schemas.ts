@@ -21,6 +21,14 @@ const Role = Type.Union([Type.Literal('operator'), Type.Literal('manager'), Type
   description:
     'operator: everything; manager: the menu, store, publishing, webhooks, token and staff of its dispensaries; staff: their menu and stock.',
 });
+/** A role as accounts carry it: integrators register at /developers, they are never invited. */
+const AccountRole = Type.Union(
+  [Type.Literal('operator'), Type.Literal('manager'), Type.Literal('staff'), Type.Literal('integrator')],
+  {
+    description:
+      'operator: everything; manager: the menu, store, publishing, webhooks, token and staff of its dispensaries; staff: their menu and stock; integrator: its own portal only (registered at /developers).',
+  },
+);
 const DispensaryIds = Type.Array(Type.Integer({ minimum: 1 }), {
   maxItems: 1000,
   description: 'The dispensaries a manager or staff account covers (none for an operator).',
@@ -30,7 +38,7 @@ export const AccountOut = Type.Object(
   {
     id: Type.Integer(),
     email: Type.String(),
-    role: Role,
+    role: AccountRole,
     dispensary_ids: DispensaryIds,
     active: Type.Boolean({ description: 'False until the invitation is accepted.' }),
     created_at: Type.String(),

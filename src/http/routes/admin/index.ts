@@ -17,6 +17,7 @@ import type { AdminContext } from './context.js';
 import { credentialRoutes } from './credentials.js';
 import { dispensaryRoutes } from './dispensaries.js';
 import { idempotentWriter } from './idempotent.js';
+import { integratorRoutes } from './integrators.js';
 import { menuRoutes } from './menu.js';
 import { ownPasswordRoutes } from './own-password.js';
 import { passkeyRoutes } from './passkeys.js';
@@ -92,6 +93,7 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
     if (options.ownPassword) {
       await keyed.register(ownPasswordRoutes, { ...context, ownPassword: options.ownPassword });
     }
+    await keyed.register(integratorRoutes, context);
     if (options.secondFactors) {
       await keyed.register(totpRoutes, { ...context, secondFactors: options.secondFactors });
     }

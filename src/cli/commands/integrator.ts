@@ -1,0 +1,31 @@
+import { Command } from 'commander';
+import { jsonAction } from '../options.js';
+
+const actions = () => import('../actions/integrator.js');
+
+const WHO = ['<integrator>', 'the integrator’s id or email'] as const;
+
+export function integratorCommand(): Command {
+  const command = new Command('integrator').description(
+    'integrators who registered themselves at /developers: list them, approve or decline them',
+  );
+  jsonAction(
+    command.command('list').description('list registrations and where each is (never a password)'),
+    async (_args, options) => (await actions()).list(options),
+  );
+  jsonAction(
+    command
+      .command('approve')
+      .description('approve a waiting integrator: it may sign in, and its API credential is created')
+      .argument(...WHO),
+    async ([ref], options) => (await actions()).approve(ref!, options),
+  );
+  jsonAction(
+    command
+      .command('decline')
+      .description('decline a waiting integrator')
+      .argument(...WHO),
+    async ([ref], options) => (await actions()).decline(ref!, options),
+  );
+  return command;
+}

@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import { autoIncrementKey } from './portable.js';
+
+/**
+ * Integrators who register themselves at /developers: each is an account of role `integrator` (no
+ * password there until an operator approves it) with its profile, its confirmation link (a digest), the
+ * password it chose (scrypt, kept here until approval), and the API credential approval made. Their
+ * requests to read a dispensary wait here for the dispensary's managers; an approved one may hold a
+ * token of the integrator's own for that dispensary (a digest), read with as the dispensary's token is.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on today's table types.
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('integrators')
+    .addColumn('account_id', 'integer', (col) => col.primaryKey())
+    .addColumn('name', 'text', (col) => col.notNull())
+    .addColumn('company', 'text', (col) => col.notNull())
+    .addColumn('building', 'text', (col) => col.notNull())
+    // unconfirmed, waiting (for the operator), approved, declined.
+    .addColumn('status', 'text', (col) => col.notNull())
+    // The chosen password until approval moves it to the account; null after.
+    .addColumn('pending_password', 'text')
+    // SHA-256 of the confirmation link's secret, until it is used.
+    .addColumn('confirm_digest', 'text', (col) => col.unique())
+    .addColumn('confirm_expires_at', 'text')
+    .addColumn('credential_username', 'text')
+    .addColumn('created_at', 'text', (col) => col.notNull())
+    .addColumn('updated_at', 'text', (col) => col.notNull())
+    .execute();
+  await db.schema
+    .createTable('integrator_access')
+    .addColumn('id', 'integer', autoIncrementKey(db))
+    .addColumn('account_id', 'integer', (col) => col.notNull())
+    .addColumn('dispensary_id', 'integer', (col) => col.notNull())
+    // waiting (for a manager), approved, declined.
+    .addColumn('status', 'text', (col) => col.notNull())
+    .addColumn('decided_by', 'text')
+    // SHA-256 of the integrator's own token for the dispensary (shown to it once), once it asked for one.
+    .addColumn('token_digest', 'text', (col) => col.unique())
+    .addColumn('created_at', 'text', (col) => col.notNull())
+    .addColumn('updated_at', 'text', (col) => col.notNull())
+    .execute();
+  await db.schema
+    .createIndex('integrator_access_pair')
+    .on('integrator_access')
+    .columns(['account_id', 'dispensary_id'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('integrator_access_dispensary')
+    .on('integrator_access')
+    .column('dispensary_id')
+    .execute();
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see up().
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('integrator_access').execute();
+  await db.schema.dropTable('integrators').execute();
+}
