@@ -5,8 +5,9 @@
  *   const client = new MenuClient({ baseUrl: 'http://127.0.0.1:8080', username: 'demo', password: 'demo-password', form: 'B' });
  *   for (const item of await client.menu('demo-collective-token')) console.log(item.name);
  *
- * Both request forms; errors as MenuApiError (status, code, request id); retries of 429 and 503 with
- * exponential backoff and full jitter, honouring Retry-After; a timeout per attempt; and on Form B,
+ * Both request forms, and Form v1's reads (`client.v1(token)`: the menu filtered, searched, sorted and
+ * paged); errors as MenuApiError (status, code, request id); retries of 429 and 503 with exponential
+ * backoff and full jitter, honouring Retry-After; a timeout per attempt; and on Form B and Form v1,
  * If-None-Match with the last ETag, so an unchanged answer costs the server nothing.
  */
 
@@ -14,16 +15,22 @@ import { errorFromAnswer, MenuApiError } from './errors.js';
 import { EtagCache } from './etag-cache.js';
 import { parseRetryAfter, type RetryPolicy, retryDelay, sleep } from './retry.js';
 import type { Form, FormBItem, FormBPrice, InventoryEntry, MenuItemOf, StoreInfo } from './types.js';
+import { V1Reader } from './v1.js';
 
 export { MenuApiError } from './errors.js';
 export type * from './types.js';
+export type { V1Reader } from './v1.js';
+export type * from './v1-types.js';
 
 export interface MenuClientOptions<F extends Form = Form> {
   /** Where the API is, for example `https://menu.example.com` (a path prefix is kept). */
   baseUrl: string | URL;
   username: string;
   password: string;
-  /** 'A': POST with credentials in the JSON body. 'B': GET with credentials in headers. */
+  /**
+   * The form of `menu`, `store` and `inventory`. 'A': POST with credentials in the JSON body. 'B': GET
+   * with credentials in headers. (`v1(token)` reads Form v1 whichever is chosen.)
+   */
   form: F;
   /** Per attempt, ms (default 10,000). */
   timeoutMs?: number;
@@ -33,7 +40,7 @@ export interface MenuClientOptions<F extends Form = Form> {
   retryBaseMs?: number;
   /** Longest single wait, ms (default 30,000); a longer Retry-After is not waited for. */
   maxRetryDelayMs?: number;
-  /** How many Form B answers to keep for If-None-Match (default 500). */
+  /** How many Form B and Form v1 answers to keep for If-None-Match (default 500). */
   cacheSize?: number;
   /** Another fetch, for example one with a proxy agent (default: the global fetch). */
   fetch?: typeof fetch;
@@ -106,6 +113,25 @@ export class MenuClient<F extends Form = Form> {
     return this.#call<InventoryEntry[]>('inventory', token, fields, fields, options.signal);
   }
 
+  /**
+   * Form v1's reads of the dispensary of `token` (docs/v1.md), with this client's credentials (as HTTP
+   * Basic), retries, timeout and ETags: `menu(query)`, `pages(query)`, `item(id)`, `store()`,
+   * `inventory()`, `specials()`, `changes(cursor)`.
+   */
+  v1(token: string): V1Reader {
+    const authorization = `Basic ${base64(`${this.#username}:${this.#password}`)}`;
+    return new V1Reader((path, query, conditional, signal) => {
+      const url = new URL(path, this.#base);
+      url.search = query.toString();
+      const init: RequestInit = {
+        method: 'GET',
+        headers: { accept: 'application/json', authorization, 'dispensary-token': token },
+      };
+      const cacheKey = conditional ? `${url.href}\n${this.#username}\n${token}` : undefined;
+      return this.#request(url, init, cacheKey, signal);
+    });
+  }
+
   async #call<T>(
     endpoint: Endpoint,
     token: string,
@@ -140,7 +166,19 @@ export class MenuClient<F extends Form = Form> {
       };
       cacheKey = `${url.href}\n${this.#username}\n${token}`;
     }
+    return this.#request<T>(url, init, cacheKey, signal);
+  }
 
+  /**
+   * Sends a request until it is answered, retrying 429 and 503; with a `cacheKey`, revalidates the
+   * answer kept under it (If-None-Match) and keeps the new one.
+   */
+  async #request<T>(
+    url: URL,
+    init: RequestInit,
+    cacheKey: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
     for (let attempt = 0; ; attempt += 1) {
       const cached = cacheKey === undefined ? undefined : this.#etags.get(cacheKey);
       const headers = new Headers(init.headers);
@@ -211,6 +249,13 @@ export class MenuClient<F extends Form = Form> {
       });
     }
   }
+}
+
+/** Base64 of the UTF-8 bytes of `text` (RFC 7617), with what both Node and browsers have. */
+function base64(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
 
 /** AbortSignal.any, with a fallback for Node 20 releases before 20.3. */

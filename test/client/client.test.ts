@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   brandOf,
   type FormAItem,
@@ -12,8 +12,13 @@ import {
   MenuClient,
   type MenuClientOptions,
   pricesOf,
+  type V1Item,
+  type V1ItemFields,
+  type V1MenuPage,
+  type V1MenuQuery,
 } from '../../src/client/index.js';
 import { parseRetryAfter, retryDelay } from '../../src/client/retry.js';
+import type { V1_MENU_PARAMETERS } from '../../src/forms/form-v1/parameters.js';
 import { REPOSITORY } from '../helpers/cli.js';
 import { UUID } from '../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
@@ -161,6 +166,132 @@ describe('MenuClient against the real server', () => {
     expect(statuses[0]).toBe(200);
     expect(sent[1]).toMatch(/^"[^"]+"$/);
     expect(statuses[1]).toBe(304);
+  });
+
+  describe('Form v1 (client.v1(token))', () => {
+    const v1 = (overrides: { password?: string; fetch?: typeof fetch } = {}, token = runtime.seed.token) =>
+      new MenuClient({
+        baseUrl,
+        username: runtime.seed.username,
+        password: overrides.password ?? runtime.seed.password,
+        form: 'B',
+        ...(overrides.fetch ? { fetch: overrides.fetch } : {}),
+      }).v1(token);
+
+    it('its filters are exactly the parameters /v1/menu takes (checked by the type checker)', () => {
+      expectTypeOf<keyof V1MenuQuery>().toEqualTypeOf<keyof typeof V1_MENU_PARAMETERS>();
+      // Whole items unless the query may name fields.
+      const reader = v1();
+      expectTypeOf(reader.menu<{ sort: 'name' }>).returns.toEqualTypeOf<Promise<V1MenuPage<V1Item>>>();
+      expectTypeOf(reader.menu<{ fields: string[] }>).returns.toEqualTypeOf<
+        Promise<V1MenuPage<V1ItemFields>>
+      >();
+      expectTypeOf(reader.menu<V1MenuQuery>).returns.toEqualTypeOf<Promise<V1MenuPage<V1ItemFields>>>();
+    });
+
+    it('menu(query): one page, the typed filters sent as the form’s parameters, with facets and fields', async () => {
+      const page = await v1().menu({
+        product_type: ['Flower', 'Vape'],
+        sort: '-price',
+        facets: ['product_type'],
+      });
+      expect(page.data.map((item) => item.id)).toEqual([7, 3]);
+      expect(page.total).toBe(2);
+      expect(page.next_cursor).toBeNull();
+      expect(page.facets).toEqual({ product_type: { Flower: 1, Vape: 1 } });
+      const blue = page.data[1]!;
+      expect(blue.brand).toBe('Emerald Farms');
+      expect(blue.prices[0]).toMatchObject({ unit: 'gram', price: 12, effective_price: 12, special: null });
+
+      const slim = await v1().menu({
+        in_stock: true,
+        price_max: 20,
+        on_special: false,
+        fields: ['id', 'name'],
+      });
+      expect(slim.data).toEqual([{ id: 3, name: 'Blue Dream' }]);
+      expect((await v1().menu({ active: false })).data.map((item) => item.name)).toEqual(['Hidden Kush']);
+      expect((await v1().menu({ active: 'all', q: 'blue dr' })).data.map((item) => item.id)).toEqual([3]);
+      const future = new Date(Date.now() + 3_600_000);
+      expect((await v1().menu({ updated_since: future })).total).toBe(0);
+    });
+
+    it('pages(query): every page, first to last, following next_cursor', async () => {
+      const pages: number[][] = [];
+      for await (const page of v1().pages({ limit: 1, sort: 'name', fields: ['id'] }))
+        pages.push(page.data.map((item) => item.id!));
+      expect(pages).toEqual([[3], [1], [7]]);
+      const rest: number[][] = [];
+      const first = await v1().menu({ limit: 2 });
+      for await (const page of v1().pages({ limit: 2, cursor: first.next_cursor! }))
+        rest.push(page.data.map((item) => item.id));
+      expect(rest).toEqual([[7]]);
+    });
+
+    it('item(id), store(), inventory({since}), specials() and changes(cursor)', async () => {
+      const item: V1Item = await v1().item(3);
+      expect(item).toMatchObject({ id: 3, name: 'Blue Dream', potency: expect.any(Object) });
+      expect((await v1().item(2)).active).toBe(false);
+      expect((await v1().store()).name).toBe('Test Collective');
+      expect(await v1().inventory()).toContainEqual(
+        expect.objectContaining({ item_id: 3, unit: 'ounce', amount: 0.125, stock: 0, in_stock: false }),
+      );
+      expect(await v1().inventory({ since: new Date(Date.now() + 3_600_000) })).toEqual([]);
+      expect(await v1().specials()).toEqual([]);
+
+      const first = await v1().changes(undefined, { limit: 1 });
+      expect(first.changes).toHaveLength(1);
+      expect(first.has_more).toBe(true);
+      const next = await v1().changes(first.next_cursor, { limit: 1000 });
+      expect(next.changes[0]!.cursor > first.next_cursor).toBe(true);
+      const upserted = next.changes.find((change) => change.item_id === 3)!;
+      expect(upserted.item?.prices[0]).toMatchObject({ price: 12, effective_price: 12 });
+      expect(next.has_more).toBe(false);
+    });
+
+    it('errors are MenuApiError, as in Forms A and B', async () => {
+      const wrongPassword = await failure(v1({ password: 'wrong' }).menu());
+      expect(wrongPassword).toMatchObject({ status: 401, code: 'invalid_credentials' });
+      expect(wrongPassword.requestId).toMatch(UUID);
+      expect(await failure(v1({}, 'not-a-token').store())).toMatchObject({
+        status: 403,
+        code: 'invalid_token',
+      });
+      const missing = await failure(v1().item('ext:pos-404'));
+      expect(missing).toMatchObject({ status: 404, code: 'not_found' });
+      expect(missing.message).toMatch(/ext:pos-404/);
+      const tooMany = await failure(v1().menu({ limit: 5000 }));
+      expect(tooMany).toMatchObject({ status: 400, code: 'invalid_request' });
+      expect(tooMany.problems).toEqual([{ field: 'limit', message: 'is "5000"' }]);
+      expect(await failure(v1().menu({ cursor: 'tampered' }))).toMatchObject({ status: 400 });
+      expect(await failure(v1().changes('0000000000000000', { limit: 0 }))).toMatchObject({ status: 400 });
+    });
+
+    it('sends HTTP Basic and Dispensary-Token, and revalidates with the ETag (304 reuses the body)', async () => {
+      const sent: Headers[] = [];
+      const statuses: number[] = [];
+      const reader = v1({
+        fetch: async (input, init) => {
+          sent.push(new Headers(init?.headers));
+          const response = await fetch(input, init);
+          statuses.push(response.status);
+          return response;
+        },
+      });
+      const first = await reader.menu({ sort: 'name' });
+      const second = await reader.menu({ sort: 'name' });
+      expect(second).toEqual(first);
+      expect(statuses).toEqual([200, 304]);
+      const basic = `${runtime.seed.username}:${runtime.seed.password}`;
+      expect(sent[0]!.get('authorization')).toBe(`Basic ${Buffer.from(basic).toString('base64')}`);
+      expect(sent[0]!.get('dispensary-token')).toBe(runtime.seed.token);
+      expect(sent[0]!.get('if-none-match')).toBeNull();
+      expect(sent[1]!.get('if-none-match')).toMatch(/^"[^"]+"$/);
+      // The change feed is never revalidated: each page is read afresh.
+      await reader.changes();
+      await reader.changes();
+      expect(sent.slice(2).map((headers) => headers.get('if-none-match'))).toEqual([null, null]);
+    });
   });
 
   it('a server that is not there is a network_error', async () => {
@@ -385,7 +516,7 @@ describe('the published client', () => {
       );
       expect(source).not.toMatch(/\brequire\(|\bimport\(/);
       for (const specifier of imports)
-        expect(specifier, `${file} imports ${specifier}`).toMatch(/^\.\/[a-z-]+\.js$/);
+        expect(specifier, `${file} imports ${specifier}`).toMatch(/^\.\/[a-z0-9-]+\.js$/);
     }
   });
 });

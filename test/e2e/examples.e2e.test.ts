@@ -73,6 +73,32 @@ describe('examples/ against the demo server', () => {
     expect(result.stderr).toMatch(/^401 invalid_credentials: .+ \(request [0-9a-f-]{36}\)$/m);
   });
 
+  it('v1-search reads every page of a filtered, sorted Form v1 query; a bad sort is the server’s 400', async () => {
+    const result = await runExample('v1-search.ts', [
+      '--base-url',
+      server.url,
+      '--product-type',
+      'Flower',
+      '--sort',
+      'price',
+      '--page-size',
+      '2',
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    const total = Number(/^(\d+) items match$/.exec(lines[0]!)?.[1]);
+    expect(lines).toHaveLength(total + 1);
+    expect(lines[1]).toMatch(/^page 1: \d+ .+ from \$\d+\.\d\d$/);
+    expect(lines.at(-1)).toMatch(new RegExp(`^page ${Math.ceil(total / 2)}: `));
+    const prices = lines.slice(1).map((line) => Number(/\$([\d.]+)$/.exec(line)?.[1]));
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+
+    const bad = await runExample('v1-search.ts', ['--base-url', server.url, '--sort', 'nope']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^400 invalid_request: .*sort.* \(request [0-9a-f-]{36}\)$/m);
+  });
+
   it('poll-inventory prints the stock changes made while it polls, then stops after --iterations', async () => {
     const child: ChildProcess = spawn(
       process.execPath,

@@ -1,6 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type EventStreamClient, openEvents } from '../helpers/events.js';
+import { UUID } from '../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 import { listening } from './driver.js';
 
@@ -441,6 +443,117 @@ describe('Form v1: GET /v1/menu', () => {
       expect((await changes('?limit=0')).status).toBe(400);
       const wrong = { ...auth, authorization: `Basic ${Buffer.from('integrator:nope').toString('base64')}` };
       expect((await changes('', wrong)).status).toBe(401);
+    });
+  });
+
+  describe('GET /v1/events', () => {
+    type Change = {
+      cursor: string;
+      type: string;
+      item_id: number | null;
+      item: Record<string, unknown> | null;
+    };
+    /** Every stream a test opens, closed after it whatever happened. */
+    const opened: EventStreamClient[] = [];
+    afterEach(() => {
+      for (const stream of opened.splice(0)) stream.close();
+    });
+    const events = async (query = '', headers: Record<string, string> = auth) => {
+      const stream = await openEvents(`${base}/v1/events${query}`, { headers });
+      opened.push(stream);
+      return stream;
+    };
+    const basic = (username: string, password: string) =>
+      `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+    const codes = (status: number, body: string) => [
+      status,
+      (JSON.parse(body) as { error: { code: string } }).error.code,
+    ];
+
+    it('replays what /v1/changes lists, then each change live, its item priced as /v1/menu prices it when sent', async () => {
+      const listed = (await (await fetch(`${base}/v1/changes?limit=1000`, { headers: auth })).json()) as {
+        changes: Change[];
+      };
+      const stream = await events();
+      expect(stream.status).toBe(200);
+      expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+      expect(stream.headers['cache-control']).toBe('no-store');
+      expect(stream.headers['x-request-id']).toMatch(UUID);
+      expect(stream.headers['x-content-type-options']).toBe('nosniff');
+      expect(stream.headers.ratelimit).toMatch(/^"address";r=\d+;t=\d+/);
+      const replay = await stream.waitForEvents(listed.changes.length);
+      expect(replay.map((event) => [event.id, event.event])).toEqual(
+        listed.changes.map((change) => [change.cursor, change.type]),
+      );
+      expect(replay.map((event) => JSON.parse(event.data!))).toEqual(listed.changes);
+
+      // A special starts after the stream opened; then Blue Dream's stock changes.
+      const { specials, menus } = runtime.services;
+      const { dispensaryId } = runtime.seed;
+      const special = await specials.create(dispensaryId, {
+        name: 'Flower half off',
+        kind: 'percent_off',
+        value: 50,
+        applies_to: { product_types: ['Flower'] },
+      });
+      try {
+        await menus.setStock(dispensaryId, [{ item_id: 3, unit: 'gram', amount: 1, stock: 9 }]);
+        let live: Change | undefined;
+        for (let count = listed.changes.length + 1; !live; count++) {
+          const change = JSON.parse((await stream.waitForEvents(count)).at(-1)!.data!) as Change;
+          const prices = change.item?.prices as { stock: number }[] | undefined;
+          if (change.item_id === 3 && prices?.[0]?.stock === 9) live = change;
+        }
+        expect(live.item).toMatchObject({
+          prices: [
+            {
+              price: 12,
+              effective_price: 6,
+              special: { id: special.id, name: 'Flower half off', ends_at: null },
+            },
+            { price: 38.5, effective_price: 19.25 },
+          ],
+        });
+        // The very item /v1/menu/3 answers now.
+        expect(live.item).toEqual(await (await fetch(`${base}/v1/menu/3`, { headers: auth })).json());
+        // Resumed with Last-Event-ID: only what came after it.
+        const resumed = await events('', { ...auth, 'last-event-id': listed.changes.at(-1)!.cursor });
+        const after = await resumed.waitForEvents(1);
+        expect(Number(after[0]!.id)).toBeGreaterThan(Number(listed.changes.at(-1)!.cursor));
+      } finally {
+        await specials.remove(dispensaryId, special.id);
+        await menus.setStock(dispensaryId, [{ item_id: 3, unit: 'gram', amount: 1, stock: 10 }]);
+      }
+    });
+
+    it('refuses as /v1/menu does, takes no limit, answers HEAD at once, and ends when the credential is revoked', async () => {
+      const menuCodes = async (headers: Record<string, string>) => {
+        const response = await fetch(`${base}/v1/menu`, { headers });
+        return codes(response.status, await response.text());
+      };
+      const wrong = { ...auth, authorization: basic(runtime.seed.username, 'nope') };
+      const refused = await events('', wrong);
+      expect(codes(refused.status, refused.body)).toEqual(await menuCodes(wrong));
+      const token = await events('', { ...auth, 'dispensary-token': 'not-a-token' });
+      expect(codes(token.status, token.body)).toEqual([403, 'invalid_token']);
+      const missing = { 'dispensary-token': runtime.seed.token };
+      const unsigned = await events('', missing);
+      expect(codes(unsigned.status, unsigned.body)).toEqual(await menuCodes(missing));
+      const limited = await events('?limit=5');
+      expect(codes(limited.status, limited.body)).toEqual([400, 'invalid_request']);
+      expect(limited.body).toContain('GET /v1/changes with ?limit=');
+      expect((await events('?colour=green')).status).toBe(400);
+
+      const head = await fetch(`${base}/v1/events`, { method: 'HEAD', headers: auth });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+
+      const issued = await runtime.services.credentials.issue('revoked-v1-events');
+      const stream = await events('', { ...auth, authorization: basic(issued.username, issued.password) });
+      expect(stream.status).toBe(200);
+      await runtime.services.credentials.revoke(issued.username);
+      await stream.ended;
+      expect(stream.comments).toContain('stream ended (revoked)');
     });
   });
 

@@ -73,8 +73,9 @@ function documentedRateLimit(
 
 /**
  * One request over a connection of its own, ended as soon as the answer's head arrives (an event
- * stream never ends by itself). Every request carries every form's credentials and the admin key, so
- * that the routes answer as they do for their clients (event streams open, sync API reads succeed).
+ * stream never ends by itself). Every request carries every form's credentials and the admin key (under
+ * /v1, Form v1's Basic credential in its place), so that the routes answer as they do for their clients
+ * (event streams open, sync API reads succeed).
  */
 function send(base: string, method: string, path: string, credentials: Credentials, id: string) {
   const body =
@@ -96,7 +97,11 @@ function send(base: string, method: string, path: string, credentials: Credentia
           store: credentials.token,
           username: credentials.username,
           password: credentials.password,
-          authorization: `Bearer ${credentials.adminKey}`,
+          'dispensary-token': credentials.token,
+          // Form v1's credential is HTTP Basic, in the header the admin key travels in elsewhere.
+          authorization: path.startsWith('/v1/')
+            ? `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`
+            : `Bearer ${credentials.adminKey}`,
           ...(body === undefined
             ? {}
             : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
@@ -186,6 +191,8 @@ describe('the standard headers of every route', () => {
       expect.arrayContaining([
         'GET /events 200 limited',
         'POST /events 200 limited',
+        'GET /v1/events 200 limited',
+        'GET /v1/menu 200 limited',
         'GET /m/:slug/events 200 limited',
         'GET /menu 200 limited',
         'POST /menu 200 limited',

@@ -17,6 +17,12 @@ export interface EventStreamOptions {
   after: number | undefined;
   /** The whole event of a change, in the form's shape (`id:`, `event:`, `data:` lines and the blank line). */
   frame: (change: MenuChange) => string;
+  /**
+   * For a form whose events depend on the dispensary now (Form v1 prices items under the specials
+   * now): gives the `frame` to send the next batch with, asked before each batch. Batches still go
+   * out in order, each after the one before; left out, `frame` is used at once.
+   */
+  framer?: () => Promise<(change: MenuChange) => string>;
   /** Events the reader may fall behind (written while the socket's buffer is full) before it is cut off. */
   maxBacklog: number;
   /** The answer's headers from the stream's own (LiveContext.streamHeaders). */
@@ -36,6 +42,9 @@ class EventStream implements LiveSubscriber {
   private lastSent = 0;
   /** Events written while the socket's buffer was full. */
   private behind = 0;
+  /** With a framer: the live batches waiting for their frame, each sent after the one before. */
+  private queue: Promise<void> = Promise.resolve();
+  private queued = 0;
   private response: ServerResponse | undefined;
   ended = false;
 
@@ -52,7 +61,29 @@ class EventStream implements LiveSubscriber {
       if (this.buffer.length > this.options.maxBacklog) this.options.hub.end(this, 'slow');
       return;
     }
-    this.send(batch);
+    if (this.options.framer) this.enqueue(batch, this.options.framer);
+    else this.send(batch, this.options.frame);
+  }
+
+  /** Sends a live batch once its frame is known (options.framer), after every batch before it. */
+  private enqueue(batch: readonly MenuChange[], framer: NonNullable<EventStreamOptions['framer']>): void {
+    this.queued += batch.length;
+    // Waiting batches count as falling behind: memory stays bounded while the frames are worked out.
+    if (this.queued > this.options.maxBacklog) {
+      this.options.hub.end(this, 'slow');
+      return;
+    }
+    this.queue = this.queue.then(async () => {
+      try {
+        const frame = await framer();
+        this.queued -= batch.length;
+        this.send(batch, frame);
+      } catch {
+        // The dispensary could not be read to spell the batch: end; the client resumes with Last-Event-ID.
+        this.options.hub.end(this, 'closed');
+        this.end('closed');
+      }
+    });
   }
 
   heartbeat(): void {
@@ -74,31 +105,33 @@ class EventStream implements LiveSubscriber {
     response.on('drain', () => {
       this.behind = 0;
     });
-    this.send(first.changes);
+    this.send(first.changes, this.options.framer ? await this.options.framer() : this.options.frame);
     let more = first.hasMore;
     while (more && !this.ended) {
       if (response.writableNeedDrain) await new Promise((resolve) => response.once('drain', resolve));
       if (this.ended) return;
       const page = await this.options.feed.page(this.dispensaryId, this.lastSent, REPLAY_PAGE);
-      this.send(page.changes);
+      this.send(page.changes, this.options.framer ? await this.options.framer() : this.options.frame);
       more = page.hasMore;
     }
+    // The frame first: what the hub hands over meanwhile still reaches the buffer sent with it.
+    const frame = this.options.framer ? await this.options.framer() : this.options.frame;
     const buffered = this.buffer ?? [];
     this.buffer = undefined;
-    this.send(buffered);
+    this.send(buffered, frame);
   }
 
   startAt(after: number | undefined): void {
     this.lastSent = after ?? 0;
   }
 
-  private send(changes: readonly MenuChange[]): void {
+  private send(changes: readonly MenuChange[], frame: (change: MenuChange) => string): void {
     const fullBefore = this.response?.writableNeedDrain ?? false;
     for (const change of changes) {
       if (this.ended) return;
       if (change.seq <= this.lastSent) continue;
       this.lastSent = change.seq;
-      this.write(this.options.frame(change), fullBefore);
+      this.write(frame(change), fullBefore);
     }
   }
 

@@ -76,7 +76,8 @@ const QUERY_HINTS: Readonly<Record<string, string>> = {
  */
 function refuseUnknownParameters(form: RequestForm, endpoint: EndpointRoute): preHandlerHookHandler {
   const known = new Set(form.transport.queryParameters(endpoint.parameters));
-  const route = `${form.transport.method} /${endpoint.name}`;
+  // The path as a client sends it: under the form's prefix (/v1/menu), at the root for Forms A and B.
+  const route = `${form.transport.method} ${form.transport.prefix ?? ''}/${endpoint.name}`;
   const refused = Object.entries(endpoint.refusedParameters ?? {});
   const carrier = form.transport.method === 'POST' ? 'field' : 'query parameter';
   return (request, _reply, done) => {

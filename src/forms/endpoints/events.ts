@@ -1,7 +1,9 @@
+import type { MenuItem } from '../../domain/item.js';
 import { accessOf } from '../../services/live-hub.js';
 import { decodeCursor } from '../../services/menu-feed.js';
 import { changeMapper } from '../common/changes.js';
 import { sendEventStream } from '../common/event-stream.js';
+import { menuOf } from '../form.js';
 import { afterParameter } from './changes.js';
 import { formRoute, type PublicEndpoint } from './endpoint.js';
 
@@ -18,6 +20,21 @@ export const eventsEndpoint: PublicEndpoint = {
     const { live } = context;
     const { transport } = form;
     const mapper = changeMapper(form, context);
+    const { changeItem } = menuOf(form, context);
+    // A form whose items depend on the dispensary now (Form v1's prices) spells each batch as it is
+    // sent; the mapping of one spelling is shared by every stream that sends with it.
+    const mappers = new WeakMap<(item: MenuItem) => unknown, typeof mapper>();
+    const framer = changeItem
+      ? (dispensaryId: number) => async () => {
+          const itemOf = await changeItem(dispensaryId);
+          let found = mappers.get(itemOf);
+          if (!found) {
+            found = changeMapper(form, context, itemOf);
+            mappers.set(itemOf, found);
+          }
+          return found.frame;
+        }
+      : undefined;
     return formRoute(form, context, {
       name: 'events',
       operationId: 'streamEvents',
@@ -26,7 +43,7 @@ export const eventsEndpoint: PublicEndpoint = {
       parameters: afterParameter,
       // A stream has no page size: taking limit and ignoring it answered something else than asked.
       refusedParameters: {
-        limit: `An event stream has no page size: it sends every change after the cursor, then each new one as it happens. To read the changes a page at a time, use ${transport.method} /changes with ${transport.spell('limit')}.`,
+        limit: `An event stream has no page size: it sends every change after the cursor, then each new one as it happens. To read the changes a page at a time, use ${transport.method} ${transport.prefix ?? ''}/changes with ${transport.spell('limit')}.`,
       },
       // A stream is written by hand, not serialized: this only describes it.
       response: EVENT_STREAM as never,
@@ -46,6 +63,7 @@ export const eventsEndpoint: PublicEndpoint = {
             access: accessOf(grant, transport.credentials(request).token),
             after,
             frame: mapper.frame,
+            ...(framer ? { framer: framer(grant.dispensary.id) } : {}),
             maxBacklog: live.maxBacklog,
             headers: live.streamHeaders,
           }),

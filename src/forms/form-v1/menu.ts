@@ -1,5 +1,6 @@
+import type { MenuItem } from '../../domain/item.js';
 import { refText } from '../../domain/item-ref.js';
-import { pricedItemRecord } from '../../domain/priced-item.js';
+import { type PricedItemRecord, pricedItemRecord } from '../../domain/priced-item.js';
 import { ServiceError } from '../../services/errors.js';
 import { cursorOf } from '../../services/menu-feed.js';
 import type { PricedMenu } from '../../services/menu-reader.js';
@@ -28,6 +29,11 @@ interface Kept {
   answers: Map<string, Representation | Promise<Representation>>;
 }
 const kept = new WeakMap<PricedMenu, Kept>();
+/**
+ * How each priced menu spells a change's item: one function per menu, so that what is spelled with it
+ * (an event stream's frames) can be kept with it and shared by every stream of the dispensary.
+ */
+const changeItems = new WeakMap<PricedMenu, (item: MenuItem) => PricedItemRecord>();
 
 function keptOf(menu: PricedMenu): Kept {
   let entry = kept.get(menu);
@@ -101,8 +107,13 @@ export function v1Menu({ menus }: FormContext): FormMenu {
     },
     // The item's version the change recorded, priced as /v1/menu prices it now.
     changeItem: async (dispensaryId) => {
-      const { pricing } = await menus.priced(dispensaryId);
-      return (item) => pricedItemRecord(item, pricing);
+      const menu = await menus.priced(dispensaryId);
+      let changeItem = changeItems.get(menu);
+      if (!changeItem) {
+        changeItem = (item) => pricedItemRecord(item, menu.pricing);
+        changeItems.set(menu, changeItem);
+      }
+      return changeItem;
     },
     item: (ref): SnapshotView => ({
       name: 'v1:item',

@@ -39,8 +39,8 @@ export function basicCredentials(header: string): { username: string; password: 
 export const v1Transport: FormTransport = {
   method: 'GET',
   prefix: '/v1',
-  // See FormTransport.endpoints: /events is not served in this form yet.
-  endpoints: ['menu', 'menu/{item_id}', 'store', 'inventory', 'specials', 'changes'],
+  // See FormTransport.endpoints: every public endpoint, those only some forms serve included.
+  endpoints: ['menu', 'menu/{item_id}', 'store', 'inventory', 'specials', 'changes', 'events'],
   tag: 'Form v1',
   openApi: {
     tagDescription:
