@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it as plainIt } from 'vitest';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../../../src/domain/item.js';
 import { openStore } from '../../../src/store/open.js';
@@ -35,6 +36,18 @@ const INACTIVE_WITHOUT_PRICES: Partial<MenuItemInput> = {
 };
 
 describe(`store.menus on ${DATABASE_KIND}`, () => {
+  it.skipIf(!onPostgres)('PostgreSQL compresses long texts with lz4 when it has it', async ({ store }) => {
+    const dispensary = await store.dispensaries.create('Long texts', 'digest-long');
+    await store.menus.replace(dispensary.id, [item(1, { description: 'A sweet berry aroma. '.repeat(200) })]);
+    const { rows } = await sql<{ lz4: boolean; methods: string[] }>`
+      select 'lz4' = any(enumvals) as lz4,
+             array(select distinct pg_column_compression(description) from items
+                   union select distinct pg_column_compression(item) from menu_changes where item is not null)
+               as methods
+      from pg_settings where name = 'default_toast_compression'`.execute(store.database);
+    expect(rows[0]!.methods).toEqual([rows[0]!.lz4 ? 'lz4' : 'pglz']);
+  });
+
   it('read back ordered by id, prices in their given order, numbers and lists intact', async ({ store }) => {
     const a = await store.dispensaries.create('A', 'digest-a');
     const items = [
