@@ -276,6 +276,12 @@ export class Menus extends MenuReads implements MenuRepository {
     const menu = diff.written;
     const items = menu.map((item) => itemRow(dispensaryId, diff.texts.of(item), at));
     const prices = menu.flatMap((item) => priceRows(dispensaryId, item, at, previous));
+    const { batches } = this.dialect;
+    if (batches.insertRows) {
+      await batches.insertRows(trx, 'items', items);
+      await batches.insertRows(trx, 'price_entries', prices);
+      return prices.length;
+    }
     for (const chunk of chunks(this.dialect, items, columnCount(items))) {
       await trx.insertInto('items').values(chunk).execute();
     }

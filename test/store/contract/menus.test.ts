@@ -65,6 +65,16 @@ describe(`store.menus on ${DATABASE_KIND}`, () => {
     expect(read[2]!.prices.map((price) => price.priceCents)).toEqual([3599, 1, 10_000_000_000]);
   });
 
+  it('a menu of 73 items with 219 price entries reads back whole and in order', async ({ store }) => {
+    // More rows than one statement takes on either database's kept sizes (64, 8 and 1 on SQLite).
+    const dispensary = await store.dispensaries.create('Many', 'digest-many');
+    const items = Array.from({ length: 73 }, (_, index) =>
+      item(index + 1, { name: `Item ${index + 1}`, prices: MIXED_PRICES, tags: [`t${index}`] }),
+    );
+    await store.menus.replace(dispensary.id, items);
+    expect(withoutTimes(await store.menus.read(dispensary.id))).toEqual(items);
+  });
+
   it('gives back every column as written: nulls, decimals, large integers, lists, booleans', async ({
     store,
   }) => {
