@@ -159,15 +159,6 @@ function postgresDialect(
   };
 }
 
-/**
- * Long texts (an item's kept JSON and lab results, the feed's item JSON) are compressed with lz4 when
- * the server was built with it, not with pglz: in a sync that changes 5,000 rich items pglz took about
- * a quarter of PostgreSQL's CPU time (bench/PROFILE.md, round fourteen). Each value keeps the method
- * it was written with, so values of either are read alike, by any version of this server.
- */
-const PREFER_LZ4 = `select set_config('default_toast_compression', 'lz4', false) from pg_settings
-  where name = 'default_toast_compression' and 'lz4' = any(enumvals)`;
-
 export function openPostgresStore(url: string, options: PostgresOptions = {}): KyselyStore {
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
   const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
@@ -190,8 +181,6 @@ export function openPostgresStore(url: string, options: PostgresOptions = {}): K
   pool.on('connect', (client) => {
     client.on('error', () => {});
     giveArraysWhenAsked(client);
-    // Sent before anything the client is given for; a failure leaves pglz, the default, in place.
-    client.query(PREFER_LZ4).catch(() => {});
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return createStore(
