@@ -30,7 +30,7 @@ import { createServices } from '../src/services/index.js';
 import { openStore } from '../src/store/open.js';
 import { realisticMenu, richMenu } from './lib/data.js';
 import { fetchRaw } from './lib/http.js';
-import { currentRss, ensureBuilt, progressLog, sleep, TASKSET } from './lib/processes.js';
+import { cpuMs, currentRss, ensureBuilt, progressLog, ROOT, sleep, TASKSET } from './lib/processes.js';
 import { writeResultsSection } from './lib/results.js';
 import { startMenuServer } from './lib/server.js';
 import { median } from './lib/writes.js';
@@ -46,6 +46,8 @@ const BOUNDARY_GAP_MS = 2_000;
 const ONLY = process.env.RICH_ONLY;
 /** From the set-up's start (menu, specials, server, streams) to the first boundary. */
 const LEAD_MS = Number(process.env.RICH_LEAD_MS ?? 240_000);
+/** A label: the rich menu's server runs under `--cpu-prof`, its profile kept in bench/profiles/LABEL/ (not committed). */
+const PROFILE = process.env.RICH_PROFILE;
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MB = 1024 * 1024;
 
@@ -351,6 +353,8 @@ const work = mkdtempSync(join(tmpdir(), 'menu-api-rich-'));
 const boundaryRows: { stream: string; ms: number[] }[] = [];
 /** From each boundary to the feed's record of its first item (the server's clock). */
 let recordedRow: number[] = [];
+/** The server's CPU time (user + system, every thread) per boundary: its recording, the streams, the two reads after it. */
+let boundaryCpuMs = Number.NaN;
 const firstReads: { first: number; next: number }[] = [];
 let kept: { rich: { bytes: number; rss: number }; plain: { bytes: number; rss: number } } | undefined;
 const SERVE_ARGS = ['--stream-max-backlog', '100000'];
@@ -363,7 +367,12 @@ if (ONLY !== 'sync')
     const first = Math.ceil((Date.now() + LEAD_MS) / 1000) * 1000;
     const boundaries = Array.from({ length: BOUNDARIES }, (_, index) => first + index * BOUNDARY_GAP_MS);
     const fixture = await setUp(database, menu, boundaries);
-    const server = await startMenuServer({ database, logLevel: 'warn', serveArgs: SERVE_ARGS });
+    const server = await startMenuServer({
+      database,
+      logLevel: 'warn',
+      serveArgs: SERVE_ARGS,
+      nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench/profiles', PROFILE)}`] : [],
+    });
     try {
       const slug = 'rich-bench';
       await admin(fixture, server.url, 'PATCH', `/dispensaries/${fixture.id}`, { published: true, slug });
@@ -423,6 +432,7 @@ if (ONLY !== 'sync')
           `the server and its streams took past the first boundary: raise LEAD_MS (${LEAD_MS})`,
         );
       log(`${BOUNDARIES} boundaries, ${BOUNDARY_GAP_MS} ms apart, from ${new Date(first).toISOString()}`);
+      const cpuBefore = cpuMs(server.pid);
       for (const [index, boundary] of boundaries.entries()) {
         // Every stream done (or a second and a half gone), then the first read after the boundary.
         const deadline = boundary + 1_500;
@@ -442,6 +452,7 @@ if (ONLY !== 'sync')
           await sleep(Math.max(0, boundaries[index + 1]! - 100 - Date.now()));
       }
       await sleep(500);
+      boundaryCpuMs = (cpuMs(server.pid) - cpuBefore) / BOUNDARIES;
       for (const [at, stream] of streams.entries()) {
         const times = boundaryTimes(stream, wanted, boundaries, at < 2);
         boundaryRows.push({ stream: stream.name, ms: times.arrived });
@@ -522,17 +533,19 @@ ${syncTable.join('\n')}
 
 \`bin/menu-api serve\` (production build, one process, SQLite${TASKSET ? ', pinned to core 0 with taskset' : ''}, \`${SERVE_ARGS.join(' ')}\` so that a stream 1,000 events behind is not cut), a 5,000-item rich menu, published; ${BOUNDARIES} boundaries of specials targeting the 1,000 items tagged \`weekly\` (${BOUNDARIES / 2} specials, each starting and ending), ${BOUNDARY_GAP_MS / 1000} s apart, on the real clock, with no write at any boundary. Each stream is read by this script as a client; the time is from the boundary until the stream has an event for every one of the 1,000 items (Form A and B: one \`item.upserted\` per item; the public stream: its \`update\` events' items).
 
-The public stream is read too (its refresh of the published menu at every change costs the server), but the published menu does not carry specials on this branch (the public surfaces' slice of issue 30 is not in it): a boundary changes nothing there and it sends no \`update\`, so its row shows every boundary missed.
+The public stream reads the published menu again at every change and sends the items whose published form changed: at a boundary, the 1,000 repriced items (their effective prices).
 
 | Stream | p50 ms | p99 ms | worst ms | boundaries missed | p99 under 1 s |
 |---|--:|--:|--:|--:|---|
 ${boundaryTable.join('\n')}
 
+The server's CPU time (user + system, every thread, from /proc) from just before the first boundary to half a second after the last, per boundary (the boundary's recording, every stream, the two reads after it): ${ms(boundaryCpuMs)} ms.
+
 The scheduler's part (the server's clock, from the boundary to the \`at\` of the first of its changes in the feed): p50 ${ms(quantile(recordedRow, 0.5))} ms, p99 ${ms(quantile(recordedRow, 0.99))} ms.
 
 The first Form B gzip \`GET /menu\` after each boundary (once the streams had it: the kept snapshot is patched on that read, re-reading the 1,000 items the feed names) against the read right after it, on fresh connections: first read p50 ${ms(quantile(firstMs, 0.5))} ms, worst ${ms(Math.max(...firstMs))} ms; next read p50 ${ms(quantile(nextMs, 0.5))} ms; the patch (first − next) p50 ${ms(quantile(patchMs, 0.5))} ms, p99 ${ms(quantile(patchMs, 0.99))} ms: ${verdict(quantile(patchMs, 0.99) < 50)} (target under 50 ms).
 
-What a short profile found (in process, \`--cpu-prof\`): validating the rich items was the largest part of a sync (about 1.2 s of CPU for 5,000 items, most of it in \`checkDocument\`: a pattern compiled for every value, a closure per value, the fields listed again for every object); those were fixed, which halved it. What is left of a sync that changes every item is the write itself (5,000 item rows, 15,000 price entries, 5,000 feed entries of rich JSON and the kept JSON). At a special's boundary, \`SpecialRepository.recordBoundary\` reads and folds the whole menu (every rich field parsed) to find the items the special reprices, about 0.2–0.3 s of CPU for 5,000 rich items on this machine, and then each stream is sent 1,000 rich items; with the boundaries 2 s apart on a loaded machine the server fell behind and the events came late together. Reading only the columns that pricing needs (id, brand, type, tags, external id, prices) is the next step; it was not done in this change.
+Where the time went, and what was done about it: bench/PROFILE.md, rounds twelve and fourteen. In short: a sync's validation no longer writes each lab value's path or copies each analyte; a write serializes each item's lab results once (not three times); SQLite inserts item and price rows with kept statements; PostgreSQL compresses long texts with lz4 instead of pglz; a boundary reads the pricing columns of the active items instead of the whole menu; a patch leaves alone the items whose text did not change; the public stream keeps the JSON of the items it last sent.
 
 ### Kept snapshot, 5,000 items
 

@@ -174,6 +174,13 @@ export function toCanonicalRecord(item: MenuItem): CanonicalRecord {
   return mapFields(item, ITEM_FIELD_LIST, 'toCanonical') as CanonicalRecord;
 }
 
+/** The item's price entries as its canonical record spells them (its `prices`). */
+export function canonicalEntries(item: MenuItem): Record<string, unknown>[] {
+  return item.prices.map((entry) =>
+    mapFields(entry as unknown as Record<string, unknown>, PRICE_FIELD_LIST, 'toCanonical'),
+  );
+}
+
 /** The model of a canonical record known to be valid (such as the documented example): money in cents. */
 export function fromCanonicalRecord(record: CanonicalRecord): MenuItem {
   return mapFields(record, ITEM_FIELD_LIST, 'toModel') as MenuItem;

@@ -96,21 +96,40 @@ export function checkDocument(
   path: string,
   problems: DocumentProblem[],
 ): unknown {
-  const shape = schema as Shape;
+  return checkValue(schema as Shape, value, path, undefined, problems);
+}
+
+/** The path of a value: `parent`, then `.field` or `[index]` when `step` names one. */
+const pathOf = (parent: string, step: string | number | undefined): string =>
+  step === undefined ? parent : typeof step === 'number' ? `${parent}[${step}]` : `${parent}.${step}`;
+
+/**
+ * checkDocument of the value at `step` of `parent` (see pathOf). The path is written out only for a
+ * problem, or for the values inside an object or array: a menu of rich items checks a few hundred
+ * thousand values, and writing each one's path made most of its validation's garbage.
+ */
+function checkValue(
+  shape: Shape,
+  value: unknown,
+  parent: string,
+  step: string | number | undefined,
+  problems: DocumentProblem[],
+): unknown {
   const types = typesOf(shape);
   if (value === undefined || value === null) {
     if (types.includes('null')) return null;
     if (shape.default !== undefined) return shape.default;
     if (types.includes('array')) return [];
-    return refuse(problems, path, 'is required');
+    return refuse(problems, pathOf(parent, step), 'is required');
   }
   const own = nonNull(shape);
   switch (typesOf(own)[0]) {
     case 'object': {
+      const path = pathOf(parent, step);
       if (!isPlainObject(value)) return refuse(problems, path, 'must be an object');
       const out: Record<string, unknown> = {};
       const before = problems.length;
-      for (const key of Object.keys(value)) {
+      for (const key in value) {
         if (!(key in own.properties!))
           refuse(
             problems,
@@ -120,50 +139,57 @@ export function checkDocument(
       }
       for (const [key, property] of fieldsOf(own)) {
         const missing = property.type === 'object' && value[key] === undefined ? {} : value[key];
-        out[key] = checkDocument(property as TSchema, missing, `${path}.${key}`, problems);
+        out[key] = checkValue(property, missing, path, key, problems);
       }
       return problems.length > before ? undefined : out;
     }
     case 'array': {
+      const path = pathOf(parent, step);
       if (!Array.isArray(value)) return refuse(problems, path, 'must be an array');
       if (own.maxItems !== undefined && value.length > own.maxItems)
         return refuse(problems, path, `must have at most ${own.maxItems} entries`);
       const before = problems.length;
-      const out = value.map((entry, index) =>
-        checkDocument(own.items as TSchema, entry, `${path}[${index}]`, problems),
-      );
+      const out = value.map((entry, index) => checkValue(own.items!, entry, path, index, problems));
       return problems.length > before ? undefined : out;
     }
     case 'string': {
-      if (typeof value !== 'string') return refuse(problems, path, 'must be a string');
+      if (typeof value !== 'string') return refuse(problems, pathOf(parent, step), 'must be a string');
       const trimmed = value.trim();
       if (own.enum) {
         const match = enumOf(own).get(trimmed.toLowerCase());
-        return match ?? refuse(problems, path, `must be one of ${own.enum.join(', ')}`);
+        return match ?? refuse(problems, pathOf(parent, step), `must be one of ${own.enum.join(', ')}`);
       }
-      if (value.includes('\0')) return refuse(problems, path, 'must not contain a NUL character');
+      if (value.includes('\0'))
+        return refuse(problems, pathOf(parent, step), 'must not contain a NUL character');
       if (trimmed.includes(';'))
-        return refuse(problems, path, "must not contain ';' (a CSV cell separates entries with it)");
+        return refuse(
+          problems,
+          pathOf(parent, step),
+          "must not contain ';' (a CSV cell separates entries with it)",
+        );
       if (trimmed === '' && types.includes('null')) return null;
-      if (trimmed.length < (own.minLength ?? 0)) return refuse(problems, path, 'must not be empty');
+      if (trimmed.length < (own.minLength ?? 0))
+        return refuse(problems, pathOf(parent, step), 'must not be empty');
       if (own.maxLength !== undefined && trimmed.length > own.maxLength)
-        return refuse(problems, path, `must be at most ${own.maxLength} characters`);
+        return refuse(problems, pathOf(parent, step), `must be at most ${own.maxLength} characters`);
       if (own.pattern && !patternOf(own).test(trimmed))
-        return refuse(problems, path, patternMessage(own.pattern));
+        return refuse(problems, pathOf(parent, step), patternMessage(own.pattern));
       return trimmed;
     }
     case 'integer':
     case 'number': {
       if (typeof value !== 'number' || !Number.isFinite(value))
-        return refuse(problems, path, 'must be a number');
+        return refuse(problems, pathOf(parent, step), 'must be a number');
       if (typesOf(own)[0] === 'integer' && !Number.isInteger(value))
-        return refuse(problems, path, 'must be a whole number');
+        return refuse(problems, pathOf(parent, step), 'must be a whole number');
       if (value < own.minimum! || value > own.maximum!)
-        return refuse(problems, path, `must be between ${own.minimum} and ${own.maximum}`);
+        return refuse(problems, pathOf(parent, step), `must be between ${own.minimum} and ${own.maximum}`);
       return value;
     }
     case 'boolean':
-      return typeof value === 'boolean' ? value : refuse(problems, path, 'must be true or false');
+      return typeof value === 'boolean'
+        ? value
+        : refuse(problems, pathOf(parent, step), 'must be true or false');
     default:
       throw new Error(`item-documents.ts: no check for schema type ${String(own.type)}`);
   }
@@ -198,8 +224,28 @@ function patternMessage(pattern: string): string {
   return `must match ${pattern}`;
 }
 
-const CANNABINOID_SET: ReadonlySet<string> = new Set(CANNABINOID_CODES);
-const TERPENE_SET: ReadonlySet<string> = new Set(TERPENE_CODES);
+/** An analyte list's vocabulary: its codes, the spellings input may use for them, and its noun. */
+interface Vocabulary {
+  codes: readonly string[];
+  aliases: ReadonlyMap<string, string>;
+  known: ReadonlySet<string>;
+  noun: string;
+}
+
+const VOCABULARIES: Record<'cannabinoids' | 'terpenes', Vocabulary> = {
+  cannabinoids: {
+    codes: CANNABINOID_CODES,
+    aliases: CANNABINOID_ALIASES,
+    known: new Set(CANNABINOID_CODES),
+    noun: 'cannabinoid',
+  },
+  terpenes: {
+    codes: TERPENE_CODES,
+    aliases: TERPENE_ALIASES,
+    known: new Set(TERPENE_CODES),
+    noun: 'terpene',
+  },
+};
 
 /** The analyte lists' own rules, on top of their schema: the code's vocabulary, the unit and the values. */
 export function checkAnalytes(
@@ -218,54 +264,71 @@ export function checkAnalytes(
     problems.push({ field: path, message: `must have at most ${maxItems} entries` });
     return undefined;
   }
-  const [codes, aliases, known] =
-    which === 'cannabinoids'
-      ? [CANNABINOID_CODES, CANNABINOID_ALIASES, CANNABINOID_SET]
-      : [TERPENE_CODES, TERPENE_ALIASES, TERPENE_SET];
+  const vocabulary = VOCABULARIES[which];
   const before = problems.length;
-  const seen = new Map<string, number>();
-  const analytes = value.map((raw, index) => {
-    const at = `${path}[${index}]`;
-    if (!isPlainObject(raw)) {
-      problems.push({ field: at, message: 'must be an object {code, min, max, unit, basis, status}' });
-      return undefined;
-    }
-    // Most lists carry the codes themselves: they are found without reducing them to an alias key.
-    const code =
-      typeof raw.code !== 'string'
-        ? undefined
-        : known.has(raw.code)
-          ? raw.code
-          : aliases.get(aliasKey(raw.code));
-    if (code === undefined) {
-      problems.push({
-        field: `${at}.code`,
-        message: `is not a known ${which === 'cannabinoids' ? 'cannabinoid' : 'terpene'} code; use one of ${codes.join(', ')}`,
-      });
-      return undefined;
-    }
-    const analyte = checkDocument(AnalyteSchema, withAnalyteDefaults(raw, code), at, problems) as
-      | Analyte
-      | undefined;
-    if (!analyte) return undefined;
-    const rule = analyteProblem(analyte);
-    if (rule) {
-      problems.push({ field: `${at}.${rule.field}`, message: rule.message });
-      return undefined;
-    }
-    const key = `${analyte.code} ${analyte.unit} ${analyte.basis}`;
-    const first = seen.get(key);
-    if (first !== undefined) {
-      problems.push({
-        field: at,
-        message: `repeats ${analyte.code} in ${analyte.unit} per ${analyte.basis} of ${path}[${first}]; give each code once per unit and basis`,
-      });
-      return undefined;
-    }
-    seen.set(key, index);
-    return analyte;
-  });
+  const analytes: (Analyte | undefined)[] = [];
+  for (let index = 0; index < value.length; index++) {
+    analytes.push(checkAnalyte(vocabulary, value[index], path, index, analytes, problems));
+  }
   return problems.length > before ? undefined : (analytes as Analyte[]);
+}
+
+/**
+ * One entry of an analyte list (see checkAnalytes); `earlier` are the entries before it (undefined
+ * where refused). Its path is written out only for a problem.
+ */
+function checkAnalyte(
+  { codes, aliases, known, noun }: Vocabulary,
+  raw: unknown,
+  path: string,
+  index: number,
+  earlier: readonly (Analyte | undefined)[],
+  problems: DocumentProblem[],
+): Analyte | undefined {
+  if (!isPlainObject(raw)) {
+    problems.push({
+      field: `${path}[${index}]`,
+      message: 'must be an object {code, min, max, unit, basis, status}',
+    });
+    return undefined;
+  }
+  // Most lists carry the codes themselves: they are found without reducing them to an alias key.
+  const code =
+    typeof raw.code !== 'string'
+      ? undefined
+      : known.has(raw.code)
+        ? raw.code
+        : aliases.get(aliasKey(raw.code));
+  if (code === undefined) {
+    problems.push({
+      field: `${path}[${index}].code`,
+      message: `is not a known ${noun} code; use one of ${codes.join(', ')}`,
+    });
+    return undefined;
+  }
+  const analyte = checkValue(AnalyteSchema as Shape, withAnalyteDefaults(raw, code), path, index, problems) as
+    | Analyte
+    | undefined;
+  if (!analyte) return undefined;
+  const rule = analyteProblem(analyte);
+  if (rule) {
+    problems.push({ field: `${path}[${index}].${rule.field}`, message: rule.message });
+    return undefined;
+  }
+  // A list holds a few entries: looked through, rather than a key string and a map made for each.
+  let first = 0;
+  for (; first < earlier.length; first++) {
+    const other = earlier[first];
+    if (other?.code === analyte.code && other.unit === analyte.unit && other.basis === analyte.basis) break;
+  }
+  if (first < earlier.length) {
+    problems.push({
+      field: `${path}[${index}]`,
+      message: `repeats ${analyte.code} in ${analyte.unit} per ${analyte.basis} of ${path}[${first}]; give each code once per unit and basis`,
+    });
+    return undefined;
+  }
+  return analyte;
 }
 
 /**
@@ -277,15 +340,19 @@ function withAnalyteDefaults(raw: Record<string, unknown>, code: string): Record
   const max = raw.max ?? min;
   const unit = typeof raw.unit === 'string' ? raw.unit.trim().toLowerCase() : raw.unit;
   const concentration = typeof unit === 'string' && UNITS_OF_BASIS.weight.includes(unit as PotencyUnit);
-  return {
-    ...raw,
-    code,
-    min,
-    max,
-    unit,
-    basis: raw.basis ?? (concentration ? 'weight' : undefined),
-    status: raw.status ?? (min !== undefined && min !== null ? 'detected' : 'not_tested'),
-  };
+  const basis = raw.basis ?? (concentration ? 'weight' : undefined);
+  const status = raw.status ?? (min !== undefined && min !== null ? 'detected' : 'not_tested');
+  // An analyte that spells out every field as the check reads it (most do) is checked as it is, not copied.
+  if (
+    code === raw.code &&
+    min === raw.min &&
+    max === raw.max &&
+    unit === raw.unit &&
+    basis === raw.basis &&
+    status === raw.status
+  )
+    return raw;
+  return { ...raw, code, min, max, unit, basis, status };
 }
 
 function analyteProblem(analyte: Analyte): DocumentProblem | undefined {

@@ -1,4 +1,4 @@
-import type { MenuItem } from './item.js';
+import type { MenuItem, PriceEntry } from './item.js';
 import { activeUntil } from './special-schedule.js';
 import type { Special, SpecialKind } from './special-schema.js';
 
@@ -21,8 +21,13 @@ export interface EntryPrice {
   medSpecial: AppliedSpecial | null;
 }
 
-/** An item as specials target it: by id, the point of sale's id, brand, product type or tag. */
-export type TargetedItem = Pick<MenuItem, 'id' | 'brand' | 'productType' | 'prices' | 'tags' | 'externalId'>;
+/**
+ * An item as specials target it (by id, the point of sale's id, brand, product type or tag) and price
+ * it (its entries' prices): all a boundary needs to read of each item.
+ */
+export type TargetedItem = Pick<MenuItem, 'id' | 'brand' | 'productType' | 'tags' | 'externalId'> & {
+  prices: readonly Pick<PriceEntry, 'priceCents' | 'medPriceCents'>[];
+};
 
 /** A special in force, with its targets made ready for matching many items. */
 interface InForce {

@@ -19,6 +19,8 @@ export type StreamListener = (event: StreamEvent) => void;
 
 interface Followed {
   menu: PublishedMenu;
+  /** Each item of `menu` as JSON, by id: what the next menu's items are compared with (difference). */
+  texts: ReadonlyMap<number, string>;
   /** The number of the latest event (or of the snapshot the state began with). */
   seq: number;
   /** Every event numbered after this one is in the buffer. */
@@ -88,7 +90,16 @@ export class PublishedStream {
       state = this.followed.get(dispensaryId);
       if (!state) {
         const seq = ++this.counter;
-        state = { menu, seq, floor: seq, buffer: [], listeners: new Set(), refreshing: false, dirty: false };
+        state = {
+          menu,
+          texts: itemTexts(menu),
+          seq,
+          floor: seq,
+          buffer: [],
+          listeners: new Set(),
+          refreshing: false,
+          dirty: false,
+        };
         this.followed.set(dispensaryId, state);
       }
     }
@@ -144,8 +155,10 @@ export class PublishedStream {
   }
 
   private publish(state: Followed, menu: PublishedMenu): void {
-    const update = difference(state.menu, menu);
+    const texts = itemTexts(menu);
+    const update = difference(state.menu, state.texts, menu, texts);
     state.menu = menu;
+    state.texts = texts;
     if (!update) return;
     state.seq = ++this.counter;
     const event: StreamEvent = { id: this.idOf(state.seq), type: 'update', data: update };
@@ -166,20 +179,29 @@ export class PublishedStream {
   }
 }
 
-/** What changed from one published menu to the next; undefined when nothing a page shows did. */
-export function difference(
+/** A published menu's items as JSON, by id. */
+function itemTexts(menu: PublishedMenu): Map<number, string> {
+  const texts = new Map<number, string>();
+  for (const item of menu.items) texts.set(item.id, JSON.stringify(item));
+  return texts;
+}
+
+/**
+ * What changed from one published menu to the next (each with its items' JSON, itemTexts); undefined
+ * when nothing a page shows did. The JSON of the menu before is the one made when it was new, kept
+ * rather than made again: at a special's boundary every change reads a menu of thousands of items.
+ */
+function difference(
   before: PublishedMenu,
+  beforeTexts: ReadonlyMap<number, string>,
   after: PublishedMenu,
+  afterTexts: ReadonlyMap<number, string>,
 ): { items: PublishedItem[]; removed: number[]; store?: PublishedStore; updated_at: string } | undefined {
-  const old = new Map<number, string>();
-  for (const item of before.items) old.set(item.id, JSON.stringify(item));
   const items: PublishedItem[] = [];
-  const seen = new Set<number>();
   for (const item of after.items) {
-    seen.add(item.id);
-    if (old.get(item.id) !== JSON.stringify(item)) items.push(item);
+    if (beforeTexts.get(item.id) !== afterTexts.get(item.id)) items.push(item);
   }
-  const removed = before.items.filter((item) => !seen.has(item.id)).map((item) => item.id);
+  const removed = before.items.filter((item) => !afterTexts.has(item.id)).map((item) => item.id);
   const storeChanged = JSON.stringify(before.store) !== JSON.stringify(after.store);
   if (items.length === 0 && removed.length === 0 && !storeChanged) return undefined;
   return { items, removed, ...(storeChanged ? { store: after.store } : {}), updated_at: after.updated_at };

@@ -52,6 +52,16 @@ export interface BatchStatements {
    */
   idList?(ids: readonly number[]): IdList;
   /**
+   * Inserts rows of a write of items into `table`, in the write's transaction; each row an object of
+   * the same columns in the same order. Absent: the rows go in chunks of multi-row inserts compiled
+   * for each chunk (PostgreSQL binds a chunk's values in one message, and plans the statement once).
+   */
+  insertRows?(
+    trx: Transaction<Database>,
+    table: 'items' | 'price_entries',
+    rows: readonly Record<string, unknown>[],
+  ): Promise<void>;
+  /**
    * Sets the stock of every target (stockTargets, repositories/stock-levels.ts), in the write's
    * transaction. An
    * entry changed (and its item is in `changedItems`) when its level moved or it was named with

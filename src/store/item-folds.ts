@@ -3,7 +3,8 @@ import type { Field } from '../domain/field-kinds.js';
 import type { MenuItem, PriceEntry } from '../domain/item.js';
 import { ITEM_FIELD_LIST, type NamedField, PRICE_FIELD_LIST } from '../domain/item-schema.js';
 import type { StoredItem } from '../domain/menu-writes.js';
-import { ENTRIES, FIELDS_JSON_VERSION, MENU_ITEM_COLUMNS, MENU_PRICE_COLUMNS } from './item-rows.js';
+import type { TargetedItem } from '../domain/special-pricing.js';
+import { ENTRIES_KEY, FIELDS_JSON_VERSION, MENU_ITEM_COLUMNS, MENU_PRICE_COLUMNS } from './item-rows.js';
 import { nullableNumber } from './rows.js';
 import type { Database } from './schema.js';
 
@@ -152,9 +153,6 @@ if (MENU_ITEM_COLUMNS[0] !== 'id')
 export const KEPT_JSON_COLUMNS = ['id', 'active', 'fields_json'] as const;
 const KEPT = columnIndexes(KEPT_JSON_COLUMNS);
 
-/** The text between an item's kept JSON, without its closing brace, and its price entries' JSON. */
-const ENTRIES_KEY = `,${JSON.stringify(ENTRIES.name)}:`;
-
 /**
  * The items of rows of KEPT_JSON_COLUMNS and their price entries' rows (see fold) as their canonical
  * JSON: the kept JSON of the item's fields with the JSON of its price entries put after them. Only the
@@ -253,4 +251,30 @@ export function foldStoredItems(
     }
   });
   return { kept, stale };
+}
+
+/** The columns of an item read for its pricing under specials (foldPricing). */
+export const PRICING_ITEM_COLUMNS = ['id', 'brand', 'product_type', 'tags', 'external_id'] as const;
+/** The columns of a price entry read for its item's pricing (foldPricing); the item first, as fold() takes it. */
+export const PRICING_PRICE_COLUMNS = ['item_id', 'price_cents', 'med_price_cents'] as const;
+
+/**
+ * Items as specials target and price them (TargetedItem), from rows of PRICING_ITEM_COLUMNS (ordered
+ * by id) and their entries' rows of PRICING_PRICE_COLUMNS (by item, then position): a boundary asks
+ * which items it reprices, and parsing every rich column of the whole menu for that took most of its
+ * time (bench/PROFILE.md, round fourteen). Only the entries' prices are read; the rest of each entry
+ * is no part of its pricing.
+ */
+export function foldPricing(items: readonly unknown[][], prices: readonly unknown[][]): TargetedItem[] {
+  return fold(items, prices, (row, entries) => ({
+    id: Number(row[0]),
+    brand: row[1] as string,
+    productType: row[2] as MenuItem['productType'],
+    tags: JSON.parse(row[3] as string) as string[],
+    externalId: row[4] as string,
+    prices: entries.map((price) => ({
+      priceCents: Number(price[1]),
+      medPriceCents: nullableNumber(price[2] as number | string | null),
+    })),
+  }));
 }

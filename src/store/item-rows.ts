@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { toCanonicalRecord } from '../domain/canonical.js';
+import { canonicalEntries, canonicalValue } from '../domain/canonical.js';
 import type { Field } from '../domain/field-kinds.js';
 import type { MenuItem } from '../domain/item.js';
 import {
@@ -34,13 +34,14 @@ function columnValues(model: object, fields: readonly NamedField[]): Record<stri
   return row;
 }
 
-export function itemRow(dispensaryId: number, item: MenuItem, at: string): Database['items'] {
-  return {
-    dispensary_id: dispensaryId,
-    ...(columnValues(item, ITEM_FIELD_LIST) as ItemColumns),
-    updated_at: at,
-    fields_json: fieldsJsonOf(item),
-  };
+/** An item's column values and the JSON it keeps of its fields (fieldsJsonOf), made together by itemTexts. */
+export interface ItemTexts {
+  columns: ItemColumns;
+  fieldsJson: string;
+}
+
+export function itemRow(dispensaryId: number, texts: ItemTexts, at: string): Database['items'] {
+  return { dispensary_id: dispensaryId, ...texts.columns, updated_at: at, fields_json: texts.fieldsJson };
 }
 
 /** A price entry's identity within a dispensary: stock updates and change times follow it. */
@@ -107,11 +108,58 @@ export const FIELDS_JSON_VERSION = createHash('sha256')
   .digest('hex')
   .slice(0, 8);
 
+/** The item's fields besides its entries, each with its canonical name as JSON text (`"id":`). */
+const ITEM_COLUMN_FIELDS = ITEM_FIELD_LIST.filter((field) => field.kind !== 'entries').map((field) => ({
+  field,
+  serialized: field.kind === 'list' || field.kind === 'document',
+  name: `${JSON.stringify(field.name)}:`,
+}));
+
 /**
- * What an item keeps of its canonical JSON (items.fields_json): the version, then the JSON of its
- * canonical record without its price entries, so `{"id":1,…,"active":true}`. The live feed builds an
- * item's JSON on it (foldKeptJson), and a write of items tells an unchanged item by it (KeptItem).
+ * An item's column values (lists and documents as JSON text, flags as 0/1) and what it keeps of its
+ * canonical JSON (items.fields_json): the version, then the JSON of its canonical record without its
+ * price entries, so `{"id":1,…,"active":true}`, byte for byte `JSON.stringify`'s. Each list and
+ * document is serialized once, for its column and for the kept JSON: a sync that changes every rich
+ * item serialized its lab results three times (columns, kept JSON, feed JSON; bench/PROFILE.md, round
+ * fourteen). The live feed builds an item's JSON on the kept JSON (feedJsonOf, foldKeptJson), and a
+ * write of items tells an unchanged item by it (KeptItem).
  */
-export function fieldsJsonOf(item: MenuItem): string {
-  return FIELDS_JSON_VERSION + JSON.stringify({ ...toCanonicalRecord(item), [ENTRIES.name]: undefined });
+export function itemTexts(item: MenuItem): ItemTexts {
+  const values = item as unknown as Record<string, unknown>;
+  const columns: Record<string, unknown> = {};
+  let json = '';
+  for (const { field, serialized, name } of ITEM_COLUMN_FIELDS) {
+    const value = values[field.key];
+    let text: string | undefined;
+    if (serialized) {
+      text = JSON.stringify(value);
+      columns[field.column] = text;
+    } else {
+      columns[field.column] = field.kind === 'flag' ? (value ? 1 : 0) : value;
+      text = JSON.stringify(canonicalValue(field, value));
+    }
+    // JSON.stringify leaves out a property whose value is undefined.
+    if (text === undefined) continue;
+    json += `${json === '' ? '{' : ','}${name}${text}`;
+  }
+  return {
+    columns: columns as ItemColumns,
+    fieldsJson: `${FIELDS_JSON_VERSION}${json === '' ? '{}' : `${json}}`}`,
+  };
+}
+
+/** What an item keeps of its canonical JSON (see itemTexts). */
+export const fieldsJsonOf = (item: MenuItem): string => itemTexts(item).fieldsJson;
+
+/** The text between an item's kept JSON, without its closing brace, and its price entries' JSON. */
+export const ENTRIES_KEY = `,${JSON.stringify(ENTRIES.name)}:`;
+
+/**
+ * The item's canonical JSON (`JSON.stringify(toCanonicalRecord(item))`, byte for byte), as the live
+ * feed records it: its kept JSON (`fieldsJson`, see itemTexts) with its price entries' JSON put after
+ * its other fields, so that only the entries are serialized again.
+ */
+export function feedJsonOf(item: MenuItem, fieldsJson: string): string {
+  // An item always has fields before its entries (its id, at least): a comma goes between them.
+  return `${fieldsJson.slice(FIELDS_JSON_VERSION.length, -1)}${ENTRIES_KEY}${JSON.stringify(canonicalEntries(item))}}`;
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isCanonicalFieldsJson, sameCanonical, toCanonicalRecord } from '../../src/domain/canonical.js';
 import type { MenuItem } from '../../src/domain/item.js';
 import { ITEM_FIELD_LIST, type NamedField } from '../../src/domain/item-schema.js';
+import { FIELDS_JSON_VERSION, feedJsonOf, itemTexts } from '../../src/store/item-rows.js';
 import { priceEntry, SPEC_ONLY_ENTRY_FIELDS, SPEC_ONLY_FIELDS } from './item-builder.js';
 
 const base: MenuItem = {
@@ -123,6 +124,33 @@ describe('isCanonicalFieldsJson', () => {
         expect(isCanonicalFieldsJson(item, text, prefix.length)).toBe(fieldsJson(item) === fieldsJson(other));
         expect(isCanonicalFieldsJson(item, `${text} `, prefix.length)).toBe(false);
         expect(isCanonicalFieldsJson(item, text.slice(0, -1), prefix.length)).toBe(false);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
+
+describe('itemTexts and feedJsonOf', () => {
+  it("write JSON.stringify's kept JSON and feed JSON of the item, whatever each field holds", () => {
+    const entries = fc.array(
+      fc.record({
+        unit: fc.string({ unit: 'binary', maxLength: 4 }),
+        amount: fc.double(),
+        priceCents: fc.integer({ min: 0, max: 10_000_000 }),
+        stock: fc.option(fc.double()),
+        label: fc.string({ unit: 'binary', maxLength: 4 }),
+        medPriceCents: fc.option(fc.integer({ min: 0, max: 10_000_000 })),
+        sku: fc.string({ maxLength: 3 }),
+        barcode: fc.string({ maxLength: 3 }),
+      }),
+      { maxLength: 3 },
+    );
+    fc.assert(
+      fc.property(anyItem, entries, (fields, prices) => {
+        const item = { ...fields, prices } as MenuItem;
+        const kept = itemTexts(item).fieldsJson;
+        expect(kept).toBe(FIELDS_JSON_VERSION + fieldsJson(item));
+        expect(feedJsonOf(item, kept)).toBe(JSON.stringify(toCanonicalRecord(item)));
       }),
       { numRuns: 2_000 },
     );

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { MenuPricing, repricedItems, type TargetedItem } from '../../src/domain/special-pricing.js';
 import type { Special } from '../../src/domain/special-schema.js';
 import { validateSpecial } from '../../src/domain/validate-special.js';
-import { SPEC_ONLY_ENTRY_FIELDS } from './item-builder.js';
 
 const NOW = Date.parse('2026-07-01T12:00:00Z');
 
@@ -40,8 +39,9 @@ const item = (fields: Partial<TargetedItem> = {}): TargetedItem => ({
   tags: [],
   externalId: '',
   prices: [
-    { unit: 'gram', amount: 1, priceCents: 1299, stock: null, ...SPEC_ONLY_ENTRY_FIELDS },
-    { unit: 'ounce', amount: 0.125, priceCents: 3800, stock: null, ...SPEC_ONLY_ENTRY_FIELDS },
+    // What pricing reads of an entry: its prices (a gram and an eighth).
+    { priceCents: 1299, medPriceCents: null },
+    { priceCents: 3800, medPriceCents: null },
   ],
   ...fields,
 });
@@ -80,16 +80,7 @@ describe('effective prices', () => {
   it('prices the medical price too: med and both specials lower med_price, rec and both lower price, never stacked', () => {
     const withMed = (medPriceCents: number | null) =>
       item({
-        prices: [
-          {
-            unit: 'gram',
-            amount: 1,
-            priceCents: 1000,
-            stock: null,
-            ...SPEC_ONLY_ENTRY_FIELDS,
-            medPriceCents,
-          },
-        ],
+        prices: [{ priceCents: 1000, medPriceCents }],
       });
     const on = targets({ itemIds: [1] });
     const rec = special({ menuType: 'rec', valueHundredths: 1000, appliesTo: on });

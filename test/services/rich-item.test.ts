@@ -250,6 +250,36 @@ describe('the rich item', () => {
         /above 100/,
       ],
       [
+        'an analyte status that is not one of the choices',
+        { cannabinoids: [{ code: 'cbd', min: 1, unit: '%', status: 'maybe' }] },
+        '[0].cannabinoids[0].status',
+        /must be one of detected, nd/,
+      ],
+      [
+        'an analyte field that does not exist',
+        { terpenes: [{ code: 'limonene', min: 1, unit: '%', lab: 'x' }] },
+        '[0].terpenes[0]',
+        /has an unknown field lab; known: code, min/,
+      ],
+      [
+        'a code given twice in one unit and basis',
+        {
+          cannabinoids: [
+            { code: 'cbd', min: 1, unit: '%' },
+            { code: 'cbd', min: 1, unit: 'mg', basis: 'package' },
+            { code: 'CBD', min: 2, unit: '%' },
+          ],
+        },
+        '[0].cannabinoids[2]',
+        /repeats cbd in % per weight of \[0\]\.cannabinoids\[0\]/,
+      ],
+      [
+        'a test result that is not one of the choices, deep in the batch',
+        { batch: { tests: { potency: 'maybe' } } },
+        '[0].batch.tests.potency',
+        /must be one of/,
+      ],
+      [
         'a malformed package tag',
         { batch: { package_label: '1a4-short' } },
         '[0].batch.package_label',

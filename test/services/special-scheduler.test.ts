@@ -111,6 +111,60 @@ describe('special boundaries recorded in the live feed, with a fake clock', () =
     ]);
   });
 
+  it('a boundary reprices the active items its specials target (tag, external id, medical price), no others', async () => {
+    const entry = (price: number, med_price: number | null) => ({
+      unit: 'gram',
+      amount: 1,
+      price,
+      med_price,
+    });
+    await services.menus.replace(
+      dispensaryId,
+      services.menus.validate([
+        { id: 1, name: 'Tagged', product_type: 'Flower', tags: [' Weekly'], prices: [entry(10, 9)] },
+        {
+          id: 2,
+          name: 'Tagged, hidden',
+          product_type: 'Flower',
+          active: false,
+          tags: ['weekly'],
+          prices: [entry(10, 9)],
+        },
+        { id: 3, name: 'Medical', product_type: 'Vape', external_id: 'pos-3', prices: [entry(30, 25)] },
+        {
+          id: 4,
+          name: 'No medical price',
+          product_type: 'Vape',
+          external_id: 'pos-4',
+          prices: [entry(30, null)],
+        },
+        { id: 5, name: 'Untargeted', product_type: 'Edible', tags: ['daily'], prices: [entry(5, 4)] },
+        { id: 6, name: 'Tagged, no prices', product_type: 'Edible', tags: ['weekly'], prices: [] },
+      ]),
+    );
+    const { clock, scheduler } = await nightOwl('2026-07-01T05:00:00Z', {
+      kind: 'percent_off',
+      value: 10,
+      applies_to: { tags: ['weekly'] },
+    });
+    await services.specials.create(dispensaryId, {
+      name: 'Medical night owl',
+      kind: 'amount_off',
+      value: 1,
+      menu_type: 'med',
+      applies_to: { external_ids: ['pos-3', 'pos-4'] },
+      daily_start: '01:30',
+      daily_end: '02:30',
+    });
+    const head = await services.store.menuChanges.head();
+    clock.set('2026-07-01T05:30:00Z');
+    expect(await scheduler.run()).toBe(1);
+    expect(await changesAfter(head)).toEqual([
+      ['item.upserted', 1],
+      ['item.upserted', 3],
+    ]);
+  });
+
   it('two processes at the same boundary record it once', async () => {
     const clock = fakeClock('2026-07-01T19:59:00Z');
     const schedulers = [services.store, otherStore].map(

@@ -73,6 +73,10 @@ class Segment {
 }
 
 const deflateRawAsync = promisify(deflateRaw);
+
+/** Whether an item's bytes in a segment are `text` (UTF-8), without encoding it. */
+const sameText = (bytes: Buffer, text: string): boolean =>
+  bytes.length === Buffer.byteLength(text) && bytes.toString() === text;
 const gunzipAsync = promisify(gunzip);
 
 /** Gzip member header: deflate, no name, no time, Unix (what Node's gzip writes). */
@@ -155,13 +159,14 @@ export class SegmentedList {
   }
 
   /**
-   * The list after `changes`: for each id, its new text, or undefined for an item no longer listed.
+   * The list after the changes `named`: for each id, its new text, or undefined for an item no longer
+   * listed (an item named with its text unchanged is no change; none changed: this list).
    * Only segments whose items (or place: first, last) changed are rebuilt, and those whose preceding
    * 32 KiB changed are recompressed; an item that did not change is taken from its old segment's
    * bytes, not serialized again.
    */
-  async patch(changes: ReadonlyMap<number, string | undefined>, level: number): Promise<SegmentedList> {
-    if (changes.size === 0) return this;
+  async patch(named: ReadonlyMap<number, string | undefined>, level: number): Promise<SegmentedList> {
+    if (named.size === 0) return this;
     await this.keepIdentity();
     const where = new Map<number, Segment>();
     const byFirst = new Map<number, Segment>();
@@ -173,6 +178,22 @@ export class SegmentedList {
       before.set(segment, previous);
       previous = segment;
     }
+    const oldText = (id: number): Buffer => {
+      const segment = where.get(id)!;
+      const index = segment.ids.indexOf(id);
+      let at = 1; // after `[` or the comma
+      for (let item = 0; item < index; item++) at += segment.lengths[item]! + 1;
+      return segment.raw!.subarray(at, at + segment.lengths[index]!);
+    };
+    // An item named with the text it already has is no change: a special's boundary names a thousand
+    // items whose answer here is the same (it shows no effective price), and rebuilding their segments
+    // recompressed nearly the whole list.
+    const changes = new Map<number, string | undefined>();
+    for (const [id, text] of named) {
+      if (text !== undefined && where.has(id) && sameText(oldText(id), text)) continue;
+      changes.set(id, text);
+    }
+    if (changes.size === 0) return this;
     const inserted: number[] = [];
     const removed = new Set<number>();
     for (const [id, text] of changes) {
@@ -190,13 +211,6 @@ export class SegmentedList {
     }
     while (next < inserted.length) ids.push(inserted[next++]!);
 
-    const oldText = (id: number): Buffer => {
-      const segment = where.get(id)!;
-      const index = segment.ids.indexOf(id);
-      let at = 1; // after `[` or the comma
-      for (let item = 0; item < index; item++) at += segment.lengths[item]! + 1;
-      return segment.raw!.subarray(at, at + segment.lengths[index]!);
-    };
     const ends = segmentEnds(ids);
     let start = 0;
     /** Each new segment: an old one kept as it is, or the bytes of a new one. */

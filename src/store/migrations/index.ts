@@ -19,6 +19,7 @@ import * as accountSso from './0020-account-sso.js';
 import * as passkeys from './0021-passkeys.js';
 import * as secondFactor from './0022-second-factor.js';
 import * as integrators from './0023-integrators.js';
+import * as longTextsLz4 from './0024-long-texts-lz4.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0021-passkeys': passkeys,
   '0022-second-factor': secondFactor,
   '0023-integrators': integrators,
+  '0024-long-texts-lz4': longTextsLz4,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,15 +1,19 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { MenuItem } from '../../domain/item.js';
 import { type StoredItem, wholeItem } from '../../domain/menu-writes.js';
+import type { TargetedItem } from '../../domain/special-pricing.js';
 import type { IdList } from '../batches.js';
 import { chunks, type Dialect, idLists } from '../dialect.js';
 import {
   foldCanonicalJson,
   foldKeptJson,
   foldMenu,
+  foldPricing,
   foldStoredItems,
   type ItemJson,
   KEPT_JSON_COLUMNS,
+  PRICING_ITEM_COLUMNS,
+  PRICING_PRICE_COLUMNS,
 } from '../item-folds.js';
 import {
   fieldsJsonOf,
@@ -95,6 +99,33 @@ export async function readItemJson(
   if (stale.length === 0) return kept;
   const rebuilt = foldCanonicalJson(...(await readItemRows(dialect, trx, dispensaryId, stale)));
   return [...kept, ...rebuilt].sort((a, b) => a.id - b.id);
+}
+
+/**
+ * The dispensary's active items inside a write's transaction, ordered by id, as specials target and
+ * price them (foldPricing): a few columns of each item and two of each entry, not the whole menu.
+ */
+export async function readPricing(
+  dialect: Dialect,
+  trx: Transaction<Database>,
+  dispensaryId: number,
+): Promise<TargetedItem[]> {
+  const items = trx
+    .selectFrom('items')
+    .select(PRICING_ITEM_COLUMNS)
+    .where('dispensary_id', '=', dispensaryId)
+    .where('active', '=', 1)
+    .orderBy('id')
+    .compile();
+  const prices = trx
+    .selectFrom('price_entries')
+    .select(PRICING_PRICE_COLUMNS)
+    .where('dispensary_id', '=', dispensaryId)
+    .orderBy('item_id')
+    .orderBy('position')
+    .compile();
+  // Entries of inactive items are passed over by the fold, as those of items not read.
+  return foldPricing(await dialect.arraysInWrite(trx, items), await dialect.arraysInWrite(trx, prices));
 }
 
 /** The stored items a write of items compares its items with (see readStoredItems). */

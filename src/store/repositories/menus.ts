@@ -1,5 +1,4 @@
 import type { Transaction } from 'kysely';
-import { toCanonicalRecord } from '../../domain/canonical.js';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../../domain/item.js';
 import {
   assignIds,
@@ -12,7 +11,16 @@ import {
 import type { FeedEntry } from '../batches.js';
 import { chunks, type Dialect } from '../dialect.js';
 import type { ItemJson } from '../item-folds.js';
-import { fieldsJsonOf, itemRow, type PreviousPrice, priceKey, priceRows } from '../item-rows.js';
+import {
+  feedJsonOf,
+  fieldsJsonOf,
+  type ItemTexts,
+  itemRow,
+  itemTexts,
+  type PreviousPrice,
+  priceKey,
+  priceRows,
+} from '../item-rows.js';
 import type { Database } from '../schema.js';
 import {
   type Actor,
@@ -181,10 +189,11 @@ export class Menus extends MenuReads implements MenuRepository {
       if (item.active === active) return { result: true, change: { ...change, unchanged: true } };
       const at = now();
       const changed = { ...item, active };
+      const fieldsJson = fieldsJsonOf(changed);
       await trx
         .updateTable('items')
         // `active` is one of the fields the item keeps the JSON of.
-        .set({ active: active ? 1 : 0, updated_at: at, fields_json: fieldsJsonOf(changed) })
+        .set({ active: active ? 1 : 0, updated_at: at, fields_json: fieldsJson })
         .where('dispensary_id', '=', dispensaryId)
         .where('id', '=', itemId)
         .execute();
@@ -196,7 +205,7 @@ export class Menus extends MenuReads implements MenuRepository {
         .where('item_id', '=', itemId)
         .execute();
       const feed = active
-        ? [upserted({ id: itemId, active, json: canonicalJson(changed) })]
+        ? [upserted({ id: itemId, active, json: feedJsonOf(changed, fieldsJson) })]
         : [removal(itemId, 'deactivated')];
       return { result: true, change: { ...change, feed } };
     });
@@ -241,7 +250,7 @@ export class Menus extends MenuReads implements MenuRepository {
   ): Promise<void> {
     const previous = await previousPrices(this.dialect, trx, dispensaryId, diff.replaced);
     for (const chunk of chunks(this.dialect, replaced, 1)) await deleteItems(trx, dispensaryId, chunk);
-    await this.insertItems(trx, dispensaryId, diff.written, previous);
+    await this.insertItems(trx, dispensaryId, diff, previous);
   }
 
   /** Renews the stale kept JSON of the stored items this write leaves in place (see renewKeptJson). */
@@ -260,12 +269,19 @@ export class Menus extends MenuReads implements MenuRepository {
   private async insertItems(
     trx: Transaction<Database>,
     dispensaryId: number,
-    menu: MenuItem[],
+    diff: Diff,
     previous: Map<string, PreviousPrice>,
   ): Promise<number> {
     const at = now();
-    const items = menu.map((item) => itemRow(dispensaryId, item, at));
+    const menu = diff.written;
+    const items = menu.map((item) => itemRow(dispensaryId, diff.texts.of(item), at));
     const prices = menu.flatMap((item) => priceRows(dispensaryId, item, at, previous));
+    const { batches } = this.dialect;
+    if (batches.insertRows) {
+      await batches.insertRows(trx, 'items', items);
+      await batches.insertRows(trx, 'price_entries', prices);
+      return prices.length;
+    }
     for (const chunk of chunks(this.dialect, items, columnCount(items))) {
       await trx.insertInto('items').values(chunk).execute();
     }
@@ -276,10 +292,25 @@ export class Menus extends MenuReads implements MenuRepository {
   }
 }
 
-/** What a write of items changes (see itemChanges), with the feed entries the store records. */
-type Diff = ItemChanges<FeedEntry>;
+/**
+ * What a write of items changes (see itemChanges), with the feed entries the store records, and the
+ * texts of each item it writes (itemTexts), made once for its feed entry and its row.
+ */
+type Diff = ItemChanges<FeedEntry> & { texts: WrittenTexts };
 
-const canonicalJson = (item: MenuItem): string => JSON.stringify(toCanonicalRecord(item));
+/** The texts of the items a write writes, each made once (see itemTexts). */
+class WrittenTexts {
+  private readonly made = new Map<MenuItem, ItemTexts>();
+
+  of(item: MenuItem): ItemTexts {
+    let texts = this.made.get(item);
+    if (texts === undefined) {
+      texts = itemTexts(item);
+      this.made.set(item, texts);
+    }
+    return texts;
+  }
+}
 
 const upserted = (item: ItemJson): FeedEntry => ({
   type: 'item.upserted',
@@ -295,15 +326,22 @@ const removal = (itemId: number, reason: RemovalReason): FeedEntry => ({
   item: null,
 });
 
-/** The feed's entries as a write records them. */
-const FEED_SPELLING: FeedSpelling<FeedEntry> = {
-  upserted: (item) => ({ type: 'item.upserted', itemId: item.id, reason: null, item: canonicalJson(item) }),
+/** The feed's entries as a write records them, each item's JSON made on its kept JSON (feedJsonOf). */
+const feedSpelling = (texts: WrittenTexts): FeedSpelling<FeedEntry> => ({
+  upserted: (item) => ({
+    type: 'item.upserted',
+    itemId: item.id,
+    reason: null,
+    item: feedJsonOf(item, texts.of(item).fieldsJson),
+  }),
   removed: removal,
-};
+});
 
 /** What counts as a change of the items being written (see itemChanges). */
-const diffItems = (menu: readonly MenuItem[], stored: ReadonlyMap<number, StoredItem>): Diff =>
-  itemChanges(menu, stored, FEED_SPELLING);
+function diffItems(menu: readonly MenuItem[], stored: ReadonlyMap<number, StoredItem>): Diff {
+  const texts = new WrittenTexts();
+  return { ...itemChanges(menu, stored, feedSpelling(texts)), texts };
+}
 
 /** The values each row of a multi-row insert binds. */
 const columnCount = (rows: readonly object[]): number => Object.keys(rows[0] ?? {}).length;

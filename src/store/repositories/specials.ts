@@ -8,7 +8,7 @@ import type { Dialect } from '../dialect.js';
 import type { Database, SpecialTable } from '../schema.js';
 import type { Actor, DispensarySpecials, SpecialRepository } from '../store.js';
 import { type ChangeRecord, now, OPERATOR, type Writer } from '../write.js';
-import { readItemJson, readItems } from './menu-queries.js';
+import { readItemJson, readPricing } from './menu-queries.js';
 
 /** Who records a special boundary, in the audit log. */
 export const BOUNDARY_ACTOR = 'specials-scheduler';
@@ -236,8 +236,11 @@ export class Specials implements SpecialRepository {
     const pricingAfter = new MenuPricing(after, zone, afterAt);
     // Nothing in force either side: no price can differ, and the menu need not be read.
     if (pricingBefore.specialIds.length === 0 && pricingAfter.specialIds.length === 0) return [];
-    const items = (await readItems(this.dialect, trx, dispensaryId)).filter((item) => item.active);
-    const ids = repricedItems(items, pricingBefore, pricingAfter);
+    const ids = repricedItems(
+      await readPricing(this.dialect, trx, dispensaryId),
+      pricingBefore,
+      pricingAfter,
+    );
     return (await readItemJson(this.dialect, trx, dispensaryId, ids)).map(upserted);
   }
 }

@@ -5,6 +5,8 @@ import type { BatchStatements } from '../batches.js';
 interface ArrayRunner {
   /** Runs a statement, kept by its text, and gives the rows it returns as arrays. */
   readArrays(source: string, parameters: readonly unknown[]): unknown[][];
+  /** Runs a statement that returns no rows, kept by its text. */
+  run(source: string, parameters: readonly unknown[]): void;
 }
 
 /**
@@ -16,6 +18,8 @@ interface ArrayRunner {
 const STOCK_CHUNKS = [512, 64, 8, 1];
 /** Feed rows carry whole items: smaller statements bind fewer long texts at once. */
 const FEED_CHUNKS = [64, 8, 1];
+/** Item and price rows of a write of items: an item row binds about 35 values, some of them long texts. */
+const ROW_CHUNKS = [64, 8, 1];
 
 /** `rows` cut into slices of the given sizes (the last size must be 1), largest first. */
 function* chunked<T>(rows: readonly T[], sizes: readonly number[]): Generator<readonly T[]> {
@@ -26,16 +30,32 @@ function* chunked<T>(rows: readonly T[], sizes: readonly number[]): Generator<re
 }
 
 /** The text of a statement, by the number of VALUES rows it takes (each text is a kept statement). */
-function bySize(text: (values: string) => string): (size: number) => string {
+function bySize(text: (values: string) => string, row = '(?, ?, ?, ?, ?, ?)'): (size: number) => string {
   const texts = new Map<number, string>();
   return (size) => {
     let source = texts.get(size);
     if (source === undefined) {
-      source = text(Array.from({ length: size }, () => '(?, ?, ?, ?, ?, ?)').join(', '));
+      source = text(Array.from({ length: size }, () => row).join(', '));
       texts.set(size, source);
     }
     return source;
   };
+}
+
+/** The insert of rows of `columns` into `table`, by the number of rows (see bySize), one per table and column list. */
+const rowInserts = new Map<string, (size: number) => string>();
+function rowInsert(table: string, columns: readonly string[]): (size: number) => string {
+  const key = `${table}(${columns.join(',')})`;
+  let insert = rowInserts.get(key);
+  if (insert === undefined) {
+    const names = columns.map((column) => `"${column}"`).join(', ');
+    insert = bySize(
+      (values) => `insert into "${table}" (${names}) values ${values}`,
+      `(${columns.map(() => '?').join(', ')})`,
+    );
+    rowInserts.set(key, insert);
+  }
+  return insert;
 }
 
 /**
@@ -71,6 +91,19 @@ const feedInsert = bySize(
  */
 export function sqliteBatches(connection: ArrayRunner): BatchStatements {
   return {
+    // Kept statements of a few sizes, as for the feed: chunks of a thousand rows that Kysely compiled
+    // and better-sqlite3 prepared anew for every write took about a tenth of a full sync of 5,000 rich
+    // items (bench/PROFILE.md, round fourteen).
+    async insertRows(_trx, table, rows) {
+      const columns = Object.keys(rows[0] ?? {});
+      const insert = rowInsert(table, columns);
+      for (const slice of chunked(rows, ROW_CHUNKS)) {
+        const parameters: unknown[] = [];
+        for (const row of slice) for (const column of columns) parameters.push(row[column]);
+        connection.run(insert(slice.length), parameters);
+      }
+    },
+
     // Kysely's transaction runs on the same (only) connection, so these statements are inside it.
     async setStock(trx, dispensaryId, targets, at) {
       const changedItems = new Set<number>();

@@ -55,6 +55,8 @@ class WatchedConnection {
   private fault: Error | undefined;
   /** The statements of readArrays, by SQL: prepared on `connection`, dropped with it. */
   private readonly arrayStatements = new Map<string, SqliteDatabase.Statement<unknown[], unknown[]>>();
+  /** The statements of run, by SQL, likewise. */
+  private readonly runStatements = new Map<string, SqliteDatabase.Statement<unknown[]>>();
 
   constructor(private readonly path: string) {
     this.connection = connect(path);
@@ -84,6 +86,18 @@ class WatchedConnection {
     return this.arrayStatement(source).all(...parameters);
   }
 
+  /** Runs a statement that returns no rows, on the same terms as readArrays, and keeps it as readArrays does. */
+  run(source: string, parameters: readonly unknown[]): void {
+    const connection = this.open();
+    let statement = this.runStatements.get(source);
+    if (!statement) {
+      statement = connection.prepare<unknown[]>(source);
+      if (this.runStatements.size >= ARRAY_STATEMENTS_KEPT) this.runStatements.clear();
+      this.runStatements.set(source, statement);
+    }
+    statement.run(...parameters);
+  }
+
   private arrayStatement(source: string): SqliteDatabase.Statement<unknown[], unknown[]> {
     const connection = this.open();
     let statement = this.arrayStatements.get(source);
@@ -98,6 +112,7 @@ class WatchedConnection {
 
   close(): void {
     this.arrayStatements.clear();
+    this.runStatements.clear();
     this.connection?.close();
     this.connection = undefined;
   }

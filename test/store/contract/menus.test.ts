@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it as plainIt } from 'vitest';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../../../src/domain/item.js';
 import { openStore } from '../../../src/store/open.js';
@@ -35,6 +36,18 @@ const INACTIVE_WITHOUT_PRICES: Partial<MenuItemInput> = {
 };
 
 describe(`store.menus on ${DATABASE_KIND}`, () => {
+  it.skipIf(!onPostgres)('PostgreSQL compresses long texts with lz4 when it has it', async ({ store }) => {
+    const dispensary = await store.dispensaries.create('Long texts', 'digest-long');
+    await store.menus.replace(dispensary.id, [item(1, { description: 'A sweet berry aroma. '.repeat(200) })]);
+    const { rows } = await sql<{ lz4: boolean; methods: string[] }>`
+      select 'lz4' = any(enumvals) as lz4,
+             array(select distinct pg_column_compression(description) from items
+                   union select distinct pg_column_compression(item) from menu_changes where item is not null)
+               as methods
+      from pg_settings where name = 'default_toast_compression'`.execute(store.database);
+    expect(rows[0]!.methods).toEqual([rows[0]!.lz4 ? 'lz4' : 'pglz']);
+  });
+
   it('read back ordered by id, prices in their given order, numbers and lists intact', async ({ store }) => {
     const a = await store.dispensaries.create('A', 'digest-a');
     const items = [
@@ -50,6 +63,16 @@ describe(`store.menus on ${DATABASE_KIND}`, () => {
     expect(withoutTimes(read)).toEqual(withoutTimes(written));
     expect(withoutTimes(read)).toEqual([items[1], items[2], items[0]]);
     expect(read[2]!.prices.map((price) => price.priceCents)).toEqual([3599, 1, 10_000_000_000]);
+  });
+
+  it('a menu of 73 items with 219 price entries reads back whole and in order', async ({ store }) => {
+    // More rows than one statement takes on either database's kept sizes (64, 8 and 1 on SQLite).
+    const dispensary = await store.dispensaries.create('Many', 'digest-many');
+    const items = Array.from({ length: 73 }, (_, index) =>
+      item(index + 1, { name: `Item ${index + 1}`, prices: MIXED_PRICES, tags: [`t${index}`] }),
+    );
+    await store.menus.replace(dispensary.id, items);
+    expect(withoutTimes(await store.menus.read(dispensary.id))).toEqual(items);
   });
 
   it('gives back every column as written: nulls, decimals, large integers, lists, booleans', async ({
