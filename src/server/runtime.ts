@@ -90,7 +90,13 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     poolSize: config.databasePoolSize,
     onCreate: options.onDatabaseCreated,
   });
-  const feed = new ChangeFeed(store, config.changePollMs);
+  const log = options.logger || undefined;
+  // Until a read succeeds again every route that needs the database answers 503: say why, once.
+  const feed = new ChangeFeed(store, config.changePollMs, {
+    failed: (error) =>
+      log?.warn({ err: error }, 'reading the change feed failed: answering 503 until a read succeeds'),
+    recovered: () => log?.info('reading the change feed works again'),
+  });
   const menuFeed = new MenuFeed(store, {
     retentionDays: config.changeRetentionDays ?? DEFAULTS.changeRetentionDays,
   });
@@ -99,7 +105,6 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     maxStreamsPerCredential: config.maxStreamsPerCredential ?? DEFAULTS.maxStreamsPerCredential,
     heartbeatMs: config.streamHeartbeatMs ?? DEFAULTS.streamHeartbeatMs,
   });
-  const log = options.logger || undefined;
   const usage = new UsageCounter(store);
   const webhookKeys = webhookKeySource(config.webhookKey, config.database, (message) => log?.warn(message));
   const services = createServices(

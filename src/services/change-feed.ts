@@ -31,6 +31,8 @@ export class ChangeFeed {
   constructor(
     private readonly store: Store,
     private readonly pollIntervalMs: number,
+    /** Told of the read that starts a run of failures (not of each retry), and of the read that ends it. */
+    private readonly report: { failed(error: unknown): void; recovered(): void } | undefined = undefined,
   ) {}
 
   subscribe(listener: ChangeListener): void {
@@ -102,6 +104,7 @@ export class ChangeFeed {
   private async recover(): Promise<void> {
     const seq = await this.store.changes.lastSeq();
     this.lastFailure = undefined;
+    this.report?.recovered();
     this.lastSeq = seq;
     for (const kind of EVERYTHING) {
       for (const listener of this.listeners) listener({ seq, kind, dispensaryId: null, subject: null });
@@ -129,6 +132,7 @@ export class ChangeFeed {
       changes = await this.store.changes.since(this.lastSeq);
       this.lastFailure = undefined;
     } catch (error) {
+      if (this.lastFailure === undefined) this.report?.failed(error);
       this.lastFailure = error;
       this.retryAfterFailure();
       throw error;

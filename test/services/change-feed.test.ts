@@ -135,12 +135,17 @@ describe('change feed: after a failed read', () => {
   let database: TestDatabase;
   let store: KyselyStore;
   let feed: ChangeFeed;
+  let reported: string[];
 
   beforeEach(async () => {
     database = await testDatabase();
     store = await openKyselyStore(database.address);
+    reported = [];
     // A poll a minute apart, as an operator may set it where LISTEN/NOTIFY carries the changes.
-    feed = new ChangeFeed(store, 60_000);
+    feed = new ChangeFeed(store, 60_000, {
+      failed: () => reported.push('failed'),
+      recovered: () => reported.push('recovered'),
+    });
     await feed.start();
   });
   afterEach(async () => {
@@ -158,5 +163,16 @@ describe('change feed: after a failed read', () => {
     const deadline = Date.now() + RETRY_AFTER_FAILURE_MS + 2_000;
     while (!feed.reachable && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(feed.reachable).toBe(true);
+  });
+
+  it('reports the read that starts a run of failures and the one that ends it, not each retry', async () => {
+    await sql`alter table changes rename to changes_away`.execute(store.database);
+    await expect(feed.poll()).rejects.toThrow();
+    await expect(feed.poll()).rejects.toThrow();
+    expect(reported).toEqual(['failed']);
+    await sql`alter table changes_away rename to changes`.execute(store.database);
+    await feed.poll();
+    await feed.poll();
+    expect(reported).toEqual(['failed', 'recovered']);
   });
 });
