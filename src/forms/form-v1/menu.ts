@@ -8,10 +8,11 @@ import { encodedOf, identityOf } from '../../services/snapshots/codings.js';
 import { negotiateEncoding } from '../../services/snapshots/encoding.js';
 import { andThen } from '../../util/maybe-promise.js';
 import type { FormContext, FormMenu } from '../form.js';
-import { MenuIndex, page } from './engine.js';
+import { decodeCursor, MenuIndex, orderPrint, type Position, page } from './engine.js';
 import { FIELD_NAMES, project, V1ItemSchema, V1MenuSchema } from './item.js';
 import { V1_MENU_PARAMETERS } from './parameters.js';
-import { type MenuQuery, parseMenuQuery } from './query.js';
+import { PINNED_TTL_MS, PinnedMenus } from './pinned-menus.js';
+import { type MenuQuery, orderKey, parseMenuQuery } from './query.js';
 
 /** Bodies smaller than this are sent uncompressed (as every snapshot is). */
 const COMPRESS_MIN_BYTES = 1024;
@@ -49,8 +50,16 @@ function nextLink(raw: Readonly<Record<string, unknown>>, cursor: string): strin
   return `</v1/menu?${search.toString()}>; rel="next"`;
 }
 
-function identity(menu: PricedMenu, query: MenuQuery, raw: Readonly<Record<string, unknown>>) {
-  const { rows, total, facets, next } = page(keptOf(menu).index, query);
+/** A menu's version: the feed cursor it was read at (the same in every process that read it then). */
+const versionOf = (menu: PricedMenu): number => cursorOf(menu.items) ?? 0;
+
+function identity(
+  menu: PricedMenu,
+  query: MenuQuery,
+  after: Position | undefined,
+  raw: Readonly<Record<string, unknown>>,
+) {
+  const { rows, total, facets, next } = page(keptOf(menu).index, query, versionOf(menu), after);
   const data = query.fields
     ? rows.map((row) => JSON.stringify(project(row.record, query.fields!)))
     : rows.map((row) => row.json);
@@ -59,16 +68,45 @@ function identity(menu: PricedMenu, query: MenuQuery, raw: Readonly<Record<strin
   return next === null ? answer : { ...answer, link: nextLink(raw, next) };
 }
 
+/** 410: the version a cursor reads is not kept here, and the menu has changed the query's order since. */
+const versionGone = () =>
+  new ServiceError(
+    'cursor_expired',
+    `The menu has changed since this paging began, and the version it was reading is no longer kept (a version is kept ${PINNED_TTL_MS / 60_000} minutes after its last page, in the server process that read it). Start again: send the same query without cursor.`,
+  );
+
 /**
  * Form v1's menu: every query answered from the index of the menu the menu reader keeps (no database
  * read while it is warm), each answer kept with that menu in the coding asked for.
  */
 export function v1Menu({ menus }: FormContext): FormMenu {
-  /** The answer kept with the menu for `key` in the coding asked for, made by `build` when not kept. */
+  const pinned = new PinnedMenus();
+
+  /**
+   * The menu version a page is read from: the current one, unless the cursor's version was another
+   * whose order of the query's items differs from the current one's; then that version, while kept.
+   */
+  const versionFor = (dispensaryId: number, current: PricedMenu, query: MenuQuery, after?: Position) => {
+    if (!after || after.version === versionOf(current)) return current;
+    if (after.print === orderPrint(keptOf(current).index, query)) return current;
+    const found = pinned.find(dispensaryId, after.version);
+    if (!found) throw versionGone();
+    return found;
+  };
+
+  /**
+   * The answer kept with the menu for `key` in the coding asked for, made by `build` when not kept;
+   * `choose` picks the menu version (the current one when left out).
+   */
   const answer =
-    (key: string, build: (menu: PricedMenu) => Representation) =>
+    (
+      key: string,
+      build: (menu: PricedMenu) => Representation,
+      choose: (dispensaryId: number, current: PricedMenu) => PricedMenu = (_id, current) => current,
+    ) =>
     (dispensaryId: number, acceptEncoding?: string | string[]) =>
-      andThen(menus.priced(dispensaryId), (menu) => {
+      andThen(menus.priced(dispensaryId), (current) => {
+        const menu = choose(dispensaryId, current);
         const encoding = negotiateEncoding(acceptEncoding);
         const { answers } = keptOf(menu);
         const answerKey = `${encoding}|${key}`;
@@ -89,14 +127,26 @@ export function v1Menu({ menus }: FormContext): FormMenu {
       });
   return {
     parameters: V1_MENU_PARAMETERS,
-    note: 'Filter, search, sort and page with the query parameters; the answer is {"data", "next_cursor", "total", "facets"}, with a Link header to the next page. Each price entry carries its effective prices under the specials now.',
+    note: 'Filter, search, sort and page with the query parameters; the answer is {"data", "next_cursor", "total", "facets"}, with a Link header to the next page. A paging reads every page from the menu version its first page came from (no item twice, none skipped); when that version is no longer kept and the menu has changed the order since, 410 cursor_expired: start again without cursor. Each price entry carries its effective prices under the specials now.',
+    errors: [410],
     schema: V1MenuSchema,
     itemSchema: V1ItemSchema,
     view: (parameters): SnapshotView => {
       const query = parseMenuQuery(parameters, FIELD_NAMES);
+      const after = query.cursor === undefined ? undefined : decodeCursor(orderKey(query), query.cursor);
       return {
         name: 'v1:menu',
-        read: answer(JSON.stringify(query), (menu) => identity(menu, query, parameters)),
+        read: answer(
+          JSON.stringify(query),
+          (menu) => identity(menu, query, after, parameters),
+          (dispensaryId, current) => {
+            const menu = versionFor(dispensaryId, current, query, after);
+            // The version this page is read from is the one its next page reads: kept (or touched).
+            if (after || query.limit < keptOf(menu).index.rows.length)
+              pinned.pin(dispensaryId, versionOf(menu), menu);
+            return menu;
+          },
+        ),
       };
     },
     // The item's version the change recorded, priced as /v1/menu prices it now.
