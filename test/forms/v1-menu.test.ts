@@ -5,7 +5,6 @@ import { decodeCursor, encodeCursor } from '../../src/forms/form-v1/engine.js';
 import { FIELD_NAMES } from '../../src/forms/form-v1/item.js';
 import { PinnedMenus } from '../../src/forms/form-v1/pinned-menus.js';
 import { orderKey, parseMenuQuery } from '../../src/forms/form-v1/query.js';
-import type { PricedMenu } from '../../src/services/menu-reader.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 import { listening } from './driver.js';
 
@@ -677,19 +676,17 @@ describe('Form v1: GET /v1/menu', () => {
 });
 
 describe('Form v1: the menu versions pagings read', () => {
-  const menu = (items: number) => ({ items: Array.from({ length: items }) }) as unknown as PricedMenu;
-
   it('keeps a version for its time after its last read, and within the item bound the most recently read', () => {
     let now = 0;
-    const pinned = new PinnedMenus(1_000, 10, () => now);
-    const [a, b, c] = [menu(4), menu(4), menu(4)];
-    pinned.pin(1, 100, a);
-    pinned.pin(1, 101, b);
+    const pinned = new PinnedMenus<string>(1_000, 10, () => now);
+    const [a, b, c] = ['a', 'b', 'c'];
+    pinned.pin(1, 100, a, 4);
+    pinned.pin(1, 101, b, 4);
     now = 900;
     expect(pinned.find(1, 100)).toBe(a);
     expect(pinned.find(2, 100)).toBeUndefined();
     // Over 10 items: the least recently read (101) goes, not the one just read.
-    pinned.pin(1, 102, c);
+    pinned.pin(1, 102, c, 4);
     expect(pinned.find(1, 101)).toBeUndefined();
     expect(pinned.find(1, 100)).toBe(a);
     now = 1_500;

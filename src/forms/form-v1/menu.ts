@@ -22,18 +22,25 @@ const KEPT_ANSWERS = 256;
 
 /**
  * Each priced menu's index and answers, for as long as the menu reader keeps that menu (until its next
- * change, a special's start or end that reprices an item included).
+ * change, a special's start or end that reprices an item included), or a paging pins it (not the items:
+ * the index holds each item's record).
  */
 interface Kept {
   index: MenuIndex;
   answers: Map<string, Representation | Promise<Representation>>;
+  /** The feed cursor the menu was read at (its Menu-Cursor), which names the version in cursors. */
+  cursor: number | undefined;
 }
 const kept = new WeakMap<PricedMenu, Kept>();
 
 function keptOf(menu: PricedMenu): Kept {
   let entry = kept.get(menu);
   if (!entry) {
-    entry = { index: MenuIndex.of(menu.items, menu.pricing), answers: new Map() };
+    entry = {
+      index: MenuIndex.of(menu.items, menu.pricing),
+      answers: new Map(),
+      cursor: cursorOf(menu.items),
+    };
     kept.set(menu, entry);
   }
   return entry;
@@ -51,20 +58,20 @@ function nextLink(raw: Readonly<Record<string, unknown>>, cursor: string): strin
 }
 
 /** A menu's version: the feed cursor it was read at (the same in every process that read it then). */
-const versionOf = (menu: PricedMenu): number => cursorOf(menu.items) ?? 0;
+const versionOf = (menu: Kept): number => menu.cursor ?? 0;
 
 function identity(
-  menu: PricedMenu,
+  menu: Kept,
   query: MenuQuery,
   after: Position | undefined,
   raw: Readonly<Record<string, unknown>>,
 ) {
-  const { rows, total, facets, next } = page(keptOf(menu).index, query, versionOf(menu), after);
+  const { rows, total, facets, next } = page(menu.index, query, versionOf(menu), after);
   const data = query.fields
     ? rows.map((row) => JSON.stringify(project(row.record, query.fields!)))
     : rows.map((row) => row.json);
   const body = `{"data":[${data.join(',')}],"next_cursor":${JSON.stringify(next)},"total":${total},"facets":${JSON.stringify(facets)}}`;
-  const answer = identityOf(Buffer.from(body), cursorOf(menu.items));
+  const answer = identityOf(Buffer.from(body), menu.cursor);
   return next === null ? answer : { ...answer, link: nextLink(raw, next) };
 }
 
@@ -80,15 +87,15 @@ const versionGone = () =>
  * read while it is warm), each answer kept with that menu in the coding asked for.
  */
 export function v1Menu({ menus }: FormContext): FormMenu {
-  const pinned = new PinnedMenus();
+  const pinned = new PinnedMenus<Kept>();
 
   /**
    * The menu version a page is read from: the current one, unless the cursor's version was another
    * whose order of the query's items differs from the current one's; then that version, while kept.
    */
-  const versionFor = (dispensaryId: number, current: PricedMenu, query: MenuQuery, after?: Position) => {
+  const versionFor = (dispensaryId: number, current: Kept, query: MenuQuery, after?: Position) => {
     if (!after || after.version === versionOf(current)) return current;
-    if (after.print === orderPrint(keptOf(current).index, query)) return current;
+    if (after.print === orderPrint(current.index, query)) return current;
     const found = pinned.find(dispensaryId, after.version);
     if (!found) throw versionGone();
     return found;
@@ -101,14 +108,14 @@ export function v1Menu({ menus }: FormContext): FormMenu {
   const answer =
     (
       key: string,
-      build: (menu: PricedMenu) => Representation,
-      choose: (dispensaryId: number, current: PricedMenu) => PricedMenu = (_id, current) => current,
+      build: (menu: Kept) => Representation,
+      choose: (dispensaryId: number, current: Kept) => Kept = (_id, current) => current,
     ) =>
     (dispensaryId: number, acceptEncoding?: string | string[]) =>
-      andThen(menus.priced(dispensaryId), (current) => {
-        const menu = choose(dispensaryId, current);
+      andThen(menus.priced(dispensaryId), (priced) => {
+        const menu = choose(dispensaryId, keptOf(priced));
         const encoding = negotiateEncoding(acceptEncoding);
-        const { answers } = keptOf(menu);
+        const { answers } = menu;
         const answerKey = `${encoding}|${key}`;
         const found = answers.get(answerKey);
         if (found) return found;
@@ -142,8 +149,8 @@ export function v1Menu({ menus }: FormContext): FormMenu {
           (dispensaryId, current) => {
             const menu = versionFor(dispensaryId, current, query, after);
             // The version this page is read from is the one its next page reads: kept (or touched).
-            if (after || query.limit < keptOf(menu).index.rows.length)
-              pinned.pin(dispensaryId, versionOf(menu), menu);
+            if (after || query.limit < menu.index.rows.length)
+              pinned.pin(dispensaryId, versionOf(menu), menu, menu.index.rows.length);
             return menu;
           },
         ),
@@ -157,14 +164,14 @@ export function v1Menu({ menus }: FormContext): FormMenu {
     item: (ref): SnapshotView => ({
       name: 'v1:item',
       read: answer(`item|${refText(ref)}`, (menu) => {
-        const row = keptOf(menu).index.find(ref);
+        const row = menu.index.find(ref);
         if (!row) {
           throw new ServiceError(
             'not_found',
             `There is no item ${refText(ref)} in this menu. List the items with GET /v1/menu.`,
           );
         }
-        return identityOf(Buffer.from(row.json), cursorOf(menu.items));
+        return identityOf(Buffer.from(row.json), menu.cursor);
       }),
     }),
   };
