@@ -9,7 +9,8 @@ const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
  * Test files whose subject is storage, so they prove each database: the store contract suite, the
  * services that own a transaction or cross databases, PostgreSQL's connection handling, and the
  * end-to-end tests whose processes share one database (changes seen by the other process, claims,
- * deliveries and feeds that survive a kill, a connection cut, a close at shutdown), and people's
+ * deliveries and feeds that survive a kill, a connection cut, a close at shutdown, a
+ * paging that lists each item once while another client writes), and people's
  * accounts over HTTP (invitations, links, sessions, password changes and single sign-on each write
  * the account, its sessions and the audit log in one transaction). Everything else
  * (HTTP, forms, CLI, domain) runs on SQLite only: it goes through the same repositories, which the
@@ -42,6 +43,7 @@ export const BOTH_DATABASES = [
   'test/e2e/serve.e2e.test.ts',
   'test/e2e/specials.e2e.test.ts',
   'test/e2e/two-servers.e2e.test.ts',
+  'test/e2e/v1-paging.e2e.test.ts',
   'test/e2e/webhooks-processes.e2e.test.ts',
   'test/e2e/webhooks.e2e.test.ts',
   'test/e2e/shutdown.test.ts',

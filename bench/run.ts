@@ -535,6 +535,10 @@ execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/rich.ts')],
   cwd: ROOT,
   stdio: 'inherit',
 }); // rich items and specials
+execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/v1.ts')], {
+  cwd: ROOT,
+  stdio: 'inherit',
+}); // Form v1: filtered, searched and paged reads
 execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/read-garbage.ts')], {
   cwd: ROOT,
   stdio: 'inherit',

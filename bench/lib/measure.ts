@@ -70,6 +70,8 @@ export interface MeasureOptions {
   revalidate?: boolean;
   /** The status the workload must answer (checked before the load: wrk does not tell statuses apart). */
   status?: number;
+  /** The path and query read (default /menu). */
+  path?: string;
   log: (message: string) => void;
 }
 
@@ -81,22 +83,22 @@ export async function measureWorkload(
   request: BenchRequest,
   options: MeasureOptions,
 ): Promise<Row> {
-  const { seconds, connections, revalidate = false, status = 200, log } = options;
+  const { seconds, connections, revalidate = false, status = 200, path = '/menu', log } = options;
   const load = (url: string, loaded: BenchRequest, duration: number) =>
     runLoad({
-      url: `${url}/menu`,
+      url: `${url}${path}`,
       connections,
       durationSeconds: duration,
       method: loaded.method,
       headers: loaded.headers,
       body: loaded.body,
     });
-  const first: RawResponse = await fetchRaw(`${server.url}/menu`, request);
+  const first: RawResponse = await fetchRaw(`${server.url}${path}`, request);
   if (first.status !== status) throw new Error(`${name}: the server answered ${first.status}: ${first.body}`);
   let answer = first;
   if (revalidate) {
     request = { ...request, headers: { ...request.headers, 'if-none-match': String(first.headers.etag) } };
-    answer = await fetchRaw(`${server.url}/menu`, request);
+    answer = await fetchRaw(`${server.url}${path}`, request);
     if (answer.status !== 304) throw new Error(`${name}: revalidation answered ${answer.status}`);
   }
   // Both sides warm up alike: a ceiling measured cold (its code not yet optimized, its heap not yet

@@ -143,6 +143,8 @@ export interface FormMenu {
   schema: TSchema;
   /** The schema of one item, when the menu's schema is not an array of them (Form v1's page object). */
   itemSchema?: TSchema;
+  /** Error statuses the menu answers beside the form's own (Form v1's 410 for a paging it cannot go on). */
+  errors?: readonly ErrorStatus[];
   /** The snapshot that answers a request with these (validated) parameters. */
   view(parameters: Readonly<Record<string, unknown>>): SnapshotView;
   /**

@@ -1,6 +1,10 @@
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { decodeCursor, encodeCursor } from '../../src/forms/form-v1/engine.js';
+import { FIELD_NAMES } from '../../src/forms/form-v1/item.js';
+import { PinnedMenus } from '../../src/forms/form-v1/pinned-menus.js';
+import { orderKey, parseMenuQuery } from '../../src/forms/form-v1/query.js';
 import { type EventStreamClient, openEvents } from '../helpers/events.js';
 import { UUID } from '../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
@@ -137,6 +141,24 @@ describe('Form v1: GET /v1/menu', () => {
     expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
       'another query',
     );
+  });
+
+  it('goes on from another menu version only when the order is the same; else 410, start again', async () => {
+    const query = { limit: '1', sort: 'name' };
+    const order = orderKey(parseMenuQuery(query, FIELD_NAMES));
+    const first = (await (await get('?limit=1&sort=name')).json()) as { next_cursor: string };
+    const position = decodeCursor(order, first.next_cursor);
+    // A version this process never read (another process's, or one no longer kept).
+    const elsewhere = (print: string) =>
+      get(`?limit=1&sort=name&cursor=${encodeCursor(order, { ...position, version: 1, print })}`);
+    const same = await elsewhere(position.print);
+    expect(same.status).toBe(200);
+    expect(((await same.json()) as { data: { id: number }[] }).data).toHaveLength(1);
+    const moved = await elsewhere('another order');
+    expect(moved.status).toBe(410);
+    const body = (await moved.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('cursor_expired');
+    expect(body.error.message).toContain('Start again: send the same query without cursor.');
   });
 
   it('answers sparse fieldsets and facets', async () => {
@@ -763,5 +785,28 @@ describe('Form v1: GET /v1/menu', () => {
       );
       expect(paged).toBeGreaterThan(5);
     });
+  });
+});
+
+describe('Form v1: the menu versions pagings read', () => {
+  it('keeps a version for its time after its last read, and within the item bound the most recently read', () => {
+    let now = 0;
+    const pinned = new PinnedMenus<string>(1_000, 10, () => now);
+    const [a, b, c] = ['a', 'b', 'c'];
+    pinned.pin(1, 100, a, 4);
+    pinned.pin(1, 101, b, 4);
+    now = 900;
+    expect(pinned.find(1, 100)).toBe(a);
+    expect(pinned.find(2, 100)).toBeUndefined();
+    // Over 10 items: the least recently read (101) goes, not the one just read.
+    pinned.pin(1, 102, c, 4);
+    expect(pinned.find(1, 101)).toBeUndefined();
+    expect(pinned.find(1, 100)).toBe(a);
+    now = 1_500;
+    expect(pinned.find(1, 100)).toBe(a);
+    // 102, last read at 900, has had its time; 100, read at 1,500, has not.
+    now = 1_950;
+    expect(pinned.find(1, 102)).toBeUndefined();
+    expect(pinned.find(1, 100)).toBe(a);
   });
 });

@@ -16,6 +16,7 @@ export const menuEndpoint: PublicEndpoint = {
       parameters: menu.parameters,
       response: menu.schema,
       menuCursor: true,
+      errors: menu.errors,
       handle: (request, reply, granted) => {
         const view = menu.view(transport.parameters(request));
         return granted((grant) => sendSnapshot(request, reply, grant, view, transport.validators));

@@ -258,6 +258,8 @@ interface Ranked {
 interface Result {
   ranked: Ranked[];
   facets: Readonly<Record<string, Record<string, number>>>;
+  /** orderPrint's, made the first time a cursor needs it. */
+  print?: string;
 }
 
 /** The sort of a query: `sort`, or relevance with `q`, or by id. */
@@ -320,7 +322,7 @@ export class MenuIndex {
     if (sort !== undefined) {
       ranked.sort((a, b) => compareKeys(a.value, a.row.id, b.value, b.row.id, query.descending));
     }
-    const result = { ranked, facets: facetsOf(filtered, query.facets) };
+    const result: Result = { ranked, facets: facetsOf(filtered, query.facets) };
     if (this.results.size >= 64) this.results.delete(this.results.keys().next().value!);
     this.results.set(key, result);
     return result;
@@ -332,9 +334,21 @@ function check(order: string, body: string): string {
   return createHash('sha256').update(order).update('\0').update(body).digest('base64url').slice(0, 16);
 }
 
-/** A cursor: the last item's sort value and id, bound to the query's order key. */
-export function encodeCursor(order: string, value: SortValue, id: number): string {
-  const body = JSON.stringify([value, id]);
+/**
+ * Where a paging is: the menu version its pages are read from (the feed cursor that version was read
+ * at), the order of the query's whole result in that version (orderPrint), and the last item listed
+ * (its sort value and id).
+ */
+export interface Position {
+  version: number;
+  print: string;
+  value: SortValue;
+  id: number;
+}
+
+/** A cursor: the position, bound to the query's order key. */
+export function encodeCursor(order: string, position: Position): string {
+  const body = JSON.stringify([position.version, position.print, position.value, position.id]);
   return Buffer.from(JSON.stringify([body, check(order, body)])).toString('base64url');
 }
 
@@ -345,15 +359,17 @@ const badCursor = (why: string) =>
     [{ field: 'cursor', message: why }],
   );
 
-export function decodeCursor(order: string, cursor: string): { value: SortValue; id: number } {
+const NOT_OURS = 'is not a cursor this server gave out (it was changed or cut)';
+
+export function decodeCursor(order: string, cursor: string): Position {
   let parts: unknown;
   try {
     parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw badCursor('is not a cursor this server gave out (it was changed or cut)');
+    throw badCursor(NOT_OURS);
   }
   if (!Array.isArray(parts) || typeof parts[0] !== 'string' || typeof parts[1] !== 'string') {
-    throw badCursor('is not a cursor this server gave out (it was changed or cut)');
+    throw badCursor(NOT_OURS);
   }
   const [body, sum] = parts as [string, string];
   if (sum !== check(order, body)) {
@@ -361,14 +377,34 @@ export function decodeCursor(order: string, cursor: string): { value: SortValue;
       'was made for another query (or changed): a cursor works only with the query it came from',
     );
   }
-  const [value, id] = JSON.parse(body) as [SortValue, number];
-  return { value, id };
+  const fields: unknown = JSON.parse(body);
+  // A cursor of the earlier shape (no version) checks out but cannot be continued safely.
+  if (!Array.isArray(fields) || fields.length !== 4) throw badCursor(NOT_OURS);
+  const [version, print, value, id] = fields as [number, string, SortValue, number];
+  return { version, print, value, id };
 }
 
-/** A page of a query: the items after the cursor, at most `limit`, and the cursor after them. */
-export function page(index: MenuIndex, query: MenuQuery) {
-  const order = orderKey(query);
-  const after = query.cursor === undefined ? undefined : decodeCursor(order, query.cursor);
+/**
+ * A fingerprint of the order of a query's whole result: its items' ids and sort values in order. Two
+ * menu versions with the same print list the query's items in the same order, so a paging begun in one
+ * may go on in the other (another process's version of the same menu, or a later one whose changes
+ * moved nothing in this query).
+ */
+export function orderPrint(index: MenuIndex, query: MenuQuery): string {
+  const result = index.result(query);
+  if (result.print === undefined) {
+    const hash = createHash('sha256');
+    for (const entry of result.ranked) hash.update(`${entry.row.id}\0${JSON.stringify(entry.value)}\n`);
+    result.print = hash.digest('base64url').slice(0, 16);
+  }
+  return result.print;
+}
+
+/**
+ * A page of a query from one menu version: the items after the position, at most `limit`, and the
+ * position after them (`version` names the menu the index is of).
+ */
+export function page(index: MenuIndex, query: MenuQuery, version: number, after?: Position) {
   const { ranked, facets } = index.result(query);
   let start = 0;
   if (after) {
@@ -391,6 +427,14 @@ export function page(index: MenuIndex, query: MenuQuery) {
     rows: rows.map((entry) => entry.row),
     total: ranked.length,
     facets,
-    next: more && last ? encodeCursor(order, last.value, last.row.id) : null,
+    next:
+      more && last
+        ? encodeCursor(orderKey(query), {
+            version,
+            print: orderPrint(index, query),
+            value: last.value,
+            id: last.row.id,
+          })
+        : null,
   };
 }

@@ -9,10 +9,11 @@ import { encodedOf, identityOf } from '../../services/snapshots/codings.js';
 import { negotiateEncoding } from '../../services/snapshots/encoding.js';
 import { andThen } from '../../util/maybe-promise.js';
 import type { FormContext, FormMenu } from '../form.js';
-import { MenuIndex, page } from './engine.js';
+import { decodeCursor, MenuIndex, orderPrint, type Position, page } from './engine.js';
 import { FIELD_NAMES, project, V1ItemSchema, V1MenuSchema } from './item.js';
 import { V1_MENU_PARAMETERS } from './parameters.js';
-import { type MenuQuery, parseMenuQuery } from './query.js';
+import { PINNED_TTL_MS, PinnedMenus } from './pinned-menus.js';
+import { type MenuQuery, orderKey, parseMenuQuery } from './query.js';
 
 /** Bodies smaller than this are sent uncompressed (as every snapshot is). */
 const COMPRESS_MIN_BYTES = 1024;
@@ -22,11 +23,14 @@ const KEPT_ANSWERS = 256;
 
 /**
  * Each priced menu's index and answers, for as long as the menu reader keeps that menu (until its next
- * change, a special's start or end that reprices an item included).
+ * change, a special's start or end that reprices an item included), or a paging pins it (not the items:
+ * the index holds each item's record).
  */
 interface Kept {
   index: MenuIndex;
   answers: Map<string, Representation | Promise<Representation>>;
+  /** The feed cursor the menu was read at (its Menu-Cursor), which names the version in cursors. */
+  cursor: number | undefined;
 }
 const kept = new WeakMap<PricedMenu, Kept>();
 /**
@@ -38,7 +42,11 @@ const changeItems = new WeakMap<PricedMenu, (item: MenuItem) => PricedItemRecord
 function keptOf(menu: PricedMenu): Kept {
   let entry = kept.get(menu);
   if (!entry) {
-    entry = { index: MenuIndex.of(menu.items, menu.pricing), answers: new Map() };
+    entry = {
+      index: MenuIndex.of(menu.items, menu.pricing),
+      answers: new Map(),
+      cursor: cursorOf(menu.items),
+    };
     kept.set(menu, entry);
   }
   return entry;
@@ -55,28 +63,65 @@ function nextLink(raw: Readonly<Record<string, unknown>>, cursor: string): strin
   return `</v1/menu?${search.toString()}>; rel="next"`;
 }
 
-function identity(menu: PricedMenu, query: MenuQuery, raw: Readonly<Record<string, unknown>>) {
-  const { rows, total, facets, next } = page(keptOf(menu).index, query);
+/** A menu's version: the feed cursor it was read at (the same in every process that read it then). */
+const versionOf = (menu: Kept): number => menu.cursor ?? 0;
+
+function identity(
+  menu: Kept,
+  query: MenuQuery,
+  after: Position | undefined,
+  raw: Readonly<Record<string, unknown>>,
+) {
+  const { rows, total, facets, next } = page(menu.index, query, versionOf(menu), after);
   const data = query.fields
     ? rows.map((row) => JSON.stringify(project(row.record, query.fields!)))
     : rows.map((row) => row.json);
   const body = `{"data":[${data.join(',')}],"next_cursor":${JSON.stringify(next)},"total":${total},"facets":${JSON.stringify(facets)}}`;
-  const answer = identityOf(Buffer.from(body), cursorOf(menu.items));
+  const answer = identityOf(Buffer.from(body), menu.cursor);
   return next === null ? answer : { ...answer, link: nextLink(raw, next) };
 }
+
+/** 410: the version a cursor reads is not kept here, and the menu has changed the query's order since. */
+const versionGone = () =>
+  new ServiceError(
+    'cursor_expired',
+    `The menu has changed since this paging began, and the version it was reading is no longer kept (a version is kept ${PINNED_TTL_MS / 60_000} minutes after its last page, in the server process that read it). Start again: send the same query without cursor.`,
+  );
 
 /**
  * Form v1's menu: every query answered from the index of the menu the menu reader keeps (no database
  * read while it is warm), each answer kept with that menu in the coding asked for.
  */
 export function v1Menu({ menus }: FormContext): FormMenu {
-  /** The answer kept with the menu for `key` in the coding asked for, made by `build` when not kept. */
+  const pinned = new PinnedMenus<Kept>();
+
+  /**
+   * The menu version a page is read from: the current one, unless the cursor's version was another
+   * whose order of the query's items differs from the current one's; then that version, while kept.
+   */
+  const versionFor = (dispensaryId: number, current: Kept, query: MenuQuery, after?: Position) => {
+    if (!after || after.version === versionOf(current)) return current;
+    if (after.print === orderPrint(current.index, query)) return current;
+    const found = pinned.find(dispensaryId, after.version);
+    if (!found) throw versionGone();
+    return found;
+  };
+
+  /**
+   * The answer kept with the menu for `key` in the coding asked for, made by `build` when not kept;
+   * `choose` picks the menu version (the current one when left out).
+   */
   const answer =
-    (key: string, build: (menu: PricedMenu) => Representation) =>
+    (
+      key: string,
+      build: (menu: Kept) => Representation,
+      choose: (dispensaryId: number, current: Kept) => Kept = (_id, current) => current,
+    ) =>
     (dispensaryId: number, acceptEncoding?: string | string[]) =>
-      andThen(menus.priced(dispensaryId), (menu) => {
+      andThen(menus.priced(dispensaryId), (priced) => {
+        const menu = choose(dispensaryId, keptOf(priced));
         const encoding = negotiateEncoding(acceptEncoding);
-        const { answers } = keptOf(menu);
+        const { answers } = menu;
         const answerKey = `${encoding}|${key}`;
         const found = answers.get(answerKey);
         if (found) return found;
@@ -95,14 +140,26 @@ export function v1Menu({ menus }: FormContext): FormMenu {
       });
   return {
     parameters: V1_MENU_PARAMETERS,
-    note: 'Filter, search, sort and page with the query parameters; the answer is {"data", "next_cursor", "total", "facets"}, with a Link header to the next page. Each price entry carries its effective prices under the specials now.',
+    note: 'Filter, search, sort and page with the query parameters; the answer is {"data", "next_cursor", "total", "facets"}, with a Link header to the next page. A paging reads every page from the menu version its first page came from (no item twice, none skipped); when that version is no longer kept and the menu has changed the order since, 410 cursor_expired: start again without cursor. Each price entry carries its effective prices under the specials now.',
+    errors: [410],
     schema: V1MenuSchema,
     itemSchema: V1ItemSchema,
     view: (parameters): SnapshotView => {
       const query = parseMenuQuery(parameters, FIELD_NAMES);
+      const after = query.cursor === undefined ? undefined : decodeCursor(orderKey(query), query.cursor);
       return {
         name: 'v1:menu',
-        read: answer(JSON.stringify(query), (menu) => identity(menu, query, parameters)),
+        read: answer(
+          JSON.stringify(query),
+          (menu) => identity(menu, query, after, parameters),
+          (dispensaryId, current) => {
+            const menu = versionFor(dispensaryId, current, query, after);
+            // The version this page is read from is the one its next page reads: kept (or touched).
+            if (after || query.limit < menu.index.rows.length)
+              pinned.pin(dispensaryId, versionOf(menu), menu, menu.index.rows.length);
+            return menu;
+          },
+        ),
       };
     },
     // The item's version the change recorded, priced as /v1/menu prices it now.
@@ -118,14 +175,14 @@ export function v1Menu({ menus }: FormContext): FormMenu {
     item: (ref): SnapshotView => ({
       name: 'v1:item',
       read: answer(`item|${refText(ref)}`, (menu) => {
-        const row = keptOf(menu).index.find(ref);
+        const row = menu.index.find(ref);
         if (!row) {
           throw new ServiceError(
             'not_found',
             `There is no item ${refText(ref)} in this menu. List the items with GET /v1/menu.`,
           );
         }
-        return identityOf(Buffer.from(row.json), cursorOf(menu.items));
+        return identityOf(Buffer.from(row.json), menu.cursor);
       }),
     }),
   };
