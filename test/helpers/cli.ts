@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, type StdioOptions, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Command, CommanderError } from 'commander';
@@ -118,11 +119,19 @@ export interface ServerProcess {
 const NO_DRAIN_DELAY = ['--drain-delay-ms', '0'];
 
 /**
- * Starts `bin/menu-api serve --port 0 --json` and waits for the URL it prints. `nodeArgs` go to node
- * before the script (V8 flags such as `--trace-gc-nvp`).
+ * Starts `bin/menu-api serve --port 0 --json`, waits for the URL it prints, then, as a load balancer
+ * would, for `/readyz` to answer 200 (at most READY_WAIT_MS: a test of a server that starts unready
+ * goes on as before; a server whose /readyz is on an ops port answers 404 here, and is not waited
+ * for). On PostgreSQL under a full run a server's first read of its change feed has failed now and
+ * then, and it answered 503 until its retry a second later. `nodeArgs` go to node before the script
+ * (V8 flags such as `--trace-gc-nvp`).
  */
-export function startServe(db: string, args: string[] = [], nodeArgs: string[] = []): Promise<ServerProcess> {
-  return startListening(
+export async function startServe(
+  db: string,
+  args: string[] = [],
+  nodeArgs: string[] = [],
+): Promise<ServerProcess> {
+  const server = await startListening(
     'serve',
     [
       ...nodeArgs,
@@ -140,6 +149,32 @@ export function startServe(db: string, args: string[] = [], nodeArgs: string[] =
     ],
     /"url": "(http:\/\/[^"]+)"/,
   );
+  await untilReady(server.url);
+  return server;
+}
+
+/** How long startServe waits for a started server's /readyz to answer 200. */
+const READY_WAIT_MS = 10_000;
+
+async function untilReady(url: string): Promise<void> {
+  const deadline = Date.now() + READY_WAIT_MS;
+  while (Date.now() < deadline) {
+    const status = await readyStatus(url);
+    if (status === 200 || status === 404) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** /readyz's status (0 when it did not answer), on a connection of its own that it closes: no idle keep-alive connection stays behind for the test to trip on. */
+function readyStatus(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const request = httpGet(`${url}/readyz`, { agent: false, timeout: 2_000 }, (answer) => {
+      answer.resume();
+      answer.once('end', () => resolve(answer.statusCode ?? 0));
+    });
+    request.once('timeout', () => request.destroy());
+    request.once('error', () => resolve(0));
+  });
 }
 
 /**
