@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { CredentialSummary, IssuedCredential } from '../../../src/client/types.js';
 import { api } from '../api.js';
-import { Confirm, ErrorText, TextInput, useDispensaries, useLoad, when } from '../components.js';
-import { CheckGroup, ListTable, RevokeCells, useDeletion } from '../lists.js';
+import { Confirm, ErrorText, TextInput, useDispensaries, useLoad } from '../components.js';
+import { CheckGroup, ColumnTable, RevokeCell, statusColumn, timeColumn, useDeletion } from '../lists.js';
 import { SecretForm, useSecretForm } from '../secret-form.js';
 
 export function CredentialsPage() {
@@ -62,27 +62,25 @@ export function CredentialsPage() {
         <ErrorText id="issue-error" message={issuing.messageAt('username')} />
       </SecretForm>
       <h2>Issued credentials</h2>
-      <ListTable
+      <ColumnTable
         list={list}
-        columns={['Username', 'Created', 'Expires', 'Last use', 'Dispensaries', 'Status']}
-        actions
-        row={(credential) => (
-          <tr key={credential.username}>
-            <td>{credential.username}</td>
-            <td>{when(credential.created_at)}</td>
-            <td>{when(credential.expires_at)}</td>
-            <td>{when(credential.last_used_at)}</td>
-            <td>
-              {credential.dispensaries
+        columns={[
+          ['Username', (credential) => credential.username],
+          timeColumn('Created', 'created_at'),
+          timeColumn('Expires', 'expires_at'),
+          timeColumn('Last use', 'last_used_at'),
+          [
+            'Dispensaries',
+            (credential) =>
+              credential.dispensaries
                 ? credential.dispensaries.map(dispensaries.labelOf).join(', ') || 'None yet'
-                : 'All'}
-            </td>
-            <RevokeCells
-              name={credential.username}
-              revokedAt={credential.revoked_at}
-              onRevoke={revoking.ask}
-            />
-          </tr>
+                : 'All',
+          ],
+          statusColumn(),
+        ]}
+        keyOf={(credential) => credential.username}
+        actions={(credential) => (
+          <RevokeCell name={credential.username} revokedAt={credential.revoked_at} onRevoke={revoking.ask} />
         )}
       />
       {revoking.target && (
