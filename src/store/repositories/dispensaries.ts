@@ -14,12 +14,29 @@ import { deleteItems } from './menu-queries.js';
 import { feedHead } from './menu-reads.js';
 
 const DISPENSARY_COLUMNS = ['id', 'name', 'created_at', 'updated_at'] as const;
+/** The list's columns of each dispensary, which its item counts are grouped by. */
+const LIST_COLUMNS = [
+  'd.id',
+  'd.name',
+  'd.created_at',
+  'd.updated_at',
+  'd.published',
+  'd.slug',
+  'd.show_stock',
+  'd.show_regular_price',
+  'd.show_potency',
+] as const;
 
 export class Dispensaries implements DispensaryRepository {
   constructor(
     private readonly dialect: Dialect,
     private readonly writer: Writer,
   ) {}
+
+  /** The dispensary `id`'s row, for a read to choose its columns. */
+  private withId(id: number) {
+    return this.dialect.db.selectFrom('dispensaries').where('id', '=', id);
+  }
 
   async create(name: string, tokenDigest: string, actor: Actor = OPERATOR): Promise<Dispensary> {
     return this.writer.write({ actor, conflict: 'a dispensary with that token exists' }, async (trx) => {
@@ -43,11 +60,7 @@ export class Dispensaries implements DispensaryRepository {
   }
 
   async get(id: number): Promise<Dispensary | undefined> {
-    const row = await this.dialect.db
-      .selectFrom('dispensaries')
-      .select(DISPENSARY_COLUMNS)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await this.withId(id).select(DISPENSARY_COLUMNS).executeTakeFirst();
     return row && toDispensary(row);
   }
 
@@ -81,29 +94,11 @@ export class Dispensaries implements DispensaryRepository {
       .selectFrom('dispensaries as d')
       .leftJoin('items as i', 'i.dispensary_id', 'd.id')
       .select(({ fn }) => [
-        'd.id',
-        'd.name',
-        'd.created_at',
-        'd.updated_at',
-        'd.published',
-        'd.slug',
-        'd.show_stock',
-        'd.show_regular_price',
-        'd.show_potency',
+        ...LIST_COLUMNS,
         fn.count<number>('i.id').as('item_count'),
         fn.sum<number>('i.active').as('active_count'),
       ])
-      .groupBy([
-        'd.id',
-        'd.name',
-        'd.created_at',
-        'd.updated_at',
-        'd.published',
-        'd.slug',
-        'd.show_stock',
-        'd.show_regular_price',
-        'd.show_potency',
-      ])
+      .groupBy(LIST_COLUMNS)
       .orderBy('d.id')
       .execute();
     return rows.map((row) => ({
@@ -156,20 +151,12 @@ export class Dispensaries implements DispensaryRepository {
   }
 
   async getStoreInfo(dispensaryId: number): Promise<StoreInfo | undefined> {
-    const row = await this.dialect.db
-      .selectFrom('dispensaries')
-      .select(STORE_INFO_COLUMNS)
-      .where('id', '=', dispensaryId)
-      .executeTakeFirst();
+    const row = await this.withId(dispensaryId).select(STORE_INFO_COLUMNS).executeTakeFirst();
     return row && toStoreInfo(row);
   }
 
   async getStoreInfoAt(dispensaryId: number): Promise<{ info: StoreInfo; cursor: number } | undefined> {
-    const query = this.dialect.db
-      .selectFrom('dispensaries')
-      .select(STORE_INFO_COLUMNS)
-      .where('id', '=', dispensaryId)
-      .compile();
+    const query = this.withId(dispensaryId).select(STORE_INFO_COLUMNS).compile();
     return this.dialect.readTransaction(async (readArrays) => {
       const [row] = await readArrays(query);
       if (!row) return undefined;
@@ -215,11 +202,7 @@ export class Dispensaries implements DispensaryRepository {
   }
 
   async getPublishing(dispensaryId: number): Promise<Publishing | undefined> {
-    const row = await this.dialect.db
-      .selectFrom('dispensaries')
-      .select(PUBLISHING_COLUMNS)
-      .where('id', '=', dispensaryId)
-      .executeTakeFirst();
+    const row = await this.withId(dispensaryId).select(PUBLISHING_COLUMNS).executeTakeFirst();
     return row && toPublishing(row);
   }
 
