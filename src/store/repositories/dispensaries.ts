@@ -1,7 +1,9 @@
+import type { Transaction } from 'kysely';
 import type { Publishing, PublishingPatch } from '../../domain/publishing.js';
 import type { StoreInfo, StoreInfoPatch } from '../../domain/store-info.js';
 import type { Dialect } from '../dialect.js';
 import { STORE_INFO_COLUMNS, storeInfoColumns, toDispensary, toStoreInfo } from '../rows.js';
+import type { Database } from '../schema.js';
 import type {
   Actor,
   Dispensary,
@@ -33,11 +35,6 @@ export class Dispensaries implements DispensaryRepository {
     private readonly writer: Writer,
   ) {}
 
-  /** The dispensary `id`'s row, for a read to choose its columns. */
-  private withId(id: number) {
-    return this.dialect.db.selectFrom('dispensaries').where('id', '=', id);
-  }
-
   async create(name: string, tokenDigest: string, actor: Actor = OPERATOR): Promise<Dispensary> {
     return this.writer.write({ actor, conflict: 'a dispensary with that token exists' }, async (trx) => {
       const at = now();
@@ -60,7 +57,7 @@ export class Dispensaries implements DispensaryRepository {
   }
 
   async get(id: number): Promise<Dispensary | undefined> {
-    const row = await this.withId(id).select(DISPENSARY_COLUMNS).executeTakeFirst();
+    const row = await withId(this.dialect.db, id).select(DISPENSARY_COLUMNS).executeTakeFirst();
     return row && toDispensary(row);
   }
 
@@ -151,12 +148,12 @@ export class Dispensaries implements DispensaryRepository {
   }
 
   async getStoreInfo(dispensaryId: number): Promise<StoreInfo | undefined> {
-    const row = await this.withId(dispensaryId).select(STORE_INFO_COLUMNS).executeTakeFirst();
+    const row = await withId(this.dialect.db, dispensaryId).select(STORE_INFO_COLUMNS).executeTakeFirst();
     return row && toStoreInfo(row);
   }
 
   async getStoreInfoAt(dispensaryId: number): Promise<{ info: StoreInfo; cursor: number } | undefined> {
-    const query = this.withId(dispensaryId).select(STORE_INFO_COLUMNS).compile();
+    const query = withId(this.dialect.db, dispensaryId).select(STORE_INFO_COLUMNS).compile();
     return this.dialect.readTransaction(async (readArrays) => {
       const [row] = await readArrays(query);
       if (!row) return undefined;
@@ -172,11 +169,7 @@ export class Dispensaries implements DispensaryRepository {
     actor: Actor = OPERATOR,
   ): Promise<StoreInfo | undefined> {
     return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
-      const before = await trx
-        .selectFrom('dispensaries')
-        .select(STORE_INFO_COLUMNS)
-        .where('id', '=', dispensaryId)
-        .executeTakeFirst();
+      const before = await withId(trx, dispensaryId).select(STORE_INFO_COLUMNS).executeTakeFirst();
       if (!before) return { result: undefined };
       const row = await trx
         .updateTable('dispensaries')
@@ -202,7 +195,7 @@ export class Dispensaries implements DispensaryRepository {
   }
 
   async getPublishing(dispensaryId: number): Promise<Publishing | undefined> {
-    const row = await this.withId(dispensaryId).select(PUBLISHING_COLUMNS).executeTakeFirst();
+    const row = await withId(this.dialect.db, dispensaryId).select(PUBLISHING_COLUMNS).executeTakeFirst();
     return row && toPublishing(row);
   }
 
@@ -261,6 +254,10 @@ export class Dispensaries implements DispensaryRepository {
     return row && { id: Number(row.id), ...toPublishing(row) };
   }
 }
+
+/** The dispensary `id`'s row, for a read (in `db` or a write's transaction) to choose its columns. */
+const withId = (db: Pick<Transaction<Database>, 'selectFrom'>, id: number) =>
+  db.selectFrom('dispensaries').where('id', '=', id);
 
 const PUBLISHING_COLUMNS = ['published', 'slug', 'show_stock', 'show_regular_price', 'show_potency'] as const;
 
