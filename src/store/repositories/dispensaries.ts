@@ -57,15 +57,15 @@ export class Dispensaries implements DispensaryRepository {
   }
 
   async get(id: number): Promise<Dispensary | undefined> {
-    const row = await withId(this.dialect.db, id).select(DISPENSARY_COLUMNS).executeTakeFirst();
+    const row = await dispensaryWhere(this.dialect.db, 'id', id)
+      .select(DISPENSARY_COLUMNS)
+      .executeTakeFirst();
     return row && toDispensary(row);
   }
 
   async findByTokenDigest(digest: string): Promise<Dispensary | undefined> {
-    const current = await this.dialect.db
-      .selectFrom('dispensaries')
+    const current = await dispensaryWhere(this.dialect.db, 'token_digest', digest)
       .select(DISPENSARY_COLUMNS)
-      .where('token_digest', '=', digest)
       .executeTakeFirst();
     if (current) return toDispensary(current);
     const previous = await this.dialect.db
@@ -148,12 +148,14 @@ export class Dispensaries implements DispensaryRepository {
   }
 
   async getStoreInfo(dispensaryId: number): Promise<StoreInfo | undefined> {
-    const row = await withId(this.dialect.db, dispensaryId).select(STORE_INFO_COLUMNS).executeTakeFirst();
+    const row = await dispensaryWhere(this.dialect.db, 'id', dispensaryId)
+      .select(STORE_INFO_COLUMNS)
+      .executeTakeFirst();
     return row && toStoreInfo(row);
   }
 
   async getStoreInfoAt(dispensaryId: number): Promise<{ info: StoreInfo; cursor: number } | undefined> {
-    const query = withId(this.dialect.db, dispensaryId).select(STORE_INFO_COLUMNS).compile();
+    const query = dispensaryWhere(this.dialect.db, 'id', dispensaryId).select(STORE_INFO_COLUMNS).compile();
     return this.dialect.readTransaction(async (readArrays) => {
       const [row] = await readArrays(query);
       if (!row) return undefined;
@@ -169,7 +171,9 @@ export class Dispensaries implements DispensaryRepository {
     actor: Actor = OPERATOR,
   ): Promise<StoreInfo | undefined> {
     return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
-      const before = await withId(trx, dispensaryId).select(STORE_INFO_COLUMNS).executeTakeFirst();
+      const before = await dispensaryWhere(trx, 'id', dispensaryId)
+        .select(STORE_INFO_COLUMNS)
+        .executeTakeFirst();
       if (!before) return { result: undefined };
       const row = await trx
         .updateTable('dispensaries')
@@ -195,7 +199,9 @@ export class Dispensaries implements DispensaryRepository {
   }
 
   async getPublishing(dispensaryId: number): Promise<Publishing | undefined> {
-    const row = await withId(this.dialect.db, dispensaryId).select(PUBLISHING_COLUMNS).executeTakeFirst();
+    const row = await dispensaryWhere(this.dialect.db, 'id', dispensaryId)
+      .select(PUBLISHING_COLUMNS)
+      .executeTakeFirst();
     return row && toPublishing(row);
   }
 
@@ -246,18 +252,27 @@ export class Dispensaries implements DispensaryRepository {
   }
 
   async findBySlug(slug: string): Promise<PublishedDispensary | undefined> {
-    const row = await this.dialect.db
-      .selectFrom('dispensaries')
+    const row = await dispensaryWhere(this.dialect.db, 'slug', slug)
       .select(['id', ...PUBLISHING_COLUMNS])
-      .where('slug', '=', slug)
       .executeTakeFirst();
     return row && { id: Number(row.id), ...toPublishing(row) };
   }
 }
 
-/** The dispensary `id`'s row, for a read (in `db` or a write's transaction) to choose its columns. */
-const withId = (db: Pick<Transaction<Database>, 'selectFrom'>, id: number) =>
-  db.selectFrom('dispensaries').where('id', '=', id);
+/** The columns a dispensary is found by, and what each holds. */
+type DispensaryKey = { id: number; slug: string; token_digest: string };
+
+/** The dispensary whose `column` is `value`, for a read (in `db` or a write's transaction) to choose its columns. */
+const dispensaryWhere = <Column extends keyof DispensaryKey>(
+  db: Pick<Transaction<Database>, 'selectFrom'>,
+  column: Column,
+  value: DispensaryKey[Column],
+) => {
+  // Widened for Kysely, which cannot type a comparison with a generic column; the signature pairs them.
+  const key: keyof DispensaryKey = column;
+  const wanted: DispensaryKey[keyof DispensaryKey] = value;
+  return db.selectFrom('dispensaries').where(key, '=', wanted);
+};
 
 const PUBLISHING_COLUMNS = ['published', 'slug', 'show_stock', 'show_regular_price', 'show_potency'] as const;
 
