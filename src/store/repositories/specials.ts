@@ -78,8 +78,7 @@ export class Specials implements SpecialRepository {
     fields: SpecialFields,
     actor: Actor = OPERATOR,
   ): Promise<Special | undefined> {
-    return this.inDispensary(dispensaryId, actor, undefined, async (trx, zone) => {
-      const before = await specialsOf(trx, dispensaryId);
+    return this.inDispensary(dispensaryId, actor, undefined, async (trx, zone, before) => {
       const at = now();
       const row = await trx
         .insertInto('specials')
@@ -115,8 +114,7 @@ export class Specials implements SpecialRepository {
     fields: SpecialFields,
     actor: Actor = OPERATOR,
   ): Promise<Special | undefined> {
-    return this.inDispensary(dispensaryId, actor, undefined, async (trx, zone) => {
-      const before = await specialsOf(trx, dispensaryId);
+    return this.inDispensary(dispensaryId, actor, undefined, async (trx, zone, before) => {
       if (!before.some((special) => special.id === id)) return { result: undefined };
       const row = await trx
         .updateTable('specials')
@@ -133,8 +131,7 @@ export class Specials implements SpecialRepository {
   }
 
   async remove(dispensaryId: number, id: number, actor: Actor = OPERATOR): Promise<boolean> {
-    return this.inDispensary(dispensaryId, actor, false, async (trx, zone) => {
-      const before = await specialsOf(trx, dispensaryId);
+    return this.inDispensary(dispensaryId, actor, false, async (trx, zone, before) => {
       const special = before.find((other) => other.id === id);
       if (!special) return { result: false };
       await trx
@@ -181,7 +178,7 @@ export class Specials implements SpecialRepository {
     at: string,
     actor: Actor = BOUNDARY_ACTOR,
   ): Promise<number | undefined> {
-    return this.inDispensary<number | undefined>(dispensaryId, actor, undefined, async (trx, zone) => {
+    return this.inDispensary(dispensaryId, actor, undefined, async (trx, zone, specials) => {
       // The claim: a second process inserting the same key waits for this transaction, then inserts nothing.
       const claimed = await trx
         .insertInto('special_boundaries')
@@ -196,7 +193,6 @@ export class Specials implements SpecialRepository {
         .where('dispensary_id', '=', dispensaryId)
         .where('at', '<', expired)
         .execute();
-      const specials = await specialsOf(trx, dispensaryId);
       const instant = Date.parse(at);
       const feed = await this.repriced(trx, dispensaryId, zone, specials, specials, instant - 1, instant);
       if (feed.length === 0) return { result: 0 };
@@ -215,17 +211,18 @@ export class Specials implements SpecialRepository {
 
   /**
    * A write of a dispensary's specials, in its turn, with its time zone (the specials' times are read in
-   * it); for a dispensary that is not there it changes nothing and answers `missing`.
+   * it) and its specials as they are before the write; for a dispensary that is not there it changes
+   * nothing and answers `missing`.
    */
   private inDispensary<T>(
     dispensaryId: number,
     actor: Actor,
     missing: T,
-    work: (trx: Transaction<Database>, zone: string | null) => Promise<Written<T>>,
+    work: (trx: Transaction<Database>, zone: string | null, before: Special[]) => Promise<Written<T>>,
   ): Promise<T> {
     return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
       const zone = await timezoneOf(trx, dispensaryId);
-      return zone === undefined ? { result: missing } : work(trx, zone);
+      return zone === undefined ? { result: missing } : work(trx, zone, await specialsOf(trx, dispensaryId));
     });
   }
 
