@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { AdminKeySummary, CreatedAdminKey } from '../../../src/client/types.js';
 import { api } from '../api.js';
-import { Confirm, ErrorText, TextInput, useDispensaries, useLoad } from '../components.js';
+import { Confirm, TextInput, useDispensaries, useLoad } from '../components.js';
 import { ColumnTable, RevokeCell, statusColumn, timeColumn, useDeletion } from '../lists.js';
 import { SecretForm, useSecretForm } from '../secret-form.js';
 
@@ -31,6 +31,7 @@ export function AdminKeysPage() {
         state={creating}
         secret={(created) => ({ label: `Admin key ${created.name}`, value: created.key })}
         class="row"
+        submit="Create admin key"
       >
         <TextInput label="Key name" value={name} onInput={setName} maxLength={64} />
         <label>
@@ -44,8 +45,6 @@ export function AdminKeysPage() {
             ))}
           </select>
         </label>
-        <button type="submit">Create admin key</button>
-        <ErrorText message={creating.failure?.message} />
       </SecretForm>
       <h2>Keys</h2>
       <ColumnTable

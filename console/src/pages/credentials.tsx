@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { CredentialSummary, IssuedCredential } from '../../../src/client/types.js';
 import { api } from '../api.js';
-import { Confirm, ErrorText, TextInput, useDispensaries, useLoad } from '../components.js';
+import { Confirm, TextInput, useDispensaries, useLoad } from '../components.js';
 import { CheckGroup, ColumnTable, RevokeCell, statusColumn, timeColumn, useDeletion } from '../lists.js';
 import { SecretForm, useSecretForm } from '../secret-form.js';
 
@@ -34,6 +34,8 @@ export function CredentialsPage() {
       <SecretForm
         state={issuing}
         secret={(issued) => ({ label: `Password of ${issued.username}`, value: issued.password })}
+        submit="Issue credential"
+        errorAt={{ field: 'username', id: 'issue-error' }}
       >
         <div class="row">
           <TextInput
@@ -58,8 +60,6 @@ export function CredentialsPage() {
           chosen={allowed}
           onChange={setAllowed}
         />
-        <button type="submit">Issue credential</button>
-        <ErrorText id="issue-error" message={issuing.messageAt('username')} />
       </SecretForm>
       <h2>Issued credentials</h2>
       <ColumnTable

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { CreatedWebhook, WebhookDelivery, WebhookSummary } from '../../../src/client/types.js';
 import { api, messageOf } from '../api.js';
-import { Confirm, ErrorText, TextInput, useDispensaries, useLoad, when } from '../components.js';
+import { Confirm, TextInput, useDispensaries, useLoad, when } from '../components.js';
 import {
   CheckGroup,
   ColumnTable,
@@ -42,6 +42,7 @@ export function WebhooksPage() {
       <SecretForm
         state={creating}
         secret={(created) => ({ label: `Signing secret of webhook ${created.id}`, value: created.secret })}
+        submit="Add webhook"
       >
         <div class="row">
           <TextInput
@@ -68,8 +69,6 @@ export function WebhooksPage() {
           chosen={events}
           onChange={setEvents}
         />
-        <button type="submit">Add webhook</button>
-        <ErrorText message={creating.failure?.message} />
       </SecretForm>
       <h2>Webhooks</h2>
       <ColumnTable
