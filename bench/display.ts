@@ -19,7 +19,7 @@ import { cliDispensary, menuCli } from './lib/cli.js';
 import { fetchRaw } from './lib/http.js';
 import { LOAD_CLIENT, runLoad } from './lib/load.js';
 import type { LoadResult } from './lib/load-worker.js';
-import { currentRss, ensureBuilt, progressLog, sleep, TASKSET } from './lib/processes.js';
+import { currentRss, sleep, startRun, TASKSET } from './lib/processes.js';
 import { writeResultsSection } from './lib/results.js';
 import { startMenuServer } from './lib/server.js';
 
@@ -29,11 +29,7 @@ const ROUNDS = Number(process.env.DISPLAY_ROUNDS ?? 10);
 const CONNECTIONS = 32;
 const MENU_ITEMS = 500;
 
-const started = Date.now();
-const loadAtStart = loadavg();
-const log = progressLog('', started);
-
-ensureBuilt(log);
+const { loadAtStart, log } = startRun();
 
 const work = mkdtempSync(join(tmpdir(), 'menu-api-display-bench-'));
 const db = join(work, 'menu.db');

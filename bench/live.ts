@@ -27,13 +27,12 @@ import pg from 'pg';
 import { cliDispensary, menuCli } from './lib/cli.js';
 import {
   currentRss,
-  ensureBuilt,
   freePort,
   pinned,
-  progressLog,
   ROOT,
   SERVER_CORE,
   sleep,
+  startRun,
   TASKSET,
 } from './lib/processes.js';
 import { writeResultsSection } from './lib/results.js';
@@ -45,11 +44,7 @@ const FAN_OUT_ROUNDS = 10;
 const POSTGRES_URL = process.env.LIVE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MENU_ITEMS = 500;
 
-const started = Date.now();
-const loadAtStart = loadavg();
-const log = progressLog('', started);
-
-ensureBuilt(log);
+const { loadAtStart, log } = startRun();
 
 interface Fixture {
   token: string;

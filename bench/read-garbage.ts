@@ -17,10 +17,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliDispensary, menuCli } from './lib/cli.js';
-import { ensureBuilt, freePort, progressLog, ROOT } from './lib/processes.js';
+import { freePort, ROOT, startRun } from './lib/processes.js';
 import { writeResultsSection } from './lib/results.js';
 
 const READS = 2_500;
@@ -93,10 +93,7 @@ function promoted(lines: string): { scavenges: number; bytes: number } {
   return { scavenges, bytes };
 }
 
-const started = Date.now();
-const loadAtStart = loadavg();
-const log = progressLog('read-garbage', started);
-ensureBuilt(log);
+const { started, loadAtStart, log } = startRun('read-garbage');
 const work = mkdtempSync(join(tmpdir(), 'menu-api-read-garbage-'));
 const database = join(work, 'menu.db');
 const dispensary = cliDispensary(database, work, { name: 'Garbage', keyName: 'garbage', items: 1, seed: 1 });

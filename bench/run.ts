@@ -19,7 +19,7 @@ import { fetchRaw } from './lib/http.js';
 import { LOAD_CLIENT, runLoad } from './lib/load.js';
 import type { LoadResult } from './lib/load-worker.js';
 import { type BenchRequest, formARequest, formBRequest, measureWorkload, type Row } from './lib/measure.js';
-import { currentRss, ensureBuilt, peakRss, progressLog, ROOT, sleep, TASKSET } from './lib/processes.js';
+import { currentRss, peakRss, ROOT, sleep, startRun, TASKSET } from './lib/processes.js';
 import { type ServerUnderTest, startMenuServer } from './lib/server.js';
 import { measureBothWrites, median, type WriteTimes } from './lib/writes.js';
 
@@ -34,12 +34,8 @@ const CHANGE_EVERY_MS = 50;
 /** Sizes are reported in MiB; the RSS target (450 MB) is checked in bytes. */
 const MB = 1024 * 1024;
 
-const started = Date.now();
-const loadAtStart = loadavg();
-const log = progressLog('', started);
-
 // 1. A current build.
-ensureBuilt(log);
+const { started, loadAtStart, log } = startRun();
 
 // 2. The database.
 const work = mkdtempSync(join(tmpdir(), 'menu-api-bench-'));

@@ -411,6 +411,19 @@ async function main(): Promise<void> {
       collective_token: dispensary.token,
       ...extra,
     });
+  /** A Form A read: a POST of the credential (and `extra`) as JSON. */
+  const postFormA = (
+    path: string,
+    credential: { username: string; password: string },
+    agent: Agent,
+    extra: Record<string, unknown> = {},
+  ) =>
+    call(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: formA(credential, extra),
+      agent,
+    });
   const admin = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
   const recentSince = () => new Date(Date.now() - 5_000).toISOString();
 
@@ -425,33 +438,18 @@ async function main(): Promise<void> {
       case 'b-menu':
         return call(`${base}/menu`, { headers: formB(credential), agent });
       case 'a-menu':
-        return call(`${base}/menu`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: formA(credential),
-          agent,
-        });
+        return postFormA('/menu', credential, agent);
       case 'b-store':
         return call(`${base}/store`, { headers: formB(credential), agent });
       case 'a-store':
-        return call(`${base}/store`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: formA(credential),
-          agent,
-        });
+        return postFormA('/store', credential, agent);
       case 'b-inventory':
         return call(`${base}/inventory?since=${encodeURIComponent(recentSince())}`, {
           headers: formB(credential),
           agent,
         });
       case 'a-inventory':
-        return call(`${base}/inventory`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: formA(credential, { since: recentSince() }),
-          agent,
-        });
+        return postFormA('/inventory', credential, agent, { since: recentSince() });
       case 'patch-item': {
         const item = 1 + (sequence % ITEMS);
         return call(`${adminBase}/menu/items/${item}`, {

@@ -28,18 +28,14 @@ import { webhookKeySource } from '../src/services/webhook-key.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { realisticMenu } from './lib/data.js';
-import { ensureBuilt, progressLog } from './lib/processes.js';
+import { startRun } from './lib/processes.js';
 import { writeResultsSection } from './lib/results.js';
 import { type ServerUnderTest, startMenuServer } from './lib/server.js';
 
 const CHANGES = Number(process.env.BENCH_WEBHOOK_CHANGES ?? 1000);
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const KEY = randomBytes(32).toString('base64');
-const started = Date.now();
-const loadAtStart = loadavg();
-const log = progressLog('webhooks: ', started);
-
-ensureBuilt(log);
+const { started, loadAtStart, log } = startRun('webhooks: ');
 
 /** The receiver: answers 204 and resolves whoever waits for the delivery of a stock value. */
 const arrivals = new Map<number, (at: number) => void>();

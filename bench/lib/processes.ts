@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -71,4 +72,20 @@ export function cpuMs(pid: number): number {
 export function ensureBuilt(log: (message: string) => void): void {
   log('checking the build (scripts/build.mjs --if-stale)');
   execFileSync('node', ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+/**
+ * The start of a benchmark run: when it started, the load average then (reported beside the figures),
+ * its progress log, and a current build.
+ */
+export function startRun(label = ''): {
+  started: number;
+  loadAtStart: number[];
+  log: (message: string) => void;
+} {
+  const started = Date.now();
+  const loadAtStart = loadavg();
+  const log = progressLog(label, started);
+  ensureBuilt(log);
+  return { started, loadAtStart, log };
 }

@@ -49,6 +49,44 @@ export function ListTable<Entry>(props: {
   );
 }
 
+/** A column of a ColumnTable: its header, what its cell shows of an entry, and the cell's class. */
+export type Column<Entry> = readonly [
+  header: string,
+  cell: (entry: Entry) => ComponentChildren,
+  cellClass?: string,
+];
+
+/**
+ * A ListTable made column by column, each header beside its cell so that the two cannot drift apart;
+ * `actions` makes a row's last cell (a whole <td>, of buttons).
+ */
+export function ColumnTable<Entry>(props: {
+  list: { data: Entry[] | undefined; error: string };
+  columns: Column<Entry>[];
+  keyOf: (entry: Entry) => string | number;
+  actions?: (entry: Entry) => ComponentChildren;
+  caption?: string;
+}) {
+  return (
+    <ListTable
+      list={props.list}
+      caption={props.caption}
+      columns={props.columns.map(([header]) => header)}
+      actions={props.actions !== undefined}
+      row={(entry) => (
+        <tr key={props.keyOf(entry)}>
+          {props.columns.map(([header, cell, cellClass]) => (
+            <td key={header} class={cellClass}>
+              {cell(entry)}
+            </td>
+          ))}
+          {props.actions?.(entry)}
+        </tr>
+      )}
+    />
+  );
+}
+
 /** A button that removes or revokes something (named for screen readers: which one). */
 export function DangerButton(props: { name: string; onClick: () => void; children: ComponentChildren }) {
   return (
@@ -58,23 +96,33 @@ export function DangerButton(props: { name: string; onClick: () => void; childre
   );
 }
 
-/** A list row's state (Active, or Revoked and when) and, while it is active, its Revoke button. */
-export function RevokeCells(props: {
+/** A column of when something happened (— for never), from the entry's field of that name. */
+export function timeColumn<Key extends string>(
+  header: string,
+  field: Key,
+): Column<{ [field in Key]: string | null | undefined }> {
+  return [header, (entry) => when(entry[field])];
+}
+
+/** The Status column of something revocable: Active, or Revoked and when. */
+export function statusColumn<Entry extends { revoked_at: string | null }>(): Column<Entry> {
+  return ['Status', (entry) => (entry.revoked_at ? `Revoked ${when(entry.revoked_at)}` : 'Active')];
+}
+
+/** A revocable row's last cell: its Revoke button, while it is active. */
+export function RevokeCell(props: {
   name: string;
   revokedAt: string | null;
   onRevoke: (name: string) => void;
 }) {
   return (
-    <>
-      <td>{props.revokedAt ? `Revoked ${when(props.revokedAt)}` : 'Active'}</td>
-      <td>
-        {!props.revokedAt && (
-          <DangerButton name={`Revoke ${props.name}`} onClick={() => props.onRevoke(props.name)}>
-            Revoke
-          </DangerButton>
-        )}
-      </td>
-    </>
+    <td>
+      {!props.revokedAt && (
+        <DangerButton name={`Revoke ${props.name}`} onClick={() => props.onRevoke(props.name)}>
+          Revoke
+        </DangerButton>
+      )}
+    </td>
   );
 }
 

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError, messageOf } from './api.js';
-import { SecretOnce } from './components.js';
+import { ErrorText, SecretOnce } from './components.js';
 
 /** A failure as an ApiError (anything else becomes one with its message), for its per-field messages. */
 export function asApiError(problem: unknown): ApiError {
@@ -36,14 +36,20 @@ export function useSecretForm<Created>(create: () => Promise<Created>, onCreated
   };
 }
 
-/** The form until it has created something, then the secret (with Copy and Done), then the form again. */
+/**
+ * The form until it has created something, then the secret (with Copy and Done), then the form again.
+ * `submit` ends the form with its button and, after it, why the last submit failed: the server's message
+ * about `errorAt.field` (at `errorAt.id`, which that field's input points at), else the failure's own.
+ */
 export function SecretForm<Created>(props: {
   state: ReturnType<typeof useSecretForm<Created>>;
   secret: (created: Created) => { label: string; value: string };
   class?: string;
+  submit?: string;
+  errorAt?: { field: string; id: string };
   children: ComponentChildren;
 }) {
-  const { created, done, submit } = props.state;
+  const { created, done, submit, failure, messageAt } = props.state;
   if (created) {
     const secret = props.secret(created);
     return <SecretOnce label={secret.label} value={secret.value} onDone={done} />;
@@ -51,6 +57,15 @@ export function SecretForm<Created>(props: {
   return (
     <form class={props.class} onSubmit={submit}>
       {props.children}
+      {props.submit !== undefined && (
+        <>
+          <button type="submit">{props.submit}</button>
+          <ErrorText
+            id={props.errorAt?.id}
+            message={props.errorAt ? messageAt(props.errorAt.field) : failure?.message}
+          />
+        </>
+      )}
     </form>
   );
 }

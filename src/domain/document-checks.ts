@@ -10,6 +10,7 @@ import {
   UNIT_MAXIMUM,
   UNITS_OF_BASIS,
 } from './lab-vocabulary.js';
+import { listEntries } from './list-entries.js';
 
 /**
  * Checking and normalizing the rich item's documents (item-documents.ts declares their shapes): a
@@ -255,20 +256,13 @@ export function checkAnalytes(
   maxItems: number,
   problems: DocumentProblem[],
 ): Analyte[] | undefined {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) {
-    problems.push({ field: path, message: 'must be an array of {code, min, max, unit, basis, status}' });
-    return undefined;
-  }
-  if (value.length > maxItems) {
-    problems.push({ field: path, message: `must have at most ${maxItems} entries` });
-    return undefined;
-  }
+  const list = listEntries(value, path, maxItems, '{code, min, max, unit, basis, status}', problems);
+  if (list === undefined) return undefined;
   const vocabulary = VOCABULARIES[which];
   const before = problems.length;
   const analytes: (Analyte | undefined)[] = [];
-  for (let index = 0; index < value.length; index++) {
-    analytes.push(checkAnalyte(vocabulary, value[index], path, index, analytes, problems));
+  for (let index = 0; index < list.length; index++) {
+    analytes.push(checkAnalyte(vocabulary, list[index], path, index, analytes, problems));
   }
   return problems.length > before ? undefined : (analytes as Analyte[]);
 }

@@ -128,6 +128,9 @@ export const SPECIAL_FIELDS = {
 
 export type SpecialFieldName = keyof typeof SPECIAL_FIELDS;
 
+/** Every field of a special as it is read back: as written, with each list of its targets present. */
+export const SPECIAL_OUT_FIELDS = { ...SPECIAL_FIELDS, applies_to: SpecialTargetsOutSchema };
+
 /** What a new special needs; the rest defaults (description "", menu_type both, no schedule limits). */
 export const REQUIRED_SPECIAL_FIELDS: readonly SpecialFieldName[] = ['name', 'kind', 'value', 'applies_to'];
 

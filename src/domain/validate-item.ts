@@ -2,6 +2,7 @@ import { Checker, checkField, type FieldProblem, type Limits } from './field-che
 import type { Field, FieldKind } from './field-kinds.js';
 import type { MenuItemInput, PriceEntry } from './item.js';
 import { ITEM_FIELD_LIST, type NamedField, PRICE_FIELD_LIST } from './item-schema.js';
+import { listEntries } from './list-entries.js';
 import { recordShape } from './record-shape.js';
 
 export type { FieldProblem } from './field-checks.js';
@@ -98,19 +99,12 @@ function prices(
   prefix: string,
   problems: FieldProblem[],
 ): PriceEntry[] | undefined {
-  if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw)) {
-    problems.push({ field: `${prefix}${name}`, message: 'must be an array of price entries' });
-    return undefined;
-  }
-  if (raw.length > limits.maxItems!) {
-    problems.push({ field: `${prefix}${name}`, message: `must have at most ${limits.maxItems} entries` });
-    return undefined;
-  }
+  const list = listEntries(raw, `${prefix}${name}`, limits.maxItems!, 'price entries', problems);
+  if (list === undefined) return undefined;
   const entries: PriceEntry[] = [];
   let failed = false;
-  for (let index = 0; index < raw.length; index++) {
-    const entryRaw: unknown = raw[index];
+  for (let index = 0; index < list.length; index++) {
+    const entryRaw: unknown = list[index];
     const entry = priceEntry(entryRaw, `${prefix}${name}[${index}].`, problems);
     if (!entry) {
       failed = true;

@@ -5,9 +5,10 @@ import type {
   RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Principal } from '../domain/permissions.js';
-import { ConflictError, type Passkey, type Store } from '../store/store.js';
+import { type Account, ConflictError, type Passkey, type Store } from '../store/store.js';
 import type { ConsoleSessionService, StartedSession } from './console-sessions.js';
 import { ServiceError } from './errors.js';
+import { ownAccount } from './own-account.js';
 
 /** A challenge works this long: the browser's own prompt times out at the same moment. */
 export const CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
@@ -192,15 +193,8 @@ export class PasskeyService {
   }
 
   /** Passkeys belong to people: an admin key's session has none. */
-  private async ownAccount(by: Principal) {
-    const account = by.accountId === undefined ? undefined : await this.store.accounts.get(by.accountId);
-    if (!account) {
-      throw new ServiceError(
-        'forbidden',
-        'Passkeys belong to accounts: an admin key has none. Sign in to the console with your email and password first.',
-      );
-    }
-    return account;
+  private ownAccount(by: Principal): Promise<Account> {
+    return ownAccount(this.store, by, 'Passkeys belong to accounts');
   }
 }
 

@@ -5,6 +5,7 @@ import type { Principal } from '../domain/permissions.js';
 import type { Account, Store } from '../store/store.js';
 import type { ConsoleSessionService, StartedSession } from './console-sessions.js';
 import { ServiceError } from './errors.js';
+import { ownAccount } from './own-account.js';
 import type { WebhookKeySource } from './webhook-key.js';
 
 /** A sign-in waits this long between the password and the code. */
@@ -220,15 +221,9 @@ export class SecondFactorService {
     return delta === null ? undefined : Math.floor(now / 1000 / totp.period) + delta;
   }
 
-  private async ownAccount(by: Principal): Promise<Account> {
-    const account = by.accountId === undefined ? undefined : await this.store.accounts.get(by.accountId);
-    if (!account) {
-      throw new ServiceError(
-        'forbidden',
-        'One-time codes belong to accounts: an admin key has none. Sign in to the console with your email and password first.',
-      );
-    }
-    return account;
+  /** One-time codes belong to people: an admin key's session has none. */
+  private ownAccount(by: Principal): Promise<Account> {
+    return ownAccount(this.store, by, 'One-time codes belong to accounts');
   }
 }
 

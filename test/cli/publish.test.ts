@@ -8,6 +8,14 @@ import { eventually } from '../helpers/wait.js';
 
 assertBuilt();
 
+/** The slug suggested from the name, and what the public pages show when publish is given no option. */
+const GREEN_LEAF_DEFAULTS = {
+  slug: 'green-leaf',
+  show_stock: false,
+  show_regular_price: true,
+  show_potency: true,
+};
+
 /** `dispensary publish` and `unpublish`, as processes, on a database a running server also serves. */
 describe('dispensary publish and unpublish', { timeout: 60_000 }, () => {
   let database: TestDatabase;
@@ -43,26 +51,12 @@ describe('dispensary publish and unpublish', { timeout: 60_000 }, () => {
   it('publish --json suggests the slug from the name; the page is served; unpublish makes it 404 within the poll', async () => {
     expect(await status('/m/green-leaf')).toBe(404);
     const published = await cliJson(database.address, ['dispensary', 'publish', String(shop)]);
-    expect(published).toEqual({
-      id: shop,
-      published: true,
-      slug: 'green-leaf',
-      show_stock: false,
-      show_regular_price: true,
-      show_potency: true,
-    });
+    expect(published).toEqual({ id: shop, published: true, ...GREEN_LEAF_DEFAULTS });
     await eventually(async () => expect(await status('/m/green-leaf')).toBe(200));
     const listed = await runCli(database.address, ['dispensary', 'list']);
     expect(listed.stdout).toMatch(/PUBLIC[\s\S]*\/m\/green-leaf/);
     const unpublished = await cliJson(database.address, ['dispensary', 'unpublish', String(shop)]);
-    expect(unpublished).toEqual({
-      id: shop,
-      published: false,
-      slug: 'green-leaf',
-      show_stock: false,
-      show_regular_price: true,
-      show_potency: true,
-    });
+    expect(unpublished).toEqual({ id: shop, published: false, ...GREEN_LEAF_DEFAULTS });
     await eventually(async () => {
       expect(await status('/m/green-leaf')).toBe(404);
       expect(await status('/board/green-leaf')).toBe(404);

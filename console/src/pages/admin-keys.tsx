@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { AdminKeySummary, CreatedAdminKey } from '../../../src/client/types.js';
 import { api } from '../api.js';
-import { Confirm, ErrorText, TextInput, useDispensaries, useLoad, when } from '../components.js';
-import { ListTable, RevokeCells, useDeletion } from '../lists.js';
+import { Confirm, TextInput, useDispensaries, useLoad } from '../components.js';
+import { ColumnTable, RevokeCell, statusColumn, timeColumn, useDeletion } from '../lists.js';
 import { SecretForm, useSecretForm } from '../secret-form.js';
 
 export function AdminKeysPage() {
@@ -31,6 +31,7 @@ export function AdminKeysPage() {
         state={creating}
         secret={(created) => ({ label: `Admin key ${created.name}`, value: created.key })}
         class="row"
+        submit="Create admin key"
       >
         <TextInput label="Key name" value={name} onInput={setName} maxLength={64} />
         <label>
@@ -44,23 +45,19 @@ export function AdminKeysPage() {
             ))}
           </select>
         </label>
-        <button type="submit">Create admin key</button>
-        <ErrorText message={creating.failure?.message} />
       </SecretForm>
       <h2>Keys</h2>
-      <ListTable
+      <ColumnTable
         list={list}
-        columns={['Name', 'Scope', 'Created', 'Last use', 'Status']}
-        actions
-        row={(key) => (
-          <tr key={key.name}>
-            <td>{key.name}</td>
-            <td>{scopeName(key.scope)}</td>
-            <td>{when(key.created_at)}</td>
-            <td>{when(key.last_used_at)}</td>
-            <RevokeCells name={key.name} revokedAt={key.revoked_at} onRevoke={revoking.ask} />
-          </tr>
-        )}
+        columns={[
+          ['Name', (key) => key.name],
+          ['Scope', (key) => scopeName(key.scope)],
+          timeColumn('Created', 'created_at'),
+          timeColumn('Last use', 'last_used_at'),
+          statusColumn(),
+        ]}
+        keyOf={(key) => key.name}
+        actions={(key) => <RevokeCell name={key.name} revokedAt={key.revoked_at} onRevoke={revoking.ask} />}
       />
       {revoking.target && (
         <Confirm title={`Revoke admin key ${revoking.target}?`} action="Revoke key" {...revoking.handlers}>

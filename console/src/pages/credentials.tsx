@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { CredentialSummary, IssuedCredential } from '../../../src/client/types.js';
 import { api } from '../api.js';
-import { Confirm, ErrorText, TextInput, useDispensaries, useLoad, when } from '../components.js';
-import { CheckGroup, ListTable, RevokeCells, useDeletion } from '../lists.js';
+import { Confirm, TextInput, useDispensaries, useLoad } from '../components.js';
+import { CheckGroup, ColumnTable, RevokeCell, statusColumn, timeColumn, useDeletion } from '../lists.js';
 import { SecretForm, useSecretForm } from '../secret-form.js';
 
 export function CredentialsPage() {
@@ -34,6 +34,8 @@ export function CredentialsPage() {
       <SecretForm
         state={issuing}
         secret={(issued) => ({ label: `Password of ${issued.username}`, value: issued.password })}
+        submit="Issue credential"
+        errorAt={{ field: 'username', id: 'issue-error' }}
       >
         <div class="row">
           <TextInput
@@ -58,31 +60,27 @@ export function CredentialsPage() {
           chosen={allowed}
           onChange={setAllowed}
         />
-        <button type="submit">Issue credential</button>
-        <ErrorText id="issue-error" message={issuing.messageAt('username')} />
       </SecretForm>
       <h2>Issued credentials</h2>
-      <ListTable
+      <ColumnTable
         list={list}
-        columns={['Username', 'Created', 'Expires', 'Last use', 'Dispensaries', 'Status']}
-        actions
-        row={(credential) => (
-          <tr key={credential.username}>
-            <td>{credential.username}</td>
-            <td>{when(credential.created_at)}</td>
-            <td>{when(credential.expires_at)}</td>
-            <td>{when(credential.last_used_at)}</td>
-            <td>
-              {credential.dispensaries
+        columns={[
+          ['Username', (credential) => credential.username],
+          timeColumn('Created', 'created_at'),
+          timeColumn('Expires', 'expires_at'),
+          timeColumn('Last use', 'last_used_at'),
+          [
+            'Dispensaries',
+            (credential) =>
+              credential.dispensaries
                 ? credential.dispensaries.map(dispensaries.labelOf).join(', ') || 'None yet'
-                : 'All'}
-            </td>
-            <RevokeCells
-              name={credential.username}
-              revokedAt={credential.revoked_at}
-              onRevoke={revoking.ask}
-            />
-          </tr>
+                : 'All',
+          ],
+          statusColumn(),
+        ]}
+        keyOf={(credential) => credential.username}
+        actions={(credential) => (
+          <RevokeCell name={credential.username} revokedAt={credential.revoked_at} onRevoke={revoking.ask} />
         )}
       />
       {revoking.target && (

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { CreatedDispensary, DispensarySummary } from '../../../src/client/types.js';
 import { api } from '../api.js';
-import { Confirm, ErrorText, TextInput, useLoad, when } from '../components.js';
+import { Confirm, TextInput, useLoad, when } from '../components.js';
 import { DangerButton, ListTable, useDeletion } from '../lists.js';
 import { Link } from '../router.js';
 import { SecretForm, useSecretForm } from '../secret-form.js';
@@ -59,6 +59,8 @@ export function DispensariesPage() {
         state={creating}
         secret={(created) => ({ label: `Token of ${created.name}`, value: created.token })}
         class="row"
+        submit="Create dispensary"
+        errorAt={{ field: 'name', id: 'create-error' }}
       >
         <TextInput
           label="Name"
@@ -67,8 +69,6 @@ export function DispensariesPage() {
           maxLength={200}
           invalidBy={error ? 'create-error' : undefined}
         />
-        <button type="submit">Create dispensary</button>
-        <ErrorText id="create-error" message={error} />
       </SecretForm>
       {removing.target && (
         <Confirm

@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import type { DispensaryDetail } from '../../../src/client/types.js';
 import { SLUG_MAX, SLUG_MIN } from '../../../src/domain/publishing.js';
@@ -8,6 +9,40 @@ type Publishing = Pick<
   DispensaryDetail,
   'published' | 'slug' | 'show_stock' | 'show_regular_price' | 'show_potency'
 >;
+
+/** What the public pages show: one switch each, saved at once, with what the answer means said after it. */
+const DISPLAY_SWITCHES: readonly {
+  field: 'show_stock' | 'show_regular_price' | 'show_potency';
+  label: string;
+  hint: string;
+  on: string;
+  off: string;
+}[] = [
+  {
+    field: 'show_stock',
+    label: 'Show stock levels',
+    hint: 'Off, the pages say only in stock or sold out: stock levels are commercially sensitive.',
+    on: 'The public pages show stock levels.',
+    off: 'The public pages say only in stock or sold out.',
+  },
+  {
+    field: 'show_regular_price',
+    label: 'Show regular prices struck through under a special',
+    hint: 'Turn off where the rules forbid it: Massachusetts treats sale and strike-through prices on online menus as prohibited advertising.',
+    on: "A special's regular price is shown struck through.",
+    off: 'Specials show only the price people pay.',
+  },
+  {
+    field: 'show_potency',
+    label: 'Show potency (THC, CBD)',
+    hint: 'Turn off where the rules forbid it: New York restricts promoting potency.',
+    on: 'The public pages show potency.',
+    off: 'The public pages show no potency.',
+  },
+];
+
+/** `show_regular_price` → `show-regular-price-hint`. */
+const hintIdOf = (field: string) => `${field.replaceAll('_', '-')}-hint`;
 
 /**
  * Publishing: the switch that serves (or stops serving) the dispensary's public pages, their slug and
@@ -107,62 +142,25 @@ export function PublishingTab(props: { detail: DispensaryDetail; onSaved: () => 
             publishing suggests one from the name.
           </span>
         </div>
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={draft.show_stock}
-            aria-describedby="show-stock-hint"
-            onChange={(event) => {
-              const showStock = event.currentTarget.checked;
-              save({ ...draft, show_stock: showStock }, (answer) =>
-                answer.show_stock
-                  ? 'The public pages show stock levels.'
-                  : 'The public pages say only in stock or sold out.',
-              );
-            }}
-          />
-          Show stock levels
-        </label>
-        <span class="hint" id="show-stock-hint">
-          Off, the pages say only in stock or sold out: stock levels are commercially sensitive.
-        </span>
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={draft.show_regular_price}
-            aria-describedby="show-regular-price-hint"
-            onChange={(event) => {
-              const shown = event.currentTarget.checked;
-              save({ ...draft, show_regular_price: shown }, (answer) =>
-                answer.show_regular_price
-                  ? "A special's regular price is shown struck through."
-                  : 'Specials show only the price people pay.',
-              );
-            }}
-          />
-          Show regular prices struck through under a special
-        </label>
-        <span class="hint" id="show-regular-price-hint">
-          Turn off where the rules forbid it: Massachusetts treats sale and strike-through prices on online
-          menus as prohibited advertising.
-        </span>
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={draft.show_potency}
-            aria-describedby="show-potency-hint"
-            onChange={(event) => {
-              const shown = event.currentTarget.checked;
-              save({ ...draft, show_potency: shown }, (answer) =>
-                answer.show_potency ? 'The public pages show potency.' : 'The public pages show no potency.',
-              );
-            }}
-          />
-          Show potency (THC, CBD)
-        </label>
-        <span class="hint" id="show-potency-hint">
-          Turn off where the rules forbid it: New York restricts promoting potency.
-        </span>
+        {DISPLAY_SWITCHES.map(({ field, label, hint, on, off }) => (
+          <Fragment key={field}>
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={draft[field]}
+                aria-describedby={hintIdOf(field)}
+                onChange={(event) => {
+                  const shown = event.currentTarget.checked;
+                  save({ ...draft, [field]: shown }, (answer) => (answer[field] ? on : off));
+                }}
+              />
+              {label}
+            </label>
+            <span class="hint" id={hintIdOf(field)}>
+              {hint}
+            </span>
+          </Fragment>
+        ))}
         <Alert message={slugError ? undefined : failure?.message} />
         <p role="status">{status}</p>
       </form>

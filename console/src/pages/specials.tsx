@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { SpecialSummary, SpecialsSchedule } from '../../../src/client/types.js';
 import { api } from '../api.js';
 import { Alert, Confirm, useLoad, useSubmit } from '../components.js';
-import { CheckGroup, DangerButton, ListTable, useDeletion } from '../lists.js';
+import { CheckGroup, ColumnTable, DangerButton, useDeletion } from '../lists.js';
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 const KINDS = [
@@ -168,33 +168,32 @@ export function SpecialsTab(props: { id: number; timezone: string | null }) {
     <section aria-label="Specials">
       <p role="status">{status}</p>
       <h2>Specials</h2>
-      <ListTable
+      <ColumnTable
         list={list}
-        columns={['Id', 'Name', 'Deal', 'Menu', 'Applies to']}
-        actions
-        row={(special) => (
-          <tr key={special.id}>
-            <td>{special.id}</td>
-            <td>{special.name}</td>
-            <td>{dealOf(special)}</td>
-            <td>{special.menu_type}</td>
-            <td>{targetsOf(special)}</td>
-            <td class="row">
-              <button
-                type="button"
-                aria-label={`Change special ${special.id}`}
-                onClick={() => {
-                  setEditing(special);
-                  setDraft(draftOf(special));
-                }}
-              >
-                Change
-              </button>
-              <DangerButton name={`Remove special ${special.id}`} onClick={() => removing.ask(special)}>
-                Remove
-              </DangerButton>
-            </td>
-          </tr>
+        columns={[
+          ['Id', (special) => special.id],
+          ['Name', (special) => special.name],
+          ['Deal', dealOf],
+          ['Menu', (special) => special.menu_type],
+          ['Applies to', targetsOf],
+        ]}
+        keyOf={(special) => special.id}
+        actions={(special) => (
+          <td class="row">
+            <button
+              type="button"
+              aria-label={`Change special ${special.id}`}
+              onClick={() => {
+                setEditing(special);
+                setDraft(draftOf(special));
+              }}
+            >
+              Change
+            </button>
+            <DangerButton name={`Remove special ${special.id}`} onClick={() => removing.ask(special)}>
+              Remove
+            </DangerButton>
+          </td>
         )}
       />
       <Preview schedule={schedule} />

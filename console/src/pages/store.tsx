@@ -136,6 +136,7 @@ function RotateToken(props: { id: number }) {
         state={rotating}
         secret={(rotated) => ({ label: 'New dispensary token', value: rotated.token })}
         class="row"
+        submit="Rotate token"
       >
         <label>
           Grace period (hours)
@@ -146,8 +147,6 @@ function RotateToken(props: { id: number }) {
             onInput={(event) => setHours(event.currentTarget.value)}
           />
         </label>
-        <button type="submit">Rotate token</button>
-        <ErrorText message={rotating.failure?.message} />
       </SecretForm>
       <p class="hint">
         The old token keeps working for the grace period, so integrators can switch without a gap.

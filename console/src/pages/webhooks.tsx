@@ -1,8 +1,15 @@
 import { useState } from 'preact/hooks';
 import type { CreatedWebhook, WebhookDelivery, WebhookSummary } from '../../../src/client/types.js';
 import { api, messageOf } from '../api.js';
-import { Confirm, ErrorText, TextInput, useDispensaries, useLoad, when } from '../components.js';
-import { CheckGroup, DangerButton, DispensarySelect, ListTable, useDeletion } from '../lists.js';
+import { Confirm, TextInput, useDispensaries, useLoad, when } from '../components.js';
+import {
+  CheckGroup,
+  ColumnTable,
+  DangerButton,
+  DispensarySelect,
+  timeColumn,
+  useDeletion,
+} from '../lists.js';
 import { SecretForm, useSecretForm } from '../secret-form.js';
 
 const EVENTS = ['item.upserted', 'item.removed', 'store.updated'] as const;
@@ -35,6 +42,7 @@ export function WebhooksPage() {
       <SecretForm
         state={creating}
         secret={(created) => ({ label: `Signing secret of webhook ${created.id}`, value: created.secret })}
+        submit="Add webhook"
       >
         <div class="row">
           <TextInput
@@ -61,22 +69,19 @@ export function WebhooksPage() {
           chosen={events}
           onChange={setEvents}
         />
-        <button type="submit">Add webhook</button>
-        <ErrorText message={creating.failure?.message} />
       </SecretForm>
       <h2>Webhooks</h2>
-      <ListTable
+      <ColumnTable
         list={list}
-        columns={['Id', 'Credential', 'Dispensary', 'URL', 'Events', 'Enabled', 'Failing since']}
-        actions
-        row={(hook) => (
-          <tr key={hook.id}>
-            <td>{hook.id}</td>
-            <td>{hook.credential}</td>
-            <td>{dispensaries.labelOf(hook.dispensary_id)}</td>
-            <td class="mono">{hook.url}</td>
-            <td>{hook.events ? hook.events.join(', ') : 'All'}</td>
-            <td>
+        columns={[
+          ['Id', (hook) => hook.id],
+          ['Credential', (hook) => hook.credential],
+          ['Dispensary', (hook) => dispensaries.labelOf(hook.dispensary_id)],
+          ['URL', (hook) => hook.url, 'mono'],
+          ['Events', (hook) => (hook.events ? hook.events.join(', ') : 'All')],
+          [
+            'Enabled',
+            (hook) => (
               <input
                 type="checkbox"
                 role="switch"
@@ -92,24 +97,28 @@ export function WebhooksPage() {
                   }
                 }}
               />
-            </td>
-            <td>
-              {when(hook.failing_since)}
-              {hook.disabled_reason ? ` (${hook.disabled_reason})` : ''}
-            </td>
-            <td class="row">
-              <button
-                type="button"
-                aria-expanded={open === hook.id}
-                onClick={() => setOpen(open === hook.id ? undefined : hook.id)}
-              >
-                Deliveries of webhook {hook.id}
-              </button>
-              <DangerButton name={`Remove webhook ${hook.id}`} onClick={() => removing.ask(hook)}>
-                Remove
-              </DangerButton>
-            </td>
-          </tr>
+            ),
+          ],
+          [
+            'Failing since',
+            (hook) =>
+              `${when(hook.failing_since)}${hook.disabled_reason ? ` (${hook.disabled_reason})` : ''}`,
+          ],
+        ]}
+        keyOf={(hook) => hook.id}
+        actions={(hook) => (
+          <td class="row">
+            <button
+              type="button"
+              aria-expanded={open === hook.id}
+              onClick={() => setOpen(open === hook.id ? undefined : hook.id)}
+            >
+              Deliveries of webhook {hook.id}
+            </button>
+            <DangerButton name={`Remove webhook ${hook.id}`} onClick={() => removing.ask(hook)}>
+              Remove
+            </DangerButton>
+          </td>
         )}
       />
       {open !== undefined && <Deliveries id={open} />}
@@ -136,41 +145,40 @@ function Deliveries(props: { id: number }) {
     <section aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">Deliveries of webhook {props.id}</h2>
       <p role="status">{status}</p>
-      <ListTable
+      <ColumnTable
         list={deliveries}
-        columns={['Created', 'Type', 'Status', 'Attempts', 'Last answer', 'Next attempt']}
-        actions
-        row={(delivery) => (
-          <tr key={delivery.id}>
-            <td>{when(delivery.created_at)}</td>
-            <td>{delivery.type}</td>
-            <td>{delivery.status}</td>
-            <td>{delivery.attempts}</td>
-            <td>{delivery.last_status_code ?? delivery.last_error ?? '—'}</td>
-            <td>{when(delivery.next_attempt_at)}</td>
-            <td>
-              {delivery.status !== 'delivered' && (
-                <button
-                  type="button"
-                  aria-label={`Retry delivery ${delivery.id}`}
-                  onClick={async () => {
-                    try {
-                      await api(
-                        'POST',
-                        `/webhooks/${props.id}/deliveries/${encodeURIComponent(delivery.id)}/retry`,
-                      );
-                      setStatus(`Delivery ${delivery.id} queued again.`);
-                      deliveries.reload();
-                    } catch (failure) {
-                      setStatus(messageOf(failure));
-                    }
-                  }}
-                >
-                  Retry
-                </button>
-              )}
-            </td>
-          </tr>
+        columns={[
+          timeColumn('Created', 'created_at'),
+          ['Type', (delivery) => delivery.type],
+          ['Status', (delivery) => delivery.status],
+          ['Attempts', (delivery) => delivery.attempts],
+          ['Last answer', (delivery) => delivery.last_status_code ?? delivery.last_error ?? '—'],
+          timeColumn('Next attempt', 'next_attempt_at'),
+        ]}
+        keyOf={(delivery) => delivery.id}
+        actions={(delivery) => (
+          <td>
+            {delivery.status !== 'delivered' && (
+              <button
+                type="button"
+                aria-label={`Retry delivery ${delivery.id}`}
+                onClick={async () => {
+                  try {
+                    await api(
+                      'POST',
+                      `/webhooks/${props.id}/deliveries/${encodeURIComponent(delivery.id)}/retry`,
+                    );
+                    setStatus(`Delivery ${delivery.id} queued again.`);
+                    deliveries.reload();
+                  } catch (failure) {
+                    setStatus(messageOf(failure));
+                  }
+                }}
+              >
+                Retry
+              </button>
+            )}
+          </td>
         )}
       />
     </section>

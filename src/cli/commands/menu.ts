@@ -2,22 +2,35 @@ import { Command, Option } from 'commander';
 import { FORM_B_NAMES, type FormBNames } from '../../config.js';
 import type { MenuFileFormat } from '../../services/menus.js';
 import { MENU_FILE_FORMATS } from '../option-values.js';
-import { jsonAction } from '../options.js';
+import { type CommonOptions, jsonAction } from '../options.js';
 
 const actions = () => import('../actions/menu.js');
+
+type MenuActions = Awaited<ReturnType<typeof actions>>;
 
 /** Options of the commands that change one item. */
 type OnItem = { dispensary: string; item: string };
 
 export function menuCommand(): Command {
   const command = new Command('menu').description("load, export and edit a dispensary's menu");
-  /** A command that changes one item: it names the dispensary and the item. */
-  const itemCommand = (name: string, description: string) =>
-    command
+  /**
+   * A command that changes one item: it names the dispensary and the item, and takes at most one
+   * argument (`argument`: its name and description), which `run` is handed with the options.
+   */
+  const itemAction = (
+    name: string,
+    description: string,
+    argument: [name: string, description: string] | undefined,
+    run: (menu: MenuActions, argument: string, options: CommonOptions & OnItem) => Promise<void>,
+  ) => {
+    const sub = command
       .command(name)
       .description(description)
       .requiredOption('--dispensary <id>', 'dispensary id')
       .requiredOption('--item <id>', 'item id, or ext: and its external_id');
+    if (argument) sub.argument(...argument);
+    jsonAction<OnItem>(sub, async ([value], options) => run(await actions(), value ?? '', options));
+  };
 
   jsonAction<{ dispensary: string; format?: string; dryRun?: boolean }>(
     command
@@ -62,9 +75,11 @@ export function menuCommand(): Command {
       .option('--output <file>', 'write to a file instead of standard output'),
     async (_args, options) => (await actions()).exportMenu(options),
   );
-  jsonAction<OnItem>(
-    itemCommand('set-active', 'show (true) or hide (false) one item').argument('<active>', 'true or false'),
-    async ([active], options) => (await actions()).setActive(active!, options),
+  itemAction(
+    'set-active',
+    'show (true) or hide (false) one item',
+    ['<active>', 'true or false'],
+    (menu, active, options) => menu.setActive(active, options),
   );
   jsonAction<{ dispensary: string }>(
     command
@@ -76,22 +91,18 @@ export function menuCommand(): Command {
       .argument('<file>', 'a JSON array of items (canonical, Form A or Form B names)'),
     async ([file], options) => (await actions()).upsert(file!, options),
   );
-  jsonAction<OnItem>(itemCommand('delete-item', 'delete one item'), async (_args, options) =>
-    (await actions()).deleteItem(options),
+  itemAction('delete-item', 'delete one item', undefined, (menu, _none, options) => menu.deleteItem(options));
+  itemAction(
+    'patch-item',
+    'change some fields of one item, for example \'{"name": "Blue Dream 1g"}\'',
+    ['<fields>', 'a JSON object of item fields'],
+    (menu, fields, options) => menu.patchItem(fields, options),
   );
-  jsonAction<OnItem>(
-    itemCommand(
-      'patch-item',
-      'change some fields of one item, for example \'{"name": "Blue Dream 1g"}\'',
-    ).argument('<fields>', 'a JSON object of item fields'),
-    async ([fields], options) => (await actions()).patchItem(fields!, options),
-  );
-  jsonAction<OnItem>(
-    itemCommand(
-      'import-lab-result',
-      'import an OpenTHC Lab_Result JSON file onto one item: its cannabinoids, terpenes and batch (lab, certificate)',
-    ).argument('<file>', 'an OpenTHC Lab_Result document (JSON)'),
-    async ([file], options) => (await actions()).importLabResultFile(file!, options),
+  itemAction(
+    'import-lab-result',
+    'import an OpenTHC Lab_Result JSON file onto one item: its cannabinoids, terpenes and batch (lab, certificate)',
+    ['<file>', 'an OpenTHC Lab_Result document (JSON)'],
+    (menu, file, options) => menu.importLabResultFile(file, options),
   );
 
   return command;

@@ -5,6 +5,8 @@ import { jsonAction } from '../options.js';
 
 const actions = () => import('../actions/special.js');
 
+type SpecialActions = ReturnType<Awaited<ReturnType<typeof actions>>['specialActions']>;
+
 /** The options of a special's fields; `add` requires some of them (see below). */
 function withFieldOptions(command: Command, adding: boolean): Command {
   const needed = (flags: string, description: string) =>
@@ -37,51 +39,45 @@ export function specialCommand(): Command {
   const command = new Cmd('special').description(
     'a dispensary’s specials: lower prices for the items they target, on a schedule in the store’s time zone',
   );
-  jsonAction(
-    command
-      .command('list')
-      .description('list a dispensary’s specials')
-      .argument('<dispensary>', 'the dispensary id'),
-    async ([dispensary], options) => (await actions()).specialActions(options).list(dispensary!),
+  /** A subcommand about one dispensary's specials: the dispensary comes first. */
+  const onDispensary = (name: string, description: string) =>
+    command.command(name).description(description).argument('<dispensary>', 'the dispensary id');
+  const define = <Extra extends object = object>(
+    sub: Command,
+    work: (specials: SpecialActions, args: string[], options: Extra) => Promise<void>,
+  ) =>
+    jsonAction<Extra>(sub, async (args, options) =>
+      work((await actions()).specialActions(options), args, options),
+    );
+
+  define(onDispensary('list', 'list a dispensary’s specials'), (specials, [dispensary]) =>
+    specials.list(dispensary!),
   );
-  jsonAction<{ days?: string }>(
-    command
-      .command('schedule')
-      .description('when each special applies in the coming days, in the store’s time zone')
-      .argument('<dispensary>', 'the dispensary id')
-      .option('--days <days>', 'how many days ahead, 1 to 31', '7'),
-    async ([dispensary], options) =>
-      (await actions()).specialActions(options).schedule(dispensary!, options.days ?? '7'),
-  );
-  jsonAction<SpecialOptions>(
-    withFieldOptions(
-      command
-        .command('add')
-        .description('add a special (give at least one of the target lists)')
-        .argument('<dispensary>', 'the dispensary id'),
-      true,
+  define<{ days?: string }>(
+    onDispensary('schedule', 'when each special applies in the coming days, in the store’s time zone').option(
+      '--days <days>',
+      'how many days ahead, 1 to 31',
+      '7',
     ),
-    async ([dispensary], options) => (await actions()).specialActions(options).add(dispensary!, options),
+    (specials, [dispensary], options) => specials.schedule(dispensary!, options.days ?? '7'),
   );
-  jsonAction<SpecialOptions>(
+  define<SpecialOptions>(
+    withFieldOptions(onDispensary('add', 'add a special (give at least one of the target lists)'), true),
+    (specials, [dispensary], options) => specials.add(dispensary!, options),
+  );
+  define<SpecialOptions>(
     withFieldOptions(
-      command
-        .command('change')
-        .description('change some fields of a special (a target list given replaces all of them)')
-        .argument('<dispensary>', 'the dispensary id')
-        .argument('<id>', 'the special id'),
+      onDispensary(
+        'change',
+        'change some fields of a special (a target list given replaces all of them)',
+      ).argument('<id>', 'the special id'),
       false,
     ),
-    async ([dispensary, id], options) =>
-      (await actions()).specialActions(options).change(dispensary!, id!, options),
+    (specials, [dispensary, id], options) => specials.change(dispensary!, id!, options),
   );
-  jsonAction(
-    command
-      .command('remove')
-      .description('remove a special')
-      .argument('<dispensary>', 'the dispensary id')
-      .argument('<id>', 'the special id'),
-    async ([dispensary, id], options) => (await actions()).specialActions(options).remove(dispensary!, id!),
+  define(
+    onDispensary('remove', 'remove a special').argument('<id>', 'the special id'),
+    (specials, [dispensary, id]) => specials.remove(dispensary!, id!),
   );
   return command;
 }

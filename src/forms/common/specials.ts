@@ -1,24 +1,12 @@
 import { Type } from 'typebox';
-import {
-  SPECIAL_EXAMPLE,
-  SPECIAL_FIELDS,
-  type Special,
-  SpecialScheduleFields,
-  SpecialTargetsOutSchema,
-} from '../../domain/special-schema.js';
+import { SPECIAL_EXAMPLE, SPECIAL_OUT_FIELDS, type Special } from '../../domain/special-schema.js';
 import { specialRecordOf } from '../../domain/validate-special.js';
 
 /** A dispensary's special as the public read gives it: what the sync API gives, but whose and when made. */
 export const PublicSpecialSchema = Type.Object(
   {
     id: Type.Integer(),
-    name: SPECIAL_FIELDS.name,
-    description: SPECIAL_FIELDS.description,
-    kind: SPECIAL_FIELDS.kind,
-    value: SPECIAL_FIELDS.value,
-    applies_to: SpecialTargetsOutSchema,
-    menu_type: SPECIAL_FIELDS.menu_type,
-    ...SpecialScheduleFields,
+    ...SPECIAL_OUT_FIELDS,
     updated_at: Type.String({ format: 'date-time' }),
   },
   {

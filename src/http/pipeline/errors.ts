@@ -42,30 +42,30 @@ export const ErrorBody = Type.Object(
 export type ErrorBody = Static<typeof ErrorBody>;
 
 /** Fastify's own errors that are the client's fault, mapped to our codes and messages. */
-const FASTIFY_ERRORS: Record<string, { code: ErrorCode; message: (error: FastifyError) => string }> = {
+const FASTIFY_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: {
     code: 'payload_too_large',
-    message: () => 'The request body is larger than this endpoint accepts. Send a smaller body.',
+    message: 'The request body is larger than this endpoint accepts. Send a smaller body.',
   },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     code: 'unsupported_media_type',
-    message: () => 'This Content-Type is not accepted here. Send application/json.',
+    message: 'This Content-Type is not accepted here. Send application/json.',
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     code: 'invalid_request',
-    message: () => 'The Content-Length header does not match the body.',
+    message: 'The Content-Length header does not match the body.',
   },
   FST_ERR_CTP_EMPTY_JSON_BODY: {
     code: 'invalid_request',
-    message: () => 'The request body is empty. Send a JSON object.',
+    message: 'The request body is empty. Send a JSON object.',
   },
   FST_ERR_BAD_URL: {
     code: 'invalid_request',
-    message: () => 'The URL is malformed (a bad percent-encoding?). Check the request path.',
+    message: 'The URL is malformed (a bad percent-encoding?). Check the request path.',
   },
   FST_ERR_CTP_INVALID_JSON_BODY: {
     code: 'invalid_request',
-    message: () => 'The request body is not valid JSON.',
+    message: 'The request body is not valid JSON.',
   },
 };
 
@@ -265,7 +265,7 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
     return sendError(reply, request, 'payload_too_large', tooLargeMessage(limit));
   }
   const known = error.code ? FASTIFY_ERRORS[error.code] : undefined;
-  if (known) return sendError(reply, request, known.code, known.message(error));
+  if (known) return sendError(reply, request, known.code, known.message);
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return sendError(reply, request, 'invalid_request', 'The request is malformed.');
   }

@@ -1,7 +1,9 @@
+import type { Transaction } from 'kysely';
 import type { Publishing, PublishingPatch } from '../../domain/publishing.js';
 import type { StoreInfo, StoreInfoPatch } from '../../domain/store-info.js';
 import type { Dialect } from '../dialect.js';
 import { STORE_INFO_COLUMNS, storeInfoColumns, toDispensary, toStoreInfo } from '../rows.js';
+import type { Database } from '../schema.js';
 import type {
   Actor,
   Dispensary,
@@ -14,6 +16,18 @@ import { deleteItems } from './menu-queries.js';
 import { feedHead } from './menu-reads.js';
 
 const DISPENSARY_COLUMNS = ['id', 'name', 'created_at', 'updated_at'] as const;
+/** The list's columns of each dispensary, which its item counts are grouped by. */
+const LIST_COLUMNS = [
+  'd.id',
+  'd.name',
+  'd.created_at',
+  'd.updated_at',
+  'd.published',
+  'd.slug',
+  'd.show_stock',
+  'd.show_regular_price',
+  'd.show_potency',
+] as const;
 
 export class Dispensaries implements DispensaryRepository {
   constructor(
@@ -43,19 +57,15 @@ export class Dispensaries implements DispensaryRepository {
   }
 
   async get(id: number): Promise<Dispensary | undefined> {
-    const row = await this.dialect.db
-      .selectFrom('dispensaries')
+    const row = await dispensaryWhere(this.dialect.db, 'id', id)
       .select(DISPENSARY_COLUMNS)
-      .where('id', '=', id)
       .executeTakeFirst();
     return row && toDispensary(row);
   }
 
   async findByTokenDigest(digest: string): Promise<Dispensary | undefined> {
-    const current = await this.dialect.db
-      .selectFrom('dispensaries')
+    const current = await dispensaryWhere(this.dialect.db, 'token_digest', digest)
       .select(DISPENSARY_COLUMNS)
-      .where('token_digest', '=', digest)
       .executeTakeFirst();
     if (current) return toDispensary(current);
     const previous = await this.dialect.db
@@ -81,29 +91,11 @@ export class Dispensaries implements DispensaryRepository {
       .selectFrom('dispensaries as d')
       .leftJoin('items as i', 'i.dispensary_id', 'd.id')
       .select(({ fn }) => [
-        'd.id',
-        'd.name',
-        'd.created_at',
-        'd.updated_at',
-        'd.published',
-        'd.slug',
-        'd.show_stock',
-        'd.show_regular_price',
-        'd.show_potency',
+        ...LIST_COLUMNS,
         fn.count<number>('i.id').as('item_count'),
         fn.sum<number>('i.active').as('active_count'),
       ])
-      .groupBy([
-        'd.id',
-        'd.name',
-        'd.created_at',
-        'd.updated_at',
-        'd.published',
-        'd.slug',
-        'd.show_stock',
-        'd.show_regular_price',
-        'd.show_potency',
-      ])
+      .groupBy(LIST_COLUMNS)
       .orderBy('d.id')
       .execute();
     return rows.map((row) => ({
@@ -156,20 +148,14 @@ export class Dispensaries implements DispensaryRepository {
   }
 
   async getStoreInfo(dispensaryId: number): Promise<StoreInfo | undefined> {
-    const row = await this.dialect.db
-      .selectFrom('dispensaries')
+    const row = await dispensaryWhere(this.dialect.db, 'id', dispensaryId)
       .select(STORE_INFO_COLUMNS)
-      .where('id', '=', dispensaryId)
       .executeTakeFirst();
     return row && toStoreInfo(row);
   }
 
   async getStoreInfoAt(dispensaryId: number): Promise<{ info: StoreInfo; cursor: number } | undefined> {
-    const query = this.dialect.db
-      .selectFrom('dispensaries')
-      .select(STORE_INFO_COLUMNS)
-      .where('id', '=', dispensaryId)
-      .compile();
+    const query = dispensaryWhere(this.dialect.db, 'id', dispensaryId).select(STORE_INFO_COLUMNS).compile();
     return this.dialect.readTransaction(async (readArrays) => {
       const [row] = await readArrays(query);
       if (!row) return undefined;
@@ -185,10 +171,8 @@ export class Dispensaries implements DispensaryRepository {
     actor: Actor = OPERATOR,
   ): Promise<StoreInfo | undefined> {
     return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
-      const before = await trx
-        .selectFrom('dispensaries')
+      const before = await dispensaryWhere(trx, 'id', dispensaryId)
         .select(STORE_INFO_COLUMNS)
-        .where('id', '=', dispensaryId)
         .executeTakeFirst();
       if (!before) return { result: undefined };
       const row = await trx
@@ -215,10 +199,8 @@ export class Dispensaries implements DispensaryRepository {
   }
 
   async getPublishing(dispensaryId: number): Promise<Publishing | undefined> {
-    const row = await this.dialect.db
-      .selectFrom('dispensaries')
+    const row = await dispensaryWhere(this.dialect.db, 'id', dispensaryId)
       .select(PUBLISHING_COLUMNS)
-      .where('id', '=', dispensaryId)
       .executeTakeFirst();
     return row && toPublishing(row);
   }
@@ -270,14 +252,27 @@ export class Dispensaries implements DispensaryRepository {
   }
 
   async findBySlug(slug: string): Promise<PublishedDispensary | undefined> {
-    const row = await this.dialect.db
-      .selectFrom('dispensaries')
+    const row = await dispensaryWhere(this.dialect.db, 'slug', slug)
       .select(['id', ...PUBLISHING_COLUMNS])
-      .where('slug', '=', slug)
       .executeTakeFirst();
     return row && { id: Number(row.id), ...toPublishing(row) };
   }
 }
+
+/** The columns a dispensary is found by, and what each holds. */
+type DispensaryKey = { id: number; slug: string; token_digest: string };
+
+/** The dispensary whose `column` is `value`, for a read (in `db` or a write's transaction) to choose its columns. */
+const dispensaryWhere = <Column extends keyof DispensaryKey>(
+  db: Pick<Transaction<Database>, 'selectFrom'>,
+  column: Column,
+  value: DispensaryKey[Column],
+) => {
+  // Widened for Kysely, which cannot type a comparison with a generic column; the signature pairs them.
+  const key: keyof DispensaryKey = column;
+  const wanted: DispensaryKey[keyof DispensaryKey] = value;
+  return db.selectFrom('dispensaries').where(key, '=', wanted);
+};
 
 const PUBLISHING_COLUMNS = ['published', 'slug', 'show_stock', 'show_regular_price', 'show_potency'] as const;
 

@@ -7,7 +7,7 @@ import type { FeedEntry } from '../batches.js';
 import type { Dialect } from '../dialect.js';
 import type { Database, SpecialTable } from '../schema.js';
 import type { Actor, DispensarySpecials, SpecialRepository } from '../store.js';
-import { type ChangeRecord, now, OPERATOR, type Writer } from '../write.js';
+import { type ChangeRecord, now, OPERATOR, type Writer, type Written } from '../write.js';
 import { readItemJson, readPricing } from './menu-queries.js';
 
 /** Who records a special boundary, in the audit log. */
@@ -78,10 +78,7 @@ export class Specials implements SpecialRepository {
     fields: SpecialFields,
     actor: Actor = OPERATOR,
   ): Promise<Special | undefined> {
-    return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
-      const zone = await timezoneOf(trx, dispensaryId);
-      if (zone === undefined) return { result: undefined };
-      const before = await specialsOf(trx, dispensaryId);
+    return this.inDispensary(dispensaryId, actor, undefined, async (trx, zone, before) => {
       const at = now();
       const row = await trx
         .insertInto('specials')
@@ -117,10 +114,8 @@ export class Specials implements SpecialRepository {
     fields: SpecialFields,
     actor: Actor = OPERATOR,
   ): Promise<Special | undefined> {
-    return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
-      const zone = await timezoneOf(trx, dispensaryId);
-      const before = await specialsOf(trx, dispensaryId);
-      if (zone === undefined || !before.some((special) => special.id === id)) return { result: undefined };
+    return this.inDispensary(dispensaryId, actor, undefined, async (trx, zone, before) => {
+      if (!before.some((special) => special.id === id)) return { result: undefined };
       const row = await trx
         .updateTable('specials')
         .set(valuesOf(fields, now()))
@@ -136,11 +131,9 @@ export class Specials implements SpecialRepository {
   }
 
   async remove(dispensaryId: number, id: number, actor: Actor = OPERATOR): Promise<boolean> {
-    return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
-      const zone = await timezoneOf(trx, dispensaryId);
-      const before = await specialsOf(trx, dispensaryId);
+    return this.inDispensary(dispensaryId, actor, false, async (trx, zone, before) => {
       const special = before.find((other) => other.id === id);
-      if (zone === undefined || !special) return { result: false };
+      if (!special) return { result: false };
       await trx
         .deleteFrom('specials')
         .where('dispensary_id', '=', dispensaryId)
@@ -185,9 +178,7 @@ export class Specials implements SpecialRepository {
     at: string,
     actor: Actor = BOUNDARY_ACTOR,
   ): Promise<number | undefined> {
-    return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
-      const zone = await timezoneOf(trx, dispensaryId);
-      if (zone === undefined) return { result: undefined };
+    return this.inDispensary(dispensaryId, actor, undefined, async (trx, zone, specials) => {
       // The claim: a second process inserting the same key waits for this transaction, then inserts nothing.
       const claimed = await trx
         .insertInto('special_boundaries')
@@ -202,7 +193,6 @@ export class Specials implements SpecialRepository {
         .where('dispensary_id', '=', dispensaryId)
         .where('at', '<', expired)
         .execute();
-      const specials = await specialsOf(trx, dispensaryId);
       const instant = Date.parse(at);
       const feed = await this.repriced(trx, dispensaryId, zone, specials, specials, instant - 1, instant);
       if (feed.length === 0) return { result: 0 };
@@ -216,6 +206,23 @@ export class Specials implements SpecialRepository {
           feed,
         },
       };
+    });
+  }
+
+  /**
+   * A write of a dispensary's specials, in its turn, with its time zone (the specials' times are read in
+   * it) and its specials as they are before the write; for a dispensary that is not there it changes
+   * nothing and answers `missing`.
+   */
+  private inDispensary<T>(
+    dispensaryId: number,
+    actor: Actor,
+    missing: T,
+    work: (trx: Transaction<Database>, zone: string | null, before: Special[]) => Promise<Written<T>>,
+  ): Promise<T> {
+    return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
+      const zone = await timezoneOf(trx, dispensaryId);
+      return zone === undefined ? { result: missing } : work(trx, zone, await specialsOf(trx, dispensaryId));
     });
   }
 

@@ -5,6 +5,16 @@ import { formABody, formBHeaders } from '../../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime } from '../../helpers/runtime.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** The seeded dispensary's times and publishing, as its detail and its list entry both show them. */
+const SEEDED_UNPUBLISHED = {
+  created_at: expect.stringMatching(ISO),
+  updated_at: expect.stringMatching(ISO),
+  published: false,
+  slug: null,
+  show_stock: false,
+  show_regular_price: true,
+  show_potency: true,
+};
 
 describe('sync API: dispensaries, happy paths', () => {
   let runtime: TestRuntime;
@@ -96,13 +106,7 @@ describe('sync API: dispensaries, happy paths', () => {
       expect(response.json()).toEqual({
         id: runtime.seed.dispensaryId,
         name: 'Test Collective',
-        created_at: expect.stringMatching(ISO),
-        updated_at: expect.stringMatching(ISO),
-        published: false,
-        slug: null,
-        show_stock: false,
-        show_regular_price: true,
-        show_potency: true,
+        ...SEEDED_UNPUBLISHED,
         store: { name: 'Test Collective', ...UNSET_STORE_INFO, updated_at: expect.stringMatching(ISO) },
       });
     });
@@ -116,13 +120,7 @@ describe('sync API: dispensaries, happy paths', () => {
         name: 'Test Collective',
         items: 4,
         active_items: 3,
-        created_at: expect.stringMatching(ISO),
-        updated_at: expect.stringMatching(ISO),
-        published: false,
-        slug: null,
-        show_stock: false,
-        show_regular_price: true,
-        show_potency: true,
+        ...SEEDED_UNPUBLISHED,
       });
       expect(list.map((entry: { name: string }) => entry.name)).toContain('Green Leaf');
       expect(response.body).not.toContain(runtime.seed.token);

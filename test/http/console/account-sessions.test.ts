@@ -27,7 +27,17 @@ async function listening(config: Partial<ServerConfig> = {}, scryptCost?: Scrypt
   const server = await listeningForAccounts(config, scryptCost);
   const signIn = (email: string, password: string, headers: Record<string, string> = {}) =>
     server.call('POST', '/session', undefined, { email, password }, headers);
-  return { ...server, signIn };
+  /** Two new accounts: two sessions of `who`, then one of `bystander` (which a change of `who`'s leaves). */
+  const twoSessionsAndABystander = async (who: string, bystander: string) => {
+    await server.account(who);
+    await server.account(bystander);
+    return [
+      sessionOf(await signIn(who, PASSWORD)),
+      sessionOf(await signIn(who, PASSWORD)),
+      sessionOf(await signIn(bystander, PASSWORD)),
+    ] as const;
+  };
+  return { ...server, signIn, twoSessionsAndABystander };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -188,11 +198,10 @@ describe('accounts signing in to the console', () => {
   });
 
   it('changes the password with the current one: the other sessions end, this one stays, and the audit log keeps no secret', async () => {
-    await server.account('changer@example.com');
-    await server.account('bystander2@example.com');
-    const here = sessionOf(await server.signIn('changer@example.com', PASSWORD));
-    const elsewhere = sessionOf(await server.signIn('changer@example.com', PASSWORD));
-    const other = sessionOf(await server.signIn('bystander2@example.com', PASSWORD));
+    const [here, elsewhere, other] = await server.twoSessionsAndABystander(
+      'changer@example.com',
+      'bystander2@example.com',
+    );
     // A reset link issued before the change stops working with it.
     const reset = await server.runtime.services.accounts.resetPassword(
       'changer@example.com',
@@ -257,11 +266,10 @@ describe('accounts signing in to the console', () => {
   });
 
   it("signs out everywhere: every session of the account ends, another account's stays", async () => {
-    await server.account('everywhere@example.com');
-    await server.account('other@example.com');
-    const laptop = sessionOf(await server.signIn('everywhere@example.com', PASSWORD));
-    const phone = sessionOf(await server.signIn('everywhere@example.com', PASSWORD));
-    const other = sessionOf(await server.signIn('other@example.com', PASSWORD));
+    const [laptop, phone, other] = await server.twoSessionsAndABystander(
+      'everywhere@example.com',
+      'other@example.com',
+    );
     const out = await server.call('DELETE', '/sessions', laptop);
     expect(out.status, out.body).toBe(200);
     expect(JSON.parse(out.body)).toEqual({ ended_sessions: 2 });

@@ -9,36 +9,24 @@ import { STORE_INFO_EXAMPLE } from '../../../forms/examples.js';
 
 const { updated_at: _updatedAt, ...storeFields } = STORE_INFO_EXAMPLE;
 
+/** The demo dispensary's fields that both its detail and its list entry show (after id, name, counts). */
+const DEMO_DISPENSARY = {
+  created_at: '2026-11-20T09:00:00.000Z',
+  updated_at: '2026-11-25T12:00:00.000Z',
+  published: true,
+  slug: 'demo',
+  show_stock: false,
+  show_regular_price: true,
+  show_potency: true,
+};
+
 /** Example requests and answers for the OpenAPI document (each checked against its schema by a test). */
 const EXAMPLES = {
   createDispensary: { ...storeFields, name: 'Green Leaf Collective', hours: null },
   storeInfoPatch: { phone: '+1 510 555 0199', website: null },
   publish: { published: true, slug: 'demo', show_stock: false },
-  dispensary: {
-    id: 1,
-    name: 'Demo Collective',
-    created_at: '2026-11-20T09:00:00.000Z',
-    updated_at: '2026-11-25T12:00:00.000Z',
-    published: true,
-    slug: 'demo',
-    show_stock: false,
-    show_regular_price: true,
-    show_potency: true,
-    store: STORE_INFO_EXAMPLE,
-  },
-  dispensarySummary: {
-    id: 1,
-    name: 'Demo Collective',
-    items: 12,
-    active_items: 11,
-    created_at: '2026-11-20T09:00:00.000Z',
-    updated_at: '2026-11-25T12:00:00.000Z',
-    published: true,
-    slug: 'demo',
-    show_stock: false,
-    show_regular_price: true,
-    show_potency: true,
-  },
+  dispensary: { id: 1, name: 'Demo Collective', ...DEMO_DISPENSARY, store: STORE_INFO_EXAMPLE },
+  dispensarySummary: { id: 1, name: 'Demo Collective', items: 12, active_items: 11, ...DEMO_DISPENSARY },
   createdDispensary: {
     id: 2,
     name: 'Green Leaf Collective',

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { EndedSessionsOut } from './shared.schemas.js';
 
 /** The schemas of the own-password route (src/http/routes/admin/own-password.ts). */
 
@@ -14,11 +15,8 @@ export const ChangePasswordBody = Type.Object(
   },
 );
 
-export const PasswordChangedOut = Type.Object(
-  {
-    ended_sessions: Type.Integer({
-      description: 'How many other sessions of the account ended (the one the change was made from stays).',
-    }),
-  },
-  { additionalProperties: false, title: 'PasswordChanged', examples: [{ ended_sessions: 1 }] },
+export const PasswordChangedOut = EndedSessionsOut(
+  'PasswordChanged',
+  'How many other sessions of the account ended (the one the change was made from stays).',
+  1,
 );

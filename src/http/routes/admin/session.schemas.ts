@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { EndedSessionsOut } from './shared.schemas.js';
 
 /** The schemas of the console's sign-in routes (src/http/routes/admin/session.ts). */
 
@@ -28,13 +29,10 @@ export const SignInBody = Type.Object(
   },
 );
 
-export const SignedOutOut = Type.Object(
-  {
-    ended_sessions: Type.Integer({
-      description: 'How many sessions of the account ended, this one included.',
-    }),
-  },
-  { additionalProperties: false, title: 'SignedOut', examples: [{ ended_sessions: 2 }] },
+export const SignedOutOut = EndedSessionsOut(
+  'SignedOut',
+  'How many sessions of the account ended, this one included.',
+  2,
 );
 
 export const SessionOut = Type.Object(

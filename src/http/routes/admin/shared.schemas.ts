@@ -21,3 +21,10 @@ export const OptionalCount = (pattern: string, maximum: number, description: str
 export const DispensaryId = IdText('Dispensary id');
 
 export const IdParams = Type.Object({ id: DispensaryId });
+
+/** An answer that says how many sessions of the account a change ended (`description` says which). */
+export const EndedSessionsOut = (title: string, description: string, example: number) =>
+  Type.Object(
+    { ended_sessions: Type.Integer({ description }) },
+    { additionalProperties: false, title, examples: [{ ended_sessions: example }] },
+  );

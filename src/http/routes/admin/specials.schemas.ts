@@ -3,10 +3,9 @@ import { Nullable } from '../../../domain/nullable.js';
 import {
   SPECIAL_EXAMPLE,
   SPECIAL_FIELDS,
+  SPECIAL_OUT_FIELDS,
   SpecialInputSchema,
   SpecialPatchSchema,
-  SpecialScheduleFields,
-  SpecialTargetsOutSchema,
 } from '../../../domain/special-schema.js';
 import { CHECKED_BY_CODE } from '../../pipeline/document-notes.js';
 import { DispensaryId, IdText, OptionalCount } from './shared.schemas.js';
@@ -45,13 +44,7 @@ export const SpecialOut = Type.Object(
   {
     id: Type.Integer(),
     dispensary_id: Type.Integer(),
-    name: SPECIAL_FIELDS.name,
-    description: SPECIAL_FIELDS.description,
-    kind: SPECIAL_FIELDS.kind,
-    value: SPECIAL_FIELDS.value,
-    applies_to: SpecialTargetsOutSchema,
-    menu_type: SPECIAL_FIELDS.menu_type,
-    ...SpecialScheduleFields,
+    ...SPECIAL_OUT_FIELDS,
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
