@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sameCanonical } from '../../domain/canonical.js';
 import type { MenuItem } from '../../domain/item.js';
 import { headlinePotency } from '../../domain/item-reads.js';
 import { type PricedItemRecord, pricedItemRecord } from '../../domain/priced-item.js';
@@ -262,6 +263,13 @@ export function facetsOf(rows: readonly Row[], facets: readonly Facet[]) {
   return counts;
 }
 
+/** A menu version an index was built from, and that index (its rows in the items' order). */
+export interface BuiltFrom {
+  items: readonly MenuItem[];
+  pricing: MenuPricing;
+  index: MenuIndex;
+}
+
 /** One menu's rows and the results of its recent queries (a few, the most recent kept). */
 export class MenuIndex {
   private readonly results = new Map<string, Result>();
@@ -270,8 +278,26 @@ export class MenuIndex {
 
   constructor(readonly rows: readonly Row[]) {}
 
-  static of(items: readonly MenuItem[], pricing: MenuPricing): MenuIndex {
-    return new MenuIndex(items.map((item) => rowOf(item, pricing)));
+  /**
+   * The index of a menu version. With the version before (`previous`: its items, pricing and index), an
+   * item equal to its earlier self, priced alike, keeps its row: a one-item change builds one row, not
+   * the menu's thousands (the store still reads every item: the live feed leaves inactive items' changes
+   * out, so it cannot tell the menu reader which of them changed).
+   */
+  static of(items: readonly MenuItem[], pricing: MenuPricing, previous?: BuiltFrom): MenuIndex {
+    const before = new Map<number, number>();
+    if (previous && previous.pricing.print === pricing.print)
+      for (const [at, item] of previous.items.entries()) before.set(item.id, at);
+    return new MenuIndex(
+      items.map((item) => {
+        const at = before.get(item.id);
+        const earlier = at === undefined ? undefined : previous!.items[at]!;
+        const row = at === undefined ? undefined : previous!.index.rows[at];
+        return earlier && row && sameCanonical(earlier, item) && latestChange(earlier) === latestChange(item)
+          ? row
+          : rowOf(item, pricing);
+      }),
+    );
   }
 
   /** The row of an item by its id, or by its external_id (`ext:`); undefined when there is none. */
