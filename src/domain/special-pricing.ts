@@ -87,6 +87,18 @@ export class MenuPricing {
       .sort((a, b) => a.special.id - b.special.id);
   }
 
+  private printKept?: string;
+
+  /**
+   * A text two pricings share when they price every item alike: the specials in force (each whole) and
+   * when each stops applying. Lets what is made of an item's prices be kept from one menu version to the
+   * next (src/forms/form-v1/engine.ts).
+   */
+  get print(): string {
+    this.printKept ??= JSON.stringify(this.inForce.map((entry) => [entry.special, entry.applied]));
+    return this.printKept;
+  }
+
   /** The specials in force at the instant, by id. */
   get specialIds(): number[] {
     return this.inForce.map((entry) => entry.special.id);

@@ -5,6 +5,7 @@ import { decodeCursor, encodeCursor } from '../../src/forms/form-v1/engine.js';
 import { FIELD_NAMES } from '../../src/forms/form-v1/item.js';
 import { PinnedMenus } from '../../src/forms/form-v1/pinned-menus.js';
 import { orderKey, parseMenuQuery } from '../../src/forms/form-v1/query.js';
+import { SearchIndex, WEIGHTS } from '../../src/forms/form-v1/search-index.js';
 import { type EventStreamClient, openEvents } from '../helpers/events.js';
 import { UUID } from '../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
@@ -808,5 +809,49 @@ describe('Form v1: the menu versions pagings read', () => {
     now = 1_950;
     expect(pinned.find(1, 102)).toBeUndefined();
     expect(pinned.find(1, 100)).toBe(a);
+  });
+});
+
+describe('Form v1: the search index', () => {
+  /** Relevance worked out plainly, item by item over every word of every group (what `q` promises). */
+  const plain = (groups: readonly (readonly string[])[], words: readonly string[]) => {
+    let total = 0;
+    for (const [index, word] of words.entries()) {
+      const last = index === words.length - 1;
+      let best = 0;
+      for (const [at, group] of groups.entries()) {
+        for (const candidate of group) {
+          const found = candidate === word ? 2 : last && candidate.startsWith(word) ? 1 : 0;
+          best = Math.max(best, found * WEIGHTS[at]!);
+        }
+      }
+      if (best === 0) return 0;
+      total += best;
+    }
+    return total;
+  };
+
+  it('scores every item as a plain scan of its words does, in every group, with the last word a prefix', () => {
+    // Few short words, so that words repeat, begin one another and sit in several groups of an item.
+    const word = fc.constantFrom('a', 'ab', 'abc', 'b', 'ba', 'bab', 'c');
+    const group = fc.array(word, { maxLength: 4 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(group, group, group), { maxLength: 12 }),
+        fc.array(word, { minLength: 1, maxLength: 3 }),
+        (items, words) => {
+          const index = new SearchIndex(items);
+          // Twice: the index's buffers are reused from one search to the next.
+          for (let round = 0; round < 2; round++) {
+            const found = index.search(words);
+            const expected = items.flatMap((groups, row) => {
+              const score = plain(groups, words);
+              return score > 0 ? [[row, score]] : [];
+            });
+            expect(found.rows.map((row, at) => [row, found.scores[at]])).toEqual(expected);
+          }
+        },
+      ),
+    );
   });
 });

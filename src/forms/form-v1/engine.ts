@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sameCanonical } from '../../domain/canonical.js';
 import type { MenuItem } from '../../domain/item.js';
 import { headlinePotency } from '../../domain/item-reads.js';
 import { type PricedItemRecord, pricedItemRecord } from '../../domain/priced-item.js';
@@ -6,6 +7,7 @@ import type { MenuPricing } from '../../domain/special-pricing.js';
 import { ServiceError } from '../../services/errors.js';
 import type { Facet, MenuQuery, SortKey } from './query.js';
 import { orderKey } from './query.js';
+import { SearchIndex } from './search-index.js';
 
 /**
  * The query engine of `/v1/menu`: one index per menu (built once from the items the menu reader keeps,
@@ -55,7 +57,7 @@ export interface Row {
   active: boolean;
   /** The latest change of a price entry (ISO time), or "" when none is known. */
   updatedAt: string;
-  /** Folded words, by weight: the name's, then brand and strain, then the rest. */
+  /** Folded words, by weight (search-index.ts, WEIGHTS): the name's, then brand and strain, then the rest. */
   words: readonly (readonly string[])[];
 }
 
@@ -134,32 +136,6 @@ export function rowOf(item: MenuItem, pricing: MenuPricing): Row {
       [record.description, ...record.tags, ...record.effects, ...record.flavors].flatMap(wordsOf),
     ],
   };
-}
-
-/** How much a match in each group of an item's words counts (name, brand and strain, the rest). */
-const WEIGHTS = [4, 2, 1];
-
-/**
- * An item's relevance for the query words (folded), 0 when a word is not found: every word must be
- * some word of the item, the last may be the start of one ("blue dr" finds Blue Dream). A whole word
- * counts more than a prefix, and the name more than the rest.
- */
-export function relevance(row: Row, words: readonly string[]): number {
-  let score = 0;
-  for (let index = 0; index < words.length; index++) {
-    const word = words[index]!;
-    const prefix = index === words.length - 1;
-    let best = 0;
-    for (let group = 0; group < row.words.length; group++) {
-      for (const candidate of row.words[group]!) {
-        const found = candidate === word ? 2 : prefix && candidate.startsWith(word) ? 1 : 0;
-        best = Math.max(best, found * WEIGHTS[group]!);
-      }
-    }
-    if (best === 0) return 0;
-    score += best;
-  }
-  return score;
 }
 
 const overlaps = (potency: Range | null, min?: number, max?: number) =>
@@ -287,14 +263,41 @@ export function facetsOf(rows: readonly Row[], facets: readonly Facet[]) {
   return counts;
 }
 
+/** A menu version an index was built from, and that index (its rows in the items' order). */
+export interface BuiltFrom {
+  items: readonly MenuItem[];
+  pricing: MenuPricing;
+  index: MenuIndex;
+}
+
 /** One menu's rows and the results of its recent queries (a few, the most recent kept). */
 export class MenuIndex {
   private readonly results = new Map<string, Result>();
+  /** Built the first time a query has `q`: most menu versions are never searched. */
+  private searchIndex?: SearchIndex;
 
   constructor(readonly rows: readonly Row[]) {}
 
-  static of(items: readonly MenuItem[], pricing: MenuPricing): MenuIndex {
-    return new MenuIndex(items.map((item) => rowOf(item, pricing)));
+  /**
+   * The index of a menu version. With the version before (`previous`: its items, pricing and index), an
+   * item equal to its earlier self, priced alike, keeps its row: a one-item change builds one row, not
+   * the menu's thousands (the store still reads every item: the live feed leaves inactive items' changes
+   * out, so it cannot tell the menu reader which of them changed).
+   */
+  static of(items: readonly MenuItem[], pricing: MenuPricing, previous?: BuiltFrom): MenuIndex {
+    const before = new Map<number, number>();
+    if (previous && previous.pricing.print === pricing.print)
+      for (const [at, item] of previous.items.entries()) before.set(item.id, at);
+    return new MenuIndex(
+      items.map((item) => {
+        const at = before.get(item.id);
+        const earlier = at === undefined ? undefined : previous!.items[at]!;
+        const row = at === undefined ? undefined : previous!.index.rows[at];
+        return earlier && row && sameCanonical(earlier, item) && latestChange(earlier) === latestChange(item)
+          ? row
+          : rowOf(item, pricing);
+      }),
+    );
   }
 
   /** The row of an item by its id, or by its external_id (`ext:`); undefined when there is none. */
@@ -312,13 +315,16 @@ export class MenuIndex {
     const words = query.q ? wordsOf(query.q) : [];
     const ranked: Ranked[] = [];
     const filtered: Row[] = [];
-    for (const row of this.rows) {
-      if (!matches(row, query)) continue;
-      const score = words.length > 0 ? relevance(row, words) : 0;
-      if (words.length > 0 && score === 0) continue;
+    const keep = (row: Row, score: number) => {
+      if (!matches(row, query)) return;
       filtered.push(row);
       ranked.push({ row, value: sortValue(row, sort, query, score) });
-    }
+    };
+    if (words.length > 0) {
+      this.searchIndex ??= new SearchIndex(this.rows.map((row) => row.words));
+      const found = this.searchIndex.search(words);
+      for (const [index, at] of found.rows.entries()) keep(this.rows[at]!, found.scores[index]!);
+    } else for (const row of this.rows) keep(row, 0);
     if (sort !== undefined) {
       ranked.sort((a, b) => compareKeys(a.value, a.row.id, b.value, b.row.id, query.descending));
     }

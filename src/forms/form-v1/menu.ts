@@ -9,7 +9,7 @@ import { encodedOf, identityOf } from '../../services/snapshots/codings.js';
 import { negotiateEncoding } from '../../services/snapshots/encoding.js';
 import { andThen } from '../../util/maybe-promise.js';
 import type { FormContext, FormMenu } from '../form.js';
-import { decodeCursor, MenuIndex, orderPrint, type Position, page } from './engine.js';
+import { type BuiltFrom, decodeCursor, MenuIndex, orderPrint, type Position, page } from './engine.js';
 import { FIELD_NAMES, project, V1ItemSchema, V1MenuSchema } from './item.js';
 import { V1_MENU_PARAMETERS } from './parameters.js';
 import { PINNED_TTL_MS, PinnedMenus } from './pinned-menus.js';
@@ -39,11 +39,17 @@ const kept = new WeakMap<PricedMenu, Kept>();
  */
 const changeItems = new WeakMap<PricedMenu, (item: MenuItem) => PricedItemRecord>();
 
-function keptOf(menu: PricedMenu): Kept {
+/**
+ * The index and answers kept with the menu, made when not kept yet; `latest` holds each dispensary's
+ * menu version indexed last, whose unchanged items' rows the next version's index keeps.
+ */
+function keptOf(latest: Map<number, BuiltFrom>, dispensaryId: number, menu: PricedMenu): Kept {
   let entry = kept.get(menu);
   if (!entry) {
+    const index = MenuIndex.of(menu.items, menu.pricing, latest.get(dispensaryId));
+    latest.set(dispensaryId, { items: menu.items, pricing: menu.pricing, index });
     entry = {
-      index: MenuIndex.of(menu.items, menu.pricing),
+      index,
       answers: new Map(),
       cursor: cursorOf(menu.items),
     };
@@ -94,6 +100,7 @@ const versionGone = () =>
  */
 export function v1Menu({ menus }: FormContext): FormMenu {
   const pinned = new PinnedMenus<Kept>();
+  const latest = new Map<number, BuiltFrom>();
 
   /**
    * The menu version a page is read from: the current one, unless the cursor's version was another
@@ -119,7 +126,7 @@ export function v1Menu({ menus }: FormContext): FormMenu {
     ) =>
     (dispensaryId: number, acceptEncoding?: string | string[]) =>
       andThen(menus.priced(dispensaryId), (priced) => {
-        const menu = choose(dispensaryId, keptOf(priced));
+        const menu = choose(dispensaryId, keptOf(latest, dispensaryId, priced));
         const encoding = negotiateEncoding(acceptEncoding);
         const { answers } = menu;
         const answerKey = `${encoding}|${key}`;
