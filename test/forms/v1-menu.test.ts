@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from '../../src/forms/form-v1/engine.js';
+import { decodeCursor, encodeCursor } from '../../src/forms/form-v1/cursor.js';
 import { FIELD_NAMES } from '../../src/forms/form-v1/item.js';
 import { PinnedMenus } from '../../src/forms/form-v1/pinned-menus.js';
 import { orderKey, parseMenuQuery } from '../../src/forms/form-v1/query.js';

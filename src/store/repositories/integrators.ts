@@ -1,89 +1,23 @@
 import type { Dialect } from '../dialect.js';
 import type {
   AccessRequest,
-  AccessRequestStatus,
   Account,
   Actor,
   Integrator,
   IntegratorProfile,
   IntegratorRepository,
-  IntegratorStatus,
   NewIntegratorCredential,
 } from '../store.js';
-import { type ChangeRecord, now, OPERATOR, type Writer } from '../write.js';
-
-const COLUMNS = [
-  'integrators.account_id',
-  'accounts.email',
-  'integrators.name',
-  'integrators.company',
-  'integrators.building',
-  'integrators.status',
-  'integrators.credential_username',
-  'integrators.created_at',
-  'integrators.updated_at',
-] as const;
-
-interface IntegratorRow {
-  account_id: number;
-  email: string;
-  name: string;
-  company: string;
-  building: string;
-  status: string;
-  credential_username: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-function toIntegrator(row: IntegratorRow): Integrator {
-  return {
-    accountId: Number(row.account_id),
-    email: row.email,
-    name: row.name,
-    company: row.company,
-    building: row.building,
-    status: row.status as IntegratorStatus,
-    credentialUsername: row.credential_username,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function toAccessRequest(row: {
-  id: number;
-  account_id: number;
-  email: string;
-  company: string;
-  building: string;
-  dispensary_id: number;
-  dispensary_name: string;
-  status: string;
-  token_digest: string | null;
-  decided_by: string | null;
-  created_at: string;
-  updated_at: string;
-}): AccessRequest {
-  return {
-    id: Number(row.id),
-    accountId: Number(row.account_id),
-    email: row.email,
-    company: row.company,
-    building: row.building,
-    dispensaryId: Number(row.dispensary_id),
-    dispensaryName: row.dispensary_name,
-    status: row.status as AccessRequestStatus,
-    hasToken: row.token_digest !== null,
-    decidedBy: row.decided_by,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-/** The change notice and audit entry of an integrator's registration: who, never a secret. */
-function integratorChange(action: string, email: string, detail: Record<string, unknown> = {}): ChangeRecord {
-  return { kind: 'account', dispensaryId: null, subject: email, action, detail: { email, ...detail } };
-}
+import { now, OPERATOR, type Writer } from '../write.js';
+import {
+  accessQuery,
+  COLUMNS,
+  integratorChange,
+  integratorIn,
+  setCredentialReach,
+  toAccessRequest,
+  toIntegrator,
+} from './integrator-rows.js';
 
 export class Integrators implements IntegratorRepository {
   constructor(
@@ -279,7 +213,7 @@ export class Integrators implements IntegratorRepository {
         })
         .where('account_id', '=', accountId)
         .execute();
-      const row = await this.selectIn(trx, accountId);
+      const row = await integratorIn(trx, accountId);
       return {
         result: row,
         change: integratorChange('integrator.approve', row.email, { credential: credential.username }),
@@ -296,7 +230,7 @@ export class Integrators implements IntegratorRepository {
         .where('status', '=', 'waiting')
         .executeTakeFirst();
       if (Number(declined.numUpdatedRows) === 0) return { result: undefined };
-      const row = await this.selectIn(trx, accountId);
+      const row = await integratorIn(trx, accountId);
       return { result: row, change: integratorChange('integrator.decline', row.email) };
     });
   }
@@ -366,7 +300,7 @@ export class Integrators implements IntegratorRepository {
     accountId?: number;
     dispensaryIds?: readonly number[];
   }): Promise<AccessRequest[]> {
-    let query = this.accessQuery();
+    let query = accessQuery(this.dialect.db);
     if (filter.accountId !== undefined) query = query.where('r.account_id', '=', filter.accountId);
     if (filter.dispensaryIds !== undefined) {
       if (filter.dispensaryIds.length === 0) return [];
@@ -376,7 +310,7 @@ export class Integrators implements IntegratorRepository {
   }
 
   async getAccessRequest(id: number): Promise<AccessRequest | undefined> {
-    const row = await this.accessQuery().where('r.id', '=', id).executeTakeFirst();
+    const row = await accessQuery(this.dialect.db).where('r.id', '=', id).executeTakeFirst();
     return row && toAccessRequest(row);
   }
 
@@ -413,21 +347,7 @@ export class Integrators implements IntegratorRepository {
           },
         };
       }
-      const credential = await trx
-        .selectFrom('credentials')
-        .select('dispensary_ids')
-        .where('username', '=', username)
-        .executeTakeFirst();
-      const ids = new Set<number>(
-        credential?.dispensary_ids ? (JSON.parse(credential.dispensary_ids) as number[]) : [],
-      );
-      if (decision === 'approved') ids.add(request.dispensaryId);
-      else ids.delete(request.dispensaryId);
-      await trx
-        .updateTable('credentials')
-        .set({ dispensary_ids: JSON.stringify([...ids].sort((a, b) => a - b)) })
-        .where('username', '=', username)
-        .execute();
+      await setCredentialReach(trx, username, request.dispensaryId, decision === 'approved');
       // A credential change: every process forgets the dispensaries it remembered the credential may read.
       return {
         result: true,
@@ -470,40 +390,5 @@ export class Integrators implements IntegratorRepository {
         },
       };
     });
-  }
-
-  private accessQuery() {
-    return this.dialect.db
-      .selectFrom('integrator_access as r')
-      .innerJoin('accounts as a', 'a.id', 'r.account_id')
-      .innerJoin('integrators as i', 'i.account_id', 'r.account_id')
-      .innerJoin('dispensaries as d', 'd.id', 'r.dispensary_id')
-      .select([
-        'r.id',
-        'r.account_id',
-        'a.email',
-        'i.company',
-        'i.building',
-        'r.dispensary_id',
-        'd.name as dispensary_name',
-        'r.status',
-        'r.token_digest',
-        'r.decided_by',
-        'r.created_at',
-        'r.updated_at',
-      ]);
-  }
-
-  private async selectIn(
-    trx: Parameters<Parameters<Writer['write']>[1]>[0],
-    accountId: number,
-  ): Promise<Integrator> {
-    const row = await trx
-      .selectFrom('integrators')
-      .innerJoin('accounts', 'accounts.id', 'integrators.account_id')
-      .select(COLUMNS)
-      .where('integrators.account_id', '=', accountId)
-      .executeTakeFirstOrThrow();
-    return toIntegrator(row);
   }
 }
