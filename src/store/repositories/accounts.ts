@@ -46,6 +46,33 @@ function toAccount(row: AccountRow): Account {
   return account;
 }
 
+/**
+ * A new account row with no password (an invitation, an integrator's registration, or single sign-on's
+ * `ssoIdentity`), inside the caller's write.
+ */
+export async function insertAccount(
+  trx: Transaction<Database>,
+  email: string,
+  access: AccountAccess,
+  at: string,
+  ssoIdentity: string | null = null,
+): Promise<Account> {
+  const row = await trx
+    .insertInto('accounts')
+    .values({
+      email,
+      password_digest: null,
+      role: access.role,
+      dispensary_ids: JSON.stringify(access.dispensaryIds),
+      created_at: at,
+      updated_at: at,
+      sso_identity: ssoIdentity,
+    })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  return toAccount(row);
+}
+
 /** The change notice and audit entry of an account write: the email and access, never a secret. */
 function accountChange(action: string, account: Account, detail: Record<string, unknown> = {}): ChangeRecord {
   return {
@@ -73,19 +100,7 @@ export class Accounts implements AccountRepository {
       { actor, conflict: `an account with the email ${email} exists` },
       async (trx) => {
         const at = now();
-        const row = await trx
-          .insertInto('accounts')
-          .values({
-            email,
-            password_digest: null,
-            role: access.role,
-            dispensary_ids: JSON.stringify(access.dispensaryIds),
-            created_at: at,
-            updated_at: at,
-          })
-          .returning(COLUMNS)
-          .executeTakeFirstOrThrow();
-        const account = toAccount(row);
+        const account = await insertAccount(trx, email, access, at);
         await this.insertLink(trx, account.id, link, at);
         return {
           result: account,
@@ -290,21 +305,7 @@ export class Accounts implements AccountRepository {
     return this.writer.write(
       { actor: `account:${email}`, conflict: `an account with the email ${email} or this identity exists` },
       async (trx) => {
-        const at = now();
-        const row = await trx
-          .insertInto('accounts')
-          .values({
-            email,
-            password_digest: null,
-            role: access.role,
-            dispensary_ids: JSON.stringify(access.dispensaryIds),
-            created_at: at,
-            updated_at: at,
-            sso_identity: identity,
-          })
-          .returning(COLUMNS)
-          .executeTakeFirstOrThrow();
-        const account = toAccount(row);
+        const account = await insertAccount(trx, email, access, now(), identity);
         return {
           result: account,
           change: accountChange('account.sso_sign_in', account, {

@@ -9,6 +9,7 @@ import type {
   NewIntegratorCredential,
 } from '../store.js';
 import { now, OPERATOR, type Writer } from '../write.js';
+import { insertAccount } from './accounts.js';
 import {
   accessQuery,
   COLUMNS,
@@ -37,19 +38,8 @@ export class Integrators implements IntegratorRepository {
       { actor, conflict: `an account with the email ${email} exists` },
       async (trx) => {
         const at = now();
-        const row = await trx
-          .insertInto('accounts')
-          .values({
-            email,
-            password_digest: null,
-            role: 'integrator',
-            dispensary_ids: '[]',
-            created_at: at,
-            updated_at: at,
-          })
-          .returning(['id', 'created_at', 'updated_at'])
-          .executeTakeFirstOrThrow();
-        const accountId = Number(row.id);
+        const account = await insertAccount(trx, email, { role: 'integrator', dispensaryIds: [] }, at);
+        const accountId = account.id;
         await trx
           .insertInto('integrators')
           .values({
@@ -64,15 +54,6 @@ export class Integrators implements IntegratorRepository {
             updated_at: at,
           })
           .execute();
-        const account: Account = {
-          id: accountId,
-          email,
-          role: 'integrator',
-          dispensaryIds: [],
-          active: false,
-          createdAt: row.created_at,
-          updatedAt: row.updated_at,
-        };
         return {
           result: account,
           change: integratorChange('integrator.register', email, { company: profile.company }),
