@@ -153,23 +153,50 @@ export function TeamPage(props: { operator: boolean }) {
   );
 }
 
+type Decision = 'approve' | 'decline';
+
+/** Posts a decision on one entry of a list (to `path`), then `after`; the error of the last one that failed. */
+function useDecisions<T>(path: (subject: T, decision: Decision) => string, after: () => void) {
+  const [error, setError] = useState('');
+  const decide = async (subject: T, decision: Decision) => {
+    setError('');
+    try {
+      await api('POST', path(subject, decision));
+      after();
+    } catch (failure) {
+      setError(asApiError(failure).message);
+    }
+  };
+  return { error, decide };
+}
+
+/** Approve and Decline for an entry waiting on a decision; `who` names the entry to screen readers. */
+function DecisionButtons(props: { who: string; onDecide: (decision: Decision) => void }) {
+  return (
+    <>
+      <button type="button" onClick={() => props.onDecide('approve')}>
+        Approve <span class="visually-hidden">{props.who}</span>
+      </button>
+      <DangerButton name={`Decline ${props.who}`} onClick={() => props.onDecide('decline')}>
+        Decline
+      </DangerButton>
+    </>
+  );
+}
+
 /**
  * Integrators who registered at /developers (the operator's): approve or decline those waiting. Approval
  * lets them sign in and creates their API credential; `menu-api integrator` does the same.
  */
 function Integrators(props: { onDecided: () => void }) {
   const list = useLoad(() => api<IntegratorSummary[]>('GET', '/integrators'), []);
-  const [error, setError] = useState('');
-  const decide = async (integrator: IntegratorSummary, decision: 'approve' | 'decline') => {
-    setError('');
-    try {
-      await api('POST', `/integrators/${integrator.id}/${decision}`);
+  const { error, decide } = useDecisions<IntegratorSummary>(
+    (integrator, decision) => `/integrators/${integrator.id}/${decision}`,
+    () => {
       list.reload();
       props.onDecided();
-    } catch (failure) {
-      setError(asApiError(failure).message);
-    }
-  };
+    },
+  );
   return (
     <>
       <h2>Integrators</h2>
@@ -192,17 +219,10 @@ function Integrators(props: { onDecided: () => void }) {
             <td>{integrator.credential ?? '—'}</td>
             <td>
               {integrator.status === 'waiting' && (
-                <>
-                  <button type="button" onClick={() => decide(integrator, 'approve')}>
-                    Approve <span class="visually-hidden">{integrator.email}</span>
-                  </button>
-                  <DangerButton
-                    name={`Decline ${integrator.email}`}
-                    onClick={() => decide(integrator, 'decline')}
-                  >
-                    Decline
-                  </DangerButton>
-                </>
+                <DecisionButtons
+                  who={integrator.email}
+                  onDecide={(decision) => decide(integrator, decision)}
+                />
               )}
             </td>
           </tr>
@@ -250,16 +270,10 @@ function ChangeAccount(props: { account: AccountSummary; options: DispensaryOpti
  */
 function AccessRequests() {
   const list = useLoad(() => api<AccessRequestSummary[]>('GET', '/access-requests'), []);
-  const [error, setError] = useState('');
-  const decide = async (request: AccessRequestSummary, decision: 'approve' | 'decline') => {
-    setError('');
-    try {
-      await api('POST', `/access-requests/${request.id}/${decision}`);
-      list.reload();
-    } catch (failure) {
-      setError(asApiError(failure).message);
-    }
-  };
+  const { error, decide } = useDecisions<AccessRequestSummary>(
+    (request, decision) => `/access-requests/${request.id}/${decision}`,
+    list.reload,
+  );
   return (
     <>
       <h2>Integrators’ access requests</h2>
@@ -278,20 +292,10 @@ function AccessRequests() {
             <td>{when(request.created_at)}</td>
             <td>
               {request.status === 'waiting' && (
-                <>
-                  <button type="button" onClick={() => decide(request, 'approve')}>
-                    Approve{' '}
-                    <span class="visually-hidden">
-                      {request.email} for {request.dispensary_name}
-                    </span>
-                  </button>
-                  <DangerButton
-                    name={`Decline ${request.email} for ${request.dispensary_name}`}
-                    onClick={() => decide(request, 'decline')}
-                  >
-                    Decline
-                  </DangerButton>
-                </>
+                <DecisionButtons
+                  who={`${request.email} for ${request.dispensary_name}`}
+                  onDecide={(decision) => decide(request, decision)}
+                />
               )}
             </td>
           </tr>
