@@ -1,11 +1,11 @@
 import { type ChildProcess, execFile, type StdioOptions, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Command, CommanderError } from 'commander';
 import { buildProgram } from '../../src/cli/main.js';
 import { SETTINGS } from '../../src/config/settings.js';
+import { send } from './process.js';
 
 /** The repository root, where `bin/menu-api` runs from. */
 export const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
@@ -159,22 +159,14 @@ const READY_WAIT_MS = 10_000;
 async function untilReady(url: string): Promise<void> {
   const deadline = Date.now() + READY_WAIT_MS;
   while (Date.now() < deadline) {
-    const status = await readyStatus(url);
+    // On a connection of its own (send), which it closes: no idle keep-alive connection stays behind.
+    const status = await send(`${url}/readyz`, { timeoutMs: 2_000 }).then(
+      (answer) => answer.status,
+      () => 0,
+    );
     if (status === 200 || status === 404) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-/** /readyz's status (0 when it did not answer), on a connection of its own that it closes: no idle keep-alive connection stays behind for the test to trip on. */
-function readyStatus(url: string): Promise<number> {
-  return new Promise((resolve) => {
-    const request = httpGet(`${url}/readyz`, { agent: false, timeout: 2_000 }, (answer) => {
-      answer.resume();
-      answer.once('end', () => resolve(answer.statusCode ?? 0));
-    });
-    request.once('timeout', () => request.destroy());
-    request.once('error', () => resolve(0));
-  });
 }
 
 /**
