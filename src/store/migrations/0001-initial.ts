@@ -1,4 +1,12 @@
 import type { Kysely } from 'kysely';
+import {
+  columns,
+  createIndex,
+  dispensaryReference,
+  notNull,
+  notNullUnique,
+  withTimestamps,
+} from './columns.js';
 import { autoIncrementKey } from './portable.js';
 
 // Migrations use only the portable schema builder so that every dialect runs the same file.
@@ -8,56 +16,42 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('dispensaries')
     .addColumn('id', 'integer', id)
-    .addColumn('name', 'text', (col) => col.notNull())
-    .addColumn('token_digest', 'text', (col) => col.notNull().unique())
-    .addColumn('created_at', 'text', (col) => col.notNull())
-    .addColumn('updated_at', 'text', (col) => col.notNull())
+    .addColumn('name', 'text', notNull)
+    .addColumn('token_digest', 'text', notNullUnique)
+    .$call(withTimestamps)
     .execute();
 
   await db.schema
     .createTable('credentials')
     .addColumn('id', 'integer', id)
-    .addColumn('username', 'text', (col) => col.notNull().unique())
-    .addColumn('password_hash', 'text', (col) => col.notNull())
-    .addColumn('created_at', 'text', (col) => col.notNull())
+    .addColumn('username', 'text', notNullUnique)
+    .addColumn('password_hash', 'text', notNull)
+    .addColumn('created_at', 'text', notNull)
     .addColumn('revoked_at', 'text')
     .execute();
 
   await db.schema
     .createTable('items')
-    .addColumn('dispensary_id', 'integer', (col) =>
-      col.notNull().references('dispensaries.id').onDelete('cascade'),
-    )
-    .addColumn('id', 'integer', (col) => col.notNull())
-    .addColumn('name', 'text', (col) => col.notNull())
-    .addColumn('brand', 'text', (col) => col.notNull())
-    .addColumn('product_type', 'text', (col) => col.notNull())
-    .addColumn('product_subtype', 'text', (col) => col.notNull())
-    .addColumn('description', 'text', (col) => col.notNull())
+    .$call(dispensaryReference)
+    .addColumn('id', 'integer', notNull)
+    .$call(columns('text', ['name', 'brand', 'product_type', 'product_subtype', 'description'], notNull))
     .addColumn('image', 'text')
-    .addColumn('cbd', 'double precision')
-    .addColumn('cbn', 'double precision')
-    .addColumn('thc', 'double precision')
-    .addColumn('total_thc', 'double precision')
-    .addColumn('total_cbd', 'double precision')
-    .addColumn('flavors', 'text', (col) => col.notNull())
-    .addColumn('effects', 'text', (col) => col.notNull())
-    .addColumn('conditions', 'text', (col) => col.notNull())
-    .addColumn('active', 'integer', (col) => col.notNull())
-    .addColumn('updated_at', 'text', (col) => col.notNull())
+    .$call(columns('double precision', ['cbd', 'cbn', 'thc', 'total_thc', 'total_cbd']))
+    // JSON arrays of strings.
+    .$call(columns('text', ['flavors', 'effects', 'conditions'], notNull))
+    .addColumn('active', 'integer', notNull)
+    .addColumn('updated_at', 'text', notNull)
     .addPrimaryKeyConstraint('items_pk', ['dispensary_id', 'id'])
     .execute();
 
   await db.schema
     .createTable('price_entries')
-    .addColumn('dispensary_id', 'integer', (col) => col.notNull())
-    .addColumn('item_id', 'integer', (col) => col.notNull())
-    .addColumn('position', 'integer', (col) => col.notNull())
-    .addColumn('unit', 'text', (col) => col.notNull())
-    .addColumn('amount', 'double precision', (col) => col.notNull())
-    .addColumn('price_cents', 'bigint', (col) => col.notNull())
+    .$call(columns('integer', ['dispensary_id', 'item_id', 'position'], notNull))
+    .addColumn('unit', 'text', notNull)
+    .addColumn('amount', 'double precision', notNull)
+    .addColumn('price_cents', 'bigint', notNull)
     .addColumn('stock', 'double precision')
-    .addColumn('updated_at', 'text', (col) => col.notNull())
+    .addColumn('updated_at', 'text', notNull)
     .addPrimaryKeyConstraint('price_entries_pk', ['dispensary_id', 'item_id', 'position'])
     .addForeignKeyConstraint(
       'price_entries_item_fk',
@@ -71,12 +65,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('changes')
     .addColumn('seq', 'integer', id)
-    .addColumn('kind', 'text', (col) => col.notNull())
+    .addColumn('kind', 'text', notNull)
     .addColumn('dispensary_id', 'integer')
     .addColumn('subject', 'text')
-    .addColumn('at', 'text', (col) => col.notNull())
+    .addColumn('at', 'text', notNull)
     .execute();
-  await db.schema.createIndex('changes_at').on('changes').column('at').execute();
+  await createIndex(db, 'changes_at', 'changes', ['at']);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { columns, createIndex, notNull, notNullDefault, notNullUnique } from './columns.js';
 import { autoIncrementKey } from './portable.js';
 
 const STORE_TEXT_COLUMNS = [
@@ -22,52 +23,39 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (const column of STORE_TEXT_COLUMNS) {
     await db.schema.alterTable('dispensaries').addColumn(column, 'text').execute();
   }
-  await db.schema
-    .alterTable('dispensaries')
-    .addColumn('currency', 'text', (col) => col.notNull().defaultTo('USD'))
-    .execute();
+  await db.schema.alterTable('dispensaries').addColumn('currency', 'text', notNullDefault('USD')).execute();
 
   await db.schema
     .createTable('admin_keys')
     .addColumn('id', 'integer', autoIncrementKey(db))
-    .addColumn('name', 'text', (col) => col.notNull().unique())
-    .addColumn('scope', 'text', (col) => col.notNull())
-    .addColumn('key_digest', 'text', (col) => col.notNull().unique())
-    .addColumn('created_at', 'text', (col) => col.notNull())
+    .addColumn('name', 'text', notNullUnique)
+    .addColumn('scope', 'text', notNull)
+    .addColumn('key_digest', 'text', notNullUnique)
+    .addColumn('created_at', 'text', notNull)
     .addColumn('revoked_at', 'text')
     .execute();
 
   await db.schema
     .createTable('audit_log')
     .addColumn('id', 'integer', autoIncrementKey(db))
-    .addColumn('at', 'text', (col) => col.notNull())
-    .addColumn('actor', 'text', (col) => col.notNull())
+    .$call(columns('text', ['at', 'actor'], notNull))
     .addColumn('dispensary_id', 'integer')
-    .addColumn('action', 'text', (col) => col.notNull())
-    .addColumn('detail', 'text', (col) => col.notNull())
+    .$call(columns('text', ['action', 'detail'], notNull))
     .execute();
-  await db.schema
-    .createIndex('audit_log_dispensary_at')
-    .on('audit_log')
-    .columns(['dispensary_id', 'at'])
-    .execute();
+  await createIndex(db, 'audit_log_dispensary_at', 'audit_log', ['dispensary_id', 'at']);
 
   await db.schema
     .createTable('idempotency_keys')
-    .addColumn('admin_key_id', 'integer', (col) => col.notNull())
-    .addColumn('idempotency_key', 'text', (col) => col.notNull())
-    .addColumn('request_digest', 'text', (col) => col.notNull())
-    .addColumn('status', 'integer', (col) => col.notNull())
-    .addColumn('response', 'text', (col) => col.notNull())
-    .addColumn('created_at', 'text', (col) => col.notNull())
+    .addColumn('admin_key_id', 'integer', notNull)
+    .addColumn('idempotency_key', 'text', notNull)
+    .addColumn('request_digest', 'text', notNull)
+    .addColumn('status', 'integer', notNull)
+    .addColumn('response', 'text', notNull)
+    .addColumn('created_at', 'text', notNull)
     .addPrimaryKeyConstraint('idempotency_keys_pk', ['admin_key_id', 'idempotency_key'])
     .execute();
 
-  await db.schema
-    .createIndex('price_entries_updated_at')
-    .on('price_entries')
-    .columns(['dispensary_id', 'updated_at'])
-    .execute();
+  await createIndex(db, 'price_entries_updated_at', 'price_entries', ['dispensary_id', 'updated_at']);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { columns, createIndex, notNull } from './columns.js';
 import { autoIncrementKey } from './portable.js';
 
 /**
@@ -11,19 +12,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('menu_changes')
     .addColumn('seq', 'integer', autoIncrementKey(db))
-    .addColumn('dispensary_id', 'integer', (col) => col.notNull())
-    .addColumn('at', 'text', (col) => col.notNull())
-    .addColumn('type', 'text', (col) => col.notNull())
+    .addColumn('dispensary_id', 'integer', notNull)
+    .$call(columns('text', ['at', 'type'], notNull))
     .addColumn('item_id', 'integer')
-    .addColumn('reason', 'text')
-    .addColumn('item', 'text')
+    .$call(columns('text', ['reason', 'item']))
     .execute();
-  await db.schema
-    .createIndex('menu_changes_dispensary_seq')
-    .on('menu_changes')
-    .columns(['dispensary_id', 'seq'])
-    .execute();
-  await db.schema.createIndex('menu_changes_at').on('menu_changes').column('at').execute();
+  await createIndex(db, 'menu_changes_dispensary_seq', 'menu_changes', ['dispensary_id', 'seq']);
+  await createIndex(db, 'menu_changes_at', 'menu_changes', ['at']);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { createIndex, notNull } from './columns.js';
+import { createConsoleSessions } from './console-sessions.js';
 
 /**
  * The console: sign-in sessions (only a digest of each session id is kept) and the per-credential
@@ -6,27 +8,15 @@ import type { Kysely } from 'kysely';
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on today's table types.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('console_sessions')
-    .addColumn('id_digest', 'text', (col) => col.primaryKey())
-    .addColumn('admin_key_id', 'integer', (col) => col.notNull())
-    .addColumn('created_at', 'text', (col) => col.notNull())
-    .addColumn('last_seen_at', 'text', (col) => col.notNull())
-    .addColumn('expires_at', 'text', (col) => col.notNull())
-    .execute();
-  await db.schema
-    .createIndex('console_sessions_admin_key')
-    .on('console_sessions')
-    .column('admin_key_id')
-    .execute();
+  await createConsoleSessions(db, true);
   await db.schema
     .createTable('usage_counts')
-    .addColumn('username', 'text', (col) => col.notNull())
-    .addColumn('hour', 'text', (col) => col.notNull())
-    .addColumn('requests', 'integer', (col) => col.notNull())
+    .addColumn('username', 'text', notNull)
+    .addColumn('hour', 'text', notNull)
+    .addColumn('requests', 'integer', notNull)
     .addPrimaryKeyConstraint('usage_counts_pk', ['username', 'hour'])
     .execute();
-  await db.schema.createIndex('usage_counts_hour').on('usage_counts').column('hour').execute();
+  await createIndex(db, 'usage_counts_hour', 'usage_counts', ['hour']);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndex, notNullDefault } from './columns.js';
 
 /**
  * Publishing: a dispensary is private until published; its public pages live at its slug (unique,
@@ -6,16 +7,10 @@ import type { Kysely } from 'kysely';
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on today's table types.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .alterTable('dispensaries')
-    .addColumn('published', 'integer', (col) => col.notNull().defaultTo(0))
-    .execute();
+  await db.schema.alterTable('dispensaries').addColumn('published', 'integer', notNullDefault(0)).execute();
   await db.schema.alterTable('dispensaries').addColumn('slug', 'text').execute();
-  await db.schema
-    .alterTable('dispensaries')
-    .addColumn('show_stock', 'integer', (col) => col.notNull().defaultTo(0))
-    .execute();
-  await db.schema.createIndex('dispensaries_slug').on('dispensaries').column('slug').unique().execute();
+  await db.schema.alterTable('dispensaries').addColumn('show_stock', 'integer', notNullDefault(0)).execute();
+  await createIndex(db, 'dispensaries_slug', 'dispensaries', ['slug'], { unique: true });
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { notNullDefault } from './columns.js';
 
 /**
  * The rich item's fields (src/domain/item-schema.ts, docs/rich-item.md): lists and structured values
@@ -28,16 +29,10 @@ const PRICE_COLUMNS = [
 export async function up(db: Kysely<any>): Promise<void> {
   // One column per statement: SQLite adds one at a time.
   for (const [name, type, fallback] of ITEM_COLUMNS) {
-    await db.schema
-      .alterTable('items')
-      .addColumn(name, type, (col) => col.notNull().defaultTo(fallback))
-      .execute();
+    await db.schema.alterTable('items').addColumn(name, type, notNullDefault(fallback)).execute();
   }
   for (const [name, type, fallback] of PRICE_COLUMNS) {
-    await db.schema
-      .alterTable('price_entries')
-      .addColumn(name, type, (col) => col.notNull().defaultTo(fallback))
-      .execute();
+    await db.schema.alterTable('price_entries').addColumn(name, type, notNullDefault(fallback)).execute();
   }
   await db.schema.alterTable('price_entries').addColumn('med_price_cents', 'bigint').execute();
   // Partial sync, delete and stock updates find an item by the point of sale's id.

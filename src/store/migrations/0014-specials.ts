@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { columns, createIndex, dispensaryReference, notNull, withTimestamps } from './columns.js';
 import { autoIncrementKey } from './portable.js';
 
 /**
@@ -10,32 +11,21 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('specials')
     .addColumn('id', 'integer', autoIncrementKey(db))
-    .addColumn('dispensary_id', 'integer', (col) =>
-      col.notNull().references('dispensaries.id').onDelete('cascade'),
-    )
-    .addColumn('name', 'text', (col) => col.notNull())
-    .addColumn('description', 'text', (col) => col.notNull())
-    .addColumn('kind', 'text', (col) => col.notNull())
-    .addColumn('value_hundredths', 'bigint', (col) => col.notNull())
-    .addColumn('applies_to', 'text', (col) => col.notNull())
-    .addColumn('menu_type', 'text', (col) => col.notNull())
-    .addColumn('starts_at', 'text')
-    .addColumn('ends_at', 'text')
-    .addColumn('days_of_week', 'text')
-    .addColumn('daily_start', 'text')
-    .addColumn('daily_end', 'text')
-    .addColumn('created_at', 'text', (col) => col.notNull())
-    .addColumn('updated_at', 'text', (col) => col.notNull())
+    .$call(dispensaryReference)
+    .$call(columns('text', ['name', 'description', 'kind'], notNull))
+    .addColumn('value_hundredths', 'bigint', notNull)
+    .$call(columns('text', ['applies_to', 'menu_type'], notNull))
+    // When it applies: each null where the special has no such limit.
+    .$call(columns('text', ['starts_at', 'ends_at', 'days_of_week', 'daily_start', 'daily_end']))
+    .$call(withTimestamps)
     .execute();
-  await db.schema.createIndex('specials_dispensary').on('specials').column('dispensary_id').execute();
+  await createIndex(db, 'specials_dispensary', 'specials', ['dispensary_id']);
 
   await db.schema
     .createTable('special_boundaries')
-    .addColumn('dispensary_id', 'integer', (col) =>
-      col.notNull().references('dispensaries.id').onDelete('cascade'),
-    )
-    .addColumn('at', 'text', (col) => col.notNull())
-    .addColumn('recorded_at', 'text', (col) => col.notNull())
+    .$call(dispensaryReference)
+    .addColumn('at', 'text', notNull)
+    .addColumn('recorded_at', 'text', notNull)
     .addPrimaryKeyConstraint('special_boundaries_key', ['dispensary_id', 'at'])
     .execute();
 }

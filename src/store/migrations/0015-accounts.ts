@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { columns, createIndex, notNull, notNullDefault, notNullUnique, withTimestamps } from './columns.js';
+import { createConsoleSessions } from './console-sessions.js';
 import { autoIncrementKey } from './portable.js';
 
 /**
@@ -12,59 +14,29 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('accounts')
     .addColumn('id', 'integer', autoIncrementKey(db))
-    .addColumn('email', 'text', (col) => col.notNull().unique())
+    .addColumn('email', 'text', notNullUnique)
     // Null until the invitation is accepted: an invited account cannot sign in.
     .addColumn('password_digest', 'text')
-    .addColumn('role', 'text', (col) => col.notNull())
+    .addColumn('role', 'text', notNull)
     // JSON array of dispensary ids a manager or staff account covers; [] for an operator.
-    .addColumn('dispensary_ids', 'text', (col) => col.notNull().defaultTo('[]'))
-    .addColumn('created_at', 'text', (col) => col.notNull())
-    .addColumn('updated_at', 'text', (col) => col.notNull())
+    .addColumn('dispensary_ids', 'text', notNullDefault('[]'))
+    .$call(withTimestamps)
     .execute();
   await db.schema
     .createTable('account_links')
     .addColumn('digest', 'text', (col) => col.primaryKey())
-    .addColumn('account_id', 'integer', (col) => col.notNull())
-    .addColumn('purpose', 'text', (col) => col.notNull())
-    .addColumn('created_at', 'text', (col) => col.notNull())
-    .addColumn('expires_at', 'text', (col) => col.notNull())
+    .addColumn('account_id', 'integer', notNull)
+    .$call(columns('text', ['purpose', 'created_at', 'expires_at'], notNull))
     .execute();
-  await db.schema.createIndex('account_links_account').on('account_links').column('account_id').execute();
+  await createIndex(db, 'account_links_account', 'account_links', ['account_id']);
   await db.schema.dropTable('console_sessions').execute();
-  await createSessions(db, false);
+  await createConsoleSessions(db, false);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('console_sessions').execute();
-  await createSessions(db, true);
+  await createConsoleSessions(db, true);
   await db.schema.dropTable('account_links').execute();
   await db.schema.dropTable('accounts').execute();
-}
-
-/** The console session table: of an account or of an admin key (`keyOnly`: as 0007 made it). */
-// biome-ignore lint/suspicious/noExplicitAny: see up().
-async function createSessions(db: Kysely<any>, keyOnly: boolean): Promise<void> {
-  let table = db.schema
-    .createTable('console_sessions')
-    .addColumn('id_digest', 'text', (col) => col.primaryKey())
-    .addColumn('admin_key_id', 'integer', (col) => (keyOnly ? col.notNull() : col));
-  if (!keyOnly) table = table.addColumn('account_id', 'integer');
-  await table
-    .addColumn('created_at', 'text', (col) => col.notNull())
-    .addColumn('last_seen_at', 'text', (col) => col.notNull())
-    .addColumn('expires_at', 'text', (col) => col.notNull())
-    .execute();
-  await db.schema
-    .createIndex('console_sessions_admin_key')
-    .on('console_sessions')
-    .column('admin_key_id')
-    .execute();
-  if (!keyOnly) {
-    await db.schema
-      .createIndex('console_sessions_account')
-      .on('console_sessions')
-      .column('account_id')
-      .execute();
-  }
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { notNullDefault } from './columns.js';
 
 /**
  * Two switches of the public pages, both on by default: show_regular_price (a special's regular price
@@ -8,10 +9,7 @@ import type { Kysely } from 'kysely';
 // biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on today's table types.
 export async function up(db: Kysely<any>): Promise<void> {
   for (const column of ['show_regular_price', 'show_potency']) {
-    await db.schema
-      .alterTable('dispensaries')
-      .addColumn(column, 'integer', (col) => col.notNull().defaultTo(1))
-      .execute();
+    await db.schema.alterTable('dispensaries').addColumn(column, 'integer', notNullDefault(1)).execute();
   }
 }
 

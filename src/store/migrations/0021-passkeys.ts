@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndex, notNull, notNullDefault, notNullUnique } from './columns.js';
 import { autoIncrementKey } from './portable.js';
 
 /**
@@ -10,31 +11,27 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('account_passkeys')
     .addColumn('id', 'integer', autoIncrementKey(db))
-    .addColumn('account_id', 'integer', (col) => col.notNull())
+    .addColumn('account_id', 'integer', notNull)
     // The authenticator's credential id, base64url; unique across accounts (it names the key).
-    .addColumn('credential_id', 'text', (col) => col.notNull().unique())
+    .addColumn('credential_id', 'text', notNullUnique)
     // The COSE public key, base64url.
-    .addColumn('public_key', 'text', (col) => col.notNull())
-    .addColumn('sign_count', 'integer', (col) => col.notNull().defaultTo(0))
+    .addColumn('public_key', 'text', notNull)
+    .addColumn('sign_count', 'integer', notNullDefault(0))
     // JSON array of the transports the authenticator named (internal, usb, hybrid, ...).
-    .addColumn('transports', 'text', (col) => col.notNull().defaultTo('[]'))
-    .addColumn('name', 'text', (col) => col.notNull())
-    .addColumn('created_at', 'text', (col) => col.notNull())
+    .addColumn('transports', 'text', notNullDefault('[]'))
+    .addColumn('name', 'text', notNull)
+    .addColumn('created_at', 'text', notNull)
     .addColumn('last_used_at', 'text')
     .execute();
-  await db.schema
-    .createIndex('account_passkeys_account')
-    .on('account_passkeys')
-    .column('account_id')
-    .execute();
+  await createIndex(db, 'account_passkeys_account', 'account_passkeys', ['account_id']);
   await db.schema
     .createTable('passkey_challenges')
     // The challenge itself (base64url): it is no secret (the browser sends it back signed), only single-use.
     .addColumn('challenge', 'text', (col) => col.primaryKey())
     // `register` (of the account below) or `sign_in` (of whoever holds a passkey).
-    .addColumn('purpose', 'text', (col) => col.notNull())
+    .addColumn('purpose', 'text', notNull)
     .addColumn('account_id', 'integer')
-    .addColumn('expires_at', 'text', (col) => col.notNull())
+    .addColumn('expires_at', 'text', notNull)
     .execute();
 }
 

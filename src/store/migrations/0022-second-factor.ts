@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndex, notNull, notNullDefault } from './columns.js';
 
 /**
  * One-time codes (TOTP) as a second factor: each account's secret (encrypted, as webhook secrets are),
@@ -11,29 +12,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('account_totp')
     .addColumn('account_id', 'integer', (col) => col.primaryKey())
     // AES-256-GCM under the key of src/services/webhook-key.ts; never stored in the clear.
-    .addColumn('secret', 'text', (col) => col.notNull())
+    .addColumn('secret', 'text', notNull)
     // Null while enrolment waits for its first code.
     .addColumn('confirmed_at', 'text')
     // The last 30-second step a code was accepted for: a code works once.
-    .addColumn('last_step', 'integer', (col) => col.notNull().defaultTo(0))
-    .addColumn('created_at', 'text', (col) => col.notNull())
+    .addColumn('last_step', 'integer', notNullDefault(0))
+    .addColumn('created_at', 'text', notNull)
     .execute();
   await db.schema
     .createTable('account_recovery_codes')
     .addColumn('digest', 'text', (col) => col.primaryKey())
-    .addColumn('account_id', 'integer', (col) => col.notNull())
+    .addColumn('account_id', 'integer', notNull)
     .addColumn('used_at', 'text')
     .execute();
-  await db.schema
-    .createIndex('account_recovery_codes_account')
-    .on('account_recovery_codes')
-    .column('account_id')
-    .execute();
+  await createIndex(db, 'account_recovery_codes_account', 'account_recovery_codes', ['account_id']);
   await db.schema
     .createTable('pending_sign_ins')
     .addColumn('digest', 'text', (col) => col.primaryKey())
-    .addColumn('account_id', 'integer', (col) => col.notNull())
-    .addColumn('expires_at', 'text', (col) => col.notNull())
+    .addColumn('account_id', 'integer', notNull)
+    .addColumn('expires_at', 'text', notNull)
     .execute();
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { columns, createIndex, notNull, withTimestamps } from './columns.js';
 import { autoIncrementKey } from './portable.js';
 
 /**
@@ -13,44 +14,33 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('integrators')
     .addColumn('account_id', 'integer', (col) => col.primaryKey())
-    .addColumn('name', 'text', (col) => col.notNull())
-    .addColumn('company', 'text', (col) => col.notNull())
-    .addColumn('building', 'text', (col) => col.notNull())
+    // Its profile, as it registered.
+    .$call(columns('text', ['name', 'company', 'building'], notNull))
     // unconfirmed, waiting (for the operator), approved, declined.
-    .addColumn('status', 'text', (col) => col.notNull())
+    .addColumn('status', 'text', notNull)
     // The chosen password until approval moves it to the account; null after.
     .addColumn('pending_password', 'text')
     // SHA-256 of the confirmation link's secret, until it is used.
     .addColumn('confirm_digest', 'text', (col) => col.unique())
     .addColumn('confirm_expires_at', 'text')
     .addColumn('credential_username', 'text')
-    .addColumn('created_at', 'text', (col) => col.notNull())
-    .addColumn('updated_at', 'text', (col) => col.notNull())
+    .$call(withTimestamps)
     .execute();
   await db.schema
     .createTable('integrator_access')
     .addColumn('id', 'integer', autoIncrementKey(db))
-    .addColumn('account_id', 'integer', (col) => col.notNull())
-    .addColumn('dispensary_id', 'integer', (col) => col.notNull())
+    .$call(columns('integer', ['account_id', 'dispensary_id'], notNull))
     // waiting (for a manager), approved, declined.
-    .addColumn('status', 'text', (col) => col.notNull())
+    .addColumn('status', 'text', notNull)
     .addColumn('decided_by', 'text')
     // SHA-256 of the integrator's own token for the dispensary (shown to it once), once it asked for one.
     .addColumn('token_digest', 'text', (col) => col.unique())
-    .addColumn('created_at', 'text', (col) => col.notNull())
-    .addColumn('updated_at', 'text', (col) => col.notNull())
+    .$call(withTimestamps)
     .execute();
-  await db.schema
-    .createIndex('integrator_access_pair')
-    .on('integrator_access')
-    .columns(['account_id', 'dispensary_id'])
-    .unique()
-    .execute();
-  await db.schema
-    .createIndex('integrator_access_dispensary')
-    .on('integrator_access')
-    .column('dispensary_id')
-    .execute();
+  await createIndex(db, 'integrator_access_pair', 'integrator_access', ['account_id', 'dispensary_id'], {
+    unique: true,
+  });
+  await createIndex(db, 'integrator_access_dispensary', 'integrator_access', ['dispensary_id']);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().
