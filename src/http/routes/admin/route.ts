@@ -33,7 +33,7 @@ export interface RouteSchemas {
  * when it is serialized; a route's request types are generic here, and Fastify's reply type would
  * otherwise stay unresolved.
  */
-interface Unchecked extends RouteGenericInterface {
+export interface Unchecked extends RouteGenericInterface {
   Reply: { 200: unknown };
 }
 

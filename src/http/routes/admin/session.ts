@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ContextConfigDefault, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountService } from '../../../services/accounts.js';
 import type {
   ActiveSession,
@@ -10,17 +10,30 @@ import { ServiceError } from '../../../services/errors.js';
 import type { PasskeyService } from '../../../services/passkeys.js';
 import type { PasswordOutcome, SecondFactorService } from '../../../services/second-factor.js';
 import type { Account } from '../../../store/store.js';
-import { errorResponses, noContent } from '../../pipeline/error-responses.js';
+import { type ErrorStatus, errorResponses, noContent } from '../../pipeline/error-responses.js';
 import { AcceptLinkBody, LinkBody, LinkOut } from './accounts.schemas.js';
 import { CSRF_HEADER, cookieOf, ownOrigin, SESSION_COOKIE, setSessionCookie } from './auth.js';
 import { relyingParty } from './passkeys.js';
 import { PasskeySignInBody, RequestOptionsOut } from './passkeys.schemas.js';
+import type { AdminRequest, RouteSchemas, Unchecked } from './route.js';
 import { EnrolledSessionOut, SessionOut, SignedOutOut, SignInBody } from './session.schemas.js';
 import { EnrolmentOut, PendingEnrolBody, PendingSignInOut, SecondFactorBody } from './totp.schemas.js';
 
 const tags = ['Sync API: console session'];
 const LINK_CREDENTIALS =
   'No security scheme (`security: []`): the one-time link’s token travels in the body, and it is the credential.';
+
+/** A route of the sign-in: what it documents, the credential its body carries, and what it does. */
+interface SessionStep<S extends RouteSchemas> {
+  operationId: string;
+  summary: string;
+  description?: string;
+  credential: string;
+  /** Its request's parts type `run`'s request; `errors` are added to its success response. */
+  schema: S;
+  errors: ErrorStatus[];
+  run: (request: AdminRequest<S>, reply: FastifyReply) => Promise<unknown>;
+}
 
 /**
  * The console's sign-in: an account's email and password (or, for operators, an admin key) becomes a
@@ -101,31 +114,42 @@ export const sessionRoutes: FastifyPluginAsync<{
   const clearCookie = (request: FastifyRequest, reply: FastifyReply) =>
     setSessionCookie(request, reply, '', 0);
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-
-  typed.post(
-    '/session',
-    {
+  /**
+   * A step on the way to a session (signing in, a one-time link): POSTed from this server's console page
+   * (a foreign Origin is refused before anything else is read), its credential in the body, never in an
+   * Authorization header; `credential` says which for the OpenAPI document.
+   */
+  function beforeSession<S extends RouteSchemas>(url: string, step: SessionStep<S>): void {
+    const { operationId, summary, description, schema, errors, credential, run } = step;
+    typed.route<Unchecked, ContextConfigDefault, S>({
+      method: 'POST',
+      url,
       schema: {
-        operationId: 'signIn',
-        summary: 'Sign in to the console: email and password (or an admin key) for a session cookie',
-        description:
-          'Sets the HttpOnly session cookie, with a new session id; or, for an account with one-time codes (or one that must set them up), answers 202 with a token for the second step and no session yet. A wrong password or key counts as a failed login of the account and of your address (429 after too many); an unknown email gets the same answer, after the same time, as a wrong password.',
+        operationId,
+        summary,
+        ...(description === undefined ? {} : { description }),
         tags,
-        body: SignInBody,
-        response: {
-          201: SessionOut,
-          202: PendingSignInOut,
-          ...errorResponses(400, 401, 403, 429, 500, 503),
-        },
+        ...schema,
+        response: { ...schema.response, ...errorResponses(...errors) },
       },
-      config: {
-        credentials: {
-          none: 'No security scheme (`security: []`): the email and password (or the admin key, `key`) travel in the body, and no Authorization header is read.',
-        },
+      config: { credentials: { none: credential } },
+      handler: async (request, reply) => {
+        refuseForeignOrigin(request);
+        return run(request, reply);
       },
-    },
-    async (request, reply) => {
-      refuseForeignOrigin(request);
+    });
+  }
+
+  beforeSession('/session', {
+    operationId: 'signIn',
+    summary: 'Sign in to the console: email and password (or an admin key) for a session cookie',
+    description:
+      'Sets the HttpOnly session cookie, with a new session id; or, for an account with one-time codes (or one that must set them up), answers 202 with a token for the second step and no session yet. A wrong password or key counts as a failed login of the account and of your address (429 after too many); an unknown email gets the same answer, after the same time, as a wrong password.',
+    credential:
+      'No security scheme (`security: []`): the email and password (or the admin key, `key`) travel in the body, and no Authorization header is read.',
+    schema: { body: SignInBody, response: { 201: SessionOut, 202: PendingSignInOut } },
+    errors: [400, 401, 403, 429, 500, 503],
+    run: async (request, reply) => {
       const { key, email, password } = request.body;
       if (key === undefined && (email === undefined || password === undefined)) {
         throw new ServiceError('invalid_request', 'Send email and password (or, for operators, key).');
@@ -136,7 +160,7 @@ export const sessionRoutes: FastifyPluginAsync<{
       if (key !== undefined) return begin(reply, await sessions.signIn(key, request.ip));
       return afterPassword(reply, await sessions.checkPassword(email, password, request.ip));
     },
-  );
+  });
 
   app.get(
     '/session',
@@ -214,176 +238,112 @@ export const sessionRoutes: FastifyPluginAsync<{
     },
   );
 
-  typed.post(
-    '/account-link',
-    {
-      schema: {
-        operationId: 'describeAccountLink',
-        summary: 'Whose one-time link this is, and what for (the console’s link page asks)',
-        description:
-          'The token travels in the body, never in a URL. Using the link is POST /account-link/accept.',
-        tags,
-        body: LinkBody,
-        response: { 200: LinkOut, ...errorResponses(400, 403, 404, 429, 500, 503) },
-      },
-      config: { credentials: { none: LINK_CREDENTIALS } },
-    },
-    async (request, reply) => {
-      refuseForeignOrigin(request);
+  beforeSession('/account-link', {
+    operationId: 'describeAccountLink',
+    summary: 'Whose one-time link this is, and what for (the console’s link page asks)',
+    description:
+      'The token travels in the body, never in a URL. Using the link is POST /account-link/accept.',
+    credential: LINK_CREDENTIALS,
+    schema: { body: LinkBody, response: { 200: LinkOut } },
+    errors: [400, 403, 404, 429, 500, 503],
+    run: async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return accounts.describeLink(request.body.token);
     },
-  );
+  });
 
-  typed.post(
-    '/account-link/accept',
-    {
-      schema: {
-        operationId: 'acceptAccountLink',
-        summary: 'Use a one-time link: choose the password, and be signed in',
-        description:
-          'The link works once. The account’s other sessions end; a new session cookie is set for this browser.',
-        tags,
-        body: AcceptLinkBody,
-        response: {
-          201: SessionOut,
-          202: PendingSignInOut,
-          ...errorResponses(400, 401, 403, 404, 429, 500, 503),
-        },
-      },
-      config: { credentials: { none: LINK_CREDENTIALS } },
-    },
-    async (request, reply) => {
-      refuseForeignOrigin(request);
+  beforeSession('/account-link/accept', {
+    operationId: 'acceptAccountLink',
+    summary: 'Use a one-time link: choose the password, and be signed in',
+    description:
+      'The link works once. The account’s other sessions end; a new session cookie is set for this browser.',
+    credential: LINK_CREDENTIALS,
+    schema: { body: AcceptLinkBody, response: { 201: SessionOut, 202: PendingSignInOut } },
+    errors: [400, 401, 403, 404, 429, 500, 503],
+    run: async (request, reply) => {
       const { token, password } = request.body;
       const account = await accounts.redeemLink(token, password);
       return afterPassword(reply, await sessions.checkPassword(account.email, password, request.ip));
     },
-  );
+  });
 
   if (secondFactors) secondFactorRoutes(secondFactors);
   if (!passkeys) return;
 
-  typed.post(
-    '/session/passkey/options',
-    {
-      schema: {
-        operationId: 'passkeySignInOptions',
-        summary: 'Start signing in with a passkey: the options for navigator.credentials.get',
-        description:
-          'The challenge works once, for 5 minutes; any passkey registered on this console may answer it.',
-        tags,
-        response: { 200: RequestOptionsOut, ...errorResponses(403, 429, 500, 503) },
-      },
-      config: {
-        credentials: { none: 'No security scheme (`security: []`): nobody is signed in yet.' },
-      },
-    },
-    async (request, reply) => {
-      refuseForeignOrigin(request);
+  beforeSession('/session/passkey/options', {
+    operationId: 'passkeySignInOptions',
+    summary: 'Start signing in with a passkey: the options for navigator.credentials.get',
+    description:
+      'The challenge works once, for 5 minutes; any passkey registered on this console may answer it.',
+    credential: 'No security scheme (`security: []`): nobody is signed in yet.',
+    schema: { response: { 200: RequestOptionsOut } },
+    errors: [403, 429, 500, 503],
+    run: async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return { ...(await passkeys.signInOptions(relyingParty(request, consoleUrl))) };
     },
-  );
+  });
 
-  typed.post(
-    '/session/passkey',
-    {
-      schema: {
-        operationId: 'signInWithPasskey',
-        summary: 'Sign in to the console with a passkey alone',
-        description:
-          'The browser’s answer to the sign-in options: verified against the stored public key, it sets the session cookie with a new session id. A failure counts as a failed login of your address (429 after too many).',
-        tags,
-        body: PasskeySignInBody,
-        response: { 201: SessionOut, ...errorResponses(400, 401, 403, 429, 500, 503) },
-      },
-      config: {
-        credentials: {
-          none: 'No security scheme (`security: []`): the passkey’s signature over a one-time challenge, in the body, is the credential.',
-        },
-      },
-    },
-    async (request, reply) => {
-      refuseForeignOrigin(request);
-      const started = await passkeys.signIn(
-        request.body.response,
-        relyingParty(request, consoleUrl),
-        request.ip,
+  beforeSession('/session/passkey', {
+    operationId: 'signInWithPasskey',
+    summary: 'Sign in to the console with a passkey alone',
+    description:
+      'The browser’s answer to the sign-in options: verified against the stored public key, it sets the session cookie with a new session id. A failure counts as a failed login of your address (429 after too many).',
+    credential:
+      'No security scheme (`security: []`): the passkey’s signature over a one-time challenge, in the body, is the credential.',
+    schema: { body: PasskeySignInBody, response: { 201: SessionOut } },
+    errors: [400, 401, 403, 429, 500, 503],
+    run: async (request, reply) => {
+      return begin(
+        reply,
+        await passkeys.signIn(request.body.response, relyingParty(request, consoleUrl), request.ip),
       );
-      setSessionCookie(request, reply, started.id, Math.floor(sessions.lifetimeMs / 1000));
-      reply.code(201);
-      return answer(started);
     },
-  );
+  });
 
   function secondFactorRoutes(factors: SecondFactorService) {
     const pending =
       'No security scheme (`security: []`): the sign-in’s pending token (after a right password), in the body, is the credential.';
-    typed.post(
-      '/session/second-factor',
-      {
-        schema: {
-          operationId: 'signInSecondFactor',
-          summary: 'Finish signing in: the code from the authenticator app (or a recovery code)',
-          description:
-            'Each code works once; a wrong one counts as a failed login of the account and of your address (429 after too many).',
-          tags,
-          body: SecondFactorBody,
-          response: { 201: SessionOut, ...errorResponses(400, 401, 403, 429, 500, 503) },
-        },
-        config: { credentials: { none: pending } },
-      },
-      async (request, reply) => {
-        refuseForeignOrigin(request);
+    beforeSession('/session/second-factor', {
+      operationId: 'signInSecondFactor',
+      summary: 'Finish signing in: the code from the authenticator app (or a recovery code)',
+      description:
+        'Each code works once; a wrong one counts as a failed login of the account and of your address (429 after too many).',
+      credential: pending,
+      schema: { body: SecondFactorBody, response: { 201: SessionOut } },
+      errors: [400, 401, 403, 429, 500, 503],
+      run: async (request, reply) => {
         const { pending_token: token, code } = request.body;
         return begin(reply, await factors.verify(token, code, request.ip));
       },
-    );
+    });
 
-    typed.post(
-      '/session/second-factor/enroll',
-      {
-        schema: {
-          operationId: 'signInEnrolTotp',
-          summary: 'Set up one-time codes before the first session (when a second factor is required)',
-          description:
-            'The secret is shown once. Confirm with a first code: POST /session/second-factor/enroll/confirm.',
-          tags,
-          body: PendingEnrolBody,
-          response: { 200: EnrolmentOut, ...errorResponses(400, 401, 403, 409, 429, 500, 503) },
-        },
-        config: { credentials: { none: pending } },
-      },
-      async (request, reply) => {
-        refuseForeignOrigin(request);
+    beforeSession('/session/second-factor/enroll', {
+      operationId: 'signInEnrolTotp',
+      summary: 'Set up one-time codes before the first session (when a second factor is required)',
+      description:
+        'The secret is shown once. Confirm with a first code: POST /session/second-factor/enroll/confirm.',
+      credential: pending,
+      schema: { body: PendingEnrolBody, response: { 200: EnrolmentOut } },
+      errors: [400, 401, 403, 409, 429, 500, 503],
+      run: async (request, reply) => {
         reply.header('cache-control', 'no-store');
         const { secret, uri } = await factors.enrolPending(request.body.pending_token);
         return { secret, otpauth_uri: uri };
       },
-    );
+    });
 
-    typed.post(
-      '/session/second-factor/enroll/confirm',
-      {
-        schema: {
-          operationId: 'signInConfirmTotp',
-          summary: 'Turn one-time codes on with a first code, and be signed in (recovery codes shown once)',
-          tags,
-          body: SecondFactorBody,
-          response: {
-            201: EnrolledSessionOut,
-            ...errorResponses(400, 401, 403, 409, 429, 500, 503),
-          },
-        },
-        config: { credentials: { none: pending } },
-      },
-      async (request, reply) => {
-        refuseForeignOrigin(request);
+    beforeSession('/session/second-factor/enroll/confirm', {
+      operationId: 'signInConfirmTotp',
+      summary: 'Turn one-time codes on with a first code, and be signed in (recovery codes shown once)',
+      credential: pending,
+      schema: { body: SecondFactorBody, response: { 201: EnrolledSessionOut } },
+      errors: [400, 401, 403, 409, 429, 500, 503],
+      run: async (request, reply) => {
         const { pending_token: token, code } = request.body;
         const { session, recoveryCodes } = await factors.confirmPending(token, code, request.ip);
         return { ...begin(reply, session), recovery_codes: recoveryCodes };
       },
-    );
+    });
   }
 };
