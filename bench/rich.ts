@@ -30,7 +30,7 @@ import { createServices } from '../src/services/index.js';
 import { openStore } from '../src/store/open.js';
 import { realisticMenu, richMenu } from './lib/data.js';
 import { fetchRaw } from './lib/http.js';
-import { cpuMs, currentRss, ensureBuilt, progressLog, ROOT, sleep, TASKSET } from './lib/processes.js';
+import { cpuMs, currentRss, ensureBuilt, progressLog, ROOT, sleep, TASKSET, timed } from './lib/processes.js';
 import { writeResultsSection } from './lib/results.js';
 import { startMenuServer } from './lib/server.js';
 import { median } from './lib/writes.js';
@@ -75,15 +75,6 @@ interface SyncTimes {
   unchangedMs: number[];
   /** This process's CPU time (user + system) of each: steadier than the wall clock on a shared machine; PostgreSQL's own work is not in it. */
   cpu: { firstMs: number; changedMs: number[]; unchangedMs: number[] };
-}
-
-/** Wall and CPU time of `work`, ms. */
-async function timed(work: () => Promise<unknown>): Promise<[number, number]> {
-  const cpu = process.cpuUsage();
-  const at = performance.now();
-  await work();
-  const used = process.cpuUsage(cpu);
-  return [performance.now() - at, (used.user + used.system) / 1000];
 }
 
 async function measureSync(address: string, database: SyncTimes['database']): Promise<SyncTimes> {

@@ -65,6 +65,15 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** Wall and CPU time (this process's user + system) of `work`, ms. */
+export async function timed(work: () => Promise<unknown>): Promise<[number, number]> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await work();
+  const used = process.cpuUsage(cpu);
+  return [performance.now() - started, (used.user + used.system) / 1000];
+}
+
 /**
  * Builds dist/ unless it was built from the sources there are now (scripts/build.mjs --if-stale): every
  * benchmark measures the built server.

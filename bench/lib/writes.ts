@@ -17,6 +17,7 @@ import { tuneHeapForServing } from '../../src/infra/heap-tuning.js';
 import { createServices } from '../../src/services/index.js';
 import { openStore } from '../../src/store/open.js';
 import { realisticMenu } from './data.js';
+import { timed } from './processes.js';
 
 export interface WriteTimes {
   database: 'SQLite' | 'PostgreSQL';
@@ -31,15 +32,6 @@ export interface WriteTimes {
    */
   stockCpuMs: number[];
   syncCpuMs: number[];
-}
-
-/** Wall and CPU time of `work`, ms. */
-async function timed(work: () => Promise<unknown>): Promise<[number, number]> {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  await work();
-  const used = process.cpuUsage(cpu);
-  return [performance.now() - started, (used.user + used.system) / 1000];
 }
 
 export const ITEMS = 5000;
