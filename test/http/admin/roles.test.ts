@@ -37,17 +37,7 @@ async function signInAs(
 ): Promise<Session> {
   const issued = await runtime.services.accounts.invite({ email, role, dispensaryIds }, CLI_OPERATOR, ORIGIN);
   const token = issued.url.split('#')[1]!;
-  const accepted = await runtime.app.inject({
-    method: 'POST',
-    url: '/admin/v1/account-link/accept',
-    headers: { 'content-type': 'application/json', origin: ORIGIN, host: 'localhost:80' },
-    payload: JSON.stringify({ token, password: PASSWORD }),
-  });
-  expect(accepted.statusCode, accepted.body).toBe(201);
-  return {
-    cookie: String(accepted.headers['set-cookie']).split(';')[0]!,
-    csrf: accepted.json().csrf_token,
-  };
+  return openSession(runtime, '/account-link/accept', { token, password: PASSWORD });
 }
 
 /** An integrator registered at /developers, confirmed and approved, signed in with its own password. */
@@ -58,16 +48,21 @@ async function integratorSession(runtime: TestRuntime, email: string): Promise<S
   );
   const integrator = await runtime.services.integrators.confirm(registered.url!.split('#')[1]);
   await runtime.services.integrators.approve(integrator.accountId, CLI_OPERATOR);
-  const signedIn = await runtime.app.inject({
+  return openSession(runtime, '/session', { email, password: PASSWORD });
+}
+
+/** POSTs what opens a session (a sign-in, an accepted link) as the console does, and keeps the session. */
+async function openSession(runtime: TestRuntime, path: string, body: object): Promise<Session> {
+  const opened = await runtime.app.inject({
     method: 'POST',
-    url: '/admin/v1/session',
+    url: `/admin/v1${path}`,
     headers: { 'content-type': 'application/json', origin: ORIGIN, host: 'localhost:80' },
-    payload: JSON.stringify({ email, password: PASSWORD }),
+    payload: JSON.stringify(body),
   });
-  expect(signedIn.statusCode, signedIn.body).toBe(201);
+  expect(opened.statusCode, opened.body).toBe(201);
   return {
-    cookie: String(signedIn.headers['set-cookie']).split(';')[0]!,
-    csrf: signedIn.json().csrf_token,
+    cookie: String(opened.headers['set-cookie']).split(';')[0]!,
+    csrf: opened.json().csrf_token,
   };
 }
 
