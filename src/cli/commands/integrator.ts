@@ -13,19 +13,17 @@ export function integratorCommand(): Command {
     command.command('list').description('list registrations and where each is (never a password)'),
     async (_args, options) => (await actions()).list(options),
   );
-  jsonAction(
-    command
-      .command('approve')
-      .description('approve a waiting integrator: it may sign in, and its API credential is created')
-      .argument(...WHO),
-    async ([ref], options) => (await actions()).approve(ref!, options),
-  );
-  jsonAction(
-    command
-      .command('decline')
-      .description('decline a waiting integrator')
-      .argument(...WHO),
-    async ([ref], options) => (await actions()).decline(ref!, options),
-  );
+  for (const [decision, description] of [
+    ['approve', 'approve a waiting integrator: it may sign in, and its API credential is created'],
+    ['decline', 'decline a waiting integrator'],
+  ] as const) {
+    jsonAction(
+      command
+        .command(decision)
+        .description(description)
+        .argument(...WHO),
+      async ([ref], options) => (await actions())[decision](ref!, options),
+    );
+  }
   return command;
 }
