@@ -114,21 +114,24 @@ export class Accounts implements AccountRepository {
   }
 
   async get(id: number): Promise<Account | undefined> {
-    const row = await this.dialect.db
-      .selectFrom('accounts')
-      .select(COLUMNS)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await this.rowWhere('id', id);
     return row && toAccount(row);
   }
 
   async findByEmail(email: string): Promise<AccountWithPassword | undefined> {
-    const row = await this.dialect.db
+    const row = await this.rowWhere('email', email);
+    return row && toAccountWithPassword(row);
+  }
+
+  /** The account found by one of its unique keys: its id, its email, or the identity its single sign-on gives. */
+  private rowWhere(column: 'id', value: number): Promise<AccountRow | undefined>;
+  private rowWhere(column: 'email' | 'sso_identity', value: string): Promise<AccountRow | undefined>;
+  private rowWhere(column: 'id' | 'email' | 'sso_identity', value: number | string) {
+    return this.dialect.db
       .selectFrom('accounts')
       .select(COLUMNS)
-      .where('email', '=', email)
+      .where(column, '=', value)
       .executeTakeFirst();
-    return row && toAccountWithPassword(row);
   }
 
   async list(): Promise<Account[]> {
@@ -255,11 +258,7 @@ export class Accounts implements AccountRepository {
   }
 
   async findBySsoIdentity(identity: string): Promise<Account | undefined> {
-    const row = await this.dialect.db
-      .selectFrom('accounts')
-      .select(COLUMNS)
-      .where('sso_identity', '=', identity)
-      .executeTakeFirst();
+    const row = await this.rowWhere('sso_identity', identity);
     return row && toAccount(row);
   }
 
