@@ -132,9 +132,11 @@ export const displayRoutes: FastifyPluginAsync<DisplayOptions> = async (app, opt
           .header('content-security-policy', PAGE_CSP)
           .header('referrer-policy', 'strict-origin-when-cross-origin');
         const menu = await published.menu(dispensary.id);
-        const page = parsePageQuery(request.query, menu.store);
-        // The first menu unfiltered is the kept page; a query is rendered once per menu version and kept.
-        if (page.problems.length === 0 && [...page.params.keys()].length === 0) {
+        // The first menu unfiltered is the kept page (asked for without a query, it is not even parsed);
+        // a query is rendered once per menu version and kept.
+        const page =
+          Object.keys(request.query).length === 0 ? undefined : parsePageQuery(request.query, menu.store);
+        if (!page || (page.problems.length === 0 && [...page.params.keys()].length === 0)) {
           const kept = await pageView(menu).read(dispensary.id, request.headers['accept-encoding']);
           return sendKept(request, reply, kept, HTML);
         }

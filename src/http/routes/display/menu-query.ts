@@ -2,7 +2,7 @@ import { PRODUCT_TYPES } from '../../../domain/item-vocabulary.js';
 import { STRAIN_TYPES } from '../../../domain/lab-vocabulary.js';
 import { type MenuType, menuTypeOf } from '../../../domain/menu-details.js';
 import type { PublishedItem, PublishedMenu } from '../../../domain/published-menu.js';
-import { MenuIndex, matches, type Row } from '../../../forms/form-v1/engine.js';
+import { type BuiltFrom, MenuIndex, matches, type Row } from '../../../forms/form-v1/engine.js';
 import { type MenuQuery, parseMenuQuery } from '../../../forms/form-v1/query.js';
 import { ServiceError } from '../../../services/errors.js';
 import type { PricedMenu } from '../../../services/menu-reader.js';
@@ -129,12 +129,18 @@ export interface PageResult {
 /** Each menu version's index, built the first time its page is rendered. */
 const indexes = new WeakMap<PricedMenu, MenuIndex>();
 const itemsById = new WeakMap<PublishedMenu, Map<number, PublishedItem>>();
+/**
+ * Each dispensary's (by slug) menu version indexed last: the next version's index keeps the rows of
+ * the items that did not change, so a one-item change costs the page's rebuild one row, not thousands.
+ */
+const latest = new Map<string, BuiltFrom>();
 
-function indexOf(source: PricedMenu): MenuIndex {
+function indexOf(menu: PublishedMenu, source: PricedMenu): MenuIndex {
   let index = indexes.get(source);
   if (!index) {
-    index = MenuIndex.of(source.items, source.pricing);
+    index = MenuIndex.of(source.items, source.pricing, latest.get(menu.slug));
     indexes.set(source, index);
+    latest.set(menu.slug, { ...source, index });
   }
   return index;
 }
@@ -165,7 +171,7 @@ function spanOf(values: Iterable<number>): Span | null {
 
 /** The published menu's items that pass the page's query, in its order, with the counts beside its filters. */
 export function queryPage(menu: PublishedMenu, source: PricedMenu, page: PageQuery): PageResult {
-  const index = indexOf(source);
+  const index = indexOf(menu, source);
   let byId = itemsById.get(menu);
   if (!byId) {
     byId = new Map(menu.items.map((item) => [item.id, item]));
