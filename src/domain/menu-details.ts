@@ -111,7 +111,11 @@ export function formatTerpenes(item: Pick<PublishedItem, 'terpenes'>, count = 3)
 /** "Indica-dominant", "High CBD"; "" without a strain type. */
 export function formatStrainType(item: Pick<PublishedItem, 'strain'>): string {
   const type = item.strain?.type;
-  if (!type) return '';
+  return type ? strainTypeName(type) : '';
+}
+
+/** A strain type as people read it: "sativa_dominant" → "Sativa-dominant", "high_cbd" → "High CBD". */
+export function strainTypeName(type: string): string {
   if (type === 'high_cbd') return 'High CBD';
   const words = type.replace('_dominant', '-dominant');
   return words.charAt(0).toUpperCase() + words.slice(1);

@@ -75,8 +75,3 @@ export function formatPotency(item: ShownItem): string {
 export function formatBrandLine(item: ShownItem): string {
   return [item.brand, item.product_subtype].filter((part) => part !== '').join(' · ');
 }
-
-/** What a search matches: name, brand, subtype, type, lower case. */
-export function searchText(item: ShownItem): string {
-  return `${item.name} ${item.brand} ${item.product_subtype} ${item.product_type}`.toLowerCase();
-}

@@ -3,6 +3,7 @@ import { isSlug } from '../domain/publishing.js';
 import { MenuPricing } from '../domain/special-pricing.js';
 import type { Change, Store } from '../store/store.js';
 import type { ChangeFeed } from './change-feed.js';
+import type { PricedMenu } from './menu-reader.js';
 
 /** A published dispensary, found by its slug. */
 export interface PublicDispensary {
@@ -31,6 +32,8 @@ export class PublishedMenus {
   private readonly slugs = new Map<string, Promise<PublicDispensary | undefined>>();
   private readonly menus = new Map<number, Promise<PublishedMenu>>();
   private readonly listeners = new Set<(change: Change) => void>();
+  /** What each published menu was made from: the page's filters query these very items and prices. */
+  private readonly sources = new WeakMap<PublishedMenu, PricedMenu>();
 
   constructor(
     private readonly store: Store,
@@ -86,6 +89,17 @@ export class PublishedMenus {
     return loading;
   }
 
+  /**
+   * The items (inactive ones too) and the pricing a menu of `menu()` was made from, so that a query
+   * over them (the page's filters, src/http/routes/display/menu-query.ts) lists exactly its items at
+   * exactly its prices.
+   */
+  sourceOf(menu: PublishedMenu): PricedMenu {
+    const source = this.sources.get(menu);
+    if (!source) throw new Error('not a menu of this PublishedMenus');
+    return source;
+  }
+
   private async load(dispensaryId: number): Promise<PublishedMenu> {
     const [publishing, info, items, specials] = await Promise.all([
       this.store.dispensaries.getPublishing(dispensaryId),
@@ -96,6 +110,8 @@ export class PublishedMenus {
     if (!publishing?.published || !publishing.slug || !info) throw new NotPublishedError();
     // Priced now; at each start or end of a special the scheduler's change notice drops this menu.
     const pricing = new MenuPricing(specials?.specials ?? [], info.timezone, this.now());
-    return toPublishedMenu(publishing.slug, info, items, publishing, pricing);
+    const menu = toPublishedMenu(publishing.slug, info, items, publishing, pricing);
+    this.sources.set(menu, { items, pricing });
+    return menu;
   }
 }

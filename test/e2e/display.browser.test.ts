@@ -2,10 +2,17 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO } from '../../src/demo/seed.js';
-import { type Chromium, describeInChromium, launchChromium, seriousProblems } from '../helpers/chromium.js';
+import {
+  CHROMIUM,
+  CHROMIUM_FLAGS,
+  type Chromium,
+  describeInChromium,
+  launchChromium,
+  seriousProblems,
+} from '../helpers/chromium.js';
 import { assertBuilt, REPOSITORY, type ServerProcess, startServe } from '../helpers/cli.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 
@@ -112,12 +119,13 @@ describeInChromium('test/e2e/display.browser.test.ts', 'the public surfaces in C
       expect(await page.locator('.item').count()).toBeGreaterThan(5);
       // Nothing wider than the screen.
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
-      // The enhancement filters as one types, and the address follows.
+      // The enhancement applies the search as one types (the server's answer), and the address follows.
+      const all = await page.locator('.item').count();
       await page.fill('#q', 'blue dream');
-      await expect.poll(() => page.locator('.item:not([hidden])').count()).toBe(1);
+      await expect.poll(() => page.locator('.item').count()).toBe(1);
       expect(page.url()).toContain('q=blue+dream');
       await page.fill('#q', '');
-      await expect.poll(() => page.locator('.item[hidden]').count()).toBe(0);
+      await expect.poll(() => page.locator('.item').count()).toBe(all);
       await page.screenshot({ path: join(SHOTS, name), fullPage: width < 400 });
       expect(await seriousProblems(page), `axe on the menu page at ${width}`).toEqual([]);
       // The structured data is parsed by the browser as data, and is valid JSON with its required fields.
@@ -135,16 +143,80 @@ describeInChromium('test/e2e/display.browser.test.ts', 'the public surfaces in C
       }
       await page.close();
     }
-    // Without JavaScript the filter is a form the server answers.
-    const page = await open(390, 844);
-    await page.goto(`${server.url}/m/demo?type=Edible`);
-    const types = await page
-      .locator('.item')
-      .evaluateAll((items) => items.map((item) => item.getAttribute('data-type')));
-    expect(new Set(types)).toEqual(new Set(['Edible']));
-    await page.close();
     expect(problems).toEqual([]);
   }, 60_000);
+
+  /** The types of the items a page lists. */
+  const typesShown = (page: Page) =>
+    page.locator('.item').evaluateAll((items) => items.map((item) => item.getAttribute('data-type')));
+  /** The count beside a box of the filter form. */
+  const countBeside = (page: Page, name: string, value: string) =>
+    page.locator(`.chip:has(input[name="${name}"][value="${value}"]) .n`).textContent();
+
+  it('the filters, search and sort: with JavaScript in place and by keyboard, without it as a GET form the server answers', async () => {
+    const page = await open(390, 844);
+    await page.goto(`${server.url}/m/demo`);
+    const all = await page.locator('.item').count();
+    // Marks this document: a reload would lose it.
+    await page.evaluate('window.sameDocument = true');
+    // Keyboard only: to the Edible box, Space ticks it; the list and the counts follow, the focus stays.
+    await page.focus('input[name="product_type"][value="Edible"]');
+    await page.keyboard.press('Space');
+    await expect.poll(() => typesShown(page)).toEqual(['Edible', 'Edible']);
+    expect(page.url()).toMatch(/\/m\/demo\?product_type=Edible$/);
+    await expect.poll(() => countBeside(page, 'product_type', 'Flower')).toBe('0');
+    expect(await countBeside(page, 'product_type', 'Edible')).toBe('2');
+    expect(await page.locator('.count').textContent()).toBe(`2 of ${all} products`);
+    expect(await page.evaluate('document.activeElement.value')).toBe('Edible');
+    // The sort, and a price range: the items in price order, highest first, under the range.
+    await page.selectOption('#sort', '-price');
+    await expect.poll(() => page.locator('.group h2').allTextContents()).toEqual(['Results']);
+    await page.fill('input[name="price_max"]', '25');
+    await page.press('input[name="price_max"]', 'Enter');
+    await expect.poll(() => page.url()).toMatch(/\?sort=-price&product_type=Edible&price_max=25$/);
+    // Both edibles have a price of at most 25; by their lowest price, highest first.
+    await expect
+      .poll(() => page.locator('.item h3').allTextContents())
+      .toEqual(['Watermelon Gummies 1:1', 'Fudge Brownies 100mg']);
+    expect(await page.locator('#price-shown').textContent()).toBe('$22.00–$60.00 shown');
+    expect(await page.evaluate('window.sameDocument')).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'menu-filtered-390x844.png'), fullPage: true });
+    expect(await seriousProblems(page), 'axe on the filtered menu page').toEqual([]);
+    // The address is the page: opened anew (shared), it shows the same.
+    const shared = await open(390, 844);
+    await shared.goto(page.url());
+    expect(await typesShown(shared)).toEqual(await typesShown(page));
+    expect(await shared.locator('input[name="product_type"][value="Edible"]').isChecked()).toBe(true);
+    await shared.close();
+    await page.close();
+
+    // Without JavaScript: the same form, answered by the server.
+    const noScript = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_FLAGS] });
+    try {
+      const context = await noScript.newContext({
+        javaScriptEnabled: false,
+        viewport: { width: 390, height: 844 },
+      });
+      const plain = await context.newPage();
+      await plain.goto(`${server.url}/m/demo`);
+      await plain.check('input[name="product_type"][value="Edible"]');
+      await plain.check('input[name="in_stock"]');
+      await plain.click('form.filter button[type="submit"]');
+      await plain.waitForURL(/product_type=Edible/);
+      expect(new Set(await typesShown(plain))).toEqual(new Set(['Edible']));
+      expect(await countBeside(plain, 'product_type', 'Flower')).toBe('0');
+      expect(await plain.locator('input[name="in_stock"]').isChecked()).toBe(true);
+      await plain.screenshot({ path: join(SHOTS, 'menu-no-script-390x844.png'), fullPage: true });
+      // A bad value: a 400 page that says so, the menu under the rest.
+      const bad = await plain.goto(`${server.url}/m/demo?product_type=Edible&price_min=abc`);
+      expect(bad?.status()).toBe(400);
+      expect(await plain.locator('.problem').textContent()).toContain('price_min is not a number');
+      expect(new Set(await typesShown(plain))).toEqual(new Set(['Edible']));
+    } finally {
+      await noScript.close();
+    }
+    expect(problems).toEqual([]);
+  }, 90_000);
 
   it('the board at 1920×1080 and the embed on another site mark an item sold out without a reload', async () => {
     const board = await openLiveBoard('?interval=5');
@@ -259,6 +331,7 @@ describeInChromium('test/e2e/display.browser.test.ts', 'the public surfaces in C
     ] as const) {
       const page = await open(width, height);
       await page.goto(`${server.url}/m/demo?q=lemon`);
+      await page.evaluate('window.sameDocument = true');
       const card = page.locator('.item[data-id="901"]');
       expect(await card.locator('.potency').textContent()).toBe('THC 24.1% · CBD 0.1%');
       expect(await card.locator('.details').textContent()).toBe(
@@ -279,8 +352,13 @@ describeInChromium('test/e2e/display.browser.test.ts', 'the public surfaces in C
       expect(await eighth.locator('.for-med .cost').isVisible()).toBe(true);
       expect(await eighth.locator('.for-med .cost').textContent()).toBe('$28.00');
       expect(await eighth.locator('.for-rec').isVisible()).toBe(false);
-      expect(page.url()).toContain('q=lemon&menu=med');
+      expect(page.url()).toContain('q=lemon&menu_type=med');
       expect(await page.locator('.menu-types a[aria-current="page"]').textContent()).toBe('Medical');
+      // The page's answer follows: the switch's links keep the search.
+      await expect
+        .poll(() => page.locator('.menu-types a[data-menu="rec"]').getAttribute('href'))
+        .toBe('demo?q=lemon');
+      expect(await page.evaluate('window.sameDocument')).toBe(true);
       await page.screenshot({ path: join(SHOTS, `menu-rich-${width}x${height}.png`), fullPage: width < 400 });
       expect(await seriousProblems(page), `axe on the rich menu page at ${width}`).toEqual([]);
       await page.close();

@@ -209,15 +209,17 @@ describe('the public menu page /m/{slug}', () => {
     ]);
   });
 
-  it('filters by type and text as a GET form, and ignores repeated or odd parameters', async () => {
-    const edible = (await get('/m/test-shop?type=Edible')).body;
-    expect(edible).toContain('Fudge Brownie');
-    expect(edible).not.toContain('>Blue Dream<');
-    expect(edible).toContain('1 of 3 products');
+  it('filters by type and text as a GET form (the older names type and menu too), ignoring unknown parameters', async () => {
+    for (const path of ['/m/test-shop?product_type=Edible', '/m/test-shop?type=Edible']) {
+      const edible = (await get(path)).body;
+      expect(edible).toContain('Fudge Brownie');
+      expect(edible).not.toContain('>Blue Dream<');
+      expect(edible).toContain('1 of 3 products');
+    }
     const search = (await get('/m/test-shop?q=emerald')).body;
     expect(search).toContain('>Blue Dream<');
     expect(search).not.toContain('>Vape Cart<');
-    const odd = await get('/m/test-shop?q=%3Cscript%3E&q=x&type[]=1');
+    const odd = await get('/m/test-shop?q=%3Cscript%3E&type[]=1&utm_source=x');
     expect(odd.statusCode).toBe(200);
     expect(odd.body).not.toContain('<script>');
     expect(odd.body).toContain('Nothing matches');
@@ -539,18 +541,20 @@ describe('a rich menu on the public page: lab results, sizes, medical prices, sp
   it('the adult-use / medical switch: links the server answers without JavaScript, the form keeps the menu', async () => {
     const rec = (await get('/m/rich-shop')).body;
     expect(rec).toContain(
-      '<nav class="menu-types" aria-label="Prices"><a href="rich-shop" data-menu="rec" aria-current="page">Adult-use</a><a href="rich-shop?menu=med" data-menu="med">Medical</a></nav>',
+      '<nav class="menu-types" aria-label="Prices"><a href="rich-shop" data-menu="rec" aria-current="page">Adult-use</a><a href="rich-shop?menu_type=med" data-menu="med">Medical</a></nav>',
     );
     expect(rec).toContain('<main id="menu" class="menu-rec">');
-    const med = (await get('/m/rich-shop?menu=med&type=Flower')).body;
+    const med = (await get('/m/rich-shop?menu_type=med&product_type=Flower')).body;
     expect(med).toContain('<main id="menu" class="menu-med">');
     expect(med).toContain(
-      '<a href="rich-shop?type=Flower&amp;menu=med" data-menu="med" aria-current="page">',
+      '<a href="rich-shop?product_type=Flower&amp;menu_type=med" data-menu="med" aria-current="page">',
     );
-    expect(med).toContain('<input type="hidden" name="menu" value="med">');
+    expect(med).toContain('<input type="hidden" name="menu_type" value="med">');
+    // The links of older pages (?menu=med) still choose the menu.
+    expect((await get('/m/rich-shop?menu=med')).body).toContain('<main id="menu" class="menu-med">');
     expect(offersOf(med, 'Lemon Haze')[0]).toMatchObject({ price: '28.00', priceValidUntil: '2030-06-01' });
     // A menu the store does not sell is its first.
-    expect((await get('/m/rich-shop?menu=other')).body).toContain('<main id="menu" class="menu-rec">');
+    expect((await get('/m/rich-shop?menu_type=other')).body).toContain('<main id="menu" class="menu-rec">');
   });
 
   it('the store switches: without regular prices or potency, no surface and no structured data shows them', async () => {
@@ -599,5 +603,223 @@ describe('a rich menu on the public page: lab results, sizes, medical prices, sp
     ];
     expect(started![2].items.map((item) => [item.id, item.prices[0]!.price])).toEqual([[12, 15]]);
     expect(ended![2].items.map((item) => [item.id, item.prices[0]!.price])).toEqual([[12, 20]]);
+  });
+});
+
+/** A runtime with `menu`, its dispensary published with `settings`, for a describe block (made before its tests). */
+function publishedShop(menu: unknown[], settings: Record<string, unknown>) {
+  const shop = {} as {
+    runtime: TestRuntime;
+    admin: AdminCall;
+    id: number;
+    get(
+      path: string,
+      headers?: Record<string, string>,
+    ): Promise<Awaited<ReturnType<TestRuntime['app']['inject']>>>;
+  };
+  beforeAll(async () => {
+    const runtime = await syncTestRuntime({ menu });
+    shop.runtime = runtime;
+    shop.admin = (await adminKey(runtime, 'all')).call;
+    shop.id = runtime.seed.dispensaryId;
+    shop.get = (path, headers = {}) => runtime.app.inject({ method: 'GET', url: path, headers });
+    const patch = await shop.admin('PATCH', `/dispensaries/${shop.id}`, { published: true, ...settings });
+    expect(patch.statusCode, patch.body).toBe(200);
+  });
+  afterAll(() => shop.runtime.close());
+  return shop;
+}
+
+/** An item of FILTER_MENU: its headline THC (percent, or mg per package) and its strain type. */
+const filterItem = (
+  [id, name, brand, type]: [number, string, string, string],
+  thc: number,
+  unit: '%' | 'mg',
+  strain: string | null,
+  prices: Record<string, unknown>[],
+) => ({
+  id,
+  name,
+  brand,
+  product_type: type,
+  cannabinoids: [
+    unit === '%'
+      ? { code: 'total-thc', min: thc, unit }
+      : { code: 'd9-thc', min: thc, unit, basis: 'package' },
+  ],
+  strain: strain && { name, type: strain },
+  prices,
+});
+
+/** A menu to filter: potency in percent and in mg, strain types, a special, a sold-out item, an inactive one. */
+const FILTER_MENU = [
+  filterItem([21, 'Lemon Haze', 'North Farm', 'Flower'], 24.1, '%', 'sativa_dominant', [
+    { unit: 'gram', amount: 1, price: 12 },
+    { unit: 'ounce', amount: 0.125, price: 40 },
+  ]),
+  filterItem([22, 'Blue Dream', 'Emerald Farms', 'Flower'], 18, '%', 'hybrid', [
+    { unit: 'gram', amount: 1, price: 10, stock: 0 },
+  ]),
+  filterItem([23, 'Calm Gummies', 'Slow Co', 'Edible'], 10, 'mg', null, [
+    { unit: 'unit', amount: 1, price: 20 },
+  ]),
+  filterItem([24, 'Night Cart', 'Moon Labs', 'Vape'], 85, '%', 'indica', [
+    { unit: 'gram', amount: 0.5, price: 45 },
+  ]),
+  {
+    ...filterItem([25, 'Secret Kush', '', 'Flower'], 30, '%', 'hybrid', [
+      { unit: 'gram', amount: 1, price: 15 },
+    ]),
+    active: false,
+  },
+];
+
+/** The ids of the items a page lists, in its order. */
+const idsOf = (html: string) =>
+  [...html.matchAll(/<li class="item[^"]*" data-id="(\d+)"/g)].map((m) => Number(m[1]));
+/** The count a page shows beside a box of its filter form (`name`, `value`), and whether it is ticked. */
+function boxOf(html: string, name: string, value: string): { count: number; checked: boolean } | undefined {
+  const match = new RegExp(
+    `<input type="checkbox" name="${name}" value="${value}"( checked)?> [^<]* <span class="n">(\\d+)</span>`,
+  ).exec(html);
+  return match ? { count: Number(match[2]), checked: match[1] !== undefined } : undefined;
+}
+
+describe("the menu page's filters, search and sort: Form v1's parameters and engine", () => {
+  const shop = publishedShop(FILTER_MENU, { slug: 'filter-shop' });
+  const get = (path: string, headers: Record<string, string> = {}) => shop.get(path, headers);
+  beforeAll(async () => {
+    const special = await shop.admin('POST', `/dispensaries/${shop.id}/specials`, {
+      ...FLOWER_SPECIAL,
+      applies_to: { item_ids: [21] },
+    });
+    expect(special.statusCode, special.body).toBe(201);
+  });
+
+  it('a GET form of v1 parameters, labelled, with the counts of the items shown beside each filter', async () => {
+    const whole = (await get('/m/filter-shop')).body;
+    expect(idsOf(whole)).toEqual([22, 21, 23, 24]);
+    expect(whole).toContain('<form class="filter" method="get" role="search" aria-label="Filter the menu">');
+    for (const name of ['q', 'sort', 'thc_min', 'thc_max', 'price_min', 'price_max'])
+      expect(whole).toMatch(
+        new RegExp(`<label[^>]*>[^<]*(<input [^>]*)?name="${name}"|<label for="${name}">`),
+      );
+    expect(boxOf(whole, 'product_type', 'Flower')).toEqual({ count: 2, checked: false });
+    expect(boxOf(whole, 'strain_type', 'hybrid')).toEqual({ count: 1, checked: false });
+    expect(boxOf(whole, 'on_special', 'true')).toEqual({ count: 1, checked: false });
+    expect(boxOf(whole, 'in_stock', 'true')).toEqual({ count: 3, checked: false });
+    expect(whole).toContain('<span class="n" id="thc-shown">18%–85% shown</span>');
+    expect(whole).toContain('<span class="n" id="price-shown">$9.60–$45.00 shown</span>');
+
+    // Counts over the items shown, as v1's facets count; every value of the menu keeps its box.
+    const flower = (await get('/m/filter-shop?product_type=Flower')).body;
+    expect(idsOf(flower)).toEqual([22, 21]);
+    expect(flower).toContain('2 of 4 products');
+    expect(boxOf(flower, 'product_type', 'Flower')).toEqual({ count: 2, checked: true });
+    expect(boxOf(flower, 'product_type', 'Vape')).toEqual({ count: 0, checked: false });
+    expect(boxOf(flower, 'strain_type', 'indica')).toEqual({ count: 0, checked: false });
+    expect(boxOf(flower, 'strain_type', 'sativa_dominant')).toEqual({ count: 1, checked: false });
+    expect(flower).toMatch(/<a class="reset" href="filter-shop">Show all<\/a>/);
+
+    // Each filter as v1 has it: potency on the headline in percent (the edible's mg is not), the
+    // effective price (Lemon Haze's gram at 20% off: 9.60), specials now, stock, any of a list.
+    expect(idsOf((await get('/m/filter-shop?thc_min=20')).body)).toEqual([21, 24]);
+    expect(idsOf((await get('/m/filter-shop?price_max=9.6')).body)).toEqual([21]);
+    expect(idsOf((await get('/m/filter-shop?price_min=20&price_max=44')).body)).toEqual([21, 23]);
+    expect(idsOf((await get('/m/filter-shop?on_special=true')).body)).toEqual([21]);
+    expect(idsOf((await get('/m/filter-shop?in_stock=true')).body)).toEqual([21, 23, 24]);
+    expect(idsOf((await get('/m/filter-shop?strain_type=hybrid,indica')).body)).toEqual([22, 24]);
+    expect(idsOf((await get('/m/filter-shop?brand=moon%20labs')).body)).toEqual([24]);
+    // The search: accent- and case-insensitive, the last word as a prefix.
+    expect(idsOf((await get('/m/filter-shop?q=BL%C3%9CE%20dr')).body)).toEqual([22]);
+    const checked = (await get('/m/filter-shop?product_type=Vape&in_stock=true&thc_min=50')).body;
+    expect(boxOf(checked, 'in_stock', 'true')).toEqual({ count: 1, checked: true });
+    expect(checked).toContain('name="thc_min" type="number" min="0" step="any" value="50"');
+    // Never an inactive item, whatever the address says: v1's active and ids are not the page's.
+    const sneaky = (await get('/m/filter-shop?active=false&ids=25&q=secret')).body;
+    expect(sneaky).not.toContain('Secret Kush');
+    expect(sneaky).toContain('Nothing matches');
+  });
+
+  it('sort: one list in the order asked for (ties by id), the select showing it', async () => {
+    const byPrice = (await get('/m/filter-shop?sort=-price')).body;
+    expect(idsOf(byPrice)).toEqual([24, 23, 22, 21]);
+    expect(byPrice).toContain('<h2>Results</h2>');
+    expect(byPrice).not.toContain('<h2>Flower</h2>');
+    expect(byPrice).toContain('<option value="-price" selected>');
+    expect(idsOf((await get('/m/filter-shop?sort=-thc')).body)).toEqual([24, 21, 22, 23]);
+    expect(idsOf((await get('/m/filter-shop?sort=name&product_type=Flower')).body)).toEqual([22, 21]);
+    // Best match without words is the page's own order, not an error.
+    const relevance = await get('/m/filter-shop?sort=relevance');
+    expect(relevance.statusCode).toBe(200);
+    expect(idsOf(relevance.body)).toEqual([22, 21, 23, 24]);
+  });
+
+  it('a bad value: a 400 page that says which parameter was left out and why, the rest applied', async () => {
+    for (const [query, words] of [
+      ['thc_min=abc', 'thc_min is not a number ("abc")'],
+      ['sort=cheapest', 'sort is "cheapest"'],
+      ['price_min=30&price_max=10', 'price_min (30) is above price_max (10)'],
+      ['on_special=yes', 'on_special is "yes"'],
+      ['q=a&q=b', 'q was sent more than once'],
+    ] as const) {
+      const response = await get(`/m/filter-shop?product_type=Flower&${query}`);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(response.headers.etag).toBeUndefined();
+      expect(response.body).toContain(
+        `<p class="problem" role="alert">The query parameter ${words.replaceAll('"', '&quot;')}`,
+      );
+      expect(response.body, query).toContain('It was left out.');
+      expect(
+        idsOf(response.body).every((item) => item === 21 || item === 22),
+        query,
+      ).toBe(true);
+    }
+  });
+
+  it('each query is a kept answer: strong ETag, 304, gzip and br; a change makes a new one', async () => {
+    const path = '/m/filter-shop?product_type=Flower&sort=name';
+    const first = await get(path, { 'accept-encoding': 'gzip' });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-encoding']).toBe('gzip');
+    expect(first.headers.etag).toMatch(/^"[A-Za-z0-9_-]+-gzip"$/);
+    expect(first.headers['cache-control']).toBe('public, max-age=10, stale-while-revalidate=60');
+    expect(first.headers.vary).toContain('Accept-Encoding');
+    expect(idsOf(gunzipSync(first.rawPayload).toString())).toEqual([22, 21]);
+    const again = await get(path, { 'accept-encoding': 'br', 'if-none-match': String(first.headers.etag) });
+    expect(again.statusCode).toBe(304);
+    const br = await get(path, { 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(gunzipSync(first.rawPayload).toString());
+    // Blue Dream back in stock: the same query is another page (in each coding already kept), and the
+    // old tag no longer matches.
+    const plain = await get(path);
+    expect(plain.headers.etag).toBe(String(first.headers.etag).replace('-gzip', ''));
+    const stock = await shop.admin('PATCH', `/dispensaries/${shop.id}/inventory`, [
+      { item_id: 22, unit: 'gram', amount: 1, stock: 5 },
+    ]);
+    expect(stock.statusCode, stock.body).toBe(200);
+    await until(
+      async () => (await get(path, { 'if-none-match': String(plain.headers.etag) })).statusCode === 200,
+      2_000,
+      'the page to change',
+    );
+    expect(boxOf((await get(path)).body, 'in_stock', 'true')).toEqual({ count: 2, checked: false });
+  });
+
+  it('a store that hides potency offers no THC filter or sort, and ignores them in the address', async () => {
+    const off = await shop.admin('PATCH', `/dispensaries/${shop.id}`, { show_potency: false });
+    expect(off.statusCode, off.body).toBe(200);
+    try {
+      const response = await get('/m/filter-shop?thc_min=50&sort=-thc');
+      expect(response.statusCode).toBe(200);
+      expect(idsOf(response.body)).toEqual([22, 21, 23, 24]);
+      expect(response.body).not.toContain('name="thc_min"');
+      expect(response.body).not.toContain('value="-thc"');
+    } finally {
+      await shop.admin('PATCH', `/dispensaries/${shop.id}`, { show_potency: true });
+    }
   });
 });

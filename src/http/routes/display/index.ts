@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { menuTypeOf } from '../../../domain/menu-details.js';
-import { openStatus } from '../../../domain/opening-hours.js';
+import { type OpenStatus, openStatus } from '../../../domain/opening-hours.js';
 import type { PublishedMenu } from '../../../domain/published-menu.js';
 import { PublishedMenuSchema } from '../../../domain/published-menu.js';
 import type { MenuSnapshots, Representation, SnapshotView } from '../../../services/menu-snapshots.js';
@@ -15,8 +14,10 @@ import { streamHeaders } from '../../pipeline/answer-headers.js';
 import { ifNoneMatch } from '../../pipeline/snapshot-reply.js';
 import { type Asset, type DisplayFile, loadDisplayAssets } from './assets.js';
 import { renderBoard } from './board.js';
+import { FilteredPages } from './filtered-pages.js';
 import { PAGE_CSP } from './html.js';
-import { type MenuFilter, NO_FILTER, renderMenuPage, renderNotFound } from './page.js';
+import { type PageQuery, parsePageQuery, queryPage } from './menu-query.js';
+import { renderMenuPage, renderNotFound } from './page.js';
 
 export interface DisplayOptions {
   published: PublishedMenus;
@@ -37,7 +38,6 @@ export interface DisplayOptions {
 
 const hide = { hide: true };
 const HTML = 'text/html; charset=utf-8';
-const MAX_QUERY = 200;
 
 /**
  * The public surfaces of published dispensaries: the menu page /m/{slug} (with /m/{slug}/menu.json
@@ -55,6 +55,10 @@ export const displayRoutes: FastifyPluginAsync<DisplayOptions> = async (app, opt
   const assets = loadDisplayAssets(options.assetDirectory);
 
   const menuJson = snapshots.view('public:menu', PublishedMenuSchema, (id) => published.menu(id));
+  const filteredPages = new FilteredPages();
+  /** The page of `menu` under `page`, its items and counts from Form v1's engine (menu-query.ts). */
+  const render = (menu: PublishedMenu, status: OpenStatus, page: PageQuery) =>
+    renderMenuPage(menu, status, page, queryPage(menu, published.sourceOf(menu), page));
 
   // One page view per "open now" label: the label is part of the page, so each is a snapshot of its own.
   const pageViews = new Map<string, SnapshotView>();
@@ -64,7 +68,10 @@ export const displayRoutes: FastifyPluginAsync<DisplayOptions> = async (app, opt
     if (!view) {
       view = snapshots.view(
         `public:page:${status.label}`,
-        (value) => Buffer.from(renderMenuPage(value as PublishedMenu, status, NO_FILTER)),
+        (value) => {
+          const menu = value as PublishedMenu;
+          return Buffer.from(render(menu, status, parsePageQuery({}, menu.store)));
+        },
         (id) => published.menu(id),
       );
       pageViews.set(status.label, view);
@@ -121,25 +128,33 @@ export const displayRoutes: FastifyPluginAsync<DisplayOptions> = async (app, opt
     { schema: hide },
     (request, reply) =>
       published404(request, reply, async (dispensary) => {
-        const filter = filterOf(request.query);
         reply
           .header('content-security-policy', PAGE_CSP)
           .header('referrer-policy', 'strict-origin-when-cross-origin');
         const menu = await published.menu(dispensary.id);
-        // The first menu unfiltered is the kept page; another menu or a filter is rendered per request.
-        if (
-          filter.type === '' &&
-          filter.q === '' &&
-          menuTypeOf(menu.store, filter.menu) === menuTypeOf(menu.store, null)
-        ) {
-          const page = await pageView(menu).read(dispensary.id, request.headers['accept-encoding']);
-          return sendKept(request, reply, page, HTML);
+        // The first menu unfiltered is the kept page (asked for without a query, it is not even parsed);
+        // a query is rendered once per menu version and kept.
+        const page =
+          Object.keys(request.query).length === 0 ? undefined : parsePageQuery(request.query, menu.store);
+        if (!page || (page.problems.length === 0 && [...page.params.keys()].length === 0)) {
+          const kept = await pageView(menu).read(dispensary.id, request.headers['accept-encoding']);
+          return sendKept(request, reply, kept, HTML);
         }
         const status = openStatus(menu.store.hours, menu.store.timezone, now());
+        const key = [dispensary.id, status.label, page.params.toString(), ...page.problems].join('|');
+        const answer = await filteredPages.read(menu, key, request.headers['accept-encoding'], () =>
+          render(menu, status, page),
+        );
+        if (page.problems.length === 0) return sendKept(request, reply, answer, HTML);
+        // A parameter left out for its value: the page says which, under the rest, as a 400 (no ETag:
+        // a 304 stands for a 200).
+        if (answer.encoding !== 'identity') reply.header('content-encoding', answer.encoding);
         return reply
+          .code(400)
           .type(HTML)
+          .header('vary', 'Accept-Encoding')
           .header('cache-control', publicCache)
-          .send(renderMenuPage(menu, status, filter));
+          .send(answer.body);
       }),
   );
 
@@ -260,12 +275,3 @@ export const displayRoutes: FastifyPluginAsync<DisplayOptions> = async (app, opt
     return sendAsset(request, reply, assets.get('embed.js')!);
   });
 };
-
-/** `type`, `q` and `menu` of the query: the first of a repeated one, at most 200 characters, else empty. */
-export function filterOf(query: Record<string, unknown>): MenuFilter {
-  const one = (value: unknown): string => {
-    const first = Array.isArray(value) ? value[0] : value;
-    return typeof first === 'string' ? first.trim().slice(0, MAX_QUERY) : '';
-  };
-  return { type: one(query.type), q: one(query.q), menu: one(query.menu) };
-}

@@ -8,41 +8,15 @@ import {
   labResultsUrl,
   MENU_TYPE_NAMES,
   type MenuType,
-  menuTypeOf,
   shownPrice,
 } from '../../../domain/menu-details.js';
-import {
-  formatBrandLine,
-  formatPotency,
-  formatPrice,
-  groupByType,
-  searchText,
-} from '../../../domain/menu-format.js';
+import { formatBrandLine, formatPotency, formatPrice, groupByType } from '../../../domain/menu-format.js';
 import { type OpenStatus, weekLines } from '../../../domain/opening-hours.js';
 import type { PublishedItem, PublishedMenu, PublishedStore } from '../../../domain/published-menu.js';
+import { filterForm } from './filter-form.js';
 import { escapeHtml as e, PAGE_HEAD, scriptJson, typeAnchor } from './html.js';
+import type { PageQuery, PageResult } from './menu-query.js';
 import { structuredData } from './structured-data.js';
-
-export interface MenuFilter {
-  /** A product type, exactly as listed; empty for every type. */
-  type: string;
-  /** Words that must all appear in the name, brand, subtype or type; empty for every item. */
-  q: string;
-  /** The menu asked for (`rec`, `med`); empty, or one the store does not sell, is its first. */
-  menu: string;
-}
-
-export const NO_FILTER: MenuFilter = { type: '', q: '', menu: '' };
-
-/** Items that pass the filter: the type, then every word of the search. */
-export function filterItems(items: readonly PublishedItem[], filter: MenuFilter): PublishedItem[] {
-  const words = filter.q.toLowerCase().split(/\s+/).filter(Boolean);
-  return items.filter(
-    (item) =>
-      (filter.type === '' || item.product_type === filter.type) &&
-      words.every((word) => searchText(item).includes(word)),
-  );
-}
 
 function storeAddress(menu: PublishedMenu): string {
   const { store } = menu;
@@ -110,7 +84,7 @@ function itemCard(item: PublishedItem, store: PublishedStore, menus: Menus): str
   const lab = labResultsUrl(item);
   return `<li class="item${item.sold_out ? ' sold-out' : ''}" data-id="${item.id}" data-type="${e(
     item.product_type,
-  )}" data-search="${e(searchText(item))}">
+  )}">
 <div class="item-head"><h3>${e(item.name)}</h3>${item.sold_out ? '<span class="badge">Sold out</span>' : ''}</div>
 ${brand ? `<p class="brand">${e(brand)}</p>` : ''}${potency ? `<p class="potency">${e(potency)}</p>` : ''}${
   details ? `<p class="details">${e(details)}</p>` : ''
@@ -125,46 +99,65 @@ ${brand ? `<p class="brand">${e(brand)}</p>` : ''}${potency ? `<p class="potency
 </li>`;
 }
 
-/** The page's address with the filter and the menu (the first menu is left out: it is the default). */
-function pageQuery(filter: MenuFilter, menuType: MenuType, first: MenuType): string {
-  const query = new URLSearchParams();
-  if (filter.type) query.set('type', filter.type);
-  if (filter.q) query.set('q', filter.q);
-  if (menuType !== first) query.set('menu', menuType);
+/** The page's address with the query's parameters, on the menu `menuType` (the first is the default). */
+function pageLink(menu: PublishedMenu, params: URLSearchParams, menuType: MenuType, first: MenuType): string {
+  const query = new URLSearchParams(params);
+  query.delete('menu_type');
+  if (menuType !== first) query.set('menu_type', menuType);
   const text = query.toString();
-  return text ? `?${text}` : '';
+  return e(`${menu.slug}${text ? `?${text}` : ''}`);
 }
 
-/** The adult-use / medical switch: links the server answers, which the page's script turns into a toggle. */
-function menuSwitch(menu: PublishedMenu, filter: MenuFilter, chosen: MenuType, menus: Menus): string {
+/** The adult-use / medical switch: links the server answers, which the page's script follows in place. */
+function menuSwitch(menu: PublishedMenu, page: PageQuery, menus: Menus): string {
   if (menus.types.length < 2) return '';
   const first = menus.types[0]!;
   return `<nav class="menu-types" aria-label="Prices">${menus.types
     .map(
       (menuType) =>
-        `<a href="${e(menu.slug)}${e(pageQuery(filter, menuType, first))}" data-menu="${menuType}"${
-          menuType === chosen ? ' aria-current="page"' : ''
+        `<a href="${pageLink(menu, page.params, menuType, first)}" data-menu="${menuType}"${
+          menuType === page.menuType ? ' aria-current="page"' : ''
         }>${MENU_TYPE_NAMES[menuType]}</a>`,
     )
     .join('')}</nav>`;
 }
 
+/** The items: by type then name (the menu's own order), or one list in the order `sort` asked for. */
+function listing(page: PageQuery, result: PageResult, store: PublishedStore, menus: Menus): string {
+  const cards = (items: readonly PublishedItem[]) =>
+    `<ul class="items">\n${items.map((item) => itemCard(item, store, menus)).join('\n')}\n</ul>`;
+  if (page.query.sort !== undefined) {
+    return result.items.length === 0
+      ? ''
+      : `<section class="group" id="results-list">\n<h2>Results</h2>\n${cards(result.items)}\n</section>`;
+  }
+  return groupByType(result.items)
+    .map(
+      (group) => `<section class="group" id="${typeAnchor(group.type)}" data-type="${e(group.type)}">
+<h2>${e(group.type)}</h2>
+${cards(group.items)}
+</section>`,
+    )
+    .join('\n');
+}
+
 /**
- * The public menu page: complete without JavaScript (the filter is a GET form answered by the
- * server); /display/menu.js only filters as one types. `status` is computed by the caller at the time
- * of the request, in the store's time zone; a kept snapshot is keyed by it.
+ * The public menu page: complete without JavaScript (the filters are a GET form answered by the
+ * server, with v1's parameters and engine: menu-query.ts); /display/menu.js only fetches the answer
+ * of the form as it changes and puts it in place. `status` is computed by the caller at the time of
+ * the request, in the store's time zone; a kept snapshot is keyed by it.
  */
-export function renderMenuPage(menu: PublishedMenu, status: OpenStatus, filter: MenuFilter): string {
+export function renderMenuPage(
+  menu: PublishedMenu,
+  status: OpenStatus,
+  page: PageQuery,
+  result: PageResult,
+): string {
   const { store } = menu;
-  const shown = filterItems(menu.items, filter);
-  const groups = groupByType(shown);
-  const allTypes = groupByType(menu.items).map((group) => group.type);
   const address = storeAddress(menu);
-  const filtered = filter.type !== '' || filter.q !== '';
-  const menuType = menuTypeOf(store, filter.menu);
   const menus: Menus = { types: (['rec', 'med'] as const).filter((type) => store.menu_types.includes(type)) };
   const first = menus.types[0] ?? 'rec';
-  const showAll = `${e(menu.slug)}${e(pageQuery(NO_FILTER, menuType, first))}`;
+  const showAll = pageLink(menu, new URLSearchParams(), page.menuType, first);
   const title = `${store.name}: menu`;
   const description = `${store.name}${address ? `, ${address}` : ''}: ${menu.items.length} products with prices and availability.`;
   const hours = store.hours
@@ -178,7 +171,7 @@ export function renderMenuPage(menu: PublishedMenu, status: OpenStatus, filter: 
 <title>${e(title)}</title>
 <meta name="description" content="${e(description)}">
 <link rel="stylesheet" href="../display/menu.css">
-<script type="application/ld+json">${scriptJson(structuredData(menu, `/m/${menu.slug}`, menuType))}</script>
+<script type="application/ld+json">${scriptJson(structuredData(menu, `/m/${menu.slug}`, page.menuType))}</script>
 <script src="../display/menu.js" defer></script>
 </head>
 <body>
@@ -188,30 +181,16 @@ ${address ? `<p class="address">${e(address)}</p>` : ''}
 <p class="status ${status.open === true ? 'open' : status.open === false ? 'closed' : 'unknown'}">${e(status.label)}</p>
 ${store.phone ? `<p class="phone"><a href="tel:${e(store.phone.replace(/[^+0-9]/g, ''))}">${e(store.phone)}</a></p>` : ''}
 ${hours}
-${menuSwitch(menu, filter, menuType, menus)}
+${menuSwitch(menu, page, menus)}
 </header>
-<form class="filter" method="get" role="search" aria-label="Filter the menu">
-<div class="field"><label for="type">Type</label>
-<select id="type" name="type"><option value="">All types</option>${allTypes
-    .map((type) => `<option${type === filter.type ? ' selected' : ''}>${e(type)}</option>`)
-    .join('')}</select></div>
-<div class="field grow"><label for="q">Search</label>
-<input id="q" name="q" type="search" value="${e(filter.q)}" placeholder="Name, brand or strain" autocomplete="off"></div>
-${menus.types.length > 1 ? `<input type="hidden" name="menu" value="${menuType}">` : ''}<button type="submit">Show</button>${filtered ? ` <a class="reset" href="${showAll}">Show all</a>` : ''}
-</form>
-<main id="menu" class="menu-${menuType}">
-<p class="count" aria-live="polite">${shown.length} of ${menu.items.length} products</p>
-${groups
-  .map(
-    (group) => `<section class="group" id="${typeAnchor(group.type)}" data-type="${e(group.type)}">
-<h2>${e(group.type)}</h2>
-<ul class="items">
-${group.items.map((item) => itemCard(item, store, menus)).join('\n')}
-</ul>
-</section>`,
-  )
-  .join('\n')}
-${groups.length === 0 ? `<p class="empty">Nothing matches. <a href="${showAll}">Show the whole menu</a>.</p>` : ''}
+${filterForm(store, page, result, menus.types.length > 1, showAll)}
+<main id="menu" class="menu-${page.menuType}">
+<p class="count" aria-live="polite">${result.items.length} of ${menu.items.length} products</p>
+<div id="results">
+${page.problems.map((problem) => `<p class="problem" role="alert">${e(problem)} It was left out.</p>`).join('\n')}
+${listing(page, result, store, menus)}
+${result.items.length === 0 ? `<p class="empty">Nothing matches. <a href="${showAll}">Show the whole menu</a>.</p>` : ''}
+</div>
 </main>
 <footer><p>Prices in ${e(store.currency)}. Updated ${e(menu.updated_at.slice(0, 16).replace('T', ' '))} UTC.${
     store.website
