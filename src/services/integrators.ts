@@ -177,11 +177,18 @@ export class IntegratorService {
       accountId,
       await hashPassword(password, this.options.scryptCost),
     );
-    if (!username) {
-      throw new ServiceError('conflict', 'Your credential is revoked or not made yet: ask the operator.');
-    }
+    if (!username) throw noCredential();
     await this.options.afterWrite?.();
     return { username, password };
+  }
+
+  /** The signed-in integrator's own API credential: its username and the dispensaries it reads. */
+  async ownCredential(by: Principal): Promise<{ username: string; dispensaryIds: readonly number[] }> {
+    const { credentialUsername } = await this.found(mustBe(by, 'developer'));
+    const credential =
+      credentialUsername === null ? undefined : await this.store.credentials.find(credentialUsername);
+    if (!credential || credential.revokedAt !== null) throw noCredential();
+    return { username: credential.username, dispensaryIds: credential.dispensaryIds ?? [] };
   }
 
   /** Asks to read a published dispensary, named as its public page names it (its name, or its slug). */
@@ -316,6 +323,10 @@ function mustBe(by: Principal, permission: Permission): number {
     throw new ServiceError('forbidden', 'This is an integrator’s own page: sign in as the integrator.');
   }
   return by.accountId ?? 0;
+}
+
+function noCredential(): ServiceError {
+  return new ServiceError('conflict', 'Your credential is revoked or not made yet: ask the operator.');
 }
 
 function accessNotFound(id: number): ServiceError {
