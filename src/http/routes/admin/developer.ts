@@ -7,6 +7,7 @@ import { principalOf } from './auth.js';
 import type { AdminContext } from './context.js';
 import { OwnUsageQuerystring, OwnWebhookBody } from './developer.schemas.js';
 import { adminPlugin } from './route.js';
+import { deliveryLimitOf, webhookOf } from './webhooks.js';
 import {
   DeliveriesQuery,
   DeliveryOut,
@@ -17,9 +18,6 @@ import {
 } from './webhooks.schemas.js';
 
 export type WithPortal = AdminContext & { portal: DeveloperPortal };
-
-/** The webhook of the path (`:id`; the route schema has checked it is a number). */
-const webhookOf = (request: { params: { id: string } }) => Number(request.params.id);
 
 /**
  * The rest of the integrator's own portal: its credential's usage per hour, and its own webhooks
@@ -92,11 +90,10 @@ export const developerRoutes = adminPlugin<WithPortal>(
         querystring: DeliveriesQuery,
         response: { 200: Type.Array(DeliveryOut) },
       },
-      run: async (request) => {
-        const { limit } = request.query;
-        const count = limit === undefined ? undefined : Number(limit);
-        return (await portal.deliveries(principalOf(request), webhookOf(request), count)).map(deliveryRecord);
-      },
+      run: async (request) =>
+        (await portal.deliveries(principalOf(request), webhookOf(request), deliveryLimitOf(request))).map(
+          deliveryRecord,
+        ),
     });
   },
 );
