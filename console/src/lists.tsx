@@ -160,7 +160,7 @@ export function CheckGroup<Value extends string | number>(props: {
 export function DispensarySelect(props: {
   value: string;
   onChange: (value: string) => void;
-  list: DispensarySummary[] | undefined;
+  list: Pick<DispensarySummary, 'id' | 'name'>[] | undefined;
   children?: ComponentChildren;
 }) {
   return (

@@ -1,15 +1,12 @@
 import { HTTP_LIMIT_SETTINGS } from './http-limits.js';
 import {
   formatBucket,
-  formatDuration,
   limitNumber,
   parseBoolean,
   parseBucket,
   parseDomains,
-  parseDuration,
   parseLoginFailures,
   parseOrigins,
-  parseSchedule,
   parseTrustProxy,
   poolSize,
   type RateBucket,
@@ -17,6 +14,7 @@ import {
   wholeNumber,
 } from './parse.js';
 import { processSetting, type Setting, type SettingUse, serverInput, serverSetting } from './setting.js';
+import { WEBHOOK_SETTINGS } from './webhook-settings.js';
 
 /**
  * Every setting of the program, declared once: its option, its environment variable, how its text is
@@ -40,9 +38,6 @@ const DEFAULT_BUCKETS = {
   address: { ratePerSecond: 50, burst: 200 },
   adminKey: { ratePerSecond: 20, burst: 100 },
 } satisfies Record<string, RateBucket>;
-
-/** Retries of a webhook delivery: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (each with jitter). */
-const DEFAULT_WEBHOOK_RETRIES = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 export const SETTINGS = {
   database: serverSetting({
@@ -337,44 +332,7 @@ export const SETTINGS = {
     parse: parseDomains,
     default: undefined,
   }),
-  webhookKey: serverSetting<string | undefined>({
-    flag: '--webhook-key <base64>',
-    env: 'WEBHOOK_KEY',
-    doc: 'key encrypting webhook signing secrets: 32 random bytes, base64 (prefer the variable); see Webhooks',
-    scope: 'global',
-    default: undefined,
-  }),
-  webhookAllowPrivate: serverSetting({
-    flag: '--webhook-allow-private',
-    env: 'WEBHOOK_ALLOW_PRIVATE',
-    doc: 'development only: allow http:// webhook URLs and private, loopback and link-local targets',
-    scope: 'global',
-    parse: parseBoolean,
-    default: false,
-  }),
-  webhookTimeoutMs: serverSetting({
-    flag: '--webhook-timeout-ms <ms>',
-    env: 'WEBHOOK_TIMEOUT_MS',
-    doc: 'a webhook delivery not answered 2xx within this time is retried',
-    parse: wholeNumber('--webhook-timeout-ms'),
-    default: 10_000,
-  }),
-  webhookRetrySchedule: serverSetting<number[]>({
-    flag: '--webhook-retry-schedule <delays>',
-    env: 'WEBHOOK_RETRY_SCHEDULE',
-    doc: 'delays before each retry of a webhook delivery (±20% jitter); after the last: failed',
-    parse: parseSchedule,
-    default: DEFAULT_WEBHOOK_RETRIES,
-    shown: DEFAULT_WEBHOOK_RETRIES.map(formatDuration).join(','),
-  }),
-  webhookDisableAfter: serverSetting({
-    flag: '--webhook-disable-after <duration>',
-    env: 'WEBHOOK_DISABLE_AFTER',
-    doc: 'a webhook whose deliveries all failed for this long is disabled',
-    parse: parseDuration,
-    default: 5 * 86_400_000,
-    shown: '5d',
-  }),
+  ...WEBHOOK_SETTINGS,
 };
 
 type Table = typeof SETTINGS;

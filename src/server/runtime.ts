@@ -16,6 +16,7 @@ import { AccessService } from '../services/access.js';
 import { AdminKeyVerifier } from '../services/admin-keys.js';
 import { ChangeFeed } from '../services/change-feed.js';
 import { ConsoleSessionService } from '../services/console-sessions.js';
+import { DeveloperPortal } from '../services/developer-portal.js';
 import { IdempotencyService } from '../services/idempotency.js';
 import { createServices, type Services } from '../services/index.js';
 import { LiveHub } from '../services/live-hub.js';
@@ -221,6 +222,9 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
           required: config.requireSecondFactor ?? DEFAULTS.requireSecondFactor,
         }),
         usage,
+        portal: new DeveloperPortal(services.integrators, services.webhooks, usage, {
+          webhookCap: config.integratorWebhookCap ?? DEFAULTS.integratorWebhookCap,
+        }),
         consoleUrl: config.publicUrl,
         sso: ssoOf(config, store, sessions),
       },

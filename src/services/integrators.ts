@@ -16,14 +16,20 @@ import { ServiceError } from './errors.js';
 const CONFIRM_PAGE = '/developers/confirm';
 const SYSTEM_ACTOR = 'system:integrator-approval';
 
-/** What registering answers: the one-time confirmation link, and whether it went by email. */
-export interface Registration {
+/** A one-time confirmation link, as issued: whether it went by email, and if not why. */
+export interface ConfirmationLink {
   email: string;
-  /** Undefined when the email already had an account: nothing was made or sent (the page says the same). */
-  url?: string;
+  url: string;
+  expiresAt: string;
   emailed: boolean;
   emailError?: string;
 }
+
+/**
+ * What registering answers: the confirmation link, or nothing when the email already had an account
+ * (nothing was made or sent; the page says the same).
+ */
+export type Registration = ConfirmationLink | { email: string; url?: undefined; emailed: false };
 
 /**
  * Integrators who onboard themselves: registration at /developers, the confirmation link, and the
@@ -56,28 +62,54 @@ export class IntegratorService {
       building: checkedText(input.building, 'what you build', 2000),
     };
     const password = checkedPassword(input.password);
-    const secret = generateSecret(32);
-    const expiresAt = new Date(Date.now() + LINK_LIFETIME_MS).toISOString();
     const passwordDigest = await hashPassword(password, this.options.scryptCost);
-    const confirm = { digest: secretDigest(secret), expiresAt };
+    const link = newLink(siteUrl);
     try {
-      await this.store.integrators.register(email, profile, passwordDigest, confirm);
+      await this.store.integrators.register(email, profile, passwordDigest, link.confirm);
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
       // A registration never confirmed does not keep the address: the new link goes to its owner all
       // the same, and only the owner can use it. Any other account gets nothing.
-      const renewed = await this.store.integrators.renewUnconfirmed(email, profile, passwordDigest, confirm);
+      const again = { profile, passwordDigest };
+      const renewed = await this.store.integrators.renewUnconfirmed(email, link.confirm, again);
       if (!renewed) return { email, emailed: false };
     }
-    const url = `${siteUrl.replace(/\/+$/, '')}${CONFIRM_PAGE}#${secret}`;
+    return this.sendLink(email, profile.name, link);
+  }
+
+  /**
+   * The operator's fresh confirmation link for a registration not confirmed yet (`menu-api integrator
+   * confirm-link`), for the integrator whose email never came: the earlier link stops working. Emailed
+   * too when a mailer is set.
+   */
+  async confirmationLink(ref: IntegratorRef, by: Principal, siteUrl: string): Promise<ConfirmationLink> {
+    mustOperate(by);
+    const integrator = await this.resolve(ref);
+    const link = newLink(siteUrl);
+    const renewed =
+      integrator.status === 'unconfirmed' &&
+      (await this.store.integrators.renewUnconfirmed(integrator.email, link.confirm, undefined, by.actor));
+    if (!renewed) {
+      throw new ServiceError(
+        'conflict',
+        `The registration of ${integrator.email} is ${integrator.status}: its email is confirmed already, so it needs no link.`,
+      );
+    }
+    return this.sendLink(integrator.email, integrator.name, link);
+  }
+
+  /** Emails a confirmation link when a mailer is set; the link is in the answer either way. */
+  private async sendLink(email: string, name: string, link: NewLink): Promise<ConfirmationLink> {
+    const { url, confirm } = link;
+    const expiresAt = confirm.expiresAt;
     const mailer = this.options.mailer;
-    if (!mailer) return { email, url, emailed: false };
+    if (!mailer) return { email, url, expiresAt, emailed: false };
     try {
       await mailer.send({
         to: email,
         subject: 'Confirm your email for the dispensary menu API',
         text: [
-          `Hello ${profile.name},`,
+          `Hello ${name},`,
           '',
           `Open this link to confirm your email (it works once, until ${expiresAt}):`,
           url,
@@ -87,9 +119,10 @@ export class IntegratorService {
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return { email, url, emailed: false, emailError: `Could not email the link to ${email}: ${reason}` };
+      const emailError = `Could not email the link to ${email}: ${reason}`;
+      return { email, url, expiresAt, emailed: false, emailError };
     }
-    return { email, url, emailed: true };
+    return { email, url, expiresAt, emailed: true };
   }
 
   /** Uses a confirmation link once; with automatic approval, the integrator is approved at once. */
@@ -144,11 +177,18 @@ export class IntegratorService {
       accountId,
       await hashPassword(password, this.options.scryptCost),
     );
-    if (!username) {
-      throw new ServiceError('conflict', 'Your credential is revoked or not made yet: ask the operator.');
-    }
+    if (!username) throw noCredential();
     await this.options.afterWrite?.();
     return { username, password };
+  }
+
+  /** The signed-in integrator's own API credential: its username and the dispensaries it reads. */
+  async ownCredential(by: Principal): Promise<{ username: string; dispensaryIds: readonly number[] }> {
+    const { credentialUsername } = await this.found(mustBe(by, 'developer'));
+    const credential =
+      credentialUsername === null ? undefined : await this.store.credentials.find(credentialUsername);
+    if (!credential || credential.revokedAt !== null) throw noCredential();
+    return { username: credential.username, dispensaryIds: credential.dispensaryIds ?? [] };
   }
 
   /** Asks to read a published dispensary, named as its public page names it (its name, or its slug). */
@@ -254,6 +294,21 @@ export class IntegratorService {
   }
 }
 
+/** A one-time confirmation link: its address (the secret after `#`) and what the store keeps of it. */
+interface NewLink {
+  url: string;
+  confirm: { digest: string; expiresAt: string };
+}
+
+function newLink(siteUrl: string): NewLink {
+  const secret = generateSecret(32);
+  const expiresAt = new Date(Date.now() + LINK_LIFETIME_MS).toISOString();
+  return {
+    url: `${siteUrl.replace(/\/+$/, '')}${CONFIRM_PAGE}#${secret}`,
+    confirm: { digest: secretDigest(secret), expiresAt },
+  };
+}
+
 /** An integrator, by account id or email. */
 export type IntegratorRef = number | string;
 
@@ -268,6 +323,10 @@ function mustBe(by: Principal, permission: Permission): number {
     throw new ServiceError('forbidden', 'This is an integrator’s own page: sign in as the integrator.');
   }
   return by.accountId ?? 0;
+}
+
+function noCredential(): ServiceError {
+  return new ServiceError('conflict', 'Your credential is revoked or not made yet: ask the operator.');
 }
 
 function accessNotFound(id: number): ServiceError {

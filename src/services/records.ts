@@ -13,6 +13,7 @@ import type {
 } from '../store/store.js';
 import type { IssuedLink } from './accounts.js';
 import type { CredentialSummary } from './credentials.js';
+import type { ConfirmationLink } from './integrators.js';
 import { encodeCursor } from './menu-feed.js';
 import type { ImportReport } from './menus.js';
 import type { SpecialsSchedule } from './specials.js';
@@ -192,6 +193,17 @@ export function integratorRecord(integrator: Integrator) {
     credential: integrator.credentialUsername,
     created_at: integrator.createdAt,
     updated_at: integrator.updatedAt,
+  };
+}
+
+/** An integrator's confirmation link, as `menu-api integrator confirm-link --json` prints it. */
+export function confirmationLinkRecord(link: ConfirmationLink) {
+  return {
+    email: link.email,
+    link: link.url,
+    expires_at: link.expiresAt,
+    emailed: link.emailed,
+    ...(link.emailError === undefined ? {} : { email_error: link.emailError }),
   };
 }
 

@@ -78,9 +78,13 @@ export class UsageCounter {
     await this.flush().catch(() => {});
   }
 
-  /** Requests per credential per hour for the last `days` days, oldest first, unflushed ones included. */
-  async list(days: number, now = Date.now()): Promise<UsageCount[]> {
-    const since = hourOf(now - days * 24 * HOUR_MS);
+  /**
+   * Requests per credential per hour since the start of the hour `hours` hours ago, oldest first,
+   * unflushed ones included; of one credential only when `username` is given.
+   */
+  async list(hours: number, only: { username?: string; now?: number } = {}): Promise<UsageCount[]> {
+    const { username, now = Date.now() } = only;
+    const since = hourOf(now - hours * HOUR_MS);
     const totals = new Map<string, number>();
     for (const row of await this.store.usage.since(since))
       totals.set(`${row.hour}\n${row.username}`, row.requests);
@@ -88,9 +92,9 @@ export class UsageCounter {
     for (const [key, requests] of this.pending) {
       if (key >= since) totals.set(key, (totals.get(key) ?? 0) + requests);
     }
-    return toCounts(totals).sort(
-      (a, b) => a.hour.localeCompare(b.hour) || a.username.localeCompare(b.username),
-    );
+    return toCounts(totals)
+      .filter((count) => username === undefined || count.username === username)
+      .sort((a, b) => a.hour.localeCompare(b.hour) || a.username.localeCompare(b.username));
   }
 }
 

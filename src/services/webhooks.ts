@@ -66,7 +66,7 @@ export class WebhookService {
     if (scope !== undefined && !scope.includes(id)) {
       throw new ServiceError(
         'forbidden',
-        `You may not subscribe to dispensary ${id}: your access covers ${scope.join(', ')}.`,
+        `You may not subscribe to dispensary ${id}: your access covers ${scope.join(', ') || 'no dispensary yet'}.`,
       );
     }
     const url = this.checkedUrl(input.url);

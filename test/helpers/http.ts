@@ -231,7 +231,7 @@ export function everythingSent(response: LightMyRequestResponse): string {
 /** A runtime like `testRuntime()`, whose server logs every line (level trace) into `lines`. */
 export async function loggedTestRuntime(
   options: { menu?: unknown[]; config?: Partial<ServerConfig> } = {},
-): Promise<{ runtime: Runtime; seed: Seed; lines: string[]; close(): Promise<void> }> {
+): Promise<{ runtime: Runtime; database: string; seed: Seed; lines: string[]; close(): Promise<void> }> {
   const lines: string[] = [];
   const database = await testDatabase();
   const logger = pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) });
@@ -241,6 +241,7 @@ export async function loggedTestRuntime(
   );
   return {
     runtime,
+    database: database.address,
     lines,
     seed: await seedRuntime(
       runtime,

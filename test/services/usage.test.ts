@@ -34,7 +34,9 @@ describe('UsageCounter', () => {
       { hour: '2026-11-26T13:00:00.000Z', username: 'b', requests: 1 },
       { hour: '2026-11-26T14:00:00.000Z', username: 'a', requests: 1 },
     ];
-    expect(await usage.list(1, start + 2_000)).toEqual(expected);
+    expect(await usage.list(24, { now: start + 2_000 })).toEqual(expected);
+    // One credential's (an integrator's portal), since the start of the hour an hour ago.
+    expect(await usage.list(1, { username: 'a', now: start + 2_000 })).toEqual([expected[1], expected[3]]);
     usage.count('b', start + 3_000);
     await usage.flush();
     const byKey = new Map<string, number>();

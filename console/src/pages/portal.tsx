@@ -3,16 +3,24 @@ import type {
   IntegratorAccessToken,
   IntegratorPortal,
   RotatedCredentialPassword,
+  UsageCount,
 } from '../../../src/client/types.js';
 import { api } from '../api.js';
 import { ErrorText, SecretOnce, TextInput, useLoad, when } from '../components.js';
 import { ListTable } from '../lists.js';
 import { asApiError } from '../secret-form.js';
+import { UsageCharts } from './usage.js';
+import { WebhookManager } from './webhooks.js';
+
+/** The periods the usage chart shows, hours. */
+const PERIODS = [24, 48] as const;
 
 /**
  * An integrator's own page (it registered at /developers): its API credential, a new password for it
  * (shown once), its requests to read dispensaries and, for each one approved, a token of its own
- * (shown once). The same routes as any sync API client's, under /admin/v1/developer.
+ * (shown once); its credential's requests per hour, and its own webhooks (the operators' chart and
+ * webhook list, over its own routes). The same routes as any sync API client's, under
+ * /admin/v1/developer.
  */
 export function PortalPage() {
   const portal = useLoad(() => api<IntegratorPortal>('GET', '/developer'), []);
@@ -28,6 +36,12 @@ export function PortalPage() {
     }
   };
   const credential = portal.data?.integrator.credential;
+  const [hours, setHours] = useState<number>(PERIODS[0]);
+  const usage = useLoad(() => api<UsageCount[]>('GET', `/developer/usage?hours=${hours}`), [hours]);
+  const approved = (portal.data?.access ?? [])
+    .filter((request) => request.status === 'approved')
+    .map((request) => ({ id: request.dispensary_id, name: request.dispensary_name }));
+  const labelOf = (id: number) => approved.find((dispensary) => dispensary.id === id)?.name ?? `#${id}`;
   return (
     <>
       <h1>Your API access</h1>
@@ -106,6 +120,25 @@ export function PortalPage() {
             </td>
           </tr>
         )}
+      />
+      <h2>Usage</h2>
+      <p>Your credential’s requests per hour (UTC hours; saved at most once a minute).</p>
+      <label>
+        Period
+        <select value={String(hours)} onChange={(event) => setHours(Number(event.currentTarget.value))}>
+          {PERIODS.map((period) => (
+            <option key={period} value={String(period)}>
+              Last {period} hours
+            </option>
+          ))}
+        </select>
+      </label>
+      <ErrorText message={usage.error} />
+      <UsageCharts rows={usage.data} hours={hours} period={`${hours} hours`} />
+      <WebhookManager
+        path="/developer/webhooks"
+        dispensaries={{ list: approved, labelOf }}
+        operator={false}
       />
     </>
   );

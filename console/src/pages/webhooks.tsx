@@ -1,5 +1,10 @@
 import { useState } from 'preact/hooks';
-import type { CreatedWebhook, WebhookDelivery, WebhookSummary } from '../../../src/client/types.js';
+import type {
+  CreatedWebhook,
+  DispensarySummary,
+  WebhookDelivery,
+  WebhookSummary,
+} from '../../../src/client/types.js';
 import { api, messageOf } from '../api.js';
 import { Confirm, TextInput, useDispensaries, useLoad, when } from '../components.js';
 import {
@@ -14,16 +19,40 @@ import { SecretForm, useSecretForm } from '../secret-form.js';
 
 const EVENTS = ['item.upserted', 'item.removed', 'store.updated'] as const;
 
+/** Where a webhook list lives, and what its caller picks when it adds one. */
+export interface WebhookScope {
+  /** The operators' `/webhooks`, or an integrator's own `/developer/webhooks`. */
+  path: string;
+  /** The dispensaries it may subscribe to, and how a webhook's dispensary is named. */
+  dispensaries: {
+    list: Pick<DispensarySummary, 'id' | 'name'>[] | undefined;
+    labelOf: (id: number) => string;
+  };
+  /** Whether it names the credential subscribed (an integrator's is its own) and may retry deliveries. */
+  operator: boolean;
+}
+
 /** Webhooks (an integrator credential subscribed to a dispensary's changes) and their deliveries. */
 export function WebhooksPage() {
-  const list = useLoad(() => api<WebhookSummary[]>('GET', '/webhooks'), []);
   const dispensaries = useDispensaries();
+  return (
+    <>
+      <h1>Webhooks</h1>
+      <WebhookManager path="/webhooks" dispensaries={dispensaries} operator />
+    </>
+  );
+}
+
+/** The list, the form that adds one (its secret shown once), removal and deliveries: both pages' own. */
+export function WebhookManager(scope: WebhookScope) {
+  const { path, dispensaries, operator } = scope;
+  const list = useLoad(() => api<WebhookSummary[]>('GET', path), [path]);
   const [form, setForm] = useState({ credential: '', dispensary: '', url: '' });
   const [events, setEvents] = useState<string[]>([]);
   const creating = useSecretForm(
     () =>
-      api<CreatedWebhook>('POST', '/webhooks', {
-        credential: form.credential,
+      api<CreatedWebhook>('POST', path, {
+        ...(operator ? { credential: form.credential } : {}),
         dispensary_id: Number(form.dispensary || dispensaries.list?.[0]?.id),
         url: form.url,
         events: events.length > 0 ? events : null,
@@ -33,25 +62,26 @@ export function WebhooksPage() {
       list.reload();
     },
   );
-  const removing = useDeletion((hook: WebhookSummary) => `/webhooks/${hook.id}`, list.reload);
+  const removing = useDeletion((hook: WebhookSummary) => `${path}/${hook.id}`, list.reload);
   const [open, setOpen] = useState<number>();
   return (
     <>
-      <h1>Webhooks</h1>
-      <h2>Subscribe a credential</h2>
+      <h2>{operator ? 'Subscribe a credential' : 'Add a webhook'}</h2>
       <SecretForm
         state={creating}
         secret={(created) => ({ label: `Signing secret of webhook ${created.id}`, value: created.secret })}
         submit="Add webhook"
       >
         <div class="row">
-          <TextInput
-            label="Credential (username)"
-            value={form.credential}
-            onInput={(credential) => setForm({ ...form, credential })}
-          />
+          {operator && (
+            <TextInput
+              label="Credential (username)"
+              value={form.credential}
+              onInput={(credential) => setForm({ ...form, credential })}
+            />
+          )}
           <DispensarySelect
-            value={form.dispensary}
+            value={form.dispensary || String(dispensaries.list?.[0]?.id ?? '')}
             onChange={(dispensary) => setForm({ ...form, dispensary })}
             list={dispensaries.list}
           />
@@ -90,7 +120,7 @@ export function WebhooksPage() {
                 checked={hook.enabled}
                 onChange={async (event) => {
                   try {
-                    await api('PATCH', `/webhooks/${hook.id}`, { enabled: event.currentTarget.checked });
+                    await api('PATCH', `${path}/${hook.id}`, { enabled: event.currentTarget.checked });
                     list.reload();
                   } catch (failure) {
                     creating.fail(failure);
@@ -121,7 +151,7 @@ export function WebhooksPage() {
           </td>
         )}
       />
-      {open !== undefined && <Deliveries id={open} />}
+      {open !== undefined && <Deliveries id={open} path={path} retries={operator} />}
       {removing.target && (
         <Confirm
           title={`Remove webhook ${removing.target.id}?`}
@@ -135,10 +165,10 @@ export function WebhooksPage() {
   );
 }
 
-function Deliveries(props: { id: number }) {
+function Deliveries(props: { id: number; path: string; retries: boolean }) {
   const deliveries = useLoad(
-    () => api<WebhookDelivery[]>('GET', `/webhooks/${props.id}/deliveries`),
-    [props.id],
+    () => api<WebhookDelivery[]>('GET', `${props.path}/${props.id}/deliveries`),
+    [props.id, props.path],
   );
   const [status, setStatus] = useState('');
   return (
@@ -158,7 +188,7 @@ function Deliveries(props: { id: number }) {
         keyOf={(delivery) => delivery.id}
         actions={(delivery) => (
           <td>
-            {delivery.status !== 'delivered' && (
+            {props.retries && delivery.status !== 'delivered' && (
               <button
                 type="button"
                 aria-label={`Retry delivery ${delivery.id}`}

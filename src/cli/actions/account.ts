@@ -14,7 +14,7 @@ export interface AccountCliSettings {
 }
 
 /** Where links point when no --public-url is given: the address `serve` listens at by default. */
-const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8080';
+export const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8080';
 
 const service =
   (settings: AccountCliSettings = {}) =>
@@ -38,14 +38,33 @@ function dispensaryIds(text: string | undefined): number[] | undefined {
  * account and link are stored) and the command fails, saying why, so that a script notices.
  */
 function emitLink(options: CommonOptions, issued: IssuedLink, what: string): void {
-  emit(
+  const { account } = issued;
+  emitNewLink(
     options,
     issuedLinkRecord(issued),
+    `${what} ${account.email} (${account.role}${account.dispensaryIds.length ? ` of ${account.dispensaryIds.join(', ')}` : ''}).`,
+    { ...issued, email: account.email },
+  );
+}
+
+/**
+ * Prints a one-time link (an account's, an integrator's confirmation) after `what`, and whether it
+ * went by email; when the SMTP server refused it, the command fails as emitLink says.
+ */
+export function emitNewLink(
+  options: CommonOptions,
+  record: unknown,
+  what: string,
+  issued: { email: string; url: string; expiresAt: string; emailed: boolean; emailError?: string },
+): void {
+  emit(
+    options,
+    record,
     [
-      `${what} ${issued.account.email} (${issued.account.role}${issued.account.dispensaryIds.length ? ` of ${issued.account.dispensaryIds.join(', ')}` : ''}).`,
+      what,
       `One-time link (shown once, valid until ${issued.expiresAt}): ${issued.url}`,
       ...(issued.emailed
-        ? [`Emailed to ${issued.account.email}.`]
+        ? [`Emailed to ${issued.email}.`]
         : issued.emailError === undefined
           ? ['Not emailed (no --smtp-url): send it to the person yourself.']
           : []),

@@ -6,7 +6,7 @@ import { readSetting } from '../settings-options.js';
 const actions = () => import('../actions/account.js');
 
 /** Where links point and how they are sent, read as `serve` reads them. */
-function settingsOf(command: Command): AccountCliSettings {
+export function settingsOf(command: Command): AccountCliSettings {
   return { publicUrl: readSetting(command, 'publicUrl'), smtpUrl: readSetting(command, 'smtpUrl') };
 }
 

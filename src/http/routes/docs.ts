@@ -47,7 +47,7 @@ const PAGE = `<!doctype html>
   <style>body { margin: 0; } .menu-api-note { font: 14px sans-serif; padding: 8px 20px; background: #eef6ee; }</style>
 </head>
 <body>
-  <div class="menu-api-note">The machine-readable document is at <a href="openapi.json">openapi.json</a>. Integrators: register and get a credential at <a href="developers">/developers</a>, then sign in to your portal at <a href="console/">/console</a>.<span id="demo-note"></span></div>
+  <div class="menu-api-note">The machine-readable document is at <a href="openapi.json">openapi.json</a>. Integrators: register and get a credential at <a href="developers">/developers</a>, then sign in to your portal at <a href="console/">/console</a> (your credential, access to dispensaries, usage and webhooks).<span id="demo-note"></span></div>
   <div id="swagger-ui"></div>
   <script src="docs/swagger-ui-bundle.js"></script>
   <script src="docs/init.js"></script>

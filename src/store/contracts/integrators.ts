@@ -65,15 +65,16 @@ export interface IntegratorRepository {
     confirm: { digest: string; expiresAt: string },
   ): Promise<Account>;
   /**
-   * Registers again over a registration that was never confirmed (a lost email, or someone else who
-   * typed this address): its profile, password and link are replaced, in one write. Undefined when the
-   * email's account is anything else (the caller then sends nothing).
+   * A new confirmation link for a registration that was never confirmed, in one write (the earlier link
+   * stops working): when it registers again (a lost email, or someone else who typed this address),
+   * with its profile and password replaced too; without `again`, the operator's fresh link for it.
+   * Undefined when the email's account is anything else (the caller then sends nothing).
    */
   renewUnconfirmed(
     email: string,
-    profile: IntegratorProfile,
-    passwordDigest: string,
     confirm: { digest: string; expiresAt: string },
+    again?: { profile: IntegratorProfile; passwordDigest: string },
+    actor?: Actor,
   ): Promise<Account | undefined>;
   /**
    * Uses an unexpired confirmation link once: the registration then waits for the operator. Undefined

@@ -64,15 +64,15 @@ export class Integrators implements IntegratorRepository {
 
   async renewUnconfirmed(
     email: string,
-    profile: IntegratorProfile,
-    passwordDigest: string,
     confirm: { digest: string; expiresAt: string },
+    again?: { profile: IntegratorProfile; passwordDigest: string },
+    actor: Actor = `account:${email}`,
   ): Promise<Account | undefined> {
-    return this.writer.write({ actor: `account:${email}` }, async (trx) => {
+    return this.writer.write({ actor }, async (trx) => {
       const row = await trx
         .selectFrom('accounts')
         .innerJoin('integrators', 'integrators.account_id', 'accounts.id')
-        .select(['accounts.id', 'accounts.created_at'])
+        .select(['accounts.id', 'accounts.created_at', 'integrators.company'])
         .where('accounts.email', '=', email)
         .where('integrators.status', '=', 'unconfirmed')
         .executeTakeFirst();
@@ -81,8 +81,8 @@ export class Integrators implements IntegratorRepository {
       await trx
         .updateTable('integrators')
         .set({
-          ...profile,
-          pending_password: passwordDigest,
+          ...again?.profile,
+          ...(again ? { pending_password: again.passwordDigest } : {}),
           confirm_digest: confirm.digest,
           confirm_expires_at: confirm.expiresAt,
           updated_at: at,
@@ -101,7 +101,9 @@ export class Integrators implements IntegratorRepository {
       };
       return {
         result: account,
-        change: integratorChange('integrator.register', email, { company: profile.company, again: true }),
+        change: again
+          ? integratorChange('integrator.register', email, { company: again.profile.company, again: true })
+          : integratorChange('integrator.confirm-link', email, { company: row.company }),
       };
     });
   }

@@ -97,6 +97,14 @@ describe('every role against every sync API route, under an account session', ()
     sessions.manager = await signInAs(runtime, 'max@example.com', 'manager', [own]);
     sessions.staff = await signInAs(runtime, 'sam@example.com', 'staff', [own]);
     sessions.integrator = await integratorSession(runtime, 'ivy@example.com');
+    // Its access to the dispensary approved, so that the role is all its webhook routes ask of it.
+    expect((await key.call('PATCH', `/dispensaries/${own}`, { published: true })).statusCode).toBe(200);
+    const asked = await callAs(runtime.app, sessions.integrator)('POST', '/developer/access', {
+      dispensary: 'Test Collective',
+    });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const approved = await key.call('POST', `/access-requests/${asked.json().id}/approve`);
+    expect(approved.statusCode, approved.body).toBe(200);
   });
   afterAll(() => runtime?.close());
 
@@ -169,6 +177,13 @@ describe('every role against every sync API route, under an account session', ()
     ['POST', '/developer/rotate-password', undefined, INTEGRATORS],
     ['POST', '/developer/access', { dispensary: 'Nowhere' }, INTEGRATORS],
     ['POST', '/developer/access/999/token', undefined, INTEGRATORS],
+    ['GET', '/developer/usage?hours=48', undefined, INTEGRATORS],
+    ['GET', '/developer/webhooks', undefined, INTEGRATORS],
+    ['POST', '/developer/webhooks', { dispensary_id: d, url: 'https://example.com/h' }, INTEGRATORS],
+    ['PATCH', '/developer/webhooks/999', { enabled: false }, INTEGRATORS],
+    ['POST', '/developer/webhooks/999/rotate-secret', undefined, INTEGRATORS],
+    ['GET', '/developer/webhooks/999/deliveries', undefined, INTEGRATORS],
+    ['DELETE', '/developer/webhooks/999', undefined, INTEGRATORS],
   ];
 
   it('names every route of the sync API that needs a key or session', () => {

@@ -189,7 +189,22 @@ describe(`store.consoleSessions and store.usage on ${DATABASE_KIND}`, () => {
     });
     expect((await store.accounts.findByEmail('dana@example.com'))?.passwordDigest).toBe('scrypt-dana');
     expect((await store.credentials.find('integrator-a'))?.dispensaryIds).toEqual([]);
-    await store.integrators.confirm('c-2', '2026-01-01T00:00:00.000Z');
+    // The operator's new link for an unconfirmed registration replaces its link alone; a confirmed one gets none.
+    expect(
+      await store.integrators.renewUnconfirmed('dana@example.com', confirm('c-4'), undefined, 'cli'),
+    ).toBeUndefined();
+    expect(
+      await store.integrators.renewUnconfirmed('eli@example.com', confirm('c-5'), undefined, 'cli'),
+    ).toMatchObject({ id: eli.id });
+    expect(await store.integrators.confirm('c-2', '2026-01-01T00:00:00.000Z')).toBeUndefined();
+    expect(await store.integrators.confirm('c-5', '2026-01-01T00:00:00.000Z')).toMatchObject({
+      status: 'waiting',
+      name: 'Dana',
+    });
+    const linked = (await store.audit.list({ limit: 100 })).filter(
+      (entry) => entry.action === 'integrator.confirm-link',
+    );
+    expect(linked.map((entry) => entry.actor)).toEqual(['cli']);
     expect(await store.integrators.decline(eli.id)).toMatchObject({ status: 'declined' });
     expect(await store.integrators.decline(eli.id)).toBeUndefined();
     expect((await store.accounts.findByEmail('eli@example.com'))?.passwordDigest).toBeNull();

@@ -42,7 +42,7 @@ export const activityRoutes: FastifyPluginAsync<AdminContext & { usage?: UsageCo
     schema: { querystring: UsageQuerystring, response: { 200: Type.Array(UsageOut) } },
     run: async (request) => {
       const days = Number(request.query.days ?? 7);
-      return usage ? usage.list(days) : [];
+      return usage ? usage.list(days * 24) : [];
     },
   });
 };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AdminKeyVerifier } from '../../../services/admin-keys.js';
 import type { ConsoleSessionService } from '../../../services/console-sessions.js';
+import type { DeveloperPortal } from '../../../services/developer-portal.js';
 import type { IdempotencyService } from '../../../services/idempotency.js';
 import type { Services } from '../../../services/index.js';
 import type { LoginGuard } from '../../../services/login-guard/login-guard.js';
@@ -15,6 +16,7 @@ import { adminKeyRoutes } from './admin-keys.js';
 import { accessCheck, bearerCheck } from './auth.js';
 import type { AdminContext } from './context.js';
 import { credentialRoutes } from './credentials.js';
+import { developerRoutes } from './developer.js';
 import { dispensaryRoutes } from './dispensaries.js';
 import { idempotentWriter } from './idempotent.js';
 import { integratorRoutes } from './integrators.js';
@@ -45,6 +47,8 @@ export interface AdminOptions {
   secondFactors?: SecondFactorService;
   /** Requests per credential per hour (GET /usage). */
   usage?: UsageCounter;
+  /** An integrator's own usage and webhooks (GET /developer/usage, /developer/webhooks). */
+  portal?: DeveloperPortal;
   /** The address one-time links point to (--public-url); by default the server as the caller reached it. */
   consoleUrl?: string;
   /** Single sign-on with OpenID Connect (--oidc-issuer), when configured. */
@@ -94,6 +98,7 @@ export const adminRoutes: FastifyPluginAsync<AdminOptions> = async (app, options
       await keyed.register(ownPasswordRoutes, { ...context, ownPassword: options.ownPassword });
     }
     await keyed.register(integratorRoutes, context);
+    if (options.portal) await keyed.register(developerRoutes, { ...context, portal: options.portal });
     if (options.secondFactors) {
       await keyed.register(totpRoutes, { ...context, secondFactors: options.secondFactors });
     }

@@ -19,7 +19,10 @@ import {
 /** A key or an account limited to some dispensaries sees and touches only their webhooks. */
 const scopeOf = (request: Pick<FastifyRequest, 'principal'>): WebhookScope => reachOf(request);
 /** The webhook of the path (`:id`; the route schema has checked it is a number). */
-const webhookOf = (request: { params: { id: string } }) => Number(request.params.id);
+export const webhookOf = (request: { params: { id: string } }) => Number(request.params.id);
+/** How many deliveries the query asks for (DeliveriesQuery has checked it), or the default. */
+export const deliveryLimitOf = (request: { query: { limit?: string } }) =>
+  request.query.limit === undefined ? undefined : Number(request.query.limit);
 
 /** Webhook subscriptions: an integrator's credential subscribed to one dispensary's changes. */
 export const webhookRoutes = adminPlugin(['Sync API: webhooks'], (needs, { webhooks }) => {
@@ -94,11 +97,10 @@ export const webhookRoutes = adminPlugin(['Sync API: webhooks'], (needs, { webho
       querystring: DeliveriesQuery,
       response: { 200: Type.Array(DeliveryOut) },
     },
-    run: async (request) => {
-      const { limit } = request.query;
-      const count = limit === undefined ? undefined : Number(limit);
-      return (await webhooks.deliveries(webhookOf(request), scopeOf(request), count)).map(deliveryRecord);
-    },
+    run: async (request) =>
+      (await webhooks.deliveries(webhookOf(request), scopeOf(request), deliveryLimitOf(request))).map(
+        deliveryRecord,
+      ),
   });
 
   needs('webhooks').write('POST', '/webhooks/:id/deliveries/:delivery_id/retry', {

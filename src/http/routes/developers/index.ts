@@ -100,10 +100,11 @@ export const developersRoutes: FastifyPluginAsync<DevelopersOptions> = async (ap
         options.siteUrl ?? ownOrigin(request),
       );
       if (registration.url && !registration.emailed) {
-        // As an invitation without --smtp-url: the operator passes the link on (see docs/developers.md).
+        // The link is a secret, so it stays out of the log: the operator prints a new one on its own
+        // terminal and passes it on (docs/developers.md).
         request.log.warn(
           { email: registration.email, reason: registration.emailError ?? 'no --smtp-url' },
-          `integrator confirmation link not emailed; send it to ${registration.email}: ${registration.url}`,
+          `integrator confirmation not emailed; its link: npx menu-api integrator confirm-link ${registration.email}`,
         );
       }
       return html(reply, 200, registeredPage(registration.email));

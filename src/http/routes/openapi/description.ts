@@ -3,7 +3,8 @@ export const DESCRIPTION = `
 Read a dispensary's menu, store information and live inventory; keep them current through the sync API.
 
 Integrators register themselves at [/developers](/developers): after the operator approves them, they sign in
-to their portal at [/console](/console/) for their credential, and ask each dispensary for access there.
+to their portal at [/console](/console/) for their credential, their usage per hour and their own webhooks,
+and ask each dispensary for access there (the same as the sync API's \`/admin/v1/developer\` routes).
 
 Both documented request forms are served by the same server on the same port:
 
