@@ -38,15 +38,12 @@ export class DeveloperPortal {
   /** Subscribes the integrator's credential to a dispensary it may read; the secret is shown once. */
   async createWebhook(by: Principal, input: OwnWebhookInput): Promise<{ webhook: Webhook; secret: string }> {
     const own = await this.integrators.ownCredential(by);
-    const { webhookCap } = this.options;
-    const count = (await this.listWebhooks(by)).length;
-    if (count >= webhookCap) {
-      throw new ServiceError(
-        'conflict',
-        `You have ${count} webhooks, the most this server allows an integrator (${webhookCap}): remove one first.`,
-      );
-    }
-    return this.webhooks.create({ ...input, credential: own.username }, by.actor, own.dispensaryIds);
+    return this.webhooks.create(
+      { ...input, credential: own.username },
+      by.actor,
+      own.dispensaryIds,
+      this.options.webhookCap,
+    );
   }
 
   async updateWebhook(by: Principal, id: number, changes: WebhookChanges): Promise<Webhook> {

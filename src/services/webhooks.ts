@@ -2,6 +2,7 @@ import { encryptWebhookSecret, generateWebhookSecret } from '../auth/webhook-sec
 import { webhookUrlProblem } from '../infra/webhook-http.js';
 import {
   type Actor,
+  ConflictError,
   type Store,
   WEBHOOK_EVENTS,
   type Webhook,
@@ -54,6 +55,7 @@ export class WebhookService {
     input: WebhookInput,
     actor?: Actor,
     scope?: WebhookScope,
+    capPerCredential?: number,
   ): Promise<{ webhook: Webhook; secret: string }> {
     const dispensaryId = input.dispensaryId;
     if (!Number.isInteger(dispensaryId) || (dispensaryId as number) < 1) {
@@ -98,10 +100,18 @@ export class WebhookService {
     }
     const secret = generateWebhookSecret();
     const secretCiphertext = encryptWebhookSecret(this.keys.key(true), secret);
-    const webhook = await this.store.webhooks.create(
-      { credentialId: credential.id, dispensaryId: id, url, events, secretCiphertext },
-      actor,
-    );
+    const webhook = await this.store.webhooks
+      .create(
+        { credentialId: credential.id, dispensaryId: id, url, events, secretCiphertext, capPerCredential },
+        actor,
+      )
+      .catch((error: unknown) => {
+        if (!(error instanceof ConflictError)) throw error;
+        throw new ServiceError(
+          'conflict',
+          `You have as many webhooks as this server allows an integrator (${capPerCredential}): remove one first.`,
+        );
+      });
     await this.afterWrite();
     return { webhook, secret };
   }

@@ -30,6 +30,11 @@ export interface NewWebhook {
   url: string;
   events: WebhookEvent[] | null;
   secretCiphertext: string;
+  /**
+   * The most webhooks the credential may have, this one included: counted in the transaction that
+   * adds it, so two subscriptions at once cannot both take the last place (ConflictError past it).
+   */
+  capPerCredential?: number;
 }
 
 export interface WebhookPatch {

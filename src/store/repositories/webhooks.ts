@@ -1,3 +1,6 @@
+import type { Transaction } from 'kysely';
+import { ConflictError } from '../errors.js';
+import type { Database } from '../schema.js';
 import type { Actor, NewWebhook, Webhook, WebhookEvent, WebhookPatch, WebhookRepository } from '../store.js';
 import { now, OPERATOR } from '../write.js';
 import { WebhookOutbox, webhookChange } from './webhook-outbox.js';
@@ -43,6 +46,26 @@ function toWebhook(row: WebhookRow): Webhook {
   };
 }
 
+/**
+ * Refuses a webhook past the credential's cap. The no-op update locks the credential's row until
+ * commit on PostgreSQL, so a second subscription at once waits and then counts this one; SQLite runs
+ * its writing transactions one at a time anyway.
+ */
+async function checkCap(trx: Transaction<Database>, credentialId: number, cap: number): Promise<void> {
+  await trx
+    .updateTable('credentials')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('id', '=', credentialId)
+    .execute();
+  const { count } = await trx
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('credential_id', '=', credentialId)
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= cap)
+    throw new ConflictError(`the credential has ${count} webhooks, its cap is ${cap}`);
+}
+
 /** Webhook subscriptions, with the outbox of their deliveries (WebhookOutbox). */
 export class Webhooks extends WebhookOutbox implements WebhookRepository {
   private select() {
@@ -54,6 +77,8 @@ export class Webhooks extends WebhookOutbox implements WebhookRepository {
 
   async create(webhook: NewWebhook, actor: Actor = OPERATOR): Promise<Webhook> {
     const id = await this.writer.write({ actor }, async (trx) => {
+      if (webhook.capPerCredential !== undefined)
+        await checkCap(trx, webhook.credentialId, webhook.capPerCredential);
       const at = now();
       const row = await trx
         .insertInto('webhooks')
