@@ -30,6 +30,7 @@ export const BOTH_DATABASES = [
   'test/services/rich-item.test.ts',
   'test/services/external-ids.test.ts',
   'test/services/special-scheduler.test.ts',
+  'test/services/published-menus-patch.test.ts',
   'test/http/connection-loss.test.ts',
   'test/http/slow-reader.test.ts',
   'test/http/console/account-sessions.test.ts',

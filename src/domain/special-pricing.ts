@@ -164,3 +164,25 @@ export function repricedItems(
     .filter((item) => key(before.entries(item)) !== key(after.entries(item)))
     .map((item) => item.id);
 }
+
+/**
+ * Whether the item shows alike under both pricings, the specials' names included (the public pages
+ * name them): false when an effective price or a special it shows differs.
+ */
+export function shownAlike(item: TargetedItem, before: MenuPricing, after: MenuPricing): boolean {
+  if (before.print === after.print) return true;
+  const was = before.entries(item);
+  const is = after.entries(item);
+  return was.every((entry, index) => {
+    const now = is[index]!;
+    return (
+      entry.effectivePriceCents === now.effectivePriceCents &&
+      entry.effectiveMedPriceCents === now.effectiveMedPriceCents &&
+      sameSpecial(entry.special, now.special) &&
+      sameSpecial(entry.medSpecial, now.medSpecial)
+    );
+  });
+}
+
+const sameSpecial = (a: AppliedSpecial | null, b: AppliedSpecial | null): boolean =>
+  a === b || (a !== null && b !== null && a.id === b.id && a.name === b.name && a.endsAt === b.endsAt);

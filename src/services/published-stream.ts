@@ -19,8 +19,8 @@ export type StreamListener = (event: StreamEvent) => void;
 
 interface Followed {
   menu: PublishedMenu;
-  /** Each item of `menu` as JSON, by id: what the next menu's items are compared with (difference). */
-  texts: ReadonlyMap<number, string>;
+  /** Each item of `menu` with its JSON, by id: what the next menu's items are compared with (difference). */
+  texts: ReadonlyMap<number, ItemText>;
   /** The number of the latest event (or of the snapshot the state began with). */
   seq: number;
   /** Every event numbered after this one is in the buffer. */
@@ -155,7 +155,7 @@ export class PublishedStream {
   }
 
   private publish(state: Followed, menu: PublishedMenu): void {
-    const texts = itemTexts(menu);
+    const texts = itemTexts(menu, state.texts);
     const update = difference(state.menu, state.texts, menu, texts);
     state.menu = menu;
     state.texts = texts;
@@ -179,10 +179,23 @@ export class PublishedStream {
   }
 }
 
-/** A published menu's items as JSON, by id. */
-function itemTexts(menu: PublishedMenu): Map<number, string> {
-  const texts = new Map<number, string>();
-  for (const item of menu.items) texts.set(item.id, JSON.stringify(item));
+/** A published item and its JSON. */
+interface ItemText {
+  item: PublishedItem;
+  text: string;
+}
+
+/**
+ * A published menu's items with their JSON, by id. An item that is the very object of the menu before
+ * (`before`) keeps its JSON: a menu patched after a change (PublishedMenus) shares the objects of the
+ * items it left alike, so only the changed ones are serialized.
+ */
+function itemTexts(menu: PublishedMenu, before?: ReadonlyMap<number, ItemText>): Map<number, ItemText> {
+  const texts = new Map<number, ItemText>();
+  for (const item of menu.items) {
+    const kept = before?.get(item.id);
+    texts.set(item.id, kept?.item === item ? kept : { item, text: JSON.stringify(item) });
+  }
   return texts;
 }
 
@@ -193,13 +206,13 @@ function itemTexts(menu: PublishedMenu): Map<number, string> {
  */
 function difference(
   before: PublishedMenu,
-  beforeTexts: ReadonlyMap<number, string>,
+  beforeTexts: ReadonlyMap<number, ItemText>,
   after: PublishedMenu,
-  afterTexts: ReadonlyMap<number, string>,
+  afterTexts: ReadonlyMap<number, ItemText>,
 ): { items: PublishedItem[]; removed: number[]; store?: PublishedStore; updated_at: string } | undefined {
   const items: PublishedItem[] = [];
   for (const item of after.items) {
-    if (beforeTexts.get(item.id) !== afterTexts.get(item.id)) items.push(item);
+    if (beforeTexts.get(item.id)?.text !== afterTexts.get(item.id)?.text) items.push(item);
   }
   const removed = before.items.filter((item) => !afterTexts.has(item.id)).map((item) => item.id);
   const storeChanged = JSON.stringify(before.store) !== JSON.stringify(after.store);

@@ -53,10 +53,9 @@ export interface BatchStatements {
   idList?(ids: readonly number[]): IdList;
   /**
    * Inserts rows of a write of items into `table`, in the write's transaction; each row an object of
-   * the same columns in the same order. Absent: the rows go in chunks of multi-row inserts compiled
-   * for each chunk (PostgreSQL binds a chunk's values in one message, and plans the statement once).
+   * the same columns in the same order.
    */
-  insertRows?(
+  insertRows(
     trx: Transaction<Database>,
     table: 'items' | 'price_entries',
     rows: readonly Record<string, unknown>[],

@@ -104,6 +104,20 @@ export interface WireChange {
 }
 
 /**
+ * Each change's item read from its canonical JSON once, for every form that maps it: at a special's
+ * boundary Form A and Form B each parsed the 1,000 items' JSON (bench/PROFILE.md, round fifteen).
+ */
+const changedItems = new WeakMap<MenuChange, MenuItem>();
+function changedItem(change: MenuChange, json: string): MenuItem {
+  let item = changedItems.get(change);
+  if (item === undefined) {
+    item = fromCanonicalRecord(JSON.parse(json) as CanonicalRecord);
+    changedItems.set(change, item);
+  }
+  return item;
+}
+
+/**
  * Maps stored changes to one form's shape, each change once: every stream and page of the form shares
  * the mapping of a change (the hub hands the same objects to every subscriber). `itemOf`: how a
  * change's item is spelled, when not by the form's toWire (Form v1 prices it under the specials now).
@@ -118,8 +132,7 @@ export function changeMapper(
   const toWire = (change: MenuChange): WireChange => {
     let mapped = wire.get(change);
     if (!mapped) {
-      const item =
-        change.item === null ? null : itemOf(fromCanonicalRecord(JSON.parse(change.item) as CanonicalRecord));
+      const item = change.item === null ? null : itemOf(changedItem(change, change.item));
       mapped = {
         cursor: encodeCursor(change.seq),
         at: change.at,

@@ -220,19 +220,19 @@ export async function readItemRows(
 }
 
 /**
- * Deletes a dispensary's items, those of `ids` (a non-empty list) or all, with their price entries.
+ * Deletes a dispensary's items, those of `ids` (a non-empty list, see idLists) or all, with their price entries.
  * Explicitly rather than by cascade, so that no dialect's foreign-key setting matters.
  */
 export async function deleteItems(
   trx: Transaction<Database>,
   dispensaryId: number,
-  ids?: readonly number[],
+  ids?: IdList,
 ): Promise<{ items: number; priceEntries: number }> {
   let prices = trx.deleteFrom('price_entries').where('dispensary_id', '=', dispensaryId);
   let items = trx.deleteFrom('items').where('dispensary_id', '=', dispensaryId);
   if (ids) {
-    prices = prices.where('item_id', 'in', ids);
-    items = items.where('id', 'in', ids);
+    prices = prices.where('item_id', ids.op, ids.ids);
+    items = items.where('id', ids.op, ids.ids);
   }
   const pricesDeleted = await prices.executeTakeFirst();
   const itemsDeleted = await items.executeTakeFirst();

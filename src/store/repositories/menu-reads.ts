@@ -4,10 +4,24 @@ import { foldMenu } from '../item-folds.js';
 import type { MenuRepository } from '../store.js';
 import { menuQueries } from './menu-queries.js';
 
+/** The items the feed's changes after a cursor name, and the cursor (the head) they are read at. */
+type ChangedSince = { itemIds: number[]; items: MenuItem[]; cursor: number };
+
+/** Dispensaries whose last readChangedSince answer is kept (the least recently read go first). */
+const CHANGED_SINCE_KEPT = 64;
+
 /** A dispensary's menu as it is read (the snapshots' reads, each one read transaction). */
 export class MenuReads
   implements Pick<MenuRepository, 'read' | 'readAt' | 'readChangedSince' | 'idsByExternalId'>
 {
+  /**
+   * The last answer of readChangedSince per dispensary and cursor: after a change every list snapshot
+   * (Form A, Form B, inventory) and the published menu patch from the same cursor, and each read and
+   * folded the same items (1,000 rich items at a special's boundary: 30-60 ms of CPU each). Given again
+   * while the feed's head is where it was; the items are shared, and read only.
+   */
+  private readonly changedSince = new Map<number, { after: number; answer: ChangedSince }>();
+
   constructor(protected readonly dialect: Dialect) {}
 
   async read(dispensaryId: number): Promise<MenuItem[]> {
@@ -52,10 +66,7 @@ export class MenuReads
    * these items replaced is the menu at the head. Undefined when changes after `after` may have been
    * pruned, or `after` is past the head (a database restored from an older copy).
    */
-  async readChangedSince(
-    dispensaryId: number,
-    after: number,
-  ): Promise<{ itemIds: number[]; items: MenuItem[]; cursor: number } | undefined> {
+  async readChangedSince(dispensaryId: number, after: number): Promise<ChangedSince | undefined> {
     const named = this.dialect.db
       .selectFrom('menu_changes')
       .select('item_id')
@@ -67,6 +78,8 @@ export class MenuReads
     return this.dialect.readTransaction(async (readArrays) => {
       const { head, oldest } = await feedBounds(this.dialect, readArrays);
       if (after > head || (oldest !== undefined && after < oldest - 1)) return undefined;
+      const known = this.changedSince.get(dispensaryId);
+      if (known?.after === after && known.answer.cursor === head) return known.answer;
       const itemIds = (await readArrays(named)).map((row) => Number(row[0])).sort((a, b) => a - b);
       let itemRows: unknown[][] = [];
       let priceRows: unknown[][] = [];
@@ -75,7 +88,13 @@ export class MenuReads
         itemRows = itemRows.concat(await readArrays(items));
         priceRows = priceRows.concat(await readArrays(prices));
       }
-      return { itemIds, items: foldMenu(itemRows, priceRows), cursor: head };
+      const answer = { itemIds, items: foldMenu(itemRows, priceRows), cursor: head };
+      this.changedSince.delete(dispensaryId);
+      if (this.changedSince.size >= CHANGED_SINCE_KEPT) {
+        this.changedSince.delete(this.changedSince.keys().next().value!);
+      }
+      this.changedSince.set(dispensaryId, { after, answer });
+      return answer;
     });
   }
 }

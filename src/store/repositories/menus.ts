@@ -9,7 +9,7 @@ import {
   type StoredItem,
 } from '../../domain/menu-writes.js';
 import type { FeedEntry } from '../batches.js';
-import { chunks, type Dialect } from '../dialect.js';
+import { type Dialect, idLists } from '../dialect.js';
 import type { ItemJson } from '../item-folds.js';
 import {
   feedJsonOf,
@@ -159,7 +159,7 @@ export class Menus extends MenuReads implements MenuRepository {
   async deleteItem(dispensaryId: number, itemId: number, actor: Actor = OPERATOR): Promise<boolean> {
     return this.writer.write({ actor, lockDispensary: dispensaryId }, async (trx) => {
       const active = await isActive(trx, dispensaryId, itemId);
-      const deleted = await deleteItems(trx, dispensaryId, [itemId]);
+      const deleted = await deleteItems(trx, dispensaryId, { op: 'in', ids: [itemId] });
       return foundIf(deleted.items, {
         kind: 'menu',
         dispensaryId,
@@ -249,7 +249,7 @@ export class Menus extends MenuReads implements MenuRepository {
     replaced: readonly number[],
   ): Promise<void> {
     const previous = await previousPrices(this.dialect, trx, dispensaryId, diff.replaced);
-    for (const chunk of chunks(this.dialect, replaced, 1)) await deleteItems(trx, dispensaryId, chunk);
+    for (const list of idLists(this.dialect, replaced)) await deleteItems(trx, dispensaryId, list);
     await this.insertItems(trx, dispensaryId, diff, previous);
   }
 
@@ -276,18 +276,8 @@ export class Menus extends MenuReads implements MenuRepository {
     const menu = diff.written;
     const items = menu.map((item) => itemRow(dispensaryId, diff.texts.of(item), at));
     const prices = menu.flatMap((item) => priceRows(dispensaryId, item, at, previous));
-    const { batches } = this.dialect;
-    if (batches.insertRows) {
-      await batches.insertRows(trx, 'items', items);
-      await batches.insertRows(trx, 'price_entries', prices);
-      return prices.length;
-    }
-    for (const chunk of chunks(this.dialect, items, columnCount(items))) {
-      await trx.insertInto('items').values(chunk).execute();
-    }
-    for (const chunk of chunks(this.dialect, prices, columnCount(prices))) {
-      await trx.insertInto('price_entries').values(chunk).execute();
-    }
+    await this.dialect.batches.insertRows(trx, 'items', items);
+    await this.dialect.batches.insertRows(trx, 'price_entries', prices);
     return prices.length;
   }
 }
@@ -342,6 +332,3 @@ function diffItems(menu: readonly MenuItem[], stored: ReadonlyMap<number, Stored
   const texts = new WrittenTexts();
   return { ...itemChanges(menu, stored, feedSpelling(texts)), texts };
 }
-
-/** The values each row of a multi-row insert binds. */
-const columnCount = (rows: readonly object[]): number => Object.keys(rows[0] ?? {}).length;

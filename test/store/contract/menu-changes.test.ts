@@ -385,6 +385,27 @@ describe(`the live menu feed on ${DATABASE_KIND}`, () => {
 describe(`the live menu feed between stores on ${DATABASE_KIND}`, () => {
   const stores = storesOnOneDatabase();
 
+  plainIt(
+    'the items changed after a cursor, asked again, include what another store wrote since',
+    async () => {
+      const { writers, reader } = stores;
+      const { id } = await writers[0]!.dispensaries.create('Changed', 'digest-changed');
+      const entry = priceEntry({ unit: 'gram', amount: 1, priceCents: 100, stock: 0 });
+      await writers[0]!.menus.replace(id, [item(1, { prices: [entry] }), item(2, { prices: [entry] })]);
+      const cursor = await reader.menuChanges.head();
+      await writers[0]!.menus.setStock(id, [{ itemId: 1, unit: 'gram', amount: 1, stock: 5 }]);
+      const first = await reader.menus.readChangedSince(id, cursor);
+      expect(first?.itemIds).toEqual([1]);
+      // Asked again with nothing new: the same answer (every snapshot patching from that cursor shares it).
+      expect(await reader.menus.readChangedSince(id, cursor)).toBe(first);
+      await writers[1]!.menus.setStock(id, [{ itemId: 2, unit: 'gram', amount: 1, stock: 7 }]);
+      const second = await reader.menus.readChangedSince(id, cursor);
+      expect(second?.itemIds).toEqual([1, 2]);
+      expect(second?.items.map((changed) => changed.prices[0]!.stock)).toEqual([5, 7]);
+      expect(second?.cursor).toBe(await reader.menuChanges.head());
+    },
+  );
+
   plainIt('a reader following after its cursor during concurrent writes never misses a change', async () => {
     const { writers, reader } = stores;
     const ids = [
