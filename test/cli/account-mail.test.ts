@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli } from '../helpers/cli.js';
+import { assertBuilt, runCli, runCommand } from '../helpers/cli.js';
 import { send } from '../helpers/process.js';
 import { type TestRuntime, testRuntime } from '../helpers/runtime.js';
 import { startSmtpReceiver } from '../helpers/smtp.js';
@@ -23,8 +23,9 @@ describe('the one-time links by email', () => {
   });
   afterAll(() => runtime.close());
 
+  // In this process (runCommand); the reset below runs the built binary as its own process.
   const invite = (email: string, smtpUrl: string) =>
-    runCli(runtime.database, [
+    runCommand(runtime.database, [
       'account',
       'invite',
       '--email',

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { secretDigest } from '../../src/auth/secrets.js';
 import { buildProgram } from '../../src/cli/main.js';
 import { openStore } from '../../src/store/open.js';
-import { assertBuilt, cliJson, runCli, runInProcess } from '../helpers/cli.js';
+import { assertBuilt, commandJson, runCli, runCommand, runInProcess } from '../helpers/cli.js';
 import { onPostgres, SAMPLE_MENU, temporaryDirectory } from '../helpers/runtime.js';
 import { withServices } from '../helpers/seed.js';
 
@@ -18,11 +18,12 @@ function commandPaths(command: Command, prefix: string[] = []): { path: string[]
 assertBuilt();
 
 /*
- * The real built CLI over a SQLite file, each command its own process. These run once, in the sqlite
- * project: the commands reach the database only through the store, which both projects test, and the
- * secret search reads the SQLite file itself.
+ * The CLI's commands over a SQLite file, run to the end in this process (runCommand); one test of each
+ * command family runs the real built binary as its own process (runCli), with its exit code. These run
+ * once, in the sqlite project: the commands reach the database only through the store, which both
+ * projects test, and the secret search reads the SQLite file itself.
  */
-/** Each call starts Node (~0.3 s); on a machine busy with the rest of the suite it can take many seconds. */
+/** A process of its own starts Node (~0.3 s); on a machine busy with the rest of the suite it can take many seconds. */
 const SLOW = { timeout: 90_000 };
 
 /** `--help` of every command, in this process: commander alone answers it (src/cli/main.ts). */
@@ -95,8 +96,8 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
     // A command that only reads never creates a database: the server (here, the store) made this one.
     await (await openStore(db)).close();
     const [result, credentials] = await Promise.all([
-      runCli(db, ['dispensary', 'list']),
-      cliJson(db, ['credential', 'list']),
+      runCommand(db, ['dispensary', 'list']),
+      commandJson(db, ['credential', 'list']),
     ]);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toContain('menu-api dispensary create --name NAME');
@@ -104,7 +105,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
   });
 
   it('dispensary create prints {id, name, token} once, and the token as text without --json', async () => {
-    first = await cliJson(db, ['dispensary', 'create', '--name', 'Green Leaf Collective']);
+    first = await commandJson(db, ['dispensary', 'create', '--name', 'Green Leaf Collective']);
     expect(Object.keys(first).sort()).toEqual(['id', 'name', 'token']);
     expect(first).toMatchObject({ id: 1, name: 'Green Leaf Collective' });
     expect(first.token).toMatch(/^[A-Za-z0-9_-]{22,}$/);
@@ -121,7 +122,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
   it('dispensary create refuses a missing or empty name and says how to use it', async () => {
     const [missing, empty] = await Promise.all([
       runInProcess(['--db', db, 'dispensary', 'create']),
-      runCli(db, ['dispensary', 'create', '--name', '   ']),
+      runCommand(db, ['dispensary', 'create', '--name', '   ']),
     ]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("required option '--name <name>' not specified");
@@ -131,7 +132,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
   });
 
   it('dispensary rotate-token prints {id, token}: a new token', async () => {
-    const rotated = await cliJson<{ id: number; token: string }>(db, ['dispensary', 'rotate-token', '1']);
+    const rotated = await commandJson<{ id: number; token: string }>(db, ['dispensary', 'rotate-token', '1']);
     expect(Object.keys(rotated).sort()).toEqual(['id', 'token']);
     expect(rotated.id).toBe(1);
     expect(rotated.token).toMatch(/^[A-Za-z0-9_-]{22,}$/);
@@ -142,13 +143,13 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
 
   it('credential issue prints {username, password} once; a username is never issued twice', async () => {
     const [issued, human] = await Promise.all([
-      cliJson<{ username: string; password: string }>(db, [
+      commandJson<{ username: string; password: string }>(db, [
         'credential',
         'issue',
         '--username',
         'acme-integrations',
       ]),
-      runCli(db, ['credential', 'issue', '--username', 'pos-vendor']),
+      runCommand(db, ['credential', 'issue', '--username', 'pos-vendor']),
     ]);
     expect(Object.keys(issued).sort()).toEqual(['password', 'username']);
     expect(issued.username).toBe('acme-integrations');
@@ -161,7 +162,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
     secrets.push(password!);
 
     const [again, bad] = await Promise.all([
-      runCli(db, ['credential', 'issue', '--username', 'acme-integrations']),
+      runCommand(db, ['credential', 'issue', '--username', 'acme-integrations']),
       runCli(db, ['credential', 'issue', '--username', 'has space']),
     ]);
     expect(again.code).toBe(1);
@@ -171,7 +172,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
   });
 
   it('credential list shows usernames and dates, never a password or hash', async () => {
-    const listed = await cliJson<Record<string, unknown>[]>(db, ['credential', 'list']);
+    const listed = await commandJson<Record<string, unknown>[]>(db, ['credential', 'list']);
     expect(listed.map((credential) => credential.username).sort()).toEqual([
       'acme-integrations',
       'pos-vendor',
@@ -206,8 +207,8 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
     }));
     const path = file('menu.json', JSON.stringify(formA));
     const [report, human] = await Promise.all([
-      cliJson(db, ['menu', 'import', '--dispensary', '1', path]),
-      runCli(db, ['menu', 'import', '--dispensary', '1', path]),
+      commandJson(db, ['menu', 'import', '--dispensary', '1', path]),
+      runCommand(db, ['menu', 'import', '--dispensary', '1', path]),
     ]);
     expect(report).toEqual({ dispensary_id: 1, dry_run: false, items: 4, active_items: 3, price_entries: 4 });
     expect(human).toMatchObject({
@@ -226,14 +227,14 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
         '11,Mint Tin,,Edible,,false,unit,1,9.5,',
       ].join('\n'),
     );
-    const dry = await runCli(db, ['menu', 'import', '--dispensary', '2', '--dry-run', csv]);
+    const dry = await runCommand(db, ['menu', 'import', '--dispensary', '2', '--dry-run', csv]);
     expect(dry).toMatchObject({
       code: 0,
       stdout: 'Would import 2 items (1 active, 3 price entries) into dispensary 2.\n',
     });
     expect(JSON.parse(await exported(2))).toEqual([]);
 
-    const report = await cliJson(db, ['menu', 'import', '--dispensary', '2', csv]);
+    const report = await commandJson(db, ['menu', 'import', '--dispensary', '2', csv]);
     expect(report).toEqual({ dispensary_id: 2, dry_run: false, items: 2, active_items: 1, price_entries: 3 });
     const items = JSON.parse(await exported(2));
     expect(items.map((item: { id: number }) => item.id)).toEqual([10, 11]);
@@ -264,7 +265,7 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
     );
     const [result, json] = await Promise.all([
       runCli(db, ['menu', 'import', '--dispensary', '1', bad]),
-      runCli(db, ['menu', 'import', '--dispensary', '1', badCsv, '--json']),
+      runCommand(db, ['menu', 'import', '--dispensary', '1', badCsv, '--json']),
     ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
@@ -298,10 +299,10 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
 
   it('menu import explains what to do about a file it cannot use', async () => {
     const [unknownKind, missing, notJson, noDispensary] = await Promise.all([
-      runCli(db, ['menu', 'import', '--dispensary', '1', file('menu.txt', '[]')]),
-      runCli(db, ['menu', 'import', '--dispensary', '1', join(directory.path, 'nope.json')]),
-      runCli(db, ['menu', 'import', '--dispensary', '1', file('broken.json', '[{')]),
-      runCli(db, ['menu', 'import', '--dispensary', '99', file('empty.json', '[]')]),
+      runCommand(db, ['menu', 'import', '--dispensary', '1', file('menu.txt', '[]')]),
+      runCommand(db, ['menu', 'import', '--dispensary', '1', join(directory.path, 'nope.json')]),
+      runCommand(db, ['menu', 'import', '--dispensary', '1', file('broken.json', '[{')]),
+      runCommand(db, ['menu', 'import', '--dispensary', '99', file('empty.json', '[]')]),
     ]);
     expect(unknownKind.code).toBe(1);
     expect(unknownKind.stderr).toContain('name it .json or .csv, or pass --format json|csv');
@@ -317,7 +318,8 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
   });
 
   it('menu export writes canonical, Form A and Form B JSON, and CSV', async () => {
-    const exportWith = (...args: string[]) => runCli(db, ['menu', 'export', '--dispensary', '1', ...args]);
+    const exportWith = (...args: string[]) =>
+      runCommand(db, ['menu', 'export', '--dispensary', '1', ...args]);
     const [canonicalOut, formAOut, formBOut, csv, formACsv, badForm] = await Promise.all([
       exportWith('--form', 'canonical'),
       exportWith('--form', 'a'),
@@ -362,10 +364,10 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
 
   it('menu set-active hides and shows one item, and says how to find item ids', async () => {
     const [hidden, shown, unknownItem, notBoolean] = await Promise.all([
-      cliJson(db, ['menu', 'set-active', '--dispensary', '1', '--item', '3', 'false']),
-      runCli(db, ['menu', 'set-active', '--dispensary', '1', '--item', '2', 'true']),
-      runCli(db, ['menu', 'set-active', '--dispensary', '1', '--item', '99', 'true']),
-      runCli(db, ['menu', 'set-active', '--dispensary', '1', '--item', '2', 'maybe']),
+      commandJson(db, ['menu', 'set-active', '--dispensary', '1', '--item', '3', 'false']),
+      runCommand(db, ['menu', 'set-active', '--dispensary', '1', '--item', '2', 'true']),
+      runCommand(db, ['menu', 'set-active', '--dispensary', '1', '--item', '99', 'true']),
+      runCommand(db, ['menu', 'set-active', '--dispensary', '1', '--item', '2', 'maybe']),
     ]);
     expect(hidden).toEqual({ dispensary_id: 1, item_id: 3, active: false });
     expect(shown.stdout).toBe('Item 2 of dispensary 1 is now active.\n');
@@ -387,8 +389,8 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
 
   it('unknown ids and bad ids name the command that lists the right ones', async () => {
     const [rotate, notANumber] = await Promise.all([
-      runCli(db, ['dispensary', 'rotate-token', '99']),
-      runCli(db, ['dispensary', 'remove', 'abc', '--json']),
+      runCommand(db, ['dispensary', 'rotate-token', '99']),
+      runCommand(db, ['dispensary', 'remove', 'abc', '--json']),
     ]);
     expect(rotate.code).toBe(1);
     expect(rotate.stderr).toBe(
@@ -404,14 +406,14 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
   });
 
   it('credential revoke revokes once, then points at the list', async () => {
-    expect(await cliJson(db, ['credential', 'revoke', 'pos-vendor'])).toEqual({
+    expect(await commandJson(db, ['credential', 'revoke', 'pos-vendor'])).toEqual({
       username: 'pos-vendor',
       revoked: true,
     });
     // Both at once: the refused second revoke changes nothing the list shows.
     const [again, listed] = await Promise.all([
-      runCli(db, ['credential', 'revoke', 'pos-vendor']),
-      cliJson<{ username: string; revoked_at: string | null }[]>(db, ['credential', 'list']),
+      runCommand(db, ['credential', 'revoke', 'pos-vendor']),
+      commandJson<{ username: string; revoked_at: string | null }[]>(db, ['credential', 'list']),
     ]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(
@@ -424,10 +426,10 @@ describe.skipIf(onPostgres)('menu-api commands over one database', SLOW, () => {
   });
 
   it('dispensary remove deletes it with its menu; list shows the rest with counts', async () => {
-    expect(await cliJson(db, ['dispensary', 'remove', '2', '--yes'])).toEqual({ id: 2, removed: true });
+    expect(await commandJson(db, ['dispensary', 'remove', '2', '--yes'])).toEqual({ id: 2, removed: true });
     const [listed, human] = await Promise.all([
-      cliJson<Record<string, unknown>[]>(db, ['dispensary', 'list']),
-      runCli(db, ['dispensary', 'list']),
+      commandJson<Record<string, unknown>[]>(db, ['dispensary', 'list']),
+      runCommand(db, ['dispensary', 'list']),
     ]);
     expect(listed).toEqual([
       expect.objectContaining({ id: 1, name: 'Green Leaf Collective', items: 4, active_items: 3 }),

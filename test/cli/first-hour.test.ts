@@ -10,9 +10,10 @@ import {
   assertBuilt,
   BIN,
   cleanEnvironment,
-  cliJson,
+  commandJson,
   REPOSITORY,
   runCli,
+  runCommand,
 } from '../helpers/cli.js';
 import { GENEROUS_LIMITS, SAMPLE_MENU, TEST_SCRYPT, temporaryDirectory } from '../helpers/runtime.js';
 import { until } from '../helpers/wait.js';
@@ -55,7 +56,7 @@ describe('the CLI in the first hour (issue 15, point 10)', () => {
     'dispensary remove asks on a terminal, refuses without --yes when there is none, and takes --yes',
     async () => {
       for (const name of ['Keep', 'Go', 'Scripted'])
-        await cliJson(db, ['dispensary', 'create', '--name', name]);
+        await commandJson(db, ['dispensary', 'create', '--name', name]);
       const piped = await runCli(db, ['dispensary', 'remove', '1']);
       expect(piped.code).toBe(1);
       expect(piped.stderr).toBe(
@@ -68,8 +69,8 @@ describe('the CLI in the first hour (issue 15, point 10)', () => {
       expect(declined.output).toContain('Nothing was removed.');
       const accepted = await onTerminal(['--db', db, 'dispensary', 'remove', '2'], 'yes\n');
       expect(accepted.output).toContain('Removed dispensary 2.');
-      expect(await cliJson(db, ['dispensary', 'remove', '3', '--yes'])).toEqual({ id: 3, removed: true });
-      const left = await cliJson<{ name: string }[]>(db, ['dispensary', 'list']);
+      expect(await commandJson(db, ['dispensary', 'remove', '3', '--yes'])).toEqual({ id: 3, removed: true });
+      const left = await commandJson<{ name: string }[]>(db, ['dispensary', 'list']);
       expect(left.map((dispensary) => dispensary.name)).toEqual(['Keep']);
     },
     CLI_PROCESSES,
@@ -78,9 +79,9 @@ describe('the CLI in the first hour (issue 15, point 10)', () => {
   it(
     'admin-key list shows when each key was last used and whether it is revoked',
     async () => {
-      const key = await cliJson<{ key: string }>(db, adminKeyCreate('all', 'pos'));
-      await cliJson(db, adminKeyCreate('all', 'old'));
-      await cliJson(db, ['admin-key', 'revoke', 'old']);
+      const key = await commandJson<{ key: string }>(db, adminKeyCreate('all', 'pos'));
+      await commandJson(db, adminKeyCreate('all', 'old'));
+      await commandJson(db, ['admin-key', 'revoke', 'old']);
       const runtime: Runtime = await createRuntime(
         { ...DEFAULTS, database: db, ...GENEROUS_LIMITS },
         { logger: false, scryptCost: TEST_SCRYPT },
@@ -91,7 +92,7 @@ describe('the CLI in the first hour (issue 15, point 10)', () => {
         let listed: Listed[] = [];
         await until(
           async () => {
-            listed = await cliJson<Listed[]>(db, ['admin-key', 'list']);
+            listed = await commandJson<Listed[]>(db, ['admin-key', 'list']);
             return listed.find((entry) => entry.name === 'pos')?.last_used_at !== null;
           },
           20_000,
@@ -101,7 +102,7 @@ describe('the CLI in the first hour (issue 15, point 10)', () => {
           { name: 'pos', last_used_at: expect.stringMatching(/^\d{4}-/), revoked: false },
           { name: 'old', last_used_at: null, revoked: true },
         ]);
-        const table = await runCli(db, ['admin-key', 'list']);
+        const table = await runCommand(db, ['admin-key', 'list']);
         expect(table.stdout).toMatch(/^NAME\s+SCOPE\s+CREATED\s+LAST USED\s+REVOKED$/m);
         expect(table.stdout).toMatch(/^old\s+all\s+\S+\s+never\s+yes, \d{4}-/m);
         expect(table.stdout).toMatch(/^pos\s+all\s+\S+\s+\d{4}-\S+\s+no$/m);
@@ -116,7 +117,7 @@ describe('the CLI in the first hour (issue 15, point 10)', () => {
     const file = join(folder.path, 'upsert.json');
     const items = (SAMPLE_MENU as { id?: number }[]).slice(0, 2).map(({ id: _id, ...item }) => item);
     writeFileSync(file, JSON.stringify(items));
-    const first = await cliJson<{ created: number[]; updated: number[] }>(db, [
+    const first = await commandJson<{ created: number[]; updated: number[] }>(db, [
       'menu',
       'upsert',
       '--dispensary',
@@ -124,7 +125,7 @@ describe('the CLI in the first hour (issue 15, point 10)', () => {
       file,
     ]);
     expect(first.created).toHaveLength(2);
-    const second = await cliJson<{ created: number[]; updated: number[] }>(db, [
+    const second = await commandJson<{ created: number[]; updated: number[] }>(db, [
       'menu',
       'upsert',
       '--dispensary',
@@ -132,7 +133,7 @@ describe('the CLI in the first hour (issue 15, point 10)', () => {
       file,
     ]);
     expect(second).toEqual({ created: [], updated: first.created });
-    const listed = await cliJson<{ items: number }[]>(db, ['dispensary', 'list']);
+    const listed = await commandJson<{ items: number }[]>(db, ['dispensary', 'list']);
     expect(listed[0]!.items).toBe(2);
   });
 

@@ -1,17 +1,18 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli } from '../helpers/cli.js';
+import { assertBuilt, runCli, runCommand } from '../helpers/cli.js';
 import { temporaryDirectory } from '../helpers/runtime.js';
 
 assertBuilt();
 
-/** Each call starts Node; on a machine busy with the rest of the suite it can take many seconds. */
+/** A runCli call starts Node; on a machine busy with the rest of the suite it can take many seconds. */
 const SLOW = { timeout: 90_000 };
 
 /*
  * A mistyped --db must never turn into a new empty database: a command that only reads refuses a
- * missing SQLite file (exit 1, nothing created); a command that writes creates it and says so.
+ * missing SQLite file (exit 1, nothing created); a command that writes creates it and says so. The
+ * readers run in this process (runCommand); db copy and the first write run the built binary (runCli).
  */
 describe('a SQLite file that does not exist', () => {
   let folder: ReturnType<typeof temporaryDirectory>;
@@ -32,14 +33,14 @@ describe('a SQLite file that does not exist', () => {
   ];
 
   it.each(READERS)('%s exits 1 with a clear message and creates nothing', SLOW, async (_name, args) => {
-    const result = await runCli(missing, args);
+    const result = await runCommand(missing, args);
     expect(result.code, result.stdout + result.stderr).toBe(1);
     expect(result.stderr).toContain(`${missing} does not exist`);
     expect(readdirSync(folder.path)).toEqual([]);
   });
 
   it('--json says so as a not_found error', SLOW, async () => {
-    const result = await runCli(missing, ['dispensary', 'list', '--json']);
+    const result = await runCommand(missing, ['dispensary', 'list', '--json']);
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout).error).toMatchObject({ code: 'not_found' });
     expect(existsSync(missing)).toBe(false);
@@ -61,7 +62,7 @@ describe('a SQLite file that does not exist', () => {
     expect(result.stderr).toContain(`Created a new database at ${missing}`);
     expect(existsSync(missing)).toBe(true);
     // Once it exists, readers read it and nothing is said about creating it.
-    const list = await runCli(missing, ['dispensary', 'list']);
+    const list = await runCommand(missing, ['dispensary', 'list']);
     expect(list.code).toBe(0);
     expect(list.stderr).toBe('');
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
 import { createRuntime, type Runtime } from '../../src/server/runtime.js';
 import { UNLIMITED } from '../helpers/admin.js';
-import { assertBuilt, cliJson, runCli, runInProcess } from '../helpers/cli.js';
+import { assertBuilt, cliJson, commandJson, runCommand, runInProcess } from '../helpers/cli.js';
 import { TEST_SCRYPT, type TestDatabase, testDatabase } from '../helpers/runtime.js';
 import { eventually } from '../helpers/wait.js';
 
@@ -16,7 +16,10 @@ const GREEN_LEAF_DEFAULTS = {
   show_potency: true,
 };
 
-/** `dispensary publish` and `unpublish`, as processes, on a database a running server also serves. */
+/**
+ * `dispensary publish` and `unpublish` on a database a running server also serves: the first publish as
+ * a process of its own (the built binary), the rest in this process (runCommand: no Node start each).
+ */
 describe('dispensary publish and unpublish', { timeout: 60_000 }, () => {
   let database: TestDatabase;
   let server: Runtime;
@@ -53,9 +56,9 @@ describe('dispensary publish and unpublish', { timeout: 60_000 }, () => {
     const published = await cliJson(database.address, ['dispensary', 'publish', String(shop)]);
     expect(published).toEqual({ id: shop, published: true, ...GREEN_LEAF_DEFAULTS });
     await eventually(async () => expect(await status('/m/green-leaf')).toBe(200));
-    const listed = await runCli(database.address, ['dispensary', 'list']);
+    const listed = await runCommand(database.address, ['dispensary', 'list']);
     expect(listed.stdout).toMatch(/PUBLIC[\s\S]*\/m\/green-leaf/);
-    const unpublished = await cliJson(database.address, ['dispensary', 'unpublish', String(shop)]);
+    const unpublished = await commandJson(database.address, ['dispensary', 'unpublish', String(shop)]);
     expect(unpublished).toEqual({ id: shop, published: false, ...GREEN_LEAF_DEFAULTS });
     await eventually(async () => {
       expect(await status('/m/green-leaf')).toBe(404);
@@ -65,7 +68,7 @@ describe('dispensary publish and unpublish', { timeout: 60_000 }, () => {
   });
 
   it('--slug and --show-stock; a slug that is taken is a conflict saying what to do', async () => {
-    const chosen = await cliJson(database.address, [
+    const chosen = await commandJson(database.address, [
       'dispensary',
       'publish',
       String(shop),
@@ -83,7 +86,7 @@ describe('dispensary publish and unpublish', { timeout: 60_000 }, () => {
       show_regular_price: false,
       show_potency: false,
     });
-    const taken = await runCli(database.address, [
+    const taken = await runCommand(database.address, [
       'dispensary',
       'publish',
       String(other),
@@ -95,7 +98,7 @@ describe('dispensary publish and unpublish', { timeout: 60_000 }, () => {
     const error = JSON.parse(taken.stdout).error;
     expect(error.code).toBe('conflict');
     expect(error.message).toContain('Choose another');
-    const bad = await runCli(database.address, [
+    const bad = await runCommand(database.address, [
       'dispensary',
       'publish',
       String(other),
@@ -104,7 +107,7 @@ describe('dispensary publish and unpublish', { timeout: 60_000 }, () => {
       '--json',
     ]);
     expect(JSON.parse(bad.stdout).error.code).toBe('invalid_request');
-    const missing = await runCli(database.address, ['dispensary', 'unpublish', '9999', '--json']);
+    const missing = await runCommand(database.address, ['dispensary', 'unpublish', '9999', '--json']);
     expect(JSON.parse(missing.stdout).error.code).toBe('not_found');
   });
 });

@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
 import { createRuntime, type Runtime } from '../../src/server/runtime.js';
 import { adminCaller, expectNoSecrets, UNLIMITED } from '../helpers/admin.js';
-import { adminKeyCreate, assertBuilt, type CliResult, cliJson, runCli } from '../helpers/cli.js';
+import {
+  adminKeyCreate,
+  assertBuilt,
+  type CliResult,
+  commandJson,
+  runCli,
+  runCommand,
+} from '../helpers/cli.js';
 import { UNSET_STORE_INFO } from '../helpers/fixtures.js';
 import { formBHeaders } from '../helpers/http.js';
 import {
@@ -38,9 +45,11 @@ interface AuditEntry {
 }
 
 /**
- * Each command runs as its own process (`node bin/menu-api --db ...`), as an operator runs it, on a
- * database that a server runtime in this process also uses: what the CLI writes, the server serves.
- * Setup goes through the server's services, the same code the commands call.
+ * The commands run as an operator runs them, on a database that a server runtime in this process also
+ * uses: what the CLI writes, the server serves. Most run to the end in this process (runCommand: no Node
+ * start); one test of each command family runs the built binary as its own process
+ * (`node bin/menu-api --db ...`, runCli). Setup goes through the server's services, the same code the
+ * commands call.
  */
 describe('the sync commands of the CLI, on a database shared with a running server', {
   timeout: 90_000,
@@ -87,7 +96,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
 
   describe('admin-key', () => {
     it('create --json prints {name, scope, key} once; the key works on the sync API at once', async () => {
-      const created = await cliJson<{ name: string; scope: string; key: string }>(
+      const created = await commandJson<{ name: string; scope: string; key: string }>(
         db,
         adminKeyCreate('all', 'pos'),
       );
@@ -117,8 +126,8 @@ describe('the sync commands of the CLI, on a database shared with a running serv
 
     it('create refuses a bad scope and a name in use', async () => {
       const [scope, taken] = await Promise.all([
-        runCli(db, ['admin-key', 'create', '--scope', 'everything', '--name', 'x', '--json']),
-        runCli(db, ['admin-key', 'create', '--scope', 'all', '--name', 'pos', '--json']),
+        runCommand(db, ['admin-key', 'create', '--scope', 'everything', '--name', 'x', '--json']),
+        runCommand(db, ['admin-key', 'create', '--scope', 'all', '--name', 'pos', '--json']),
       ]);
       expect(failed(scope)).toMatchObject({
         code: 'invalid_request',
@@ -128,7 +137,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
     });
 
     it('list --json: name, scope and times, never a key', async () => {
-      const result = await runCli(db, ['admin-key', 'list', '--json']);
+      const result = await runCommand(db, ['admin-key', 'list', '--json']);
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual([
         {
@@ -158,11 +167,11 @@ describe('the sync commands of the CLI, on a database shared with a running serv
       secrets.push(created.key);
       const call = adminCaller(server.app, created.key);
       expect((await call('GET', '/dispensaries')).statusCode).toBe(200);
-      expect(await cliJson(db, ['admin-key', 'revoke', 'temp'])).toEqual({ name: 'temp', revoked: true });
+      expect(await commandJson(db, ['admin-key', 'revoke', 'temp'])).toEqual({ name: 'temp', revoked: true });
       await eventually(async () => expect((await call('GET', '/dispensaries')).statusCode).toBe(401));
       const listed = await server.services.adminKeys.list();
       expect(listed.find((key) => key.name === 'temp')?.revokedAt).toEqual(expect.any(String));
-      expect(failed(await runCli(db, ['admin-key', 'revoke', 'temp', '--json']))).toMatchObject({
+      expect(failed(await runCommand(db, ['admin-key', 'revoke', 'temp', '--json']))).toMatchObject({
         code: 'not_found',
       });
     });
@@ -175,7 +184,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
         { item_id: 3, unit: 'ounce', amount: 0.125, stock: 42 },
         { item_id: 7, unit: 'gram', amount: 0.5, stock: null },
       ]);
-      expect(await cliJson(db, ['inventory', 'set', '--dispensary', String(shop.id), levels])).toEqual({
+      expect(await commandJson(db, ['inventory', 'set', '--dispensary', String(shop.id), levels])).toEqual({
         updated: 3,
       });
       const items = await itemsOf(shop.id);
@@ -198,7 +207,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
     });
 
     it('one entry with --item/--unit/--amount/--stock', async () => {
-      const result = await cliJson(db, [
+      const result = await commandJson(db, [
         'inventory',
         'set',
         '--dispensary',
@@ -221,7 +230,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
       const dispensary = ['--dispensary', String(shop.id)];
       const byExternal = ['--item', 'ext:pos-cli-3'];
       expect(
-        await cliJson(db, [
+        await commandJson(db, [
           'inventory',
           'set',
           ...dispensary,
@@ -235,7 +244,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
         ]),
       ).toEqual({ updated: 1 });
       expect(
-        await cliJson(db, ['menu', 'set-active', ...dispensary, ...byExternal, 'false', '--json']),
+        await commandJson(db, ['menu', 'set-active', ...dispensary, ...byExternal, 'false', '--json']),
       ).toEqual({
         dispensary_id: shop.id,
         item_id: 'ext:pos-cli-3',
@@ -255,7 +264,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
 
     it('menu import-lab-result: an OpenTHC Lab_Result file onto one item; --json answers what was mapped and skipped', async () => {
       const dispensary = ['--dispensary', String(other.id)];
-      const result = (await cliJson(db, [
+      const result = (await commandJson(db, [
         'menu',
         'import-lab-result',
         ...dispensary,
@@ -282,7 +291,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
         metric_list: [{ stub: 'cbd', qom: 'lots', uom: 'percent' }],
       });
       const refused = failed(
-        await runCli(db, ['menu', 'import-lab-result', ...dispensary, '--item', '7', bad, '--json']),
+        await runCommand(db, ['menu', 'import-lab-result', ...dispensary, '--item', '7', bad, '--json']),
       );
       expect(refused).toMatchObject({ code: 'invalid_request', problems: [{ field: 'metric_list[0].qom' }] });
     });
@@ -295,7 +304,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
       ]);
       const [unmatched, partial] = await Promise.all([
         runCli(db, ['inventory', 'set', '--dispensary', String(shop.id), levels, '--json']),
-        runCli(db, [
+        runCommand(db, [
           'inventory',
           'set',
           '--dispensary',
@@ -322,7 +331,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
 
   describe('dispensary show and update', () => {
     it('show --json: the id and every store field, unknown ones null, currency USD', async () => {
-      expect(await cliJson(db, ['dispensary', 'show', String(other.id)])).toEqual({
+      expect(await commandJson(db, ['dispensary', 'show', String(other.id)])).toEqual({
         id: other.id,
         name: 'Other Shop',
         ...UNSET_STORE_INFO,
@@ -331,7 +340,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
     });
 
     it('update --menu-types rec,med sets the menus the store sells from; "null" takes it out again', async () => {
-      const set = await cliJson<Record<string, unknown>>(db, [
+      const set = await commandJson<Record<string, unknown>>(db, [
         'dispensary',
         'update',
         String(other.id),
@@ -339,7 +348,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
         'med,rec',
       ]);
       expect(set.menu_types).toEqual(['rec', 'med']);
-      const cleared = await cliJson<Record<string, unknown>>(db, [
+      const cleared = await commandJson<Record<string, unknown>>(db, [
         'dispensary',
         'update',
         String(other.id),
@@ -356,7 +365,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
           day === 'sunday' ? { closed: true } : { open: '10:00', close: '20:00' },
         ]),
       );
-      const updated = await cliJson<Record<string, unknown>>(db, [
+      const updated = await commandJson<Record<string, unknown>>(db, [
         'dispensary',
         'update',
         String(shop.id),
@@ -399,7 +408,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
         website: 'https://greenleaf.example',
         email: 'hi@greenleaf.example',
       });
-      const updated = await cliJson<Record<string, unknown>>(db, [
+      const updated = await commandJson<Record<string, unknown>>(db, [
         'dispensary',
         'update',
         String(shop.id),
@@ -415,7 +424,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
     it('a bad field: exit 1 naming it, nothing changed; nothing to update: exit 1', async () => {
       const before = await server.services.dispensaries.storeInfo(shop.id);
       const [bad, nothing] = await Promise.all([
-        runCli(db, [
+        runCommand(db, [
           'dispensary',
           'update',
           String(shop.id),
@@ -454,7 +463,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
           prices: [{ unit: 'gram', amount: 1, price: 11, stock: 6 }],
         },
       ];
-      const cli = await cliJson(db, [
+      const cli = await commandJson(db, [
         'menu',
         'upsert',
         '--dispensary',
@@ -475,8 +484,8 @@ describe('the sync commands of the CLI, on a database shared with a running serv
     it("patch-item '{\"active\": false}' --json: the canonical item; it leaves Form B's menu", async () => {
       const args = ['menu', 'patch-item', '--dispensary', String(shop.id), '--item', '12'];
       const [item, bad] = await Promise.all([
-        cliJson<Record<string, unknown>>(db, [...args, '{"active": false}']),
-        runCli(db, [
+        commandJson<Record<string, unknown>>(db, [...args, '{"active": false}']),
+        runCommand(db, [
           'menu',
           'patch-item',
           '--dispensary',
@@ -502,10 +511,10 @@ describe('the sync commands of the CLI, on a database shared with a running serv
 
     it('delete-item --json: {dispensary_id, item_id, deleted}; a second time: not found', async () => {
       const args = ['menu', 'delete-item', '--dispensary', String(shop.id), '--item', '12'];
-      expect(await cliJson(db, args)).toEqual({ dispensary_id: shop.id, item_id: 12, deleted: true });
+      expect(await commandJson(db, args)).toEqual({ dispensary_id: shop.id, item_id: 12, deleted: true });
       expect((await itemsOf(shop.id)).map((item) => item.id)).toEqual([1, 2, 3, 7]);
       expect((await itemsOf(other.id)).map((item) => item.id)).toContain(12);
-      expect(failed(await runCli(db, [...args, '--json']))).toMatchObject({ code: 'not_found' });
+      expect(failed(await runCommand(db, [...args, '--json']))).toMatchObject({ code: 'not_found' });
     });
   });
 
@@ -513,7 +522,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
     let all: AuditEntry[];
 
     it('--json: every write, who made it (cli or key:NAME), on which dispensary, with counts', async () => {
-      all = await cliJson<AuditEntry[]>(db, ['audit']);
+      all = await commandJson<AuditEntry[]>(db, ['audit']);
       expect(Object.keys(all[0]!).sort()).toEqual(['action', 'actor', 'at', 'detail', 'dispensary_id', 'id']);
       expect(all.map((entry) => `${entry.actor} ${entry.action}`)).toEqual(
         expect.arrayContaining([
@@ -539,8 +548,8 @@ describe('the sync commands of the CLI, on a database shared with a running serv
     it('--dispensary and --since filter', async () => {
       const middle = all[Math.floor(all.length / 2)]!.at;
       const [mine, later] = await Promise.all([
-        cliJson<AuditEntry[]>(db, ['audit', '--dispensary', String(other.id)]),
-        cliJson<AuditEntry[]>(db, ['audit', '--since', middle]),
+        commandJson<AuditEntry[]>(db, ['audit', '--dispensary', String(other.id)]),
+        commandJson<AuditEntry[]>(db, ['audit', '--since', middle]),
       ]);
       expect(mine.length).toBeGreaterThanOrEqual(3);
       expect(new Set(mine.map((entry) => entry.dispensary_id))).toEqual(new Set([other.id]));
@@ -552,7 +561,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
     it('a bad --since: exit 1; as a table, still no secret', async () => {
       const [since, table] = await Promise.all([
         runCli(db, ['audit', '--since', 'last tuesday', '--json']),
-        runCli(db, ['audit']),
+        runCommand(db, ['audit']),
       ]);
       expect(failed(since)).toMatchObject({
         code: 'invalid_request',
@@ -566,7 +575,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
   });
   describe('special schedule', () => {
     it('prints when each special applies in the coming days, as a table or --json; --days is 1 to 31', async () => {
-      const added = await cliJson<{ id: number }>(db, [
+      const added = await commandJson<{ id: number }>(db, [
         'special',
         'add',
         String(shop.id),
@@ -583,7 +592,7 @@ describe('the sync commands of the CLI, on a database shared with a running serv
         '--daily-end',
         '18:00',
       ]);
-      const schedule = await cliJson<{
+      const schedule = await commandJson<{
         from: string;
         to: string;
         timezone: string | null;
@@ -604,14 +613,14 @@ describe('the sync commands of the CLI, on a database shared with a running serv
       expect(special?.periods.length).toBeGreaterThanOrEqual(2);
       expect(special?.periods.length).toBeLessThanOrEqual(3);
       for (const period of special!.periods) expect(local.format(Date.parse(period.ends_at!))).toBe('18:00');
-      const table = await runCli(db, ['special', 'schedule', String(shop.id)]);
+      const table = await runCommand(db, ['special', 'schedule', String(shop.id)]);
       expect(table).toMatchObject({ code: 0, stderr: '' });
       expect(table.stdout).toMatch(/ID\s+NAME\s+STARTS\s+ENDS/);
       expect(table.stdout).toContain(`(times in ${zone})`);
       const refused = await runCli(db, ['special', 'schedule', String(shop.id), '--days', '32']);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('--days must be a whole number of days from 1 to 31');
-      await cliJson(db, ['special', 'remove', String(shop.id), String(added.id)]);
+      await commandJson(db, ['special', 'remove', String(shop.id), String(added.id)]);
     });
   });
 });

@@ -4,7 +4,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, expect, it } from 'vitest';
 import { browserSuite } from '../helpers/browser-suite.js';
 import { describeInChromium, seriousProblems } from '../helpers/chromium.js';
-import { cliJson, REPOSITORY } from '../helpers/cli.js';
+import { commandJson, REPOSITORY } from '../helpers/cli.js';
 import { loopbackProvider, OIDC_CLIENT } from '../helpers/oidc-provider.js';
 import { send } from '../helpers/process.js';
 
@@ -33,7 +33,7 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
     serveArgs,
     seed: async (database) => {
       mkdirSync(SHOTS, { recursive: true });
-      await cliJson(database.address, ['dispensary', 'create', '--name', 'Green Leaf']);
+      await commandJson(database.address, ['dispensary', 'create', '--name', 'Green Leaf']);
       provider = await loopbackProvider();
       serveArgs.push(
         ...['--oidc-issuer', provider.issuer, '--oidc-client-id', OIDC_CLIENT.id],
@@ -59,7 +59,7 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
   };
 
   it('opens an invitation, chooses a password from the keyboard, and is signed in', async () => {
-    const issued = await cliJson<{ link: string }>(suite.database.address, [
+    const issued = await commandJson<{ link: string }>(suite.database.address, [
       'account',
       'invite',
       '--email',
@@ -321,7 +321,7 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByRole('heading', { name: 'Email confirmed' }).waitFor();
     await checked('developers-confirmed');
-    await cliJson(suite.database.address, ['integrator', 'approve', 'dana@example.com']);
+    await commandJson(suite.database.address, ['integrator', 'approve', 'dana@example.com']);
 
     await page.goto(`${server.url}/console/`);
     if (await page.getByRole('button', { name: 'Sign out' }).isVisible()) {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cliJson, type ServerProcess, startServe } from '../helpers/cli.js';
+import { assertBuilt, commandJson, type ServerProcess, startServe } from '../helpers/cli.js';
 import { formBHeaders } from '../helpers/http.js';
 import { bigMenu, type HttpAnswer, send } from '../helpers/process.js';
 import { temporaryDirectory } from '../helpers/runtime.js';
@@ -137,7 +137,7 @@ describe.skipIf(!PRLIMIT)('a disk that fills up during writes (SQLite)', () => {
     const kept = Number([...rounds][0]!.split(' ')[1]);
     expect(menu).toHaveLength(kept === 0 ? 40 : 40 + kept * 20);
     // Exactly the writes answered 200 are in the audit log (a refused write left no trace).
-    const audit = await cliJson<{ action: string }[]>(db, [
+    const audit = await commandJson<{ action: string }[]>(db, [
       'audit',
       '--dispensary',
       String(seed.dispensaryId),

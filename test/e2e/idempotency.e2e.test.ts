@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cliJson, type ServerProcess, startServe } from '../helpers/cli.js';
+import { assertBuilt, commandJson, type ServerProcess, startServe } from '../helpers/cli.js';
 import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
 import { send } from '../helpers/process.js';
 import { seedDispensaryAndKey } from '../helpers/seed.js';
@@ -61,11 +61,10 @@ describe(`Idempotency-Key across two server processes on ${DATABASE_KIND}`, () =
       expect(pair.filter((answer) => answer.headers['idempotent-replayed'] === 'true')).toHaveLength(1);
       expect(JSON.parse(pair[0]!.body)).toEqual(JSON.parse(pair[1]!.body));
     }
-    const audit = await cliJson<{ action: string }[] | { entries: { action: string }[] }>(database.address, [
-      'audit',
-      '--dispensary',
-      String(seed.dispensaryId),
-    ]);
+    const audit = await commandJson<{ action: string }[] | { entries: { action: string }[] }>(
+      database.address,
+      ['audit', '--dispensary', String(seed.dispensaryId)],
+    );
     const entries = Array.isArray(audit) ? audit : audit.entries;
     const updates = entries.filter((entry) => entry.action === 'dispensary.update');
     expect(updates).toHaveLength(keys.length);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open.js';
 import { generateMenu } from '../helpers/admin.js';
-import { assertBuilt, cliJson, runCli, type ServerProcess, startServe } from '../helpers/cli.js';
+import { assertBuilt, commandJson, runCli, type ServerProcess, startServe } from '../helpers/cli.js';
 import { DATABASE_KIND, onPostgres, type TestDatabase, testDatabase } from '../helpers/database.js';
 import { type EventStreamClient, openEvents } from '../helpers/events.js';
 import { continueFeedAt } from '../helpers/feed-sequence.js';
@@ -69,8 +69,8 @@ describe(`live menus: /changes and /events over ${DATABASE_KIND}, two server pro
   beforeAll(async () => {
     database = await testDatabase();
     const db = database.address;
-    dispensary = await cliJson(db, ['dispensary', 'create', '--name', 'Live Collective']);
-    const credential = await cliJson<{ username: string; password: string }>(db, [
+    dispensary = await commandJson(db, ['dispensary', 'create', '--name', 'Live Collective']);
+    const credential = await commandJson<{ username: string; password: string }>(db, [
       'credential',
       'issue',
       '--username',
@@ -78,7 +78,7 @@ describe(`live menus: /changes and /events over ${DATABASE_KIND}, two server pro
     ]);
     integrator = { ...credential, token: dispensary.token };
     adminKey = (
-      await cliJson<{ key: string }>(db, ['admin-key', 'create', '--scope', 'all', '--name', 'pos'])
+      await commandJson<{ key: string }>(db, ['admin-key', 'create', '--scope', 'all', '--name', 'pos'])
     ).key;
     const common = [...pollArgs, '--stream-heartbeat-ms', '300', '--max-streams-per-credential', '3'];
     [first, second] = await Promise.all([
@@ -108,7 +108,7 @@ describe(`live menus: /changes and /events over ${DATABASE_KIND}, two server pro
     }
     expect(response.status, `${method} ${path}: ${await response.clone().text()}`).toBeLessThan(300);
   };
-  const cli = (args: string[]) => cliJson(database.address, args);
+  const cli = (args: string[]) => commandJson(database.address, args);
   const formBHeaders = (who: Credentials = integrator) => ({
     store: who.token,
     username: who.username,
@@ -195,7 +195,7 @@ describe(`live menus: /changes and /events over ${DATABASE_KIND}, two server pro
       },
       menu[1]!,
     ]);
-    // The operator, through the CLI: another process again.
+    // The operator, through the CLI (run in the test process: a third process beside the two servers).
     await cli(['menu', 'set-active', '--dispensary', String(dispensary.id), '--item', '2', 'false']);
 
     const expected = [

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateMenu } from '../helpers/admin.js';
-import { adminKeyCreate, assertBuilt, cliJson, type ServerProcess, startServe } from '../helpers/cli.js';
+import { adminKeyCreate, assertBuilt, commandJson, type ServerProcess, startServe } from '../helpers/cli.js';
 import type { InventoryEntry } from '../helpers/inventory.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
 
@@ -42,10 +42,11 @@ describe('end to end: a point of sale syncs, an integrator sees each change on i
     database = await testDatabase();
     const db = database.address;
     // The operator onboards the dispensary, the integrator, and the dispensary's point of sale.
-    dispensary = await cliJson(db, ['dispensary', 'create', '--name', 'Harbor Collective']);
-    integrator = await cliJson(db, ['credential', 'issue', '--username', 'menu-app']);
-    posKey = (await cliJson<{ key: string }>(db, adminKeyCreate(`dispensary:${dispensary.id}`, 'harbor-pos')))
-      .key;
+    dispensary = await commandJson(db, ['dispensary', 'create', '--name', 'Harbor Collective']);
+    integrator = await commandJson(db, ['credential', 'issue', '--username', 'menu-app']);
+    posKey = (
+      await commandJson<{ key: string }>(db, adminKeyCreate(`dispensary:${dispensary.id}`, 'harbor-pos'))
+    ).key;
     server = await startServe(db);
   }, 90_000);
   afterAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertBuilt,
   cleanEnvironment,
-  cliJson,
+  commandJson,
   REPOSITORY,
   type ServerProcess,
   startListening,
@@ -75,7 +75,7 @@ describe('the manual through Prism, a validating proxy reading openapi.json', ()
   }, 120_000);
 
   it('signs in to the console with the admin key in the body and no Authorization header (security: [])', async () => {
-    const { key } = await cliJson<{ key: string }>(database.address, [
+    const { key } = await commandJson<{ key: string }>(database.address, [
       'admin-key',
       'create',
       '--scope',

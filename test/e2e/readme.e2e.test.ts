@@ -6,7 +6,7 @@ import { exampleFiles, sameContent } from '../../scripts/examples.js';
 import {
   assertBuilt,
   cleanEnvironment,
-  cliJson,
+  commandJson,
   REPOSITORY,
   type ServerProcess,
   startServe,
@@ -74,7 +74,7 @@ describe('README.md and docs/ run as written', () => {
     // The webhook examples encrypt secrets with this key; PostgreSQL has no key file to fall back on.
     server = await startServe(database.address, ['--demo', '--webhook-key', WEBHOOK_KEY]);
     adminKey = (
-      await cliJson<{ key: string }>(database.address, [
+      await commandJson<{ key: string }>(database.address, [
         'admin-key',
         'create',
         '--scope',
@@ -131,14 +131,14 @@ describe('README.md and docs/ run as written', () => {
       const committed = readFileSync(join(REPOSITORY, 'examples', name), 'utf8');
       expect(sameContent(name, committed, text), `examples/${name}: run npm run examples`).toBe(true);
     }
-    const shop = await cliJson<{ id: number }>(database.address, [
+    const shop = await commandJson<{ id: number }>(database.address, [
       'dispensary',
       'create',
       '--name',
       'Template Test',
     ]);
     for (const file of ['examples/menu.json', 'examples/menu.csv']) {
-      const report = await cliJson<{ items: number }>(database.address, [
+      const report = await commandJson<{ items: number }>(database.address, [
         'menu',
         'import',
         '--dispensary',

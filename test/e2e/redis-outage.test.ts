@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cliJson, type ServerProcess, startServe } from '../helpers/cli.js';
+import { assertBuilt, commandJson, type ServerProcess, startServe } from '../helpers/cli.js';
 import { formBHeaders } from '../helpers/http.js';
 import { freePort, Load, send, waitForExit } from '../helpers/process.js';
 import { type TestDatabase, testDatabase } from '../helpers/runtime.js';
@@ -68,13 +68,13 @@ describe('Redis stopped and started under load', () => {
   it('keeps serving while Redis is away, and keeps the limits in Redis again once it is back', {
     timeout: 60_000,
   }, async () => {
-    const dispensary = await cliJson<{ id: number; token: string }>(database.address, [
+    const dispensary = await commandJson<{ id: number; token: string }>(database.address, [
       'dispensary',
       'create',
       '--name',
       'Redis Outage',
     ]);
-    const credential = await cliJson<{ username: string; password: string }>(database.address, [
+    const credential = await commandJson<{ username: string; password: string }>(database.address, [
       'credential',
       'issue',
       '--username',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCaller, adminKey, syncTestRuntime } from '../helpers/admin.js';
-import { assertBuilt, runCli } from '../helpers/cli.js';
+import { assertBuilt, runCli, runCommand } from '../helpers/cli.js';
 import { formABody, formBHeaders } from '../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime, temporaryDirectory } from '../helpers/runtime.js';
 
@@ -157,6 +157,7 @@ describe('error messages that say what to do next', () => {
   });
 });
 
+// Each command in this process (runCommand), but serve, whose port is the subject: its own process.
 describe('CLI messages', () => {
   const folder = temporaryDirectory();
   const db = join(folder.path, 'menu.db');
@@ -164,8 +165,8 @@ describe('CLI messages', () => {
     assertBuilt();
     const menu = join(folder.path, 'menu.json');
     writeFileSync(menu, JSON.stringify(SAMPLE_MENU));
-    expect((await runCli(db, ['dispensary', 'create', '--name', 'Shop'])).code).toBe(0);
-    expect((await runCli(db, ['menu', 'import', '--dispensary', '1', menu])).code).toBe(0);
+    expect((await runCommand(db, ['dispensary', 'create', '--name', 'Shop'])).code).toBe(0);
+    expect((await runCommand(db, ['menu', 'import', '--dispensary', '1', menu])).code).toBe(0);
   });
   afterAll(() => folder.remove());
 
@@ -187,7 +188,7 @@ describe('CLI messages', () => {
   it('inventory set --stock -3 names the stock, not "the menu"', async () => {
     const item = SAMPLE_MENU[0] as { id: number; prices: { unit: string; amount: number }[] };
     const price = item.prices[0]!;
-    const result = await runCli(db, [
+    const result = await runCommand(db, [
       'inventory',
       'set',
       '--dispensary',
@@ -209,7 +210,13 @@ describe('CLI messages', () => {
   });
 
   it('dispensary update --hours with some days missing names them', async () => {
-    const result = await runCli(db, ['dispensary', 'update', '1', '--hours', '{"monday": {"closed": true}}']);
+    const result = await runCommand(db, [
+      'dispensary',
+      'update',
+      '1',
+      '--hours',
+      '{"monday": {"closed": true}}',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('hours has no tuesday, wednesday, thursday, friday, saturday, sunday');
   });

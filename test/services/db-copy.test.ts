@@ -8,7 +8,7 @@ import { ServiceError } from '../../src/services/errors.js';
 import { createServices } from '../../src/services/index.js';
 import { openKyselyStore, openStore } from '../../src/store/open.js';
 import { TABLES } from '../../src/store/tables.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runCommand } from '../helpers/cli.js';
 import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
 import { formBHeaders } from '../helpers/http.js';
 import { SAMPLE_MENU, type Seed, TEST_SCRYPT } from '../helpers/runtime.js';
@@ -174,7 +174,15 @@ describe(`db copy between sqlite and ${DATABASE_KIND}`, () => {
   });
 
   it('the command line reports a refusal as an error with a non-zero exit', async () => {
-    const result = await runCli(undefined, ['db', 'copy', '--from', source.address, '--to', back.address]);
+    // In this process: the copy above ran the built binary as its own process.
+    const result = await runCommand(undefined, [
+      'db',
+      'copy',
+      '--from',
+      source.address,
+      '--to',
+      back.address,
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('The target already holds data');
     expect(result.stderr).toContain('--force');

@@ -4,7 +4,7 @@ import type { ScryptCost } from '../../../src/auth/password.js';
 import type { ServerConfig } from '../../../src/config.js';
 import { CLI_OPERATOR } from '../../../src/services/accounts.js';
 import { expectNoSecrets } from '../../helpers/admin.js';
-import { assertBuilt, cliJson, startServe } from '../../helpers/cli.js';
+import { assertBuilt, commandJson, startServe } from '../../helpers/cli.js';
 import { listeningForAccounts, PASSWORD, sessionOf } from '../../helpers/console-http.js';
 import { send } from '../../helpers/process.js';
 import { onPostgres, temporaryDirectory } from '../../helpers/runtime.js';
@@ -315,11 +315,11 @@ describe.skipIf(onPostgres)('secrets of accounts in the logs', () => {
 
   it('writes neither the password nor the link token to the request log or the audit log', async () => {
     const database = join(directory.path, 'menu.db');
-    await cliJson(database, ['dispensary', 'create', '--name', 'Logged']);
+    await commandJson(database, ['dispensary', 'create', '--name', 'Logged']);
     const server = await startServe(database, ['--log-level', 'debug', '--login-failures', '0,0,0']);
     try {
       const origin = { origin: server.url, 'content-type': 'application/json' };
-      const issued = await cliJson<{ link: string }>(database, [
+      const issued = await commandJson<{ link: string }>(database, [
         'account',
         'invite',
         '--email',
@@ -349,7 +349,7 @@ describe.skipIf(onPostgres)('secrets of accounts in the logs', () => {
       const output = server.output();
       expectNoSecrets(output, [PASSWORD, wrong, token]);
       const key = (
-        await cliJson<{ key: string }>(database, [
+        await commandJson<{ key: string }>(database, [
           'admin-key',
           'create',
           '--scope',

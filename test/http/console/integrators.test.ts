@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IntegratorService } from '../../../src/services/integrators.js';
 import { UNLIMITED } from '../../helpers/admin.js';
-import { assertBuilt, runCli } from '../../helpers/cli.js';
+import { assertBuilt, runCli, runCommand } from '../../helpers/cli.js';
 import { listeningForAccounts, PASSWORD, type Session, sessionOf } from '../../helpers/console-http.js';
 import { send } from '../../helpers/process.js';
 import { testRuntime } from '../../helpers/runtime.js';
@@ -204,7 +204,8 @@ describe('integrators registering at /developers', () => {
   });
 
   it('the command line lists, approves and declines through the same service', async () => {
-    const cli = (...args: string[]) => runCli(server.runtime.database, ['integrator', ...args]);
+    // In this process (runCommand), but the approval: the built binary, as its own process (runCli).
+    const cli = (...args: string[]) => runCommand(server.runtime.database, ['integrator', ...args]);
     const help = await cli('--help');
     expect(help.stdout).toMatch(/list[\s\S]*approve[\s\S]*decline/);
     await register('cli@example.com');
@@ -214,11 +215,16 @@ describe('integrators registering at /developers', () => {
     expect(JSON.parse(listed.stdout)).toContainEqual(
       expect.objectContaining({ email: 'cli@example.com', status: 'waiting', credential: null }),
     );
-    const approved = await cli('approve', 'cli@example.com', '--json');
+    const approved = await runCli(server.runtime.database, [
+      'integrator',
+      'approve',
+      'cli@example.com',
+      '--json',
+    ]);
     expect(approved.code, approved.stderr).toBe(0);
     expect(JSON.parse(approved.stdout)).toMatchObject({ status: 'approved' });
     // Its credential reads no dispensary yet, and the list says so (not "all").
-    const listedCredentials = await runCli(server.runtime.database, ['credential', 'list']);
+    const listedCredentials = await runCommand(server.runtime.database, ['credential', 'list']);
     expect(listedCredentials.stdout).toMatch(/integrator-\d+\s+.*none/);
     const again = await cli('decline', 'cli@example.com');
     expect(again.code).toBe(1);
