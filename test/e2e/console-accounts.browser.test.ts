@@ -306,7 +306,7 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
       .poll(() => server.output(), { timeout: 10_000 })
       .toContain('integrator confirm-link dana@example.com');
     expect(server.output()).not.toContain('/developers/confirm#');
-    const { link } = await cliJson<{ link: string }>(suite.database.address, [
+    const { link } = await commandJson<{ link: string }>(suite.database.address, [
       'integrator',
       'confirm-link',
       'dana@example.com',
@@ -348,16 +348,16 @@ describeInChromium('test/e2e/console-accounts.browser.test.ts', 'accounts in the
     )![0];
     await page.getByRole('button', { name: 'Done' }).press('Enter');
     // Green Leaf publishes its menu; the integrator asks for it from the keyboard; a manager approves.
-    const [greenLeaf] = await cliJson<{ id: number; name: string }[]>(suite.database.address, [
+    const [greenLeaf] = await commandJson<{ id: number; name: string }[]>(suite.database.address, [
       'dispensary',
       'list',
     ]);
-    await cliJson(suite.database.address, ['dispensary', 'publish', String(greenLeaf!.id)]);
+    await commandJson(suite.database.address, ['dispensary', 'publish', String(greenLeaf!.id)]);
     await page.getByLabel('Dispensary’s public name').focus();
     await page.keyboard.type('Green Leaf');
     await page.keyboard.press('Enter');
     await page.getByRole('cell', { name: 'waiting' }).waitFor();
-    const { key } = await cliJson<{ key: string }>(suite.database.address, [
+    const { key } = await commandJson<{ key: string }>(suite.database.address, [
       ...['admin-key', 'create', '--scope', 'all', '--name', 'portal-manager'],
     ]);
     const asKey = (method: string, path: string) =>
