@@ -152,11 +152,6 @@ export interface FormMenu {
    * serves that endpoint. Its read fails with not_found when the menu has no such item.
    */
   item?(ref: ItemRef): SnapshotView;
-  /**
-   * How /changes spells a change's item for a dispensary now, when the form's item depends on more
-   * than the item (Form v1's effective prices); left out, toWire.
-   */
-  changeItem?(dispensaryId: number): Promise<(item: MenuItem) => unknown>;
 }
 
 /**
@@ -174,6 +169,11 @@ export interface RequestForm {
   transport: FormTransport;
   /** The menu endpoint in this form's item shape: call `menuOf`, which builds it once per app. */
   menu(context: FormContext): FormMenu;
+  /**
+   * How a change's item is spelled for a dispensary now, when the form's item depends on more than the
+   * item (Form v1's effective prices): for its /changes, /events and webhooks; left out, toWire.
+   */
+  changeItem?(menus: MenuReader): (dispensaryId: number) => Promise<(item: MenuItem) => unknown>;
 }
 
 /** Each app's (context's) menus, by form. */

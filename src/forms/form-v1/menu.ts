@@ -1,6 +1,4 @@
-import type { MenuItem } from '../../domain/item.js';
 import { refText } from '../../domain/item-ref.js';
-import { type PricedItemRecord, pricedItemRecord } from '../../domain/priced-item.js';
 import { ServiceError } from '../../services/errors.js';
 import { cursorOf } from '../../services/menu-feed.js';
 import type { PricedMenu } from '../../services/menu-reader.js';
@@ -34,12 +32,6 @@ interface Kept {
   cursor: number | undefined;
 }
 const kept = new WeakMap<PricedMenu, Kept>();
-/**
- * How each priced menu spells a change's item: one function per menu, so that what is spelled with it
- * (an event stream's frames) can be kept with it and shared by every stream of the dispensary.
- */
-const changeItems = new WeakMap<PricedMenu, (item: MenuItem) => PricedItemRecord>();
-
 /**
  * The index and answers kept with the menu, made when not kept yet; `latest` holds each dispensary's
  * menu version indexed last, whose unchanged items' rows the next version's index keeps.
@@ -169,16 +161,6 @@ export function v1Menu({ menus }: FormContext): FormMenu {
           },
         ),
       };
-    },
-    // The item's version the change recorded, priced as /v1/menu prices it now.
-    changeItem: async (dispensaryId) => {
-      const menu = await menus.priced(dispensaryId);
-      let changeItem = changeItems.get(menu);
-      if (!changeItem) {
-        changeItem = (item) => pricedItemRecord(item, menu.pricing);
-        changeItems.set(menu, changeItem);
-      }
-      return changeItem;
     },
     item: (ref): SnapshotView => ({
       name: 'v1:item',
