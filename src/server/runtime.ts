@@ -34,6 +34,7 @@ import { webhookKeySource } from '../services/webhook-key.js';
 import { openStore } from '../store/open.js';
 import { buildApp, type ContractCheck } from './app.js';
 import { buildOpsApp } from './ops-app.js';
+import { clusterPeerPages } from './peer-pages.js';
 
 export interface Runtime {
   app: FastifyInstance;
@@ -205,6 +206,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       snapshots,
       formBNames: config.formBNames,
       live: { feed: menuFeed, hub, maxBacklog: config.streamMaxBacklog ?? DEFAULTS.streamMaxBacklog },
+      peers: clusterPeerPages(),
       bodyLimit: config.bodyLimit,
       logger: options.logger,
       health,
