@@ -7,7 +7,7 @@ import type { ApiErrorCode, ClientErrorCode, Problem } from './types.js';
  * `invalid_response`, `aborted`). `requestId` is the server's request id: quote it in a report.
  */
 export class MenuApiError extends Error {
-  override readonly name = 'MenuApiError';
+  override readonly name: string = 'MenuApiError';
   readonly status: number;
   readonly code: ApiErrorCode | ClientErrorCode | (string & {});
   readonly requestId: string | null;
@@ -33,6 +33,18 @@ export class MenuApiError extends Error {
   }
 }
 
+/**
+ * 410 `cursor_expired`: a cursor that cannot be continued (a MenuApiError, so a catch of those sees it).
+ * From `v1(token).pages()` (or `menu()` with a cursor): the menu version the paging reads is no longer
+ * kept where the page was asked (10 minutes after its last page, or a server restart) and the menu has
+ * changed the query's order since. The pages already yielded came from that version: start again from
+ * the first page, `pages(query)` without `cursor`, and set aside (or reconcile) what the abandoned
+ * paging gave. From `changes()`: the feed no longer holds the cursor; read the menu again.
+ */
+export class CursorExpiredError extends MenuApiError {
+  override readonly name: string = 'CursorExpiredError';
+}
+
 /** The MenuApiError for an error answer, from its JSON body when it has one. */
 export function errorFromAnswer(
   status: number,
@@ -48,7 +60,8 @@ export function errorFromAnswer(
   }
   const error = body?.error ?? {};
   const requestId = typeof error.request_id === 'string' ? error.request_id : headers.get('x-request-id');
-  return new MenuApiError({
+  const Failure = error.code === 'cursor_expired' ? CursorExpiredError : MenuApiError;
+  return new Failure({
     status,
     code: typeof error.code === 'string' ? error.code : `http_${status}`,
     message: typeof error.message === 'string' ? error.message : `The server answered ${status}.`,

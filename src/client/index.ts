@@ -17,7 +17,7 @@ import { parseRetryAfter, type RetryPolicy, retryDelay, sleep } from './retry.js
 import type { Form, FormBItem, FormBPrice, InventoryEntry, MenuItemOf, StoreInfo } from './types.js';
 import { V1Reader } from './v1.js';
 
-export { MenuApiError } from './errors.js';
+export { CursorExpiredError, MenuApiError } from './errors.js';
 export type * from './types.js';
 export type { V1Reader } from './v1.js';
 export type * from './v1-types.js';

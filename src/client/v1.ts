@@ -40,6 +40,9 @@ export class V1Reader {
   /**
    * Every page of the query, first to last, following `next_cursor`. A cursor is a position in the
    * order, not an offset: a menu changing meanwhile neither repeats an item nor skips one that stayed.
+   * When the server no longer keeps the menu version the paging reads (and the menu has changed the
+   * query's order since), the next page throws CursorExpiredError (410): start again with `pages(query)`,
+   * setting aside what this paging yielded. It never restarts by itself: that would yield items twice.
    */
   async *pages<Q extends V1MenuQuery = Record<never, never>>(
     query?: Q,

@@ -16,7 +16,7 @@ import type { AccessRequest, AccessService } from '../services/access.js';
 import type { LiveHub } from '../services/live-hub.js';
 import type { MenuFeed } from '../services/menu-feed.js';
 import type { MenuReader } from '../services/menu-reader.js';
-import type { MenuSnapshots, SnapshotView } from '../services/menu-snapshots.js';
+import type { MenuSnapshots, Representation, SnapshotView } from '../services/menu-snapshots.js';
 
 /** Which of Form B's two documented spellings to send (see docs/architecture.md: "Form B field names"). */
 export type { FormBNames };
@@ -29,6 +29,30 @@ export interface FormContext {
   formBNames: FormBNames;
   /** The live feed (/changes) and its streams (/events). */
   live: LiveContext;
+  /** The other processes of `serve --workers N`, which keep menu versions this one does not; else none. */
+  peers?: PeerPages;
+}
+
+/** A page of a menu version that this process does not keep, asked of the processes that may. */
+export interface PeerPageRequest {
+  dispensaryId: number;
+  /** The menu version the page's cursor reads. */
+  version: number;
+  /** The menu request's validated parameters, its cursor included. */
+  parameters: Readonly<Record<string, unknown>>;
+  acceptEncoding?: string | string[];
+}
+
+/**
+ * The other worker processes of a cluster (src/server/peer-pages.ts): Form v1 keeps the menu versions
+ * its cursors read in the memory of the process that gave the cursor out, and a paging's next page may
+ * reach another process.
+ */
+export interface PeerPages {
+  /** The page from the process that keeps the version, or undefined when none does. */
+  ask(request: PeerPageRequest): Promise<Representation | undefined>;
+  /** How this process answers the others' questions: undefined when it does not keep the version. */
+  serve(answer: (request: PeerPageRequest) => Promise<Representation | undefined>): void;
 }
 
 export interface LiveContext {
@@ -152,11 +176,6 @@ export interface FormMenu {
    * serves that endpoint. Its read fails with not_found when the menu has no such item.
    */
   item?(ref: ItemRef): SnapshotView;
-  /**
-   * How /changes spells a change's item for a dispensary now, when the form's item depends on more
-   * than the item (Form v1's effective prices); left out, toWire.
-   */
-  changeItem?(dispensaryId: number): Promise<(item: MenuItem) => unknown>;
 }
 
 /**
@@ -174,6 +193,11 @@ export interface RequestForm {
   transport: FormTransport;
   /** The menu endpoint in this form's item shape: call `menuOf`, which builds it once per app. */
   menu(context: FormContext): FormMenu;
+  /**
+   * How a change's item is spelled for a dispensary now, when the form's item depends on more than the
+   * item (Form v1's effective prices): for its /changes, /events and webhooks; left out, toWire.
+   */
+  changeItem?(menus: MenuReader): (dispensaryId: number) => Promise<(item: MenuItem) => unknown>;
 }
 
 /** Each app's (context's) menus, by form. */

@@ -6,7 +6,13 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { registerPublicEndpoints } from '../forms/endpoints/index.js';
-import { type FormBNames, type FormContext, type LiveContext, menuOf } from '../forms/form.js';
+import {
+  type FormBNames,
+  type FormContext,
+  type LiveContext,
+  menuOf,
+  type PeerPages,
+} from '../forms/form.js';
 import { FORMS } from '../forms/index.js';
 import { answerHeaders, streamHeaders } from '../http/pipeline/answer-headers.js';
 import { recordAnswers } from '../http/pipeline/answer-record.js';
@@ -49,6 +55,8 @@ export interface AppOptions {
   formBNames: FormBNames;
   /** The live feed and its event streams (/changes, /events). */
   live: Omit<LiveContext, 'streamHeaders'>;
+  /** The other workers of `serve --workers N` (FormContext.peers). */
+  peers?: PeerPages;
   /** Largest request body of the public endpoints, in bytes. */
   bodyLimit: number;
   logger: FastifyBaseLogger | false;
@@ -189,6 +197,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     snapshots: options.snapshots,
     formBNames: options.formBNames,
     live: { ...options.live, streamHeaders },
+    ...(options.peers ? { peers: options.peers } : {}),
   };
   // Event streams never finish by themselves: they end when closing starts, so the close need not wait.
   endOnClose(app, () => options.live.hub.stop());

@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
+import { relayPeerPages } from './peer-pages.js';
 
 /** `auto` is one worker per core; otherwise a whole number from 1 to 256. */
 export function parseWorkers(value: string | number): number {
@@ -76,6 +77,7 @@ export function runPrimary(options: ClusterOptions): Promise<void> {
       process.off('SIGINT', stop);
       cluster.off('listening', onListening);
       cluster.off('exit', onExit);
+      cluster.off('message', relay);
       resolve();
     };
 
@@ -109,8 +111,11 @@ export function runPrimary(options: ClusterOptions): Promise<void> {
       }, delay);
     };
 
+    // Form v1's pages of a menu version that another worker keeps (src/server/peer-pages.ts).
+    const relay = relayPeerPages(workers);
     cluster.on('listening', onListening);
     cluster.on('exit', onExit);
+    cluster.on('message', relay);
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
     for (let index = 0; index < options.workers; index++) fork();

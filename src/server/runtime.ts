@@ -3,9 +3,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ScryptCost } from '../auth/password.js';
 import { DEFAULTS, type ServerConfig } from '../config.js';
 import { DEMO, ensureDemo } from '../demo/seed.js';
-import { changeMapper } from '../forms/common/changes.js';
-import { formB } from '../forms/form-b/index.js';
-import { MENU_FORMS } from '../forms/index.js';
+import { webhookChanges } from '../forms/common/changes.js';
+import { FORMS, MENU_FORMS } from '../forms/index.js';
 import { type CloseReport, closeGracefully } from '../http/pipeline/drain.js';
 import { createMetrics, type Metrics } from '../http/pipeline/metrics.js';
 import { createProtection } from '../http/pipeline/protection.js';
@@ -36,6 +35,7 @@ import { webhookKeySource } from '../services/webhook-key.js';
 import { openStore } from '../store/open.js';
 import { buildApp, type ContractCheck } from './app.js';
 import { buildOpsApp } from './ops-app.js';
+import { clusterPeerPages } from './peer-pages.js';
 
 export interface Runtime {
   app: FastifyInstance;
@@ -122,10 +122,12 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   );
   const webhookClient = new WebhookClient({ allowPrivate: config.webhookAllowPrivate });
   const metrics = createMetrics();
+  // One reader of the menus, for the public forms and for webhooks that carry Form v1's priced items.
+  const menus = new MenuReader(store, feed);
   const dispatcher = new WebhookDispatcher(store, feed, {
     send: (request) => webhookClient.send(request),
-    // The change exactly as Form B's /changes gives it.
-    render: changeMapper(formB, { formBNames: config.formBNames }).toWire,
+    // The change exactly as the /changes of the form the webhook chose gives it.
+    render: webhookChanges(FORMS, { menus, formBNames: config.formBNames }),
     keys: webhookKeys,
     timeoutMs: config.webhookTimeoutMs,
     retrySchedule: config.webhookRetrySchedule,
@@ -201,10 +203,11 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     const published = new PublishedMenus(store, feed);
     const app = await buildApp({
       access,
-      menus: new MenuReader(store, feed),
+      menus,
       snapshots,
       formBNames: config.formBNames,
       live: { feed: menuFeed, hub, maxBacklog: config.streamMaxBacklog ?? DEFAULTS.streamMaxBacklog },
+      peers: clusterPeerPages(),
       bodyLimit: config.bodyLimit,
       logger: options.logger,
       health,

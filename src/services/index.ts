@@ -66,7 +66,7 @@ export function createServices(
       afterWrite,
     }),
     audit: new AuditService(store),
-    webhooks: new WebhookService(store, webhooks.keys, webhooks, afterWrite),
+    webhooks: new WebhookService(store, webhooks.keys, { ...webhooks, forms: forms.ids }, afterWrite),
     specials: new SpecialService(store, afterWrite),
   };
 }

@@ -90,6 +90,7 @@ export function webhookRecord(webhook: Webhook) {
     dispensary_id: webhook.dispensaryId,
     url: webhook.url,
     events: webhook.events,
+    form: webhook.form,
     enabled: webhook.enabled,
     created_at: webhook.createdAt,
     updated_at: webhook.updatedAt,

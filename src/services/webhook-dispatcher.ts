@@ -20,10 +20,10 @@ export type SendWebhook = (request: {
 }) => Promise<SendResult>;
 
 /**
- * A stored change as `/changes` gives it in Form B's shape (`cursor`, `at`, `type`, `item_id`,
- * `item`, `reason`): injected, since services do not import the request forms.
+ * A stored change as the `/changes` of the request form a webhook chose (by its id) gives it (`cursor`,
+ * `at`, `type`, `item_id`, `item`, `reason`): injected, since services do not import the request forms.
  */
-export type RenderChange = (change: MenuChange) => { cursor: string };
+export type RenderChange = (change: MenuChange, form: string) => Promise<{ cursor: string }>;
 
 export interface DispatcherOptions {
   send: SendWebhook;
@@ -146,9 +146,9 @@ export class WebhookDispatcher {
     this.dueTimer.unref();
   }
 
-  /** The body and headers of one delivery, signed with the endpoint's secret. */
-  sign(delivery: ClaimedDelivery, change: MenuChange, secret: string, at = new Date()) {
-    const data = this.options.render(change);
+  /** The body and headers of one delivery, its change in the webhook's form, signed with its secret. */
+  async sign(delivery: ClaimedDelivery, change: MenuChange, secret: string, at = new Date()) {
+    const data = await this.options.render(change, delivery.form);
     const body = JSON.stringify({
       type: change.type,
       dispensary_id: change.dispensaryId,
@@ -175,10 +175,10 @@ export class WebhookDispatcher {
       await this.finish(delivery, at, sent, true);
       return;
     }
-    let request: ReturnType<WebhookDispatcher['sign']>;
+    let request: Awaited<ReturnType<WebhookDispatcher['sign']>>;
     try {
       const secret = decryptWebhookSecret(this.options.keys.key(false), delivery.secretCiphertext);
-      request = this.sign(delivery, delivery.change, secret);
+      request = await this.sign(delivery, delivery.change, secret);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       sent = { statusCode: null, latencyMs: 0, error: `not signed: ${message}`, response: null };

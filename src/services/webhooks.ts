@@ -21,13 +21,21 @@ export interface WebhookInput {
   dispensaryId?: unknown;
   url?: unknown;
   events?: unknown;
+  form?: unknown;
 }
 
 export interface WebhookChanges {
   url?: unknown;
   events?: unknown;
   enabled?: unknown;
+  form?: unknown;
 }
+
+/**
+ * The form whose item shape a webhook's deliveries carry when its subscriber chose none: Form B's, as
+ * every delivery carried before a subscription could choose (so that those subscribers see no change).
+ */
+export const DEFAULT_WEBHOOK_FORM = 'b';
 
 /**
  * Who is asking: a sync API key or an account limited to some dispensaries sees and touches only
@@ -47,7 +55,8 @@ export class WebhookService {
   constructor(
     private readonly store: Store,
     private readonly keys: WebhookKeySource,
-    private readonly options: { allowPrivate: boolean },
+    /** `forms`: the ids of the request forms a delivery's item may be shaped as (MENU_FORMS.ids). */
+    private readonly options: { allowPrivate: boolean; forms: readonly string[] },
     private readonly afterWrite: AfterWrite = async () => {},
   ) {}
 
@@ -73,6 +82,7 @@ export class WebhookService {
     }
     const url = this.checkedUrl(input.url);
     const events = checkedEvents(input.events);
+    const form = input.form === undefined ? DEFAULT_WEBHOOK_FORM : this.checkedForm(input.form);
     if (typeof input.credential !== 'string' || input.credential === '') {
       throw new ServiceError('invalid_request', 'credential must name an API credential (its username).');
     }
@@ -102,7 +112,7 @@ export class WebhookService {
     const secretCiphertext = encryptWebhookSecret(this.keys.key(true), secret);
     const webhook = await this.store.webhooks
       .create(
-        { credentialId: credential.id, dispensaryId: id, url, events, secretCiphertext, capPerCredential },
+        { credentialId: credential.id, dispensaryId: id, url, events, secretCiphertext, form, capPerCredential },
         actor,
       )
       .catch((error: unknown) => {
@@ -132,6 +142,7 @@ export class WebhookService {
     const patch: WebhookPatch = {};
     if (changes.url !== undefined) patch.url = this.checkedUrl(changes.url);
     if (changes.events !== undefined) patch.events = checkedEvents(changes.events);
+    if (changes.form !== undefined) patch.form = this.checkedForm(changes.form);
     if (changes.enabled !== undefined) {
       if (typeof changes.enabled !== 'boolean') {
         throw new ServiceError('invalid_request', 'enabled must be true or false.');
@@ -208,6 +219,16 @@ export class WebhookService {
     const problem = webhookUrlProblem(url, this.options.allowPrivate);
     if (problem) throw new ServiceError('invalid_request', problem);
     return url;
+  }
+
+  private checkedForm(form: unknown): string {
+    if (typeof form !== 'string' || !this.options.forms.includes(form)) {
+      throw new ServiceError(
+        'invalid_request',
+        `form must be the request form whose item shape deliveries carry: ${this.options.forms.join(', ')} (default ${DEFAULT_WEBHOOK_FORM}).`,
+      );
+    }
+    return form;
   }
 }
 

@@ -279,6 +279,8 @@ export interface WebhookTable {
   /** When the endpoint began failing every delivery; null while it succeeds. */
   failing_since: string | null;
   disabled_reason: string | null;
+  /** The request form whose item shape deliveries carry: a, b or v1. */
+  form: string;
 }
 
 /** The outbox: one row per change and endpoint, written in the change's transaction. */

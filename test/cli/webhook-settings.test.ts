@@ -5,6 +5,14 @@ import { temporaryDirectory } from '../helpers/runtime.js';
 
 assertBuilt();
 
+/** `webhook add` of the credential nobody to dispensary 1 (neither exists), with `flags`, in JSON. */
+const addWebhook = (database: string, url: string, flags: string[], env: Record<string, string> = {}) =>
+  runCli(
+    database,
+    ['webhook', 'add', '--credential', 'nobody', '--dispensary', '1', '--url', url, ...flags, '--json'],
+    { env },
+  );
+
 /**
  * The webhook commands read the global settings through the settings table, as `serve` does: a
  * switch's variable says true or false, and anything else is a usage error (issue 28: no setting is
@@ -16,22 +24,7 @@ describe('the webhook commands and WEBHOOK_ALLOW_PRIVATE', () => {
   afterAll(() => directory.remove());
 
   /** Subscribes an http:// loopback URL: only allowed with the development switch on. */
-  const add = (env: Record<string, string>) =>
-    runCli(
-      database,
-      [
-        'webhook',
-        'add',
-        '--credential',
-        'nobody',
-        '--dispensary',
-        '1',
-        '--url',
-        'http://127.0.0.1:9/hook',
-        '--json',
-      ],
-      { env },
-    );
+  const add = (env: Record<string, string>) => addWebhook(database, 'http://127.0.0.1:9/hook', [], env);
 
   it('reads the variable as true or false, and refuses anything else', async () => {
     // The first creates the database; a garbled value stops before it is opened.
@@ -48,5 +41,21 @@ describe('the webhook commands and WEBHOOK_ALLOW_PRIVATE', () => {
     expect(garbled.stderr).toContain(
       `option '--webhook-allow-private' value 'maybe' from env 'WEBHOOK_ALLOW_PRIVATE' is invalid`,
     );
+  }, 60_000);
+});
+
+describe('webhook add --form', () => {
+  const directory = temporaryDirectory();
+  afterAll(() => directory.remove());
+
+  it('refuses a form that is not a request form, naming those there are', async () => {
+    const refused = await addWebhook(join(directory.path, 'menu.db'), 'https://hooks.example.com/menu', [
+      '--form',
+      'c',
+    ]);
+    const { error } = JSON.parse(refused.stdout);
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toContain('form must be');
+    expect(error.message).toContain('a, b, v1');
   }, 60_000);
 });

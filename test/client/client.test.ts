@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   brandOf,
+  CursorExpiredError,
   type FormAItem,
   type FormBItem,
   MenuApiError,
@@ -18,10 +19,19 @@ import {
   type V1MenuQuery,
 } from '../../src/client/index.js';
 import { parseRetryAfter, retryDelay } from '../../src/client/retry.js';
+import { DEFAULTS } from '../../src/config.js';
 import type { V1_MENU_PARAMETERS } from '../../src/forms/form-v1/parameters.js';
+import { createRuntime } from '../../src/server/runtime.js';
 import { REPOSITORY } from '../helpers/cli.js';
+import { contractCheck } from '../helpers/contract.js';
 import { UUID } from '../helpers/http.js';
-import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
+import {
+  GENEROUS_LIMITS,
+  SAMPLE_MENU,
+  TEST_SCRYPT,
+  type TestRuntime,
+  testRuntime,
+} from '../helpers/runtime.js';
 
 /** A tiny HTTP server answering with `handler`, for what the real server does not do on demand. */
 async function stubServer(
@@ -292,6 +302,56 @@ describe('MenuClient against the real server', () => {
       await reader.changes();
       expect(sent.slice(2).map((headers) => headers.get('if-none-match'))).toEqual([null, null]);
     });
+  });
+
+  it('v1 pages(): a page asked where its menu version is not kept throws CursorExpiredError; pages(query) again starts over', async () => {
+    // A second server process over the same database (a restart, or another instance behind a balancer
+    // that does not share its memory) never kept the version the first page was read from.
+    const other = await createRuntime(
+      { ...DEFAULTS, database: runtime.database, databasePoolSize: 2, ...GENEROUS_LIMITS },
+      { logger: false, scryptCost: TEST_SCRYPT, contractCheck },
+    );
+    const otherUrl = await other.app.listen({ host: '127.0.0.1', port: 0 });
+    const { dispensaryId } = runtime.seed;
+    let asked = 0;
+    const balanced = new MenuClient({
+      baseUrl,
+      username: runtime.seed.username,
+      password: runtime.seed.password,
+      form: 'B',
+      // The first page from this server, the next ones from the other.
+      fetch: (input, init) => {
+        asked += 1;
+        return fetch(asked === 1 ? input : String(input).replace(baseUrl, otherUrl), init);
+      },
+    }).v1(runtime.seed.token);
+    const query = { limit: 1, sort: 'name', fields: ['id'] } as const;
+    const seen: number[] = [];
+    try {
+      const paging = (async () => {
+        for await (const page of balanced.pages(query)) {
+          seen.push(...page.data.map((item) => item.id!));
+          // Vape Cart moves from last to first by name: the first page's version no longer lists alike.
+          if (seen.length === 1) await runtime.services.menus.patchItem(dispensaryId, 7, { name: 'Aa Cart' });
+        }
+      })();
+      const expired = await paging.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(expired).toBeInstanceOf(CursorExpiredError);
+      expect(expired).toBeInstanceOf(MenuApiError);
+      expect(expired).toMatchObject({ status: 410, code: 'cursor_expired', name: 'CursorExpiredError' });
+      expect((expired as Error).message).toContain('without cursor');
+      expect(seen).toEqual([3]);
+      // Started again (on the other server), the paging lists the menu as it is now.
+      const again: number[] = [];
+      for await (const page of balanced.pages(query)) again.push(...page.data.map((item) => item.id!));
+      expect(again).toEqual([7, 3, 1]);
+    } finally {
+      await runtime.services.menus.patchItem(dispensaryId, 7, { name: 'Vape Cart' });
+      await other.close();
+    }
   });
 
   it('a server that is not there is a network_error', async () => {

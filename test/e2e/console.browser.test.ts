@@ -662,13 +662,17 @@ describeInChromium('test/e2e/console.browser.test.ts', 'the console in Chromium'
     await page.getByLabel('Credential (username)').fill(DEMO.username);
     await page.getByLabel('URL').fill('https://hooks.example.invalid/menu');
     await page.getByRole('checkbox', { name: 'item.upserted' }).check();
+    await page.getByLabel('Items in the shape of').selectOption('v1');
     await page.getByRole('button', { name: 'Add webhook' }).click();
     const secret = await page.getByRole('textbox', { name: /^Signing secret of webhook/ }).inputValue();
     expect(secret).toMatch(/^whsec_/);
     await page.getByRole('button', { name: 'Done' }).click();
     const listed = await admin('GET', '/webhooks');
     expect(listed.body).toHaveLength(1);
+    expect(listed.body[0].form).toBe('v1');
     const id = listed.body[0].id as number;
+    await page.getByRole('combobox', { name: `Item shape: webhook ${id}` }).selectOption('a');
+    await expect.poll(async () => (await admin('GET', `/webhooks/${id}`)).body.form).toBe('a');
     await page.getByRole('button', { name: `Deliveries of webhook ${id}` }).click();
     await page.getByRole('heading', { name: `Deliveries of webhook ${id}` }).waitFor();
     await shot('webhooks');

@@ -1,8 +1,10 @@
+import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type ServerProcess, startServe } from '../helpers/cli.js';
 import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
 import type { Seed } from '../helpers/runtime.js';
 import { createAdminKey, seedDatabase } from '../helpers/seed.js';
+import { until } from '../helpers/wait.js';
 
 assertBuilt();
 
@@ -42,6 +44,23 @@ function item(id: number, shape: Shape, active = true) {
   };
 }
 
+/** A GET on a connection of its own (no keep-alive pool): its status and body. */
+function getOnNewConnection(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers, agent: false }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (part: string) => {
+        text += part;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+    }).on('error', reject);
+  });
+}
+
 const KUSH = ['name', 'brand', 'description'] as const;
 const baseShape = (id: number): Shape => ({
   name: `Item ${String((id * 37) % 1000).padStart(3, '0')}`,
@@ -72,7 +91,7 @@ const SORTS = ['name', 'price', 'price_per_gram', 'thc', 'updated_at', 'relevanc
   `-${key}`,
 ]);
 
-describe(`paging /v1/menu while another client writes, on a ${DATABASE_KIND} database`, SLOW, () => {
+describe(`paging /v1/menu on two workers while a client writes, on ${DATABASE_KIND}`, SLOW, () => {
   let database: TestDatabase;
   let server: ServerProcess;
   let seed: Seed;
@@ -84,7 +103,15 @@ describe(`paging /v1/menu while another client writes, on a ${DATABASE_KIND} dat
     database = await testDatabase();
     seed = await seedDatabase(database.address, 'Paged');
     adminKey = await createAdminKey(database.address);
-    server = await startServe(database.address, UNLIMITED);
+    // Two workers: each keeps the versions it gave cursors out for, and a page may reach either.
+    server = await startServe(database.address, [...UNLIMITED, '--workers', '2']);
+    // startServe saw one worker ready; the other may still be connecting to a busy database.
+    const bothReady = async () => {
+      for (const _worker of [1, 2])
+        if ((await getOnNewConnection(`${server.url}/readyz`, {})).status !== 200) return false;
+      return true;
+    };
+    await until(bothReady, 30_000, 'both workers ready', 200);
     for (let id = 1; id <= ITEMS; id++) shapes.set(id, baseShape(id));
     await admin(
       'PUT',
@@ -107,15 +134,27 @@ describe(`paging /v1/menu while another client writes, on a ${DATABASE_KIND} dat
     expect(response.status, `${method} ${path}: ${await response.text()}`).toBeLessThan(300);
   }
 
-  async function read(query: URLSearchParams): Promise<{ ids: number[]; next: string | null }> {
-    const response = await fetch(`${server.url}/v1/menu?${query}`, {
-      headers: {
-        authorization: `Basic ${Buffer.from(`${seed.username}:${seed.password}`).toString('base64')}`,
-        'dispensary-token': seed.token,
-      },
-    });
-    const text = await response.text();
-    expect(response.status, text).toBe(200);
+  const headers = () => ({
+    authorization: `Basic ${Buffer.from(`${seed.username}:${seed.password}`).toString('base64')}`,
+    'dispensary-token': seed.token,
+  });
+
+  /**
+   * A page of /v1/menu. `fresh`: on a connection of its own, which the cluster's primary hands to the
+   * next worker in turn, so that a paging's pages alternate between the two workers.
+   */
+  async function read(
+    query: URLSearchParams,
+    fresh = false,
+  ): Promise<{ ids: number[]; next: string | null }> {
+    const url = `${server.url}/v1/menu?${query}`;
+    const { status, text } = fresh
+      ? await getOnNewConnection(url, headers())
+      : await fetch(url, { headers: headers() }).then(async (response) => ({
+          status: response.status,
+          text: await response.text(),
+        }));
+    expect(status, text).toBe(200);
     const body = JSON.parse(text) as { data: { id: number }[]; next_cursor: string | null };
     return { ids: body.data.map((entry) => entry.id), next: body.next_cursor };
   }
@@ -136,7 +175,7 @@ describe(`paging /v1/menu while another client writes, on a ${DATABASE_KIND} dat
         const query = new URLSearchParams(base);
         query.set('limit', String(LIMIT));
         if (cursor) query.set('cursor', cursor);
-        const page = await read(query);
+        const page = await read(query, true);
         listed.push(...page.ids);
         cursor = page.next;
         if (!cursor) break;

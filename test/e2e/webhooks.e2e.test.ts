@@ -14,7 +14,7 @@ import {
   startServe,
 } from '../helpers/cli.js';
 import { DATABASE_KIND, onPostgres, type TestDatabase, testDatabase } from '../helpers/database.js';
-import { formBHeaders } from '../helpers/http.js';
+import { formBHeaders, formV1Headers } from '../helpers/http.js';
 import { waitForExit } from '../helpers/process.js';
 import type { Seed } from '../helpers/runtime.js';
 import { createAdminKey, createWebhook, seedDatabase } from '../helpers/seed.js';
@@ -83,14 +83,19 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
   let seed: Seed;
   let server: ServerProcess;
   let receiver: WebhookReceiver;
+  /** Receives the same changes, its webhook having chosen Form v1's item shape. */
+  let receiverV1: WebhookReceiver;
   let hook: { id: number; secret: string };
+  let hookV1: { id: number; secret: string };
   let api: ReturnType<typeof syncApi>;
 
   beforeAll(async () => {
     database = await testDatabase();
     seed = await seedDatabase(database.address);
     receiver = await startReceiver();
+    receiverV1 = await startReceiver();
     hook = await createWebhook(database.address, seed, receiver.url);
+    hookV1 = await createWebhook(database.address, seed, receiverV1.url, undefined, 'v1');
     ({ server, api } = await serveWebhooks(database.address, [
       '--webhook-allow-private',
       '--webhook-retry-schedule',
@@ -99,7 +104,7 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
       '5000',
     ]));
   }, 120_000);
-  afterAll(() => stopAll(server, [receiver], database), 60_000);
+  afterAll(() => stopAll(server, [receiver, receiverV1], database), 60_000);
 
   it('every change type arrives in order, in Form B’s shape, signed (standardwebhooks and by hand)', async () => {
     const id = seed.dispensaryId;
@@ -152,6 +157,24 @@ describe(`webhooks from a server process over ${DATABASE_KIND}`, () => {
     }
     const listed = await api('GET', `/webhooks/${hook.id}/deliveries`);
     expect(listed.map((delivery: { id: string }) => delivery.id).reverse()).toEqual(ids);
+
+    // The webhook that chose Form v1 gets the same changes, each exactly as /v1/changes lists it: the
+    // item in v1's shape with its effective prices (one mapping for both).
+    await until(() => receiverV1.received.length >= 5, 15_000, 'five deliveries in Form v1’s shape');
+    const inV1 = receiverV1.verified(hookV1.secret).map((entry) => entry.payload);
+    expect(inV1.map((payload) => payload.cursor)).toEqual(deliveries.map((payload) => payload.cursor));
+    const v1Changes = (await (
+      await fetch(`${server.url}/v1/changes`, { headers: formV1Headers(seed) })
+    ).json()) as { changes: { cursor: string }[] };
+    for (const payload of inV1) {
+      expect(v1Changes.changes.find((change) => change.cursor === payload.cursor)).toEqual(payload.data);
+    }
+    expect(inV1[0]!.data.item).toMatchObject({
+      id: 3,
+      name: 'Blue Dream XL',
+      prices: expect.arrayContaining([expect.objectContaining({ effective_price: expect.any(Number) })]),
+    });
+    expect(inV1[0]!.data.item).not.toEqual(deliveries[0]!.data.item);
     expect(listed[0]).toMatchObject({ status: 'delivered', attempts: 1, last_status_code: 204 });
     expect(listed[0].attempt_log).toEqual([
       { at: expect.any(String), status_code: 204, latency_ms: expect.any(Number), error: null },

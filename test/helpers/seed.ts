@@ -43,12 +43,16 @@ export function createAdminKey(address: string, name = `k${Date.now()}`): Promis
   return withServices(address, async ({ adminKeys }) => (await adminKeys.create(name, 'all')).key);
 }
 
-/** Subscribes `url` to the seed's dispensary for its credential; gives the id and the signing secret. */
+/**
+ * Subscribes `url` to the seed's dispensary for its credential (its deliveries in `form`'s item shape,
+ * default b); gives the id and the signing secret.
+ */
 export function createWebhook(
   address: string,
   seed: Seed,
   url: string,
   events?: string[],
+  form?: string,
 ): Promise<{ id: number; secret: string }> {
   return withServices(address, async ({ webhooks }) => {
     const created = await webhooks.create({
@@ -56,6 +60,7 @@ export function createWebhook(
       dispensaryId: seed.dispensaryId,
       url,
       events,
+      form,
     });
     return { id: created.webhook.id, secret: created.secret };
   });

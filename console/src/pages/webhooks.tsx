@@ -32,6 +32,21 @@ export interface WebhookScope {
   operator: boolean;
 }
 
+type ItemForm = WebhookSummary['form'];
+/** The request forms whose item shape a webhook's deliveries may carry (b: what they carried before). */
+const ITEM_FORMS: readonly { value: ItemForm; label: string }[] = [
+  { value: 'b', label: 'Form B' },
+  { value: 'a', label: 'Form A' },
+  { value: 'v1', label: 'Form v1 (every field, effective prices)' },
+];
+
+/** The choices of a picker of the item shape deliveries carry. */
+const itemFormOptions = ITEM_FORMS.map((option) => (
+  <option key={option.value} value={option.value}>
+    {option.label}
+  </option>
+));
+
 /** Webhooks (an integrator credential subscribed to a dispensary's changes) and their deliveries. */
 export function WebhooksPage() {
   const dispensaries = useDispensaries();
@@ -49,6 +64,7 @@ export function WebhookManager(scope: WebhookScope) {
   const list = useLoad(() => api<WebhookSummary[]>('GET', path), [path]);
   const [form, setForm] = useState({ credential: '', dispensary: '', url: '' });
   const [events, setEvents] = useState<string[]>([]);
+  const [itemForm, setItemForm] = useState<ItemForm>('b');
   const creating = useSecretForm(
     () =>
       api<CreatedWebhook>('POST', path, {
@@ -56,12 +72,22 @@ export function WebhookManager(scope: WebhookScope) {
         dispensary_id: Number(form.dispensary || dispensaries.list?.[0]?.id),
         url: form.url,
         events: events.length > 0 ? events : null,
+        form: itemForm,
       }),
     () => {
       setForm({ credential: '', dispensary: form.dispensary, url: '' });
       list.reload();
     },
   );
+  /** A change of a listed webhook (its switch, its item shape); a refusal shows where the form's do. */
+  const change = async (hook: WebhookSummary, patch: { enabled?: boolean; form?: string }) => {
+    try {
+      await api('PATCH', `${path}/${hook.id}`, patch);
+      list.reload();
+    } catch (failure) {
+      creating.fail(failure);
+    }
+  };
   const removing = useDeletion((hook: WebhookSummary) => `${path}/${hook.id}`, list.reload);
   const [open, setOpen] = useState<number>();
   return (
@@ -92,6 +118,12 @@ export function WebhookManager(scope: WebhookScope) {
             size={40}
             onInput={(url) => setForm({ ...form, url })}
           />
+          <label>
+            Items in the shape of
+            <select value={itemForm} onChange={(event) => setItemForm(event.currentTarget.value as ItemForm)}>
+              {itemFormOptions}
+            </select>
+          </label>
         </div>
         <CheckGroup
           legend="Events (none checked: every event)"
@@ -110,6 +142,18 @@ export function WebhookManager(scope: WebhookScope) {
           ['URL', (hook) => hook.url, 'mono'],
           ['Events', (hook) => (hook.events ? hook.events.join(', ') : 'All')],
           [
+            'Item shape',
+            (hook) => (
+              <select
+                aria-label={`Item shape: webhook ${hook.id}`}
+                value={hook.form}
+                onChange={(event) => change(hook, { form: event.currentTarget.value })}
+              >
+                {itemFormOptions}
+              </select>
+            ),
+          ],
+          [
             'Enabled',
             (hook) => (
               <input
@@ -118,14 +162,7 @@ export function WebhookManager(scope: WebhookScope) {
                 aria-checked={hook.enabled}
                 aria-label={`Enabled: webhook ${hook.id}`}
                 checked={hook.enabled}
-                onChange={async (event) => {
-                  try {
-                    await api('PATCH', `${path}/${hook.id}`, { enabled: event.currentTarget.checked });
-                    list.reload();
-                  } catch (failure) {
-                    creating.fail(failure);
-                  }
-                }}
+                onChange={(event) => change(hook, { enabled: event.currentTarget.checked })}
               />
             ),
           ],

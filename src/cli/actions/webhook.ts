@@ -1,3 +1,4 @@
+import { MENU_FORMS } from '../../forms/index.js';
 import { deliveryRecord, webhookRecord, webhookWithSecretRecord } from '../../services/records.js';
 import { webhookKeySource } from '../../services/webhook-key.js';
 import { WebhookService } from '../../services/webhooks.js';
@@ -24,17 +25,24 @@ export function webhookActions(options: CommonOptions, settings: WebhookCliSetti
     new WebhookService(
       store,
       webhookKeySource(settings.webhookKey, options.db, (message) => process.stderr.write(`${message}\n`)),
-      { allowPrivate: settings.allowPrivate },
+      { allowPrivate: settings.allowPrivate, forms: MENU_FORMS.ids },
     );
   const run = (work: (webhooks: WebhookService) => Promise<void>) => withService(options, service, work);
   return {
-    add: (subscription: { credential: string; dispensary: string; url: string; events?: string }) =>
+    add: (subscription: {
+      credential: string;
+      dispensary: string;
+      url: string;
+      events?: string;
+      form?: string;
+    }) =>
       run(async (webhooks) => {
         const created = await webhooks.create({
           credential: subscription.credential,
           dispensaryId: parseId(subscription.dispensary, 'A dispensary id'),
           url: subscription.url,
           events: subscription.events?.split(',').map((event) => event.trim()),
+          form: subscription.form,
         });
         emit(
           options,
@@ -52,13 +60,14 @@ export function webhookActions(options: CommonOptions, settings: WebhookCliSetti
           record: webhookRecord,
           empty:
             'No webhooks yet. Add one with: menu-api webhook add --credential NAME --dispensary ID --url URL',
-          headers: ['ID', 'DISPENSARY', 'CREDENTIAL', 'URL', 'EVENTS', 'ENABLED', 'FAILING SINCE'],
+          headers: ['ID', 'DISPENSARY', 'CREDENTIAL', 'URL', 'EVENTS', 'FORM', 'ENABLED', 'FAILING SINCE'],
           row: (webhook) => [
             webhook.id,
             webhook.dispensaryId,
             webhook.credential,
             webhook.url,
             webhook.events?.join(',') ?? 'all',
+            webhook.form,
             webhook.enabled ? 'yes' : `no${webhook.disabledReason ? ` (${webhook.disabledReason})` : ''}`,
             webhook.failingSince ?? '-',
           ],
@@ -117,6 +126,16 @@ export function webhookActions(options: CommonOptions, settings: WebhookCliSetti
       run(async (webhooks) => {
         const webhook = await webhooks.setEnabled(webhookId(id), enabled);
         emit(options, webhookRecord(webhook), `Webhook ${id} is ${enabled ? 'enabled' : 'disabled'}.`);
+      }),
+
+    setForm: (id: string, form: string) =>
+      run(async (webhooks) => {
+        const webhook = await webhooks.update(webhookId(id), { form });
+        emit(
+          options,
+          webhookRecord(webhook),
+          `Webhook ${id}'s deliveries now carry items in Form ${form.toUpperCase()}'s shape.`,
+        );
       }),
 
     rotateSecret: (id: string) =>

@@ -14,6 +14,9 @@ function settingsOf(command: Command): WebhookCliSettings {
   };
 }
 
+const FORM_HELP =
+  'the request form whose item shape deliveries carry: a, b or v1 (v1: every field, with effective prices; default b)';
+
 type WebhookActions = ReturnType<Awaited<ReturnType<typeof actions>>['webhookActions']>;
 
 export function webhookCommand(): Command {
@@ -38,7 +41,7 @@ export function webhookCommand(): Command {
       (webhooks, [id]) => work(webhooks, id!),
     );
 
-  define<{ credential: string; dispensary: string; url: string; events?: string }>(
+  define<{ credential: string; dispensary: string; url: string; events?: string; form?: string }>(
     command
       .command('add')
       .description('subscribe a credential to a dispensary’s changes (the signing secret is shown once)')
@@ -48,7 +51,8 @@ export function webhookCommand(): Command {
       )
       .requiredOption('--dispensary <id>', 'the dispensary id')
       .requiredOption('--url <url>', 'the https:// URL that receives the deliveries')
-      .option('--events <types>', 'comma list of item.upserted, item.removed, store.updated (default: all)'),
+      .option('--events <types>', 'comma list of item.upserted, item.removed, store.updated (default: all)')
+      .option('--form <form>', FORM_HELP),
     (webhooks, _args, options) => webhooks.add(options),
   );
   define(command.command('list').description('list webhooks (never their secrets)'), (webhooks) =>
@@ -78,6 +82,14 @@ export function webhookCommand(): Command {
   );
   aboutOne('enable', 'send to a webhook again, starting with what queued up', (webhooks, id) =>
     webhooks.setEnabled(id, true),
+  );
+  define(
+    command
+      .command('set-form')
+      .description('choose the request form whose item shape a webhook’s deliveries carry')
+      .argument('<id>', 'the webhook id')
+      .argument('<form>', FORM_HELP),
+    (webhooks, [id, form]) => webhooks.setForm(id!, form!),
   );
   aboutOne(
     'rotate-secret',

@@ -157,6 +157,34 @@ export function changeMapper(
   return { toWire, frame, cursor: encodeCursor };
 }
 
+/**
+ * How a form spells a dispensary's changes now: changeMapper's mapping, or, for a form whose item depends
+ * on the dispensary now (Form v1's effective prices), a mapping with that spelling. A form's /changes and
+ * the webhooks that chose the form share it: a delivery carries a change exactly as that /changes lists it.
+ */
+export function dispensaryChanges(form: RequestForm, context: Pick<FormContext, 'menus' | 'formBNames'>) {
+  const mapper = changeMapper(form, context);
+  const changeItem = form.changeItem?.(context.menus);
+  return async (dispensaryId: number) =>
+    changeItem ? changeMapper(form, context, await changeItem(dispensaryId)) : mapper;
+}
+
+/**
+ * A webhook delivery's change, as the /changes of the form the webhook chose (by its id) lists it.
+ * An unknown form (none is stored: the service checks) fails the attempt, which is retried.
+ */
+export function webhookChanges(
+  forms: readonly RequestForm[],
+  context: Pick<FormContext, 'menus' | 'formBNames'>,
+) {
+  const byForm = new Map(forms.map((form) => [form.id, dispensaryChanges(form, context)]));
+  return async (change: MenuChange, formId: string): Promise<WireChange> => {
+    const changes = byForm.get(formId);
+    if (!changes) throw new Error(`there is no request form ${formId}`);
+    return (await changes(change.dispensaryId)).toWire(change);
+  };
+}
+
 /** `limit` from a JSON body (a number) or a query string (text): 1 to 1,000, default 100. */
 export function parseLimit(value: unknown): number {
   if (value === undefined) return DEFAULT_CHANGES_LIMIT;

@@ -2,7 +2,13 @@ import { type TArray, Type } from 'typebox';
 import { INTEGER_TEXT } from '../../http/pipeline/document-notes.js';
 import { noStore } from '../../http/pipeline/snapshot-reply.js';
 import { decodeCursor, MAX_CHANGES_LIMIT } from '../../services/menu-feed.js';
-import { changeMapper, changeSchema, changesPageSchema, parseLimit } from '../common/changes.js';
+import {
+  changeMapper,
+  changeSchema,
+  changesPageSchema,
+  dispensaryChanges,
+  parseLimit,
+} from '../common/changes.js';
 import { menuOf, type RequestForm } from '../form.js';
 import { formRoute, type PublicEndpoint } from './endpoint.js';
 
@@ -53,6 +59,7 @@ export const changesEndpoint: PublicEndpoint = {
     const { live } = context;
     const { transport } = form;
     const mapper = changeMapper(form, context);
+    const changesOf = dispensaryChanges(form, context);
     const menu = menuOf(form, context);
     const item = itemSchemaOf(form, menu);
     return formRoute(form, context, {
@@ -72,9 +79,7 @@ export const changesEndpoint: PublicEndpoint = {
           noStore(reply);
           const page = await live.feed.page(dispensary.id, after, limit);
           // A form whose items depend on the dispensary now (Form v1's prices) maps this page afresh.
-          const { toWire } = menu.changeItem
-            ? changeMapper(form, context, await menu.changeItem(dispensary.id))
-            : mapper;
+          const { toWire } = await changesOf(dispensary.id);
           return {
             changes: page.changes.map(toWire),
             next_cursor: mapper.cursor(page.nextCursor),

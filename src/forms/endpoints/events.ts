@@ -3,7 +3,6 @@ import { accessOf } from '../../services/live-hub.js';
 import { decodeCursor } from '../../services/menu-feed.js';
 import { changeMapper } from '../common/changes.js';
 import { sendEventStream } from '../common/event-stream.js';
-import { menuOf } from '../form.js';
 import { afterParameter } from './changes.js';
 import { formRoute, type PublicEndpoint } from './endpoint.js';
 
@@ -20,7 +19,7 @@ export const eventsEndpoint: PublicEndpoint = {
     const { live } = context;
     const { transport } = form;
     const mapper = changeMapper(form, context);
-    const { changeItem } = menuOf(form, context);
+    const changeItem = form.changeItem?.(context.menus);
     // A form whose items depend on the dispensary now (Form v1's prices) spells each batch as it is
     // sent; the mapping of one spelling is shared by every stream that sends with it.
     const mappers = new WeakMap<(item: MenuItem) => unknown, typeof mapper>();

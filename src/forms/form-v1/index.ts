@@ -1,5 +1,6 @@
 import { toItemRead } from '../../domain/item-reads.js';
 import type { RequestForm } from '../form.js';
+import { v1ChangeItem } from './change-item.js';
 import { v1Menu } from './menu.js';
 import { v1Transport } from './transport.js';
 
@@ -12,4 +13,5 @@ export const formV1: RequestForm = {
   toWire: (items) => items.map(toItemRead),
   transport: v1Transport,
   menu: v1Menu,
+  changeItem: v1ChangeItem,
 };

@@ -1,6 +1,4 @@
-import type { MenuItem } from '../../domain/item.js';
 import { refText } from '../../domain/item-ref.js';
-import { type PricedItemRecord, pricedItemRecord } from '../../domain/priced-item.js';
 import { ServiceError } from '../../services/errors.js';
 import { cursorOf } from '../../services/menu-feed.js';
 import type { PricedMenu } from '../../services/menu-reader.js';
@@ -13,6 +11,7 @@ import { decodeCursor, type Position } from './cursor.js';
 import { type BuiltFrom, MenuIndex, orderPrint, page } from './engine.js';
 import { FIELD_NAMES, project, V1ItemSchema, V1MenuSchema } from './item.js';
 import { V1_MENU_PARAMETERS } from './parameters.js';
+import { readOrAskPeers } from './peer-versions.js';
 import { PINNED_TTL_MS, PinnedMenus } from './pinned-menus.js';
 import { type MenuQuery, orderKey, parseMenuQuery } from './query.js';
 
@@ -34,12 +33,6 @@ interface Kept {
   cursor: number | undefined;
 }
 const kept = new WeakMap<PricedMenu, Kept>();
-/**
- * How each priced menu spells a change's item: one function per menu, so that what is spelled with it
- * (an event stream's frames) can be kept with it and shared by every stream of the dispensary.
- */
-const changeItems = new WeakMap<PricedMenu, (item: MenuItem) => PricedItemRecord>();
-
 /**
  * The index and answers kept with the menu, made when not kept yet; `latest` holds each dispensary's
  * menu version indexed last, whose unchanged items' rows the next version's index keeps.
@@ -92,14 +85,14 @@ function identity(
 const versionGone = () =>
   new ServiceError(
     'cursor_expired',
-    `The menu has changed since this paging began, and the version it was reading is no longer kept (a version is kept ${PINNED_TTL_MS / 60_000} minutes after its last page, in the server process that read it). Start again: send the same query without cursor.`,
+    `The menu has changed since this paging began, and the version it was reading is no longer kept (a version is kept ${PINNED_TTL_MS / 60_000} minutes after its last page, in the memory of the server that read it, which any of its --workers reaches; a restarted server, or another one behind the same address, does not have it). Start again: send the same query without cursor.`,
   );
 
 /**
  * Form v1's menu: every query answered from the index of the menu the menu reader keeps (no database
  * read while it is warm), each answer kept with that menu in the coding asked for.
  */
-export function v1Menu({ menus }: FormContext): FormMenu {
+export function v1Menu({ menus, peers }: FormContext): FormMenu {
   const pinned = new PinnedMenus<Kept>();
   const latest = new Map<number, BuiltFrom>();
 
@@ -146,6 +139,21 @@ export function v1Menu({ menus }: FormContext): FormMenu {
         if (coded instanceof Promise) coded.catch(() => answers.delete(answerKey));
         return coded;
       });
+  /** A page of the query from this version; `after`: the cursor's position. */
+  const pageFrom = (
+    parameters: Readonly<Record<string, unknown>>,
+    query: MenuQuery,
+    after: Position | undefined,
+    choose: (dispensaryId: number, current: Kept) => Kept,
+  ) => answer(JSON.stringify(query), (menu) => identity(menu, query, after, parameters), choose);
+  // Another worker's paging that reached this one's version (peer-versions.ts): that version's page.
+  peers?.serve(async ({ dispensaryId, version, parameters, acceptEncoding }) => {
+    const menu = pinned.find(dispensaryId, version);
+    if (!menu) return undefined;
+    const query = parseMenuQuery(parameters, FIELD_NAMES);
+    const after = query.cursor === undefined ? undefined : decodeCursor(orderKey(query), query.cursor);
+    return pageFrom(parameters, query, after, () => menu)(dispensaryId, acceptEncoding);
+  });
   return {
     parameters: V1_MENU_PARAMETERS,
     note: 'Filter, search, sort and page with the query parameters; the answer is {"data", "next_cursor", "total", "facets"}, with a Link header to the next page. A paging reads every page from the menu version its first page came from (no item twice, none skipped); when that version is no longer kept and the menu has changed the order since, 410 cursor_expired: start again without cursor. Each price entry carries its effective prices under the specials now.',
@@ -155,30 +163,17 @@ export function v1Menu({ menus }: FormContext): FormMenu {
     view: (parameters): SnapshotView => {
       const query = parseMenuQuery(parameters, FIELD_NAMES);
       const after = query.cursor === undefined ? undefined : decodeCursor(orderKey(query), query.cursor);
+      const read = pageFrom(parameters, query, after, (dispensaryId, current) => {
+        const menu = versionFor(dispensaryId, current, query, after);
+        // The version this page is read from is the one its next page reads: kept (or touched).
+        if (after || query.limit < menu.index.rows.length)
+          pinned.pin(dispensaryId, versionOf(menu), menu, menu.index.rows.length);
+        return menu;
+      });
       return {
         name: 'v1:menu',
-        read: answer(
-          JSON.stringify(query),
-          (menu) => identity(menu, query, after, parameters),
-          (dispensaryId, current) => {
-            const menu = versionFor(dispensaryId, current, query, after);
-            // The version this page is read from is the one its next page reads: kept (or touched).
-            if (after || query.limit < menu.index.rows.length)
-              pinned.pin(dispensaryId, versionOf(menu), menu, menu.index.rows.length);
-            return menu;
-          },
-        ),
+        read: after && peers ? readOrAskPeers(read, peers, after.version, parameters) : read,
       };
-    },
-    // The item's version the change recorded, priced as /v1/menu prices it now.
-    changeItem: async (dispensaryId) => {
-      const menu = await menus.priced(dispensaryId);
-      let changeItem = changeItems.get(menu);
-      if (!changeItem) {
-        changeItem = (item) => pricedItemRecord(item, menu.pricing);
-        changeItems.set(menu, changeItem);
-      }
-      return changeItem;
     },
     item: (ref): SnapshotView => ({
       name: 'v1:item',

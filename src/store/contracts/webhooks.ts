@@ -22,6 +22,8 @@ export interface Webhook {
   failingSince: string | null;
   /** Why the endpoint was disabled (by the dispatcher), or null. */
   disabledReason: string | null;
+  /** The request form whose item shape deliveries carry (its id: a, b or v1). */
+  form: string;
 }
 
 export interface NewWebhook {
@@ -30,6 +32,7 @@ export interface NewWebhook {
   url: string;
   events: WebhookEvent[] | null;
   secretCiphertext: string;
+  form: string;
   /**
    * The most webhooks the credential may have, this one included: counted in the transaction that
    * adds it, so two subscriptions at once cannot both take the last place (ConflictError past it).
@@ -41,6 +44,7 @@ export interface WebhookPatch {
   url?: string;
   events?: WebhookEvent[] | null;
   enabled?: boolean;
+  form?: string;
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -94,6 +98,8 @@ export interface ClaimedDelivery {
   claim: string;
   url: string;
   secretCiphertext: string;
+  /** The request form whose item shape the delivery carries. */
+  form: string;
   /** The change it carries; undefined when it is no longer kept (past the feed's retention). */
   change: MenuChange | undefined;
 }

@@ -20,6 +20,7 @@ import * as passkeys from './0021-passkeys.js';
 import * as secondFactor from './0022-second-factor.js';
 import * as integrators from './0023-integrators.js';
 import * as longTextsLz4 from './0024-long-texts-lz4.js';
+import * as webhookForm from './0026-webhook-form.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0022-second-factor': secondFactor,
   '0023-integrators': integrators,
   '0024-long-texts-lz4': longTextsLz4,
+  '0026-webhook-form': webhookForm,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

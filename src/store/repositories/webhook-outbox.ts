@@ -206,6 +206,7 @@ export class WebhookOutbox implements WebhookOutboxRepository {
           'd.attempts',
           'w.url',
           'w.secret_ciphertext',
+          'w.form',
         ])
         .where('d.status', '=', 'pending')
         .where('w.enabled', '=', 1)
@@ -269,6 +270,7 @@ export class WebhookOutbox implements WebhookOutboxRepository {
       claim,
       url: row.url,
       secretCiphertext: row.secret_ciphertext,
+      form: row.form,
       change: changes.get(Number(row.seq)),
     }));
   }

@@ -16,6 +16,7 @@ const WEBHOOK_COLUMNS = [
   'w.updated_at',
   'w.failing_since',
   'w.disabled_reason',
+  'w.form',
 ] as const;
 
 type WebhookRow = {
@@ -29,6 +30,7 @@ type WebhookRow = {
   updated_at: string;
   failing_since: string | null;
   disabled_reason: string | null;
+  form: string;
 };
 
 function toWebhook(row: WebhookRow): Webhook {
@@ -43,6 +45,7 @@ function toWebhook(row: WebhookRow): Webhook {
     updatedAt: row.updated_at,
     failingSince: row.failing_since,
     disabledReason: row.disabled_reason,
+    form: row.form,
   };
 }
 
@@ -93,6 +96,7 @@ export class Webhooks extends WebhookOutbox implements WebhookRepository {
           updated_at: at,
           failing_since: null,
           disabled_reason: null,
+          form: webhook.form,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -102,6 +106,7 @@ export class Webhooks extends WebhookOutbox implements WebhookRepository {
         change: webhookChange(id, webhook.dispensaryId, 'webhook.create', {
           url: webhook.url,
           events: webhook.events,
+          form: webhook.form,
         }),
       };
     });
@@ -142,6 +147,7 @@ export class Webhooks extends WebhookOutbox implements WebhookRepository {
         .set({
           updated_at: now(),
           ...(patch.url === undefined ? {} : { url: patch.url }),
+          ...(patch.form === undefined ? {} : { form: patch.form }),
           ...(patch.events === undefined
             ? {}
             : { events: patch.events === null ? null : JSON.stringify(patch.events) }),
@@ -158,6 +164,7 @@ export class Webhooks extends WebhookOutbox implements WebhookRepository {
       if (patch.url !== undefined) detail.url = patch.url;
       if (patch.events !== undefined) detail.events = patch.events;
       if (patch.enabled !== undefined) detail.enabled = patch.enabled;
+      if (patch.form !== undefined) detail.form = patch.form;
       return {
         result: true,
         change: webhookChange(id, Number(current.dispensary_id), 'webhook.update', detail),

@@ -32,6 +32,7 @@ describe('sync API: webhooks', () => {
       dispensary_id: suite.runtime.seed.dispensaryId,
       url: URL_A,
       events: ['item.upserted', 'item.removed'],
+      form: 'b',
       enabled: true,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
@@ -87,6 +88,24 @@ describe('sync API: webhooks', () => {
     );
   });
 
+  it('form: the item shape deliveries carry, chosen at creation and changed by PATCH (audit-logged)', async () => {
+    const created = (await subscribe({ form: 'v1' })).json();
+    secrets.push(created.secret);
+    expect(created.form).toBe('v1');
+    const patched = await suite.admin('PATCH', `/webhooks/${created.id}`, { form: 'a' });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json().form).toBe('a');
+    expect((await suite.admin('GET', `/webhooks/${created.id}`)).json().form).toBe('a');
+    const audit = await auditLog(suite.runtime);
+    expect(audit.some((entry) => entry.action === 'webhook.update' && entry.detail.form === 'a')).toBe(true);
+    const wrong = expectError(
+      remember(await suite.admin('PATCH', `/webhooks/${created.id}`, { form: 'c' })),
+      400,
+      'invalid_request',
+    );
+    expect(wrong.message).toContain('form');
+  });
+
   it('removing the dispensary removes its webhooks', async () => {
     const shop = (await suite.admin('POST', '/dispensaries', { name: 'Closing Shop' })).json();
     secrets.push(shop.token);
@@ -111,6 +130,7 @@ describe('sync API: webhooks', () => {
       ['a URL with a password', { url: 'https://user:pw@hooks.example.com/' }, 400, 'password'],
       ['not a URL', { url: 'hooks' }, 400, 'absolute URL'],
       ['an unknown event', { events: ['item.deleted'] }, 400, 'events'],
+      ['an unknown form', { form: 'c' }, 400, 'form'],
       ['an unknown credential', { credential: 'nobody' }, 404, 'credential list'],
       ['an unknown dispensary', { dispensary_id: 999_999 }, 404, 'dispensary list'],
     ])('%s', async (_label, body, status, words) => {

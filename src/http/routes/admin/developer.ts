@@ -52,8 +52,8 @@ export const developerRoutes = adminPlugin<WithPortal>(
       secretField: 'secret',
       schema: { body: OwnWebhookBody, response: { 201: WebhookWithSecretOut } },
       run: async (request) => {
-        const { dispensary_id: dispensaryId, url, events } = request.body;
-        const created = await portal.createWebhook(principalOf(request), { dispensaryId, url, events });
+        const { dispensary_id: dispensaryId, url, events, form } = request.body;
+        const created = await portal.createWebhook(principalOf(request), { dispensaryId, url, events, form });
         return webhookWithSecretRecord(created);
       },
     });

@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../../domain/nullable.js';
+import { FORMS } from '../../../forms/index.js';
+import { DEFAULT_WEBHOOK_FORM } from '../../../services/webhooks.js';
 import { IdText, OptionalCount } from './shared.schemas.js';
 
 /** The schemas of the sync API's webhook routes (src/http/routes/admin/webhooks.ts). */
@@ -9,12 +11,19 @@ const WEBHOOK_EVENT = Type.Union(
   { description: 'A change type of the change feed.' },
 );
 
+const WEBHOOK_FORM = Type.String({
+  enum: FORMS.map((form) => form.id),
+  description: `The request form whose item shape deliveries carry: each delivery's data is the change exactly as that form's /changes lists it (a: Form A's item; b: Form B's; v1: Form v1's, every field with the effective prices under the specials when it is sent). Default ${DEFAULT_WEBHOOK_FORM}.`,
+  examples: ['v1'],
+});
+
 const WEBHOOK_EXAMPLE = {
   id: 1,
   credential: 'menu-board',
   dispensary_id: 1,
   url: 'https://hooks.example.com/menu',
   events: null,
+  form: 'b',
   enabled: true,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
@@ -28,6 +37,7 @@ const WEBHOOK_FIELDS = {
   dispensary_id: Type.Integer(),
   url: Type.String(),
   events: Nullable(Type.Array(WEBHOOK_EVENT, { description: 'The change types sent; null for every type.' })),
+  form: WEBHOOK_FORM,
   enabled: Type.Boolean(),
   created_at: Type.String(),
   updated_at: Type.String(),
@@ -75,11 +85,15 @@ export const CreateWebhookBody = Type.Object(
         Type.Array(WEBHOOK_EVENT, { minItems: 1, description: 'Change types to send; default every type.' }),
       ),
     ),
+    form: Type.Optional(WEBHOOK_FORM),
   },
   {
     additionalProperties: false,
     title: 'WebhookInput',
-    examples: [{ credential: 'menu-board', dispensary_id: 1, url: 'https://hooks.example.com/menu' }],
+    examples: [
+      { credential: 'menu-board', dispensary_id: 1, url: 'https://hooks.example.com/menu' },
+      { credential: 'menu-board', dispensary_id: 1, url: 'https://hooks.example.com/menu', form: 'v1' },
+    ],
   },
 );
 
@@ -88,8 +102,9 @@ export const PatchWebhookBody = Type.Object(
     url: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
     events: Type.Optional(Nullable(Type.Array(WEBHOOK_EVENT, { minItems: 1 }))),
     enabled: Type.Optional(Type.Boolean()),
+    form: Type.Optional(WEBHOOK_FORM),
   },
-  { additionalProperties: false, title: 'WebhookPatch', examples: [{ enabled: false }] },
+  { additionalProperties: false, title: 'WebhookPatch', examples: [{ enabled: false }, { form: 'v1' }] },
 );
 
 export const WebhookOut = Type.Object(WEBHOOK_FIELDS, {

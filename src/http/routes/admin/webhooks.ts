@@ -30,14 +30,14 @@ export const webhookRoutes = adminPlugin(['Sync API: webhooks'], (needs, { webho
     operationId: 'createWebhook',
     summary: 'Subscribe a credential to a dispensary’s changes (the signing secret is shown once)',
     description:
-      'Each change of the dispensary (item.upserted, item.removed, store.updated) is POSTed to url, signed as Standard Webhooks specifies. The credential must exist and be allowed to read the dispensary.',
+      'Each change of the dispensary (item.upserted, item.removed, store.updated) is POSTed to url, signed as Standard Webhooks specifies, its data the change as the /changes of the chosen form lists it (form: a, b or v1; default b). The credential must exist and be allowed to read the dispensary.',
     secretField: 'secret',
     schema: { body: CreateWebhookBody, response: { 201: WebhookWithSecretOut } },
     run: async (request) => {
-      const { credential, dispensary_id: dispensaryId, url, events } = request.body;
+      const { credential, dispensary_id: dispensaryId, url, events, form } = request.body;
       if (typeof dispensaryId === 'number') requireDispensary(request, dispensaryId);
       const created = await webhooks.create(
-        { credential, dispensaryId, url, events },
+        { credential, dispensaryId, url, events, form },
         actorOf(request),
         scopeOf(request),
       );
@@ -61,7 +61,7 @@ export const webhookRoutes = adminPlugin(['Sync API: webhooks'], (needs, { webho
 
   needs('webhooks').write('PATCH', '/webhooks/:id', {
     operationId: 'updateWebhook',
-    summary: 'Change a webhook’s url, events or enabled',
+    summary: 'Change a webhook’s url, events, form or enabled',
     description: 'Enabling a webhook that was disabled for failing starts its failing period anew.',
     schema: { params: WebhookParams, body: PatchWebhookBody, response: { 200: WebhookOut } },
     run: async (request) => {
