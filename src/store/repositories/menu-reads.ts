@@ -2,11 +2,12 @@ import type { MenuItem } from '../../domain/item.js';
 import { chunks, type Dialect, idLists, type ReadArrays } from '../dialect.js';
 import { foldMenu } from '../item-folds.js';
 import type { MenuRepository } from '../store.js';
-import { menuQueries } from './menu-queries.js';
+import { inactiveQueries, menuQueries } from './menu-queries.js';
 
 /** A dispensary's menu as it is read (the snapshots' reads, each one read transaction). */
 export class MenuReads
-  implements Pick<MenuRepository, 'read' | 'readAt' | 'readChangedSince' | 'idsByExternalId'>
+  implements
+    Pick<MenuRepository, 'read' | 'readAt' | 'readChangedSince' | 'readPatchSince' | 'idsByExternalId'>
 {
   constructor(protected readonly dialect: Dialect) {}
 
@@ -56,6 +57,28 @@ export class MenuReads
     dispensaryId: number,
     after: number,
   ): Promise<{ itemIds: number[]; items: MenuItem[]; cursor: number } | undefined> {
+    return this.dialect.readTransaction((readArrays) => this.changedSince(readArrays, dispensaryId, after));
+  }
+
+  /**
+   * readChangedSince with every inactive item as it is now, in the same snapshot: the feed leaves an
+   * inactive item's changes out (it was not in the active menu and is not now), so a menu of every
+   * item read at `after` is brought to the head with both.
+   */
+  async readPatchSince(
+    dispensaryId: number,
+    after: number,
+  ): Promise<{ itemIds: number[]; items: MenuItem[]; inactive: MenuItem[]; cursor: number } | undefined> {
+    return this.dialect.readTransaction(async (readArrays) => {
+      const changed = await this.changedSince(readArrays, dispensaryId, after);
+      if (!changed) return undefined;
+      const [items, prices] = inactiveQueries(this.dialect.db, dispensaryId);
+      const inactive = foldMenu(await readArrays(items), await readArrays(prices));
+      return { ...changed, inactive };
+    });
+  }
+
+  private async changedSince(readArrays: ReadArrays, dispensaryId: number, after: number) {
     const named = this.dialect.db
       .selectFrom('menu_changes')
       .select('item_id')
@@ -64,19 +87,17 @@ export class MenuReads
       .where('seq', '>', after)
       .where('item_id', 'is not', null)
       .compile();
-    return this.dialect.readTransaction(async (readArrays) => {
-      const { head, oldest } = await feedBounds(this.dialect, readArrays);
-      if (after > head || (oldest !== undefined && after < oldest - 1)) return undefined;
-      const itemIds = (await readArrays(named)).map((row) => Number(row[0])).sort((a, b) => a - b);
-      let itemRows: unknown[][] = [];
-      let priceRows: unknown[][] = [];
-      for (const list of idLists(this.dialect, itemIds)) {
-        const [items, prices] = menuQueries(this.dialect.db, dispensaryId, list);
-        itemRows = itemRows.concat(await readArrays(items));
-        priceRows = priceRows.concat(await readArrays(prices));
-      }
-      return { itemIds, items: foldMenu(itemRows, priceRows), cursor: head };
-    });
+    const { head, oldest } = await feedBounds(this.dialect, readArrays);
+    if (after > head || (oldest !== undefined && after < oldest - 1)) return undefined;
+    const itemIds = (await readArrays(named)).map((row) => Number(row[0])).sort((a, b) => a - b);
+    let itemRows: unknown[][] = [];
+    let priceRows: unknown[][] = [];
+    for (const list of idLists(this.dialect, itemIds)) {
+      const [items, prices] = menuQueries(this.dialect.db, dispensaryId, list);
+      itemRows = itemRows.concat(await readArrays(items));
+      priceRows = priceRows.concat(await readArrays(prices));
+    }
+    return { itemIds, items: foldMenu(itemRows, priceRows), cursor: head };
   }
 }
 
