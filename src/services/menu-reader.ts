@@ -31,6 +31,8 @@ export class MenuReader {
   private readonly stores = new Map<number, Promise<StoreInfo>>();
   private readonly specialsKept = new Map<number, Promise<DispensarySpecials>>();
   private readonly pricedMenus = new Map<number, Promise<PricedMenu>>();
+  /** What each load of pricedMenus gave, once it is done (pricedKept). */
+  private readonly pricedLoaded = new WeakMap<Promise<PricedMenu>, PricedMenu>();
 
   constructor(
     private readonly store: Store,
@@ -74,10 +76,26 @@ export class MenuReader {
    * prices now; one that reprices no active item leaves them, as it leaves every active price.
    */
   priced(dispensaryId: number): Promise<PricedMenu> {
-    return shared(this.pricedMenus, dispensaryId, async () => {
+    const kept = this.pricedMenus.get(dispensaryId);
+    if (kept) return kept;
+    const loading = shared(this.pricedMenus, dispensaryId, async () => {
       const [items, found] = await Promise.all([this.items(dispensaryId), this.specials(dispensaryId)]);
       return { items, pricing: new MenuPricing(found.specials, found.timezone, this.now()) };
     });
+    loading.then(
+      (priced) => this.pricedLoaded.set(loading, priced),
+      () => {},
+    );
+    return loading;
+  }
+
+  /**
+   * `priced` without waiting: the priced menu itself once the current load of it is done (no change
+   * notice since), else the promise of it. A warm read then answers in the same turn, as the snapshots do.
+   */
+  pricedKept(dispensaryId: number): PricedMenu | Promise<PricedMenu> {
+    const current = this.priced(dispensaryId);
+    return this.pricedLoaded.get(current) ?? current;
   }
 
   /** Every item of the dispensary, active or not, ordered by id; tagged with its cursor (cursorOf). */

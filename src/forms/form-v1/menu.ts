@@ -102,6 +102,11 @@ const versionGone = () =>
 export function v1Menu({ menus }: FormContext): FormMenu {
   const pinned = new PinnedMenus<Kept>();
   const latest = new Map<number, BuiltFrom>();
+  /**
+   * The view of each parameters object: the read lane hands the same (frozen) object for the same
+   * request line, so that a kept answer is found without parsing the query again.
+   */
+  const views = new WeakMap<Readonly<Record<string, unknown>>, SnapshotView>();
 
   /**
    * The menu version a page is read from: the current one, unless the cursor's version was another
@@ -126,7 +131,7 @@ export function v1Menu({ menus }: FormContext): FormMenu {
       choose: (dispensaryId: number, current: Kept) => Kept = (_id, current) => current,
     ) =>
     (dispensaryId: number, acceptEncoding?: string | string[]) =>
-      andThen(menus.priced(dispensaryId), (priced) => {
+      andThen(menus.pricedKept(dispensaryId), (priced) => {
         const menu = choose(dispensaryId, keptOf(latest, dispensaryId, priced));
         const encoding = negotiateEncoding(acceptEncoding);
         const { answers } = menu;
@@ -153,9 +158,11 @@ export function v1Menu({ menus }: FormContext): FormMenu {
     schema: V1MenuSchema,
     itemSchema: V1ItemSchema,
     view: (parameters): SnapshotView => {
+      const known = views.get(parameters);
+      if (known) return known;
       const query = parseMenuQuery(parameters, FIELD_NAMES);
       const after = query.cursor === undefined ? undefined : decodeCursor(orderKey(query), query.cursor);
-      return {
+      const view: SnapshotView = {
         name: 'v1:menu',
         read: answer(
           JSON.stringify(query),
@@ -169,6 +176,8 @@ export function v1Menu({ menus }: FormContext): FormMenu {
           },
         ),
       };
+      views.set(parameters, view);
+      return view;
     },
     // The item's version the change recorded, priced as /v1/menu prices it now.
     changeItem: async (dispensaryId) => {

@@ -76,11 +76,30 @@ function plainParameters(url: string): Record<string, string | string[]> | undef
   return menuParameters.Check(parameters) ? parameters : undefined;
 }
 
+/** How many request lines' parameters are kept: the same few queries make most of the reads. */
+const KEPT_QUERIES = 512;
+/** Longer request lines (a paging's, with its cursor) are parsed each time, not kept. */
+const LONGEST_KEPT_URL = 512;
+/** The parameters of each request line read lately (null: not plain), the same object each time. */
+const keptQueries = new Map<string, Readonly<Record<string, unknown>> | null>();
+
+/** plainParameters of a request line, kept: parsing and checking the query is most of a kept answer's cost. */
+function keptParameters(url: string): Readonly<Record<string, unknown>> | undefined {
+  if (url.length > LONGEST_KEPT_URL) return plainParameters(url);
+  let parameters = keptQueries.get(url);
+  if (parameters === undefined) {
+    parameters = plainParameters(url) ?? null;
+    if (keptQueries.size >= KEPT_QUERIES) keptQueries.clear();
+    keptQueries.set(url, parameters && Object.freeze(parameters));
+  }
+  return parameters ?? undefined;
+}
+
 /**
  * Form v1's plain menu read (the read lane, src/http/pipeline/read-lane.ts): `GET /v1/menu` with
  * Basic credentials and a Dispensary-Token the route's schema accepts, no body, and a plain query.
  */
-const plainRead: PlainRead<{ credentials: RequestCredentials; parameters: Record<string, unknown> }> = {
+const plainRead: PlainRead<{ credentials: RequestCredentials; parameters: Readonly<Record<string, unknown>> }> = {
   takesQuery: true,
   recognise: (request: IncomingMessage) => {
     const { authorization, 'dispensary-token': token } = request.headers;
@@ -92,7 +111,7 @@ const plainRead: PlainRead<{ credentials: RequestCredentials; parameters: Record
       hasBody(request.headers)
     )
       return undefined;
-    const parameters = plainParameters(request.url ?? '');
+    const parameters = keptParameters(request.url ?? '');
     if (!parameters) return undefined;
     try {
       return { credentials: { ...basicCredentials(authorization), token }, parameters };
