@@ -771,4 +771,33 @@ describe('Form v1: the search index', () => {
       ),
     );
   });
+
+  it('patched after some items changed their words, answers as one built afresh (and the earlier as before)', () => {
+    const word = fc.constantFrom('a', 'ab', 'abc', 'b', 'ba', 'bab', 'c', 'cd');
+    const groups = fc.tuple(...[0, 1, 2].map(() => fc.array(word, { maxLength: 4 })));
+    const search = (index: SearchIndex, words: string[]) => {
+      const found = index.search(words);
+      return found.rows.map((row, at) => [row, found.scores[at]]);
+    };
+    fc.assert(
+      fc.property(
+        fc.array(groups, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.tuple(fc.nat(), groups), { minLength: 1, maxLength: 4 }),
+        fc.array(word, { minLength: 1, maxLength: 3 }),
+        (before, replacements, words) => {
+          const after = [...before];
+          for (const [pick, groups] of replacements) after[pick % after.length] = groups;
+          const earlier = new SearchIndex(before);
+          const expectedBefore = search(earlier, words);
+          const changes = [...new Set(replacements.map(([pick]) => pick % after.length))].map((row) => ({
+            row,
+            before: before[row]!,
+            after: after[row]!,
+          }));
+          expect(search(earlier.patched(changes), words)).toEqual(search(new SearchIndex(after), words));
+          expect(search(earlier, words)).toEqual(expectedBefore);
+        },
+      ),
+    );
+  });
 });

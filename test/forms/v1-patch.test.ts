@@ -111,10 +111,14 @@ describe('Form v1: answers after changes equal a fresh build', () => {
         fc.array(fc.array(arbitraryChange, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }),
         async (menu, queries, rounds) => {
           await menus.replace(runtime.seed.dispensaryId, menus.validate(toItems(menu)));
-          // Every item, and the inactive ones, always among them: most changes are of one item.
-          const asked = [{ active: 'all' }, { active: 'false', sort: '-price' }, ...queries].flatMap(
-            (query) => [query, withFacets(query)],
-          );
+          // Every item, the inactive ones and a search always among them: most changes are of one item.
+          const always: Query[] = [
+            { active: 'all' },
+            { active: 'false', sort: '-price' },
+            { q: 'dream', active: 'all' },
+            { q: 'blue' },
+          ];
+          const asked = [...always, ...queries].flatMap((query) => [query, withFacets(query)]);
           // Asked once before the changes: the next version patches these results.
           for (const query of asked) expect((await get(query)).status).toBe(200);
           for (const changes of rounds) {

@@ -6,7 +6,7 @@ import { encodeCursor, type Position, type SortValue } from './cursor.js';
 import type { Facet, MenuQuery, SortKey } from './query.js';
 import { orderKey } from './query.js';
 import { latestChange, matches, type Row, rowOf, wordsOf } from './rows.js';
-import { SearchIndex } from './search-index.js';
+import { type ChangedWords, SearchIndex } from './search-index.js';
 
 export { fold, matches, type Row, rowOf, wordsOf } from './rows.js';
 
@@ -126,6 +126,8 @@ export class MenuIndex {
   constructor(
     readonly rows: readonly Row[],
     private readonly carried?: Carried,
+    /** The version before's search index and the rows whose words changed since (same positions): patched when asked. */
+    private earlierSearch?: { index: SearchIndex; changes: ChangedWords[] },
   ) {}
 
   /**
@@ -141,9 +143,11 @@ export class MenuIndex {
     const earlierRows = previous.index.rows;
     const kept = new Uint8Array(earlierItems.length);
     const made: Row[] = [];
+    // Rows made in the place of their earlier selves (by position): what the search index patches.
+    const changes: ChangedWords[] = [];
     // Both lists are ordered by id: one walk pairs each item with its earlier self.
     let at = 0;
-    const rows = items.map((item) => {
+    const rows = items.map((item, position) => {
       while (at < earlierItems.length && earlierItems[at]!.id < item.id) at++;
       const earlier = earlierItems[at];
       if (
@@ -155,11 +159,23 @@ export class MenuIndex {
       }
       const row = rowOf(item, pricing);
       made.push(row);
+      if (at === position && earlier?.id === item.id)
+        changes.push({ row: position, before: earlierRows[at]!.words, after: row.words });
       return row;
     });
     const gone = new Set<number>();
     for (const [index, row] of earlierRows.entries()) if (kept[index] === 0) gone.add(row.id);
-    return new MenuIndex(rows, { results: previous.index.results, gone, made });
+    const searched = previous.index.searchIndex;
+    // The same items in the same places, a few of them changed: the search index is patched, not built.
+    const samePlaces =
+      items.length === earlierItems.length &&
+      changes.length === made.length &&
+      made.length <= MOST_PATCHED_ROWS;
+    return new MenuIndex(
+      rows,
+      { results: previous.index.results, gone, made },
+      searched && samePlaces ? { index: searched, changes } : undefined,
+    );
   }
 
   /** The row of an item by its id, or by its external_id (`ext:`); undefined when there is none. */
@@ -226,7 +242,10 @@ export class MenuIndex {
       ranked.push({ row, value: sortValue(row, sort, query, score) });
     };
     if (words.length > 0) {
-      this.searchIndex ??= new SearchIndex(this.rows.map((row) => row.words));
+      this.searchIndex ??=
+        this.earlierSearch?.index.patched(this.earlierSearch.changes) ??
+        new SearchIndex(this.rows.map((row) => row.words));
+      this.earlierSearch = undefined;
       const found = this.searchIndex.search(words);
       for (const [index, at] of found.rows.entries()) keep(this.rows[at]!, found.scores[index]!);
     } else for (const row of this.rows) keep(row, 0);

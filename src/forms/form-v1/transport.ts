@@ -99,7 +99,10 @@ function keptParameters(url: string): Readonly<Record<string, unknown>> | undefi
  * Form v1's plain menu read (the read lane, src/http/pipeline/read-lane.ts): `GET /v1/menu` with
  * Basic credentials and a Dispensary-Token the route's schema accepts, no body, and a plain query.
  */
-const plainRead: PlainRead<{ credentials: RequestCredentials; parameters: Readonly<Record<string, unknown>> }> = {
+const plainRead: PlainRead<{
+  credentials: RequestCredentials;
+  parameters: Readonly<Record<string, unknown>>;
+}> = {
   takesQuery: true,
   recognise: (request: IncomingMessage) => {
     const { authorization, 'dispensary-token': token } = request.headers;
