@@ -6,7 +6,7 @@ import { cursorOf } from '../../services/menu-feed.js';
 import type { PricedMenu } from '../../services/menu-reader.js';
 import type { Representation, SnapshotView } from '../../services/menu-snapshots.js';
 import { encodedOf, identityOf } from '../../services/snapshots/codings.js';
-import { negotiateEncoding } from '../../services/snapshots/encoding.js';
+import { type Encoding, negotiateEncoding } from '../../services/snapshots/encoding.js';
 import { andThen } from '../../util/maybe-promise.js';
 import type { FormContext, FormMenu } from '../form.js';
 import { decodeCursor, type Position } from './cursor.js';
@@ -124,18 +124,23 @@ export function v1Menu({ menus }: FormContext): FormMenu {
    * The answer kept with the menu for `key` in the coding asked for, made by `build` when not kept;
    * `choose` picks the menu version (the current one when left out).
    */
-  const answer =
-    (
-      key: string,
-      build: (menu: Kept) => Representation,
-      choose: (dispensaryId: number, current: Kept) => Kept = (_id, current) => current,
-    ) =>
-    (dispensaryId: number, acceptEncoding?: string | string[]) =>
+  const answer = (
+    key: string,
+    build: (menu: Kept) => Representation,
+    choose: (dispensaryId: number, current: Kept) => Kept = (_id, current) => current,
+  ) => {
+    // Made once per view, not per read: a query's key is long, and a new string is hashed anew.
+    const keys: Readonly<Record<Encoding, string>> = {
+      identity: `identity|${key}`,
+      gzip: `gzip|${key}`,
+      br: `br|${key}`,
+    };
+    return (dispensaryId: number, acceptEncoding?: string | string[]) =>
       andThen(menus.pricedKept(dispensaryId), (priced) => {
         const menu = choose(dispensaryId, keptOf(latest, dispensaryId, priced));
         const encoding = negotiateEncoding(acceptEncoding);
         const { answers } = menu;
-        const answerKey = `${encoding}|${key}`;
+        const answerKey = keys[encoding];
         const found = answers.get(answerKey);
         if (found) return found;
         const plain = build(menu);
@@ -151,6 +156,7 @@ export function v1Menu({ menus }: FormContext): FormMenu {
         if (coded instanceof Promise) coded.catch(() => answers.delete(answerKey));
         return coded;
       });
+  };
   return {
     parameters: V1_MENU_PARAMETERS,
     note: 'Filter, search, sort and page with the query parameters; the answer is {"data", "next_cursor", "total", "facets"}, with a Link header to the next page. A paging reads every page from the menu version its first page came from (no item twice, none skipped); when that version is no longer kept and the menu has changed the order since, 410 cursor_expired: start again without cursor. Each price entry carries its effective prices under the specials now.',

@@ -130,9 +130,9 @@ export class SearchIndex {
       for (const group of change.before) for (const word of group) touched.add(word);
       for (const [word, weight] of weightsOf(change.after)) {
         touched.add(word);
-        let list = added.get(word);
-        if (!list) added.set(word, (list = []));
+        const list = added.get(word) ?? [];
         list.push([change.row, weight]);
+        added.set(word, list);
       }
     }
     const postings = new Map(this.postings);
