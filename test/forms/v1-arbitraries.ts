@@ -1,5 +1,15 @@
 import fc from 'fast-check';
 
+/** Form v1's credential headers: HTTP Basic and Dispensary-Token. */
+export const v1Auth = (seed: {
+  username: string;
+  password: string;
+  token: string;
+}): Record<string, string> => ({
+  authorization: `Basic ${Buffer.from(`${seed.username}:${seed.password}`).toString('base64')}`,
+  'dispensary-token': seed.token,
+});
+
 /** Random Form v1 menus and queries, small enough that most queries match items (the property tests'). */
 export const TYPES = ['Flower', 'Edible', 'Vape'];
 export const BRANDS = ['Alpha', 'Beta', 'Gamma'];

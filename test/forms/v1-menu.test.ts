@@ -10,7 +10,15 @@ import { type EventStreamClient, openEvents } from '../helpers/events.js';
 import { UUID } from '../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 import { listening } from './driver.js';
-import { arbitraryMenu, arbitraryQuery, asQuery, type Input, type Query, toItems } from './v1-arbitraries.js';
+import {
+  arbitraryMenu,
+  arbitraryQuery,
+  asQuery,
+  type Input,
+  type Query,
+  toItems,
+  v1Auth,
+} from './v1-arbitraries.js';
 
 /** Form v1 over real HTTP: `GET /v1/menu` with HTTP Basic and Dispensary-Token. */
 describe('Form v1: GET /v1/menu', () => {
@@ -20,11 +28,7 @@ describe('Form v1: GET /v1/menu', () => {
   beforeAll(async () => {
     runtime = await testRuntime({ menu: SAMPLE_MENU });
     base = await listening(runtime.app);
-    const { username, password, token } = runtime.seed;
-    auth = {
-      authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
-      'dispensary-token': token,
-    };
+    auth = v1Auth(runtime.seed);
   });
   afterAll(() => runtime.close());
 

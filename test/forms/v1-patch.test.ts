@@ -6,15 +6,7 @@ import { FIELD_NAMES } from '../../src/forms/form-v1/item.js';
 import { parseMenuQuery } from '../../src/forms/form-v1/query.js';
 import { type TestRuntime, testRuntime } from '../helpers/runtime.js';
 import { listening } from './driver.js';
-import {
-  arbitraryItem,
-  arbitraryMenu,
-  arbitraryQuery,
-  asQuery,
-  type Input,
-  type Query,
-  toItems,
-} from './v1-arbitraries.js';
+import * as v1 from './v1-arbitraries.js';
 
 /**
  * After a change, /v1/menu answers from the menu read last patched with the items the feed names and
@@ -29,11 +21,7 @@ describe('Form v1: answers after changes equal a fresh build', () => {
   beforeAll(async () => {
     runtime = await testRuntime();
     base = await listening(runtime.app);
-    const { username, password, token } = runtime.seed;
-    auth = {
-      authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
-      'dispensary-token': token,
-    };
+    auth = v1.v1Auth(runtime.seed);
   });
   afterAll(() => runtime.close());
 
@@ -41,9 +29,9 @@ describe('Form v1: answers after changes equal a fresh build', () => {
   type Change =
     | { kind: 'stock'; pick: number; stock: number | null }
     | { kind: 'active'; pick: number }
-    | { kind: 'edit'; pick: number; item: Input }
+    | { kind: 'edit'; pick: number; item: v1.Input }
     | { kind: 'delete'; pick: number }
-    | { kind: 'add'; item: Input };
+    | { kind: 'add'; item: v1.Input };
   const pick = fc.nat();
   const arbitraryChange: fc.Arbitrary<Change> = fc.oneof(
     fc.record({
@@ -52,9 +40,9 @@ describe('Form v1: answers after changes equal a fresh build', () => {
       stock: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }),
     }),
     fc.record({ kind: fc.constant('active' as const), pick }),
-    fc.record({ kind: fc.constant('edit' as const), pick, item: arbitraryItem(0) }),
+    fc.record({ kind: fc.constant('edit' as const), pick, item: v1.arbitraryItem(0) }),
     fc.record({ kind: fc.constant('delete' as const), pick }),
-    fc.record({ kind: fc.constant('add' as const), item: arbitraryItem(0) }),
+    fc.record({ kind: fc.constant('add' as const), item: v1.arbitraryItem(0) }),
   );
 
   async function apply(change: Change): Promise<void> {
@@ -63,7 +51,7 @@ describe('Form v1: answers after changes equal a fresh build', () => {
     const items = await store.menus.read(id);
     if (change.kind === 'add') {
       const next = Math.max(0, ...items.map((item) => item.id)) + 1;
-      await menus.upsert(id, toItems([{ ...change.item, id: next }]));
+      await menus.upsert(id, v1.toItems([{ ...change.item, id: next }]));
       return;
     }
     const item = items[change.pick % Math.max(1, items.length)];
@@ -75,18 +63,18 @@ describe('Form v1: answers after changes equal a fresh build', () => {
           { item_id: item.id, unit: price.unit, amount: price.amount, stock: change.stock },
         ]);
     } else if (change.kind === 'active') await menus.setActive(id, item.id, !item.active);
-    else if (change.kind === 'edit') await menus.upsert(id, toItems([{ ...change.item, id: item.id }]));
+    else if (change.kind === 'edit') await menus.upsert(id, v1.toItems([{ ...change.item, id: item.id }]));
     else await menus.deleteItem(id, item.id);
   }
 
-  const get = (query: Query) => {
-    const search = asQuery(query);
+  const get = (query: v1.Query) => {
+    const search = v1.asQuery(query);
     search.set('limit', '1000');
     return fetch(`${base}/v1/menu?${search}`, { headers: { 'accept-encoding': 'identity', ...auth } });
   };
 
   /** The answer of an index built afresh from the store's items (no earlier version). */
-  async function fresh(query: Query) {
+  async function fresh(query: v1.Query) {
     const { store } = runtime.services;
     const id = runtime.seed.dispensaryId;
     const found = (await store.specials.ofDispensary(id))!;
@@ -103,16 +91,19 @@ describe('Form v1: answers after changes equal a fresh build', () => {
 
   it('for random menus, changes (active and inactive items) and queries', { timeout: 60_000 }, async () => {
     const { menus } = runtime.services;
-    const withFacets = (query: Query): Query => ({ ...query, facets: ['brand', 'product_type', 'tag'] });
+    const withFacets = (query: v1.Query): v1.Query => ({
+      ...query,
+      facets: ['brand', 'product_type', 'tag'],
+    });
     await fc.assert(
       fc.asyncProperty(
-        arbitraryMenu,
-        fc.array(arbitraryQuery, { minLength: 1, maxLength: 4 }),
+        v1.arbitraryMenu,
+        fc.array(v1.arbitraryQuery, { minLength: 1, maxLength: 4 }),
         fc.array(fc.array(arbitraryChange, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }),
         async (menu, queries, rounds) => {
-          await menus.replace(runtime.seed.dispensaryId, menus.validate(toItems(menu)));
+          await menus.replace(runtime.seed.dispensaryId, menus.validate(v1.toItems(menu)));
           // Every item, the inactive ones and a search always among them: most changes are of one item.
-          const always: Query[] = [
+          const always: v1.Query[] = [
             { active: 'all' },
             { active: 'false', sort: '-price' },
             { q: 'dream', active: 'all' },
