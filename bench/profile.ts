@@ -1,6 +1,7 @@
 /**
  * `npx tsx bench/profile.ts LABEL`: runs the real server under --cpu-prof, drives one workload at a
- * time (Form B gzip, Form A gzip, Form B 304, Form B identity, Form B 403 on the 500-item menu) and prints where the time went.
+ * time (Form B gzip, Form A gzip, Form B 304, Form B identity, Form B 403, Form v1 whole and filtered
+ * gzip, on the 500-item menu) and prints where the time went.
  * The profiles and summaries land in bench/profiles/LABEL/ (not committed). PROFILE_ONLY (a comma-separated
  * list of workload names) profiles only those.
  */
@@ -31,6 +32,8 @@ const workloads: {
   headers: Record<string, string>;
   body?: string;
   revalidate?: boolean;
+  /** The path and query (default `/menu`). */
+  path?: string;
 }[] = [
   {
     name: 'form-b-gzip',
@@ -60,11 +63,32 @@ const workloads: {
     method: 'GET',
     headers: { store: 'no-such-token', username, password, 'accept-encoding': 'gzip' },
   },
+  {
+    name: 'v1-whole-gzip',
+    method: 'GET',
+    path: '/v1/menu?limit=1000',
+    headers: v1Headers(),
+  },
+  {
+    name: 'v1-filtered-gzip',
+    method: 'GET',
+    path: '/v1/menu?product_type=Flower&sort=price&limit=100',
+    headers: v1Headers(),
+  },
 ];
+
+/** Form v1's credential headers (HTTP Basic, Dispensary-Token), gzip. */
+function v1Headers(): Record<string, string> {
+  return {
+    authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
+    'dispensary-token': dispensary.token,
+    'accept-encoding': 'gzip',
+  };
+}
 
 function loadOf(url: string, workload: (typeof workloads)[number], headers: Record<string, string>) {
   return {
-    url: `${url}/menu`,
+    url: `${url}${workload.path ?? '/menu'}`,
     connections: 32,
     durationSeconds: seconds,
     method: workload.method,
@@ -86,7 +110,7 @@ try {
       nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
     });
     const headers = { ...workload.headers };
-    const first = await fetchRaw(`${server.url}/menu`, {
+    const first = await fetchRaw(`${server.url}${workload.path ?? '/menu'}`, {
       method: workload.method,
       headers,
       body: workload.body,

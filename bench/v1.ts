@@ -233,8 +233,11 @@ const memory = JSON.parse(
 ) as {
   readMs: number;
   indexMs: number;
+  changedReadMs: number;
+  patchMs: number;
   keptRowsMs: number;
   queryMs: number;
+  searchMs: number;
   items: number;
   indexBytes: number;
   jsonBytes: number;
@@ -280,13 +283,13 @@ Run with \`npx tsx bench/v1.ts\` (also a step of \`npm run bench\`).
 
 ${table.join('\n')}
 
-Requests per second and ratios follow whatever else the machine runs (see the load average above: on a shared machine they swing from run to run); the CPU per request is the steadier figure. Form v1 is served through Fastify's routing and hooks, not the read lane (docs/architecture.md), which Form B's plain read takes.
+Requests per second and ratios follow whatever else the machine runs (see the load average above: on a shared machine they swing from run to run); the CPU per request is the steadier figure. Form v1's plain \`GET /v1/menu\` reads (Basic credentials, a plain query the route's schema accepts) take the read lane (docs/architecture.md), as Form B's plain read does.
 
-Server CPU per request (user + system, every thread, from /proc), one kept-alive connection, one request at a time, ${BATCHES} batches of ${BATCH}; every search in a batch is a different one (${searches.length} distinct: a word of the menus, then the first 2 to 4 letters of another), so each is filtered, scored and sorted over the 5,000 items, paged and compressed, not answered from a kept answer:
+Server CPU per request (user + system, every thread, from /proc), one kept-alive connection, one request at a time, ${BATCHES} batches of ${BATCH}; every search in a batch is a different one (${searches.length} distinct: a word of the menus, then the first 2 to 4 letters of another), so each is looked up in the menu's search index (only the items holding its words are scored), filtered, sorted, paged and compressed, not answered from a kept answer:
 
 ${cpuLines.join('\n')}
 
-The first \`GET ${FILTERED}\` (gzip, fresh connection) after one stock level was set through the sync API on the 5,000-item menu, ${ROUNDS} rounds: ${firstReads.map((ms) => ms.toFixed(1)).join(', ')} ms; median ${median(firstReads).toFixed(1)} ms. Its steps, in a process of its own (bench/lib/v1-index-memory.ts, medians of 5): the store read of the 5,000 items ${memory.readMs.toFixed(1)} ms, the index built from them whole (each item's v1 record, its JSON, folded words and values) ${memory.indexMs.toFixed(1)} ms, or ${memory.keptRowsMs.toFixed(1)} ms keeping the rows of the items unchanged since the version before (what a change costs now: each item compared with its earlier self), the query (filter and sort) ${memory.queryMs.toFixed(1)} ms: the menu is still read whole from the store on each change (the live feed leaves inactive items' changes out, so it cannot name every item that changed).
+The first \`GET ${FILTERED}\` (gzip, fresh connection) after one stock level was set through the sync API on the 5,000-item menu, ${ROUNDS} rounds: ${firstReads.map((ms) => ms.toFixed(1)).join(', ')} ms; median ${median(firstReads).toFixed(1)} ms. A change no longer reads the menu whole: the menu read last is patched with the items the live feed names since its cursor (and the inactive items, read again only when a change notice says one changed: the feed leaves them out), the index keeps every unchanged item's row, and the query results and the search index of the version before are patched with the changed rows. Its steps, in a process of its own (bench/lib/v1-index-memory.ts, medians of 5): the store read of the items the feed names ${memory.changedReadMs.toFixed(2)} ms, the menu patched ${memory.patchMs.toFixed(2)} ms, the index keeping the unchanged rows ${memory.keptRowsMs.toFixed(2)} ms, the filtered query patched ${memory.queryMs.toFixed(2)} ms, a search on the patched search index ${memory.searchMs.toFixed(2)} ms; for a cold menu, the store read of the 5,000 items ${memory.readMs.toFixed(1)} ms and the index built whole (each item's v1 record, its JSON, folded words and values) ${memory.indexMs.toFixed(1)} ms.
 
 The query index of the 5,000-item menu (${memory.items} items, active or not), in a process of its own after full collections: the index built from the items adds ${mib(memory.indexBytes)} MiB to the heap (${(memory.indexBytes / memory.items / 1024).toFixed(1)} KiB an item: each item's v1 record and its JSON, ${mib(memory.jsonBytes)} MiB of text, and the folded words and values filters read); one kept query result (${memory.resultItems} items, product_type and sort=price) ${(memory.resultBytes / 1024).toFixed(0)} KiB. A paging pins the version it reads (docs/v1.md, "Paging"): it keeps that version's index (not its items), at most 20,000 items of versions per process (PINNED_MAX_ITEMS), so at most about ${mib((20_000 / memory.items) * memory.indexBytes)} MiB beside the current menus (their kept answers aside).
 

@@ -132,7 +132,7 @@ export interface FormTransport {
   prepare?(scope: FastifyInstance): void;
   /**
    * This form's plain menu read, answered by the read lane before routing (src/http/pipeline/read-lane.ts);
-   * left out, the form's menu is answered by its route alone. At most one form per method.
+   * left out, the form's menu is answered by its route alone. At most one form per method and path.
    */
   plainRead?: PlainRead;
 }
@@ -144,6 +144,8 @@ export interface FormTransport {
  * wrong. Called on the hottest path there is: allocate nothing beyond what `recognise` returns.
  */
 export interface PlainRead<Plain = unknown> {
+  /** It reads requests with a query string (from the request's url); else the lane takes none. */
+  takesQuery?: boolean;
   /**
    * For a form whose requests carry a body: whether the headers announce a small plain one, which the
    * lane then reads before `recognise` (within `bodyLimit`, the public routes' largest body).

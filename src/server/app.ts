@@ -213,7 +213,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     for (const form of FORMS) {
       const read = form.transport.plainRead;
       const { method, validators } = form.transport;
-      if (read) forms.push({ method, validators, read, menu: menuOf(form, context) });
+      const path = `${form.transport.prefix ?? ''}/menu`;
+      if (read) forms.push({ method, path, validators, read, menu: menuOf(form, context) });
     }
     server.install({
       access: options.access,

@@ -1,10 +1,11 @@
 import type { MenuItem } from '../domain/item.js';
+import { patchMenu } from '../domain/menu-patch.js';
 import { MenuPricing } from '../domain/special-pricing.js';
 import type { StoreInfo } from '../domain/store-info.js';
-import type { DispensarySpecials, Store } from '../store/store.js';
+import { type DispensarySpecials, INACTIVE_ITEMS_CHANGED, type Store } from '../store/store.js';
 import type { ChangeFeed } from './change-feed.js';
 import { notFound } from './dispensaries.js';
-import { withCursor } from './menu-feed.js';
+import { cursorOf, withCursor } from './menu-feed.js';
 
 /** A dispensary's items with their pricing at the instant they were read (the specials then in force). */
 export interface PricedMenu {
@@ -15,13 +16,23 @@ export interface PricedMenu {
 /**
  * Serves a dispensary's menu, store information and specials from memory, read from the store once per
  * change. Concurrent readers of something that is being loaded share the one load; a failed load is
- * not kept.
+ * not kept. After a change of a menu's items, the menu read last is brought up to date with the items
+ * the live feed names and the inactive items (patchMenu), not read whole again.
  */
 export class MenuReader {
   private readonly menus = new Map<number, Promise<MenuItem[]>>();
+  /**
+   * Each dispensary's menu read last (tagged with its cursor): what the next read after a change
+   * patches; `inactiveAt` is the count of inactive-item notices its inactive items are current with.
+   */
+  private readonly bases = new Map<number, { items: MenuItem[]; inactiveAt: number }>();
+  /** Each dispensary's count of notices that an inactive item changed (INACTIVE_ITEMS_CHANGED). */
+  private readonly inactiveNotices = new Map<number, number>();
   private readonly stores = new Map<number, Promise<StoreInfo>>();
   private readonly specialsKept = new Map<number, Promise<DispensarySpecials>>();
   private readonly pricedMenus = new Map<number, Promise<PricedMenu>>();
+  /** What each load of pricedMenus gave, once it is done (pricedKept). */
+  private readonly pricedLoaded = new WeakMap<Promise<PricedMenu>, PricedMenu>();
 
   constructor(
     private readonly store: Store,
@@ -33,6 +44,13 @@ export class MenuReader {
       const forget = (cache: Map<number, unknown>) =>
         change.dispensaryId === null ? cache.clear() : cache.delete(change.dispensaryId);
       if (change.kind === 'menu' || change.kind === 'dispensary') forget(this.menus);
+      // A menu change of one dispensary is recorded item by item; anything else may change every item.
+      if (change.kind === 'dispensary' || (change.kind === 'menu' && change.dispensaryId === null))
+        forget(this.bases);
+      else if (change.kind === 'menu' && change.subject === INACTIVE_ITEMS_CHANGED && change.dispensaryId) {
+        const id = change.dispensaryId;
+        this.inactiveNotices.set(id, (this.inactiveNotices.get(id) ?? 0) + 1);
+      }
       if (change.kind === 'store' || change.kind === 'dispensary') forget(this.stores);
       // Specials are menu writes, and each start or end of one that reprices an item is a menu change;
       // the store's time zone decides when they apply.
@@ -58,15 +76,56 @@ export class MenuReader {
    * prices now; one that reprices no active item leaves them, as it leaves every active price.
    */
   priced(dispensaryId: number): Promise<PricedMenu> {
-    return shared(this.pricedMenus, dispensaryId, async () => {
+    const kept = this.pricedMenus.get(dispensaryId);
+    if (kept) return kept;
+    const loading = shared(this.pricedMenus, dispensaryId, async () => {
       const [items, found] = await Promise.all([this.items(dispensaryId), this.specials(dispensaryId)]);
       return { items, pricing: new MenuPricing(found.specials, found.timezone, this.now()) };
     });
+    loading.then(
+      (priced) => this.pricedLoaded.set(loading, priced),
+      () => {},
+    );
+    return loading;
+  }
+
+  /**
+   * `priced` without waiting: the priced menu itself once the current load of it is done (no change
+   * notice since), else the promise of it. A warm read then answers in the same turn, as the snapshots do.
+   */
+  pricedKept(dispensaryId: number): PricedMenu | Promise<PricedMenu> {
+    const current = this.priced(dispensaryId);
+    return this.pricedLoaded.get(current) ?? current;
   }
 
   /** Every item of the dispensary, active or not, ordered by id; tagged with its cursor (cursorOf). */
   items(dispensaryId: number): Promise<MenuItem[]> {
-    return shared(this.menus, dispensaryId, () => loadItems(this.store, dispensaryId));
+    return shared(this.menus, dispensaryId, async () => {
+      const inactiveAt = this.inactiveNotices.get(dispensaryId) ?? 0;
+      const items = await this.readItems(dispensaryId, inactiveAt);
+      // A read that began before another may end after it: the menu at the later cursor stays the base.
+      const base = this.bases.get(dispensaryId);
+      if (!base || (cursorOf(items) ?? 0) >= (cursorOf(base.items) ?? 0))
+        this.bases.set(dispensaryId, { items, inactiveAt });
+      return items;
+    });
+  }
+
+  /**
+   * The menu read last, patched with the items the feed names since (and the inactive items, when a
+   * notice since said one changed), while the feed holds every change since; else read whole.
+   */
+  private async readItems(dispensaryId: number, inactiveAt: number): Promise<MenuItem[]> {
+    const base = this.bases.get(dispensaryId);
+    const cursor = cursorOf(base?.items);
+    if (base && cursor !== undefined) {
+      const patch =
+        base.inactiveAt < inactiveAt
+          ? await this.store.menus.readPatchSince(dispensaryId, cursor)
+          : await this.store.menus.readChangedSince(dispensaryId, cursor);
+      if (patch) return withCursor(patchMenu(base.items, patch), patch.cursor);
+    }
+    return loadItems(this.store, dispensaryId);
   }
 
   /** The store information, tagged with its cursor (cursorOf). */

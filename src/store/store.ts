@@ -23,7 +23,7 @@ export type * from './contracts/actor.js';
 export type * from './contracts/admin-keys.js';
 export type * from './contracts/audit.js';
 export type * from './contracts/bookkeeping.js';
-export type * from './contracts/changes.js';
+export * from './contracts/changes.js';
 export type * from './contracts/credentials.js';
 export type * from './contracts/dispensaries.js';
 export type * from './contracts/integrators.js';

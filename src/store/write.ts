@@ -15,7 +15,7 @@ export const now = (): string => new Date().toISOString();
 export interface ChangeRecord {
   kind: ChangeKind;
   dispensaryId: number | null;
-  /** For credential and admin key changes, the name. */
+  /** For credential and admin key changes, the name; for menu changes, see INACTIVE_ITEMS_CHANGED. */
   subject?: string;
   action: string;
   detail: Record<string, unknown>;

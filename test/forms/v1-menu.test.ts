@@ -10,6 +10,15 @@ import { type EventStreamClient, openEvents } from '../helpers/events.js';
 import { UUID } from '../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 import { listening } from './driver.js';
+import {
+  arbitraryMenu,
+  arbitraryQuery,
+  asQuery,
+  type Input,
+  type Query,
+  toItems,
+  v1Auth,
+} from './v1-arbitraries.js';
 
 /** Form v1 over real HTTP: `GET /v1/menu` with HTTP Basic and Dispensary-Token. */
 describe('Form v1: GET /v1/menu', () => {
@@ -19,11 +28,7 @@ describe('Form v1: GET /v1/menu', () => {
   beforeAll(async () => {
     runtime = await testRuntime({ menu: SAMPLE_MENU });
     base = await listening(runtime.app);
-    const { username, password, token } = runtime.seed;
-    auth = {
-      authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
-      'dispensary-token': token,
-    };
+    auth = v1Auth(runtime.seed);
   });
   afterAll(() => runtime.close());
 
@@ -581,65 +586,6 @@ describe('Form v1: GET /v1/menu', () => {
   });
 
   describe('for random menus and queries', () => {
-    const TYPES = ['Flower', 'Edible', 'Vape'];
-    const BRANDS = ['Alpha', 'Beta', 'Gamma'];
-    const TAGS = ['indoor', 'organic', 'sale'];
-    const NAMES = ['Blue Dream', 'Sour Diesel', 'Blüe Moon', 'Dream Cake', 'Gelato'];
-    const arbitraryItem = (id: number) =>
-      fc.record({
-        id: fc.constant(id),
-        name: fc.constantFrom(...NAMES),
-        brand: fc.constantFrom(...BRANDS),
-        product_type: fc.constantFrom(...TYPES),
-        tags: fc.subarray(TAGS),
-        active: fc.boolean(),
-        staff_pick: fc.boolean(),
-        thc: fc.option(fc.integer({ min: 0, max: 40 }), { nil: null }),
-        prices: fc.uniqueArray(
-          fc.record({
-            unit: fc.constant('gram'),
-            amount: fc.integer({ min: 1, max: 7 }),
-            price: fc.integer({ min: 1, max: 80 }),
-            stock: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }),
-          }),
-          { minLength: 0, maxLength: 3, selector: (entry) => entry.amount },
-        ),
-      });
-    const arbitraryMenu = fc
-      .uniqueArray(fc.integer({ min: 1, max: 60 }), { minLength: 8, maxLength: 25 })
-      .chain((ids) => fc.tuple(...ids.map(arbitraryItem)));
-    /** A filter in about one query of four, so that most queries still match items. */
-    const rarely = <T>(arbitrary: fc.Arbitrary<T>) =>
-      fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
-    const arbitraryQuery = fc.record(
-      {
-        product_type: rarely(fc.subarray(TYPES, { minLength: 1 })),
-        brand: rarely(fc.subarray(BRANDS, { minLength: 1 })),
-        tag: rarely(fc.subarray(TAGS, { minLength: 1 })),
-        price_min: rarely(fc.integer({ min: 0, max: 40 })),
-        price_max: rarely(fc.integer({ min: 40, max: 90 })),
-        thc_min: rarely(fc.integer({ min: 0, max: 20 })),
-        in_stock: rarely(fc.constant('true')),
-        staff_pick: rarely(fc.constant('true')),
-        active: rarely(fc.constantFrom('true', 'false', 'all')),
-        q: rarely(fc.constantFrom('dream', 'blue dr', 'BLUE', 'ca')),
-        sort: fc.constantFrom('name', '-name', 'price', '-price', 'price_per_gram', 'thc', '-thc'),
-      },
-      { requiredKeys: [] },
-    );
-
-    type Input = {
-      id: number;
-      name: string;
-      brand: string;
-      product_type: string;
-      tags: string[];
-      active: boolean;
-      staff_pick: boolean;
-      thc: number | null;
-      prices: { amount: number; price: number; stock: number | null }[];
-    };
-    type Query = Partial<Record<string, string | number | string[]>>;
     const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
     /** The answer worked out plainly from the whole menu: the ids in order. */
@@ -711,15 +657,6 @@ describe('Form v1: GET /v1/menu', () => {
         .map((entry) => entry.id);
     }
 
-    const asQuery = (query: Query) => {
-      const search = new URLSearchParams();
-      for (const [name, value] of Object.entries(query)) {
-        if (Array.isArray(value)) for (const one of value) search.append(name, one);
-        else if (value !== undefined) search.append(name, String(value));
-      }
-      return search;
-    };
-
     /** Every page of a query, following next_cursor: the ids in order. */
     async function pages(query: Query, limit: number): Promise<{ ids: number[]; total: number }> {
       const ids: number[] = [];
@@ -755,23 +692,7 @@ describe('Form v1: GET /v1/menu', () => {
           fc.array(arbitraryQuery, { minLength: 1, maxLength: 4 }),
           fc.integer({ min: 1, max: 4 }),
           async (menu, queries, limit) => {
-            const items = menu.map((item) => ({
-              ...item,
-              thc: undefined,
-              cannabinoids:
-                item.thc === null
-                  ? []
-                  : [
-                      {
-                        code: 'total-thc',
-                        min: item.thc,
-                        max: item.thc,
-                        unit: '%',
-                        basis: 'weight',
-                        status: 'detected',
-                      },
-                    ],
-            }));
+            const items = toItems(menu);
             await menus.replace(runtime.seed.dispensaryId, menus.validate(items));
             for (const query of queries as Query[]) {
               const want = expected(menu as Input[], query);
@@ -850,6 +771,35 @@ describe('Form v1: the search index', () => {
             });
             expect(found.rows.map((row, at) => [row, found.scores[at]])).toEqual(expected);
           }
+        },
+      ),
+    );
+  });
+
+  it('patched after some items changed their words, answers as one built afresh (and the earlier as before)', () => {
+    const word = fc.constantFrom('a', 'ab', 'abc', 'b', 'ba', 'bab', 'c', 'cd');
+    const groups = fc.tuple(...[0, 1, 2].map(() => fc.array(word, { maxLength: 4 })));
+    const search = (index: SearchIndex, words: string[]) => {
+      const found = index.search(words);
+      return found.rows.map((row, at) => [row, found.scores[at]]);
+    };
+    fc.assert(
+      fc.property(
+        fc.array(groups, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.tuple(fc.nat(), groups), { minLength: 1, maxLength: 4 }),
+        fc.array(word, { minLength: 1, maxLength: 3 }),
+        (before, replacements, words) => {
+          const after = [...before];
+          for (const [pick, groups] of replacements) after[pick % after.length] = groups;
+          const earlier = new SearchIndex(before);
+          const expectedBefore = search(earlier, words);
+          const changes = [...new Set(replacements.map(([pick]) => pick % after.length))].map((row) => ({
+            row,
+            before: before[row]!,
+            after: after[row]!,
+          }));
+          expect(search(earlier.patched(changes), words)).toEqual(search(new SearchIndex(after), words));
+          expect(search(earlier, words)).toEqual(expectedBefore);
         },
       ),
     );

@@ -146,6 +146,18 @@ const credentials = (seed: Seed, override: Partial<Record<'store' | 'username' |
     string,
   ][];
 
+/** Form v1's credential headers for the seed: HTTP Basic and Dispensary-Token. */
+const v1Credentials = (
+  seed: Seed,
+  override: { password?: string; token?: string } = {},
+): [string, string][] => [
+  [
+    'authorization',
+    `Basic ${Buffer.from(`${seed.username}:${override.password ?? seed.password}`).toString('base64')}`,
+  ],
+  ['dispensary-token', override.token ?? seed.token],
+];
+
 /** Form A's body fields for the seed. */
 const formAFields = (seed: Seed) => ({
   username: seed.username,
@@ -265,6 +277,87 @@ describe('the read lane', () => {
       ],
       ['HEAD', { method: 'HEAD', headers: [...credentials(seed), id] }, 200],
       ['another path', { path: '/store', headers: [...credentials(seed), id] }, 200],
+    ];
+    for (const [what, options, status] of cases) {
+      const { answer, tookLane } = await both(served, options);
+      expect(answer.status, what).toBe(status);
+      expect(tookLane, what).toBe(false);
+    }
+  });
+
+  it('answers plain Form v1 menu reads exactly as Fastify does: filtered and paged, every coding, 304, 401, 403', async () => {
+    const served = await start();
+    const { seed } = served;
+    const id: [string, string] = ['x-request-id', 'lane-test-11'];
+    const gzip: [string, string] = ['accept-encoding', 'gzip'];
+    const cases: [string, Parameters<typeof send>[1], number][] = [
+      ['unfiltered', { path: '/v1/menu', headers: [...v1Credentials(seed), id] }, 200],
+      ['gzip', { path: '/v1/menu', headers: [...v1Credentials(seed), id, gzip] }, 200],
+      ['br', { path: '/v1/menu', headers: [...v1Credentials(seed), id, ['accept-encoding', 'br']] }, 200],
+      [
+        'filtered, sorted, a page of 1',
+        { path: '/v1/menu?sort=-price&limit=1&active=all', headers: [...v1Credentials(seed), id, gzip] },
+        200,
+      ],
+      [
+        'repeated and listed values, fields, facets, a search',
+        {
+          path: '/v1/menu?product_type=Flower&product_type=Edible,Vape&fields=id,name&facets=brand&q=blue+dr',
+          headers: [...v1Credentials(seed), id],
+        },
+        200,
+      ],
+      ['wrong password', { path: '/v1/menu', headers: [...v1Credentials(seed, { password: 'x' }), id] }, 401],
+      [
+        'unknown token',
+        { path: '/v1/menu?limit=2', headers: [...v1Credentials(seed, { token: 'x' }), id] },
+        403,
+      ],
+    ];
+    for (const [what, options, status] of cases) {
+      const { answer, tookLane } = await both(served, options);
+      expect(answer.status, what).toBe(status);
+      expect(tookLane, what).toBe(true);
+    }
+    const first = await both(served, { path: '/v1/menu?limit=1', headers: [...v1Credentials(seed), id] });
+    expect(first.answer.headers.link).toMatch(/^<\/v1\/menu\?limit=1&cursor=[^>]+>; rel="next"$/);
+    const next = String(first.answer.headers.link).slice(1, String(first.answer.headers.link).indexOf('>'));
+    const second = await both(served, { path: next, headers: [...v1Credentials(seed), id] });
+    expect(second.answer.status).toBe(200);
+    expect(second.tookLane).toBe(true);
+    const etag = first.answer.headers.etag!;
+    const revalidated = await both(served, {
+      path: '/v1/menu?limit=1',
+      headers: [...v1Credentials(seed), id, ['if-none-match', etag]],
+    });
+    expect(revalidated.answer.status).toBe(304);
+    expect(revalidated.tookLane).toBe(true);
+  });
+
+  it('leaves every other Form v1 menu read to Fastify, which answers it as before', async () => {
+    const served = await start();
+    const { seed } = served;
+    const id: [string, string] = ['x-request-id', 'lane-test-12'];
+    const get = (path: string, headers: [string, string][] = v1Credentials(seed)) => ({
+      path,
+      headers: [...headers, id],
+    });
+    const cases: [string, Parameters<typeof send>[1], number][] = [
+      ['a bad value', get('/v1/menu?limit=0'), 400],
+      ['a value the schema refuses', get('/v1/menu?sort=cheapest'), 400],
+      ['an unknown parameter', get('/v1/menu?snce=1'), 400],
+      ['a single parameter twice', get('/v1/menu?limit=1&limit=2'), 400],
+      ['a parameter without a value', get('/v1/menu?in_stock'), 400],
+      ['a cursor of another query', get('/v1/menu?limit=1&cursor=abc'), 400],
+      ['a search with accents', get('/v1/menu?q=bl%C3%BCe'), 200],
+      [
+        'malformed credentials',
+        get('/v1/menu', [['authorization', 'Bearer x'], v1Credentials(seed)[1]!]),
+        400,
+      ],
+      ['a token missing', get('/v1/menu', [v1Credentials(seed)[0]!]), 400],
+      ['a trailing slash', get('/v1/menu/'), 400],
+      ['HEAD', { ...get('/v1/menu'), method: 'HEAD' }, 200],
     ];
     for (const [what, options, status] of cases) {
       const { answer, tookLane } = await both(served, options);
@@ -457,6 +550,10 @@ describe('the read lane', () => {
       [...credentials(seed, { store: 'nope' }), id],
     ] as [string, string][][]) {
       const { tookLane } = await both(served, { headers });
+      expect(tookLane).toBe(true);
+    }
+    for (const headers of [v1Credentials(seed), v1Credentials(seed, { password: 'wrong' })]) {
+      const { tookLane } = await both(served, { path: '/v1/menu?limit=2', headers: [...headers, id] });
       expect(tookLane).toBe(true);
     }
     const counted = async (target: Served) => {

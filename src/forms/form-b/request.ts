@@ -1,7 +1,8 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { ServiceError } from '../../services/errors.js';
+import { hasBody } from '../common/has-body.js';
 import type { RequestCredentials } from '../form.js';
 
 /** The longest secret the route schema accepts (its maxLength, in characters). */
@@ -71,12 +72,6 @@ export function refuseRepeatedCredentialHeaders(
     return;
   }
   next();
-}
-
-/** Whether a request says it has a body. */
-function hasBody(headers: IncomingHttpHeaders): boolean {
-  const length = headers['content-length'];
-  return (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
 }
 
 /**

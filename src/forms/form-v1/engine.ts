@@ -1,185 +1,20 @@
 import { createHash } from 'node:crypto';
 import { sameCanonical } from '../../domain/canonical.js';
 import type { MenuItem } from '../../domain/item.js';
-import { headlinePotency } from '../../domain/item-reads.js';
-import { type PricedItemRecord, pricedItemRecord } from '../../domain/priced-item.js';
 import type { MenuPricing } from '../../domain/special-pricing.js';
 import { encodeCursor, type Position, type SortValue } from './cursor.js';
 import type { Facet, MenuQuery, SortKey } from './query.js';
 import { orderKey } from './query.js';
-import { SearchIndex } from './search-index.js';
+import { latestChange, matches, type Row, rowOf, wordsOf } from './rows.js';
+import { type ChangedWords, SearchIndex } from './search-index.js';
+
+export { fold, matches, type Row, rowOf, wordsOf } from './rows.js';
 
 /**
  * The query engine of `/v1/menu`: one index per menu (built once from the items the menu reader keeps,
  * so a warm menu is queried without reading the database), then each query a filter, a sort and a
  * keyset page over it.
  */
-
-/** A potency range, as filters compare it. */
-interface Range {
-  min: number;
-  max: number;
-}
-
-/** One item as queries see it: its v1 record and JSON, and the values filters and sorts read. */
-export interface Row {
-  id: number;
-  record: PricedItemRecord;
-  /** The point of sale's id ("" when none), for `/v1/menu/ext:<external_id>`. */
-  externalId: string;
-  /** The record's JSON, made once per menu. */
-  json: string;
-  name: string;
-  brand: string;
-  productType: string;
-  strainType: string | null;
-  tags: readonly string[];
-  effects: readonly string[];
-  /** The headline potency in percent by weight, as a range; null when there is none in percent. */
-  thc: Range | null;
-  cbd: Range | null;
-  /**
-   * The total in mg per package: the headline of the lab values in mg on the package basis, else
-   * total_thc or total_cbd as written (milligrams); null when neither is known.
-   */
-  thcMg: Range | null;
-  cbdMg: Range | null;
-  /** The effective prices (under the specials now) of the entries: adult-use, and medical where set. */
-  recPrices: readonly number[];
-  medPrices: readonly number[];
-  /** Whether some entry's adult-use (rec) or medical (med) price is lowered by a special now. */
-  recSpecial: boolean;
-  medSpecial: boolean;
-  /** The lowest effective adult-use price per gram of the entries with a weight. */
-  pricePerGram: number | null;
-  inStock: boolean;
-  staffPick: boolean;
-  active: boolean;
-  /** The latest change of a price entry (ISO time), or "" when none is known. */
-  updatedAt: string;
-  /** Folded words, by weight (search-index.ts, WEIGHTS): the name's, then brand and strain, then the rest. */
-  words: readonly (readonly string[])[];
-}
-
-/** Text as search compares it: no accents, lower case. */
-export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
-export function wordsOf(text: string): string[] {
-  return fold(text)
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== '');
-}
-
-type Headline = PricedItemRecord['potency']['thc'];
-
-function inUnit(headline: Headline, unit: string): Range | null {
-  return headline && headline.unit === unit ? { min: headline.min, max: headline.max } : null;
-}
-
-/** The headline potency of the lab values in mg per package (an edible's 100 mg), by the read's rule. */
-function perPackage(item: MenuItem) {
-  return headlinePotency(
-    item.cannabinoids.filter((analyte) => analyte.unit === 'mg' && analyte.basis === 'package'),
-  );
-}
-
-const written = (milligrams: number | null): Range | null =>
-  milligrams === null ? null : { min: milligrams, max: milligrams };
-
-/** A price per gram to the cent, as the read's price_per_gram is. */
-const perGram = (price: number, grams: number) => Math.round((price / grams) * 100) / 100;
-
-/** The latest change of the item's price entries (ISO times compare as text), or "". */
-function latestChange(item: MenuItem): string {
-  let latest = '';
-  for (const price of item.prices) if ((price.updatedAt ?? '') > latest) latest = price.updatedAt ?? '';
-  return latest;
-}
-
-export function rowOf(item: MenuItem, pricing: MenuPricing): Row {
-  const record = pricedItemRecord(item, pricing);
-  const perGramPrices = record.prices.flatMap((price) =>
-    price.net_weight_g ? [perGram(price.effective_price, price.net_weight_g)] : [],
-  );
-  const mg = perPackage(item);
-  return {
-    id: record.id,
-    record,
-    externalId: item.externalId,
-    json: JSON.stringify(record),
-    name: fold(record.name),
-    brand: fold(record.brand),
-    productType: record.product_type.toLowerCase(),
-    strainType: record.strain?.type ?? null,
-    tags: record.tags.map(fold),
-    effects: record.effects.map(fold),
-    thc: inUnit(record.potency.thc, '%'),
-    cbd: inUnit(record.potency.cbd, '%'),
-    thcMg: inUnit(mg.thc, 'mg') ?? written(record.total_thc),
-    cbdMg: inUnit(mg.cbd, 'mg') ?? written(record.total_cbd),
-    recPrices: record.prices.map((price) => price.effective_price),
-    medPrices: record.prices.flatMap((price) =>
-      price.effective_med_price === null ? [] : [price.effective_med_price],
-    ),
-    recSpecial: record.prices.some((price) => price.special !== null),
-    medSpecial: record.prices.some((price) => price.med_special !== null),
-    pricePerGram: perGramPrices.length > 0 ? Math.min(...perGramPrices) : null,
-    inStock: record.prices.some((price) => price.stock === null || price.stock > 0),
-    staffPick: record.staff_pick,
-    active: record.active,
-    updatedAt: latestChange(item),
-    words: [
-      wordsOf(record.name),
-      [...wordsOf(record.brand), ...wordsOf(record.strain?.name ?? '')],
-      [record.description, ...record.tags, ...record.effects, ...record.flavors].flatMap(wordsOf),
-    ],
-  };
-}
-
-const overlaps = (potency: Range | null, min?: number, max?: number) =>
-  min === undefined && max === undefined
-    ? true
-    : potency !== null &&
-      (min === undefined || potency.max >= min) &&
-      (max === undefined || potency.min <= max);
-
-/** Whether an item passes every filter of the query (all of them; within one filter, any value). */
-export function matches(row: Row, query: MenuQuery): boolean {
-  if (query.active === 'true' && !row.active) return false;
-  if (query.active === 'false' && row.active) return false;
-  if (query.ids.length > 0 && !query.ids.includes(row.id)) return false;
-  if (
-    query.productTypes.length > 0 &&
-    !query.productTypes.some((type) => type.toLowerCase() === row.productType)
-  )
-    return false;
-  if (query.brands.length > 0 && !query.brands.some((brand) => fold(brand) === row.brand)) return false;
-  if (
-    query.strainTypes.length > 0 &&
-    (row.strainType === null || !query.strainTypes.includes(row.strainType))
-  )
-    return false;
-  if (query.tags.length > 0 && !query.tags.some((tag) => row.tags.includes(fold(tag)))) return false;
-  if (query.effects.length > 0 && !query.effects.some((effect) => row.effects.includes(fold(effect))))
-    return false;
-  const mg = query.potencyUnit === 'mg';
-  if (!overlaps(mg ? row.thcMg : row.thc, query.thcMin, query.thcMax)) return false;
-  if (!overlaps(mg ? row.cbdMg : row.cbd, query.cbdMin, query.cbdMax)) return false;
-  if (query.onSpecial && !(query.menuType === 'med' ? row.medSpecial : row.recSpecial)) return false;
-  if (query.priceMin !== undefined || query.priceMax !== undefined) {
-    const prices = query.menuType === 'med' ? row.medPrices : row.recPrices;
-    const inRange = (price: number) =>
-      (query.priceMin === undefined || price >= query.priceMin) &&
-      (query.priceMax === undefined || price <= query.priceMax);
-    if (!prices.some(inRange)) return false;
-  }
-  if (query.inStock && !row.inStock) return false;
-  if (query.staffPick && !row.staffPick) return false;
-  if (query.updatedSince !== undefined && !(row.updatedAt > query.updatedSince)) return false;
-  return true;
-}
 
 /** The value an item is sorted by (null: it has none, and comes last in either direction). */
 export function sortValue(row: Row, key: SortKey | undefined, query: MenuQuery, score: number): SortValue {
@@ -268,33 +103,78 @@ export interface BuiltFrom {
   index: MenuIndex;
 }
 
+/**
+ * What a menu version changed from the one before it: the ids whose earlier rows are gone (changed or
+ * removed), the rows made anew, and the earlier version's kept results, which a query of this version
+ * patches instead of filtering and sorting the whole menu again.
+ */
+interface Carried {
+  results: ReadonlyMap<string, Result>;
+  gone: ReadonlySet<number>;
+  made: readonly Row[];
+}
+
+/** Past this many changed rows a query result is made anew, not patched (each patch copies the list). */
+const MOST_PATCHED_ROWS = 256;
+
 /** One menu's rows and the results of its recent queries (a few, the most recent kept). */
 export class MenuIndex {
   private readonly results = new Map<string, Result>();
   /** Built the first time a query has `q`: most menu versions are never searched. */
   private searchIndex?: SearchIndex;
 
-  constructor(readonly rows: readonly Row[]) {}
+  constructor(
+    readonly rows: readonly Row[],
+    private readonly carried?: Carried,
+    /** The version before's search index and the rows whose words changed since (same positions): patched when asked. */
+    private earlierSearch?: { index: SearchIndex; changes: ChangedWords[] },
+  ) {}
 
   /**
    * The index of a menu version. With the version before (`previous`: its items, pricing and index), an
-   * item equal to its earlier self, priced alike, keeps its row: a one-item change builds one row, not
-   * the menu's thousands (the store still reads every item: the live feed leaves inactive items' changes
-   * out, so it cannot tell the menu reader which of them changed).
+   * item equal to its earlier self, priced alike, keeps its row (the same object, after a patched read:
+   * see patchMenu), so a one-item change builds one row, not the menu's thousands; and the earlier
+   * version's query results are patched with the changed rows when asked for.
    */
   static of(items: readonly MenuItem[], pricing: MenuPricing, previous?: BuiltFrom): MenuIndex {
-    const before = new Map<number, number>();
-    if (previous && previous.pricing.print === pricing.print)
-      for (const [at, item] of previous.items.entries()) before.set(item.id, at);
+    if (!previous || previous.pricing.print !== pricing.print)
+      return new MenuIndex(items.map((item) => rowOf(item, pricing)));
+    const earlierItems = previous.items;
+    const earlierRows = previous.index.rows;
+    const kept = new Uint8Array(earlierItems.length);
+    const made: Row[] = [];
+    // Rows made in the place of their earlier selves (by position): what the search index patches.
+    const changes: ChangedWords[] = [];
+    // Both lists are ordered by id: one walk pairs each item with its earlier self.
+    let at = 0;
+    const rows = items.map((item, position) => {
+      while (at < earlierItems.length && earlierItems[at]!.id < item.id) at++;
+      const earlier = earlierItems[at];
+      if (
+        earlier?.id === item.id &&
+        (earlier === item || (sameCanonical(earlier, item) && latestChange(earlier) === latestChange(item)))
+      ) {
+        kept[at] = 1;
+        return earlierRows[at]!;
+      }
+      const row = rowOf(item, pricing);
+      made.push(row);
+      if (at === position && earlier?.id === item.id)
+        changes.push({ row: position, before: earlierRows[at]!.words, after: row.words });
+      return row;
+    });
+    const gone = new Set<number>();
+    for (const [index, row] of earlierRows.entries()) if (kept[index] === 0) gone.add(row.id);
+    const searched = previous.index.searchIndex;
+    // The same items in the same places, a few of them changed: the search index is patched, not built.
+    const samePlaces =
+      items.length === earlierItems.length &&
+      changes.length === made.length &&
+      made.length <= MOST_PATCHED_ROWS;
     return new MenuIndex(
-      items.map((item) => {
-        const at = before.get(item.id);
-        const earlier = at === undefined ? undefined : previous!.items[at]!;
-        const row = at === undefined ? undefined : previous!.index.rows[at];
-        return earlier && row && sameCanonical(earlier, item) && latestChange(earlier) === latestChange(item)
-          ? row
-          : rowOf(item, pricing);
-      }),
+      rows,
+      { results: previous.index.results, gone, made },
+      searched && samePlaces ? { index: searched, changes } : undefined,
     );
   }
 
@@ -311,6 +191,49 @@ export class MenuIndex {
     if (kept) return kept;
     const sort = effectiveSort(query);
     const words = query.q ? wordsOf(query.q) : [];
+    const earlier = words.length === 0 ? this.carried?.results.get(key) : undefined;
+    const result = earlier ? this.patched(earlier, query, sort) : this.made(query, sort, words);
+    if (this.results.size >= 64) this.results.delete(this.results.keys().next().value!);
+    this.results.set(key, result);
+    return result;
+  }
+
+  /**
+   * The earlier version's result of a query without `q`, with the changed rows taken out and those
+   * that match put in their places: the same list a filter and sort of the whole menu makes, since
+   * the order (value, then id) is total.
+   */
+  private patched(earlier: Result, query: MenuQuery, sort: SortKey | undefined): Result {
+    const { gone, made } = this.carried!;
+    if (gone.size + made.length > MOST_PATCHED_ROWS) return this.made(query, sort, []);
+    const ranked =
+      gone.size === 0 ? [...earlier.ranked] : earlier.ranked.filter((entry) => !gone.has(entry.row.id));
+    for (const row of made) {
+      if (!matches(row, query)) continue;
+      const entry = { row, value: sortValue(row, sort, query, 0) };
+      let low = 0;
+      let high = ranked.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        const other = ranked[middle]!;
+        if (compareKeys(other.value, other.row.id, entry.value, row.id, query.descending) < 0)
+          low = middle + 1;
+        else high = middle;
+      }
+      ranked.splice(low, 0, entry);
+    }
+    const facets =
+      query.facets.length === 0
+        ? earlier.facets
+        : facetsOf(
+            ranked.map((entry) => entry.row),
+            query.facets,
+          );
+    return { ranked, facets };
+  }
+
+  /** A query's result made from the whole menu: filtered (or searched), then sorted. */
+  private made(query: MenuQuery, sort: SortKey | undefined, words: readonly string[]): Result {
     const ranked: Ranked[] = [];
     const filtered: Row[] = [];
     const keep = (row: Row, score: number) => {
@@ -319,17 +242,17 @@ export class MenuIndex {
       ranked.push({ row, value: sortValue(row, sort, query, score) });
     };
     if (words.length > 0) {
-      this.searchIndex ??= new SearchIndex(this.rows.map((row) => row.words));
+      this.searchIndex ??=
+        this.earlierSearch?.index.patched(this.earlierSearch.changes) ??
+        new SearchIndex(this.rows.map((row) => row.words));
+      this.earlierSearch = undefined;
       const found = this.searchIndex.search(words);
       for (const [index, at] of found.rows.entries()) keep(this.rows[at]!, found.scores[index]!);
     } else for (const row of this.rows) keep(row, 0);
     if (sort !== undefined) {
       ranked.sort((a, b) => compareKeys(a.value, a.row.id, b.value, b.row.id, query.descending));
     }
-    const result: Result = { ranked, facets: facetsOf(filtered, query.facets) };
-    if (this.results.size >= 64) this.results.delete(this.results.keys().next().value!);
-    this.results.set(key, result);
-    return result;
+    return { ranked, facets: facetsOf(filtered, query.facets) };
   }
 }
 

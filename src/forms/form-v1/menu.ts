@@ -4,7 +4,7 @@ import { cursorOf } from '../../services/menu-feed.js';
 import type { PricedMenu } from '../../services/menu-reader.js';
 import type { Representation, SnapshotView } from '../../services/menu-snapshots.js';
 import { encodedOf, identityOf } from '../../services/snapshots/codings.js';
-import { negotiateEncoding } from '../../services/snapshots/encoding.js';
+import { type Encoding, negotiateEncoding } from '../../services/snapshots/encoding.js';
 import { andThen } from '../../util/maybe-promise.js';
 import type { FormContext, FormMenu } from '../form.js';
 import { decodeCursor, type Position } from './cursor.js';
@@ -95,6 +95,11 @@ const versionGone = () =>
 export function v1Menu({ menus, peers }: FormContext): FormMenu {
   const pinned = new PinnedMenus<Kept>();
   const latest = new Map<number, BuiltFrom>();
+  /**
+   * The view of each parameters object: the read lane hands the same (frozen) object for the same
+   * request line, so that a kept answer is found without parsing the query again.
+   */
+  const views = new WeakMap<Readonly<Record<string, unknown>>, SnapshotView>();
 
   /**
    * The menu version a page is read from: the current one, unless the cursor's version was another
@@ -112,18 +117,23 @@ export function v1Menu({ menus, peers }: FormContext): FormMenu {
    * The answer kept with the menu for `key` in the coding asked for, made by `build` when not kept;
    * `choose` picks the menu version (the current one when left out).
    */
-  const answer =
-    (
-      key: string,
-      build: (menu: Kept) => Representation,
-      choose: (dispensaryId: number, current: Kept) => Kept = (_id, current) => current,
-    ) =>
-    (dispensaryId: number, acceptEncoding?: string | string[]) =>
-      andThen(menus.priced(dispensaryId), (priced) => {
+  const answer = (
+    key: string,
+    build: (menu: Kept) => Representation,
+    choose: (dispensaryId: number, current: Kept) => Kept = (_id, current) => current,
+  ) => {
+    // Made once per view, not per read: a query's key is long, and a new string is hashed anew.
+    const keys: Readonly<Record<Encoding, string>> = {
+      identity: `identity|${key}`,
+      gzip: `gzip|${key}`,
+      br: `br|${key}`,
+    };
+    return (dispensaryId: number, acceptEncoding?: string | string[]) =>
+      andThen(menus.pricedKept(dispensaryId), (priced) => {
         const menu = choose(dispensaryId, keptOf(latest, dispensaryId, priced));
         const encoding = negotiateEncoding(acceptEncoding);
         const { answers } = menu;
-        const answerKey = `${encoding}|${key}`;
+        const answerKey = keys[encoding];
         const found = answers.get(answerKey);
         if (found) return found;
         const plain = build(menu);
@@ -139,6 +149,7 @@ export function v1Menu({ menus, peers }: FormContext): FormMenu {
         if (coded instanceof Promise) coded.catch(() => answers.delete(answerKey));
         return coded;
       });
+  };
   /** A page of the query from this version; `after`: the cursor's position. */
   const pageFrom = (
     parameters: Readonly<Record<string, unknown>>,
@@ -161,6 +172,8 @@ export function v1Menu({ menus, peers }: FormContext): FormMenu {
     schema: V1MenuSchema,
     itemSchema: V1ItemSchema,
     view: (parameters): SnapshotView => {
+      const known = views.get(parameters);
+      if (known) return known;
       const query = parseMenuQuery(parameters, FIELD_NAMES);
       const after = query.cursor === undefined ? undefined : decodeCursor(orderKey(query), query.cursor);
       const read = pageFrom(parameters, query, after, (dispensaryId, current) => {
@@ -170,10 +183,12 @@ export function v1Menu({ menus, peers }: FormContext): FormMenu {
           pinned.pin(dispensaryId, versionOf(menu), menu, menu.index.rows.length);
         return menu;
       });
-      return {
+      const view: SnapshotView = {
         name: 'v1:menu',
         read: after && peers ? readOrAskPeers(read, peers, after.version, parameters) : read,
       };
+      views.set(parameters, view);
+      return view;
     },
     item: (ref): SnapshotView => ({
       name: 'v1:item',

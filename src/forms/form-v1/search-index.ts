@@ -14,8 +14,60 @@ interface Postings {
   weights: Uint8Array;
 }
 
+/** A built index's parts, shared by the index patched from it (see SearchIndex.patched). */
+interface Parts {
+  postings: Map<string, Postings>;
+  terms: string[];
+  /** The menu's items. */
+  size: number;
+}
+
+/** One item's folded words by group (name; brand and strain; the rest), as WEIGHTS orders them. */
+type Groups = readonly (readonly string[])[];
+
+/** An item whose words changed, by its position (which did not change). */
+export interface ChangedWords {
+  row: number;
+  before: Groups;
+  after: Groups;
+}
+
+/** The weight of each word of an item: that of the heaviest group it is in. */
+function weightsOf(groups: Groups): Map<string, number> {
+  const weights = new Map<string, number>();
+  groups.forEach((group, at) => {
+    const weight = WEIGHTS[at] ?? 0;
+    for (const word of group) weights.set(word, Math.max(weights.get(word) ?? 0, weight));
+  });
+  return weights;
+}
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The postings of a word with the changed rows' entries taken out and `added` (row, weight) put in. */
+function repost(earlier: Postings | undefined, changed: ReadonlySet<number>, added: [number, number][]) {
+  const rows: number[] = [];
+  const weights: number[] = [];
+  added.sort((a, b) => a[0] - b[0]);
+  let next = 0;
+  const take = () => {
+    const [row, weight] = added[next++]!;
+    rows.push(row);
+    weights.push(weight);
+  };
+  for (let at = 0; at < (earlier?.rows.length ?? 0); at++) {
+    const row = earlier!.rows[at]!;
+    while (next < added.length && added[next]![0] < row) take();
+    if (changed.has(row)) continue;
+    rows.push(row);
+    weights.push(earlier!.weights[at]!);
+  }
+  while (next < added.length) take();
+  return rows.length === 0 ? undefined : { rows: Int32Array.from(rows), weights: Uint8Array.from(weights) };
+}
+
 export class SearchIndex {
-  private readonly postings = new Map<string, Postings>();
+  private readonly postings: Map<string, Postings>;
   /** Every word of the menu, in code-unit order (as startsWith compares). */
   private readonly terms: string[];
   /** Per search, reused: the best score of the word at hand, and the sum and count of words found. */
@@ -23,8 +75,20 @@ export class SearchIndex {
   private readonly score: Int32Array;
   private readonly found: Int32Array;
 
-  /** `words[row]` are that row's folded words by group, as WEIGHTS orders them. */
-  constructor(words: readonly (readonly (readonly string[])[])[]) {
+  /**
+   * `words[row]` are that row's folded words by group, as WEIGHTS orders them; or an index's parts
+   * (see `patched`).
+   */
+  constructor(words: readonly Groups[] | Parts) {
+    if ('postings' in words) {
+      this.postings = words.postings;
+      this.terms = words.terms;
+      this.best = new Int32Array(words.size);
+      this.score = new Int32Array(words.size);
+      this.found = new Int32Array(words.size);
+      return;
+    }
+    this.postings = new Map();
     const building = new Map<string, { rows: number[]; weights: number[] }>();
     words.forEach((groups, row) => {
       groups.forEach((group, at) => {
@@ -48,10 +112,46 @@ export class SearchIndex {
     });
     for (const [word, list] of building)
       this.postings.set(word, { rows: Int32Array.from(list.rows), weights: Uint8Array.from(list.weights) });
-    this.terms = [...building.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.terms = [...building.keys()].sort(byCodeUnits);
     this.best = new Int32Array(words.length);
     this.score = new Int32Array(words.length);
     this.found = new Int32Array(words.length);
+  }
+
+  /**
+   * This index after some items' words changed (the items the same, in the same order): only the
+   * postings of their words are made anew, the others shared. It answers as an index built afresh.
+   */
+  patched(changes: readonly ChangedWords[]): SearchIndex {
+    const changed = new Set(changes.map((change) => change.row));
+    const added = new Map<string, [number, number][]>();
+    const touched = new Set<string>();
+    for (const change of changes) {
+      for (const group of change.before) for (const word of group) touched.add(word);
+      for (const [word, weight] of weightsOf(change.after)) {
+        touched.add(word);
+        const list = added.get(word) ?? [];
+        list.push([change.row, weight]);
+        added.set(word, list);
+      }
+    }
+    const postings = new Map(this.postings);
+    const gone = new Set<string>();
+    const come: string[] = [];
+    for (const word of touched) {
+      const earlier = this.postings.get(word);
+      const now = repost(earlier, changed, added.get(word) ?? []);
+      if (now) postings.set(word, now);
+      else postings.delete(word);
+      if (earlier && !now) gone.add(word);
+      if (!earlier && now) come.push(word);
+    }
+    let terms = this.terms;
+    if (gone.size > 0 || come.length > 0) {
+      terms = terms.filter((term) => !gone.has(term));
+      for (const word of come.sort(byCodeUnits)) terms.splice(firstAtLeast(terms, word), 0, word);
+    }
+    return new SearchIndex({ postings, terms, size: this.best.length });
   }
 
   /**
@@ -78,7 +178,7 @@ export class SearchIndex {
       const exact = this.postings.get(word);
       if (exact) add(exact, 2);
       if (index === words.length - 1) {
-        for (let at = this.firstAtLeast(word); at < this.terms.length; at++) {
+        for (let at = firstAtLeast(this.terms, word); at < this.terms.length; at++) {
           const term = this.terms[at]!;
           if (!term.startsWith(word)) break;
           if (term !== word) add(this.postings.get(term)!, 1);
@@ -100,16 +200,16 @@ export class SearchIndex {
     }
     return { rows, scores };
   }
+}
 
-  /** The position of the first term not before `word`. */
-  private firstAtLeast(word: string): number {
-    let low = 0;
-    let high = this.terms.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.terms[middle]! < word) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+/** The position of the first of the (sorted) terms not before `word`. */
+function firstAtLeast(terms: readonly string[], word: string): number {
+  let low = 0;
+  let high = terms.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (terms[middle]! < word) low = middle + 1;
+    else high = middle;
   }
+  return low;
 }

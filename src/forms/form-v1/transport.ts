@@ -1,14 +1,19 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { Compile } from 'typebox/compile';
 import { ServiceError } from '../../services/errors.js';
-import type { FormTransport, RequestCredentials } from '../form.js';
+import { hasBody } from '../common/has-body.js';
+import type { FormTransport, PlainRead, RequestCredentials } from '../form.js';
+import { V1_MENU_PARAMETERS } from './parameters.js';
 
 /** The longest secret the other forms accept (characters); a Basic pair holds two of them. */
 const LONGEST_SECRET = 256;
+const LONGEST_AUTHORIZATION = 16 + Math.ceil(((2 * LONGEST_SECRET + 1) * 4) / 3) * 2;
 
 export const V1RequestHeaders = Type.Object({
   authorization: Type.String({
-    maxLength: 16 + Math.ceil(((2 * LONGEST_SECRET + 1) * 4) / 3) * 2,
+    maxLength: LONGEST_AUTHORIZATION,
     description: 'HTTP Basic with the API credential: Basic base64(username:password), as curl -u sends it.',
   }),
   'dispensary-token': Type.String({
@@ -34,6 +39,93 @@ export function basicCredentials(header: string): { username: string; password: 
   if (colon < 0) throw malformed();
   return { username: pair.slice(0, colon), password: pair.slice(colon + 1) };
 }
+
+/** `/v1/menu`'s query parameters as the route's schema checks them (the read lane's test). */
+const menuParameters = Compile(Type.Object(V1_MENU_PARAMETERS));
+const MENU_PARAMETER_NAMES = new Set(Object.keys(V1_MENU_PARAMETERS));
+/** A query string every parser reads alike: no characters but these (`+` a space, `%XX` escapes). */
+const PLAIN_QUERY = /^[A-Za-z0-9_.,:~%+=&-]+$/;
+/** Printable ASCII: a value whose length every schema checker counts alike. */
+const PLAIN_VALUE = /^[\x20-\x7e]*$/;
+
+/**
+ * The query of a `/v1/menu` request as Fastify parses it (a repeated parameter an array), when it is
+ * plain: known names, plain values, each passing the route's schema; else undefined.
+ */
+function plainParameters(url: string): Record<string, string | string[]> | undefined {
+  const parameters: Record<string, string | string[]> = {};
+  const at = url.indexOf('?');
+  if (at < 0) return parameters;
+  const text = url.slice(at + 1);
+  if (!PLAIN_QUERY.test(text)) return undefined;
+  for (const pair of text.split('&')) {
+    const equals = pair.indexOf('=');
+    const name = pair.slice(0, equals);
+    if (equals <= 0 || !MENU_PARAMETER_NAMES.has(name)) return undefined;
+    let value: string;
+    try {
+      value = decodeURIComponent(pair.slice(equals + 1).replaceAll('+', ' '));
+    } catch {
+      return undefined;
+    }
+    if (!PLAIN_VALUE.test(value)) return undefined;
+    const earlier = parameters[name];
+    parameters[name] =
+      earlier === undefined ? value : Array.isArray(earlier) ? [...earlier, value] : [earlier, value];
+  }
+  return menuParameters.Check(parameters) ? parameters : undefined;
+}
+
+/** How many request lines' parameters are kept: the same few queries make most of the reads. */
+const KEPT_QUERIES = 512;
+/** Longer request lines (a paging's, with its cursor) are parsed each time, not kept. */
+const LONGEST_KEPT_URL = 512;
+/** The parameters of each request line read lately (null: not plain), the same object each time. */
+const keptQueries = new Map<string, Readonly<Record<string, unknown>> | null>();
+
+/** plainParameters of a request line, kept: parsing and checking the query is most of a kept answer's cost. */
+function keptParameters(url: string): Readonly<Record<string, unknown>> | undefined {
+  if (url.length > LONGEST_KEPT_URL) return plainParameters(url);
+  let parameters = keptQueries.get(url);
+  if (parameters === undefined) {
+    parameters = plainParameters(url) ?? null;
+    if (keptQueries.size >= KEPT_QUERIES) keptQueries.clear();
+    keptQueries.set(url, parameters && Object.freeze(parameters));
+  }
+  return parameters ?? undefined;
+}
+
+/**
+ * Form v1's plain menu read (the read lane, src/http/pipeline/read-lane.ts): `GET /v1/menu` with
+ * Basic credentials and a Dispensary-Token the route's schema accepts, no body, and a plain query.
+ */
+const plainRead: PlainRead<{
+  credentials: RequestCredentials;
+  parameters: Readonly<Record<string, unknown>>;
+}> = {
+  takesQuery: true,
+  recognise: (request: IncomingMessage) => {
+    const { authorization, 'dispensary-token': token } = request.headers;
+    if (
+      typeof authorization !== 'string' ||
+      authorization.length > LONGEST_AUTHORIZATION ||
+      typeof token !== 'string' ||
+      token.length > LONGEST_SECRET ||
+      hasBody(request.headers)
+    )
+      return undefined;
+    const parameters = keptParameters(request.url ?? '');
+    if (!parameters) return undefined;
+    try {
+      return { credentials: { ...basicCredentials(authorization), token }, parameters };
+    } catch {
+      // Malformed credentials: the route says what is wrong.
+      return undefined;
+    }
+  },
+  credentials: (plain) => plain.credentials,
+  parameters: (plain) => plain.parameters,
+};
 
 /** Form v1: GET under /v1, the credential as HTTP Basic and the token in Dispensary-Token; ETags. */
 export const v1Transport: FormTransport = {
@@ -74,4 +166,5 @@ export const v1Transport: FormTransport = {
   },
   queryParameters: (parameters) => Object.keys(parameters),
   parameters: (request) => request.query as Record<string, unknown>,
+  plainRead,
 };

@@ -28,15 +28,17 @@ import { representationHeaders } from './snapshot-reply.js';
 
 /**
  * The read lane: the most frequent requests of all, plain menu reads (each form's `/menu` that its
- * transport declares a plain read for: Form B `GET /menu`, Form A `POST /menu`), answered on the
+ * transport declares a plain read for: Form B `GET /menu`, Form A `POST /menu`, Form v1 `GET /v1/menu`
+ * with its query), answered on the
  * server's `request` event before Fastify routes them, with the same rules in the same order (the
  * address bucket, the access check and the credential's bucket, the snapshot, the standard headers,
  * the metrics and the request line), each a function Fastify's hooks call too. Routing, the hook
  * chain, body parsing, the reply object and its serializers cost more than the rest of such a read
  * (bench/PROFILE.md, round eight); the lane pays for none of them.
  *
- * It takes only requests it can answer exactly as Fastify would: `/menu` without a query, while the
- * app is neither draining nor cut off from its database, that the form's plain read recognises
+ * It takes only requests it can answer exactly as Fastify would: the form's menu path (without a
+ * query, unless the form's plain read takes one), while the app is neither draining nor cut off from
+ * its database, that the form's plain read recognises
  * (PlainRead in src/forms/form.ts). Anything else goes to Fastify (a body the lane has read is handed
  * to it as it came), nothing counted yet, which answers it or refuses it with its message. Once the
  * lane has counted a request it answers it, refusals and failures included. Off with CORS, whose
@@ -63,13 +65,13 @@ export interface ReadLaneOptions {
 /** A form the lane serves: its transport's plain read and ways (method, validators), and its menu. */
 export interface LaneForm {
   method: 'GET' | 'POST';
+  /** The path of its menu route (`/menu`, `/v1/menu`), as the metrics and the request line name it. */
+  path: string;
   /** The form's answers carry validators (ETag, 304 for If-None-Match). */
   validators: boolean;
   read: PlainRead;
   menu: FormMenu;
 }
-
-const ROUTE = '/menu';
 
 /** What the lane knows of a request it answers: what the rate limits and the access check note on it. */
 class LaneRequest implements GrantedRequest {
@@ -79,6 +81,8 @@ class LaneRequest implements GrantedRequest {
 
   constructor(
     readonly method: 'GET' | 'POST',
+    /** Its form's menu route. */
+    readonly route: string,
     /** Its form's answers carry validators. */
     readonly validators: boolean,
     readonly ip: string,
@@ -177,16 +181,15 @@ const addField: HeaderSetter<string[]> = (fields, name, value) => {
   fields.push(name, value);
 };
 
-/** The form whose plain read each method is (two forms cannot share a method: they share the path). */
-function formsByMethod(forms: readonly LaneForm[]): Partial<Record<'GET' | 'POST', LaneForm>> {
-  const byMethod: Partial<Record<'GET' | 'POST', LaneForm>> = {};
+/** The form whose plain read each method and path is (`GET /v1/menu`). */
+function formsByRoute(forms: readonly LaneForm[]): Map<string, LaneForm> {
+  const byRoute = new Map<string, LaneForm>();
   for (const form of forms) {
-    if (byMethod[form.method]) {
-      throw new Error(`read lane: two forms declare a plain ${form.method} read of ${ROUTE}`);
-    }
-    byMethod[form.method] = form;
+    const route = `${form.method} ${form.path}`;
+    if (byRoute.has(route)) throw new Error(`read lane: two forms declare a plain read of ${route}`);
+    byRoute.set(route, form);
   }
-  return byMethod;
+  return byRoute;
 }
 
 /** The lane as a function: true when it took the request (and answers it), false to leave it to Fastify. */
@@ -194,7 +197,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
   const { access, metrics, log, rateLimits, countCredential, bodyLimit } = options;
   const address = rateLimits?.address;
   const limiter = rateLimits?.limiter;
-  const { GET: get, POST: post } = formsByMethod(options.forms);
+  const byRoute = formsByRoute(options.forms);
 
   function answer(
     counted: LaneRequest,
@@ -237,7 +240,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
       const retryAfter = retryAfterOf(result);
       if (retryAfter !== undefined) set('retry-after', String(retryAfter));
       set('content-type', 'application/json; charset=utf-8');
-      countAuthFailure(metrics, result.code, ROUTE);
+      countAuthFailure(metrics, result.code, counted.route);
     } else {
       status = representationHeaders(result, counted.validators, request.headers['if-none-match'], set);
       if (status === 200) body = result.body;
@@ -247,7 +250,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
     if (body) set('content-length', String(body.length));
     response.writeHead(status, fields);
     response.end(body);
-    recordAnswer(metrics, counted, ROUTE, status, performance.now() - counted.started, log);
+    recordAnswer(metrics, counted, counted.route, status, performance.now() - counted.started, log);
   }
 
   /** Answers a request the lane took: at once when everything is in memory, else when it is ready. */
@@ -292,6 +295,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
   const laneRequest = (form: LaneForm, request: IncomingMessage, started: number) =>
     new LaneRequest(
       form.method,
+      form.path,
       form.validators,
       options.clientAddress(request),
       requestIdOf(request.headers['x-request-id']),
@@ -310,7 +314,13 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
   ): boolean {
     const plain = form.read.recognise(request, body);
     if (plain === undefined) return false;
-    const view = form.menu.view(form.read.parameters(plain));
+    let view: SnapshotView;
+    try {
+      view = form.menu.view(form.read.parameters(plain));
+    } catch {
+      // Parameters the menu refuses (a bad value, a cursor of another query): the route says why.
+      return false;
+    }
     serve(request, response, laneRequest(form, request, started), form.read.credentials(plain), view);
     return true;
   }
@@ -331,11 +341,12 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
   }
 
   return (request, response) => {
+    const url = request.url ?? '';
+    const query = url.indexOf('?');
+    const form = byRoute.get(`${request.method} ${query < 0 ? url : url.slice(0, query)}`);
     // A request waiting for 100 Continue is Fastify's: it alone knows the route's body limit.
-    if (request.url !== ROUTE || !options.open() || awaitsContinue(request)) return false;
-    const method = request.method;
-    const form = method === 'GET' ? get : method === 'POST' ? post : undefined;
-    if (form === undefined) return false;
+    if (form === undefined || (query >= 0 && !form.read.takesQuery) || !options.open()) return false;
+    if (awaitsContinue(request)) return false;
     if (form.read.announcesBody) {
       if (!form.read.announcesBody(request.headers, bodyLimit)) return false;
       readBody(form, request, response);

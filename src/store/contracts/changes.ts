@@ -9,9 +9,15 @@ export interface Change {
   seq: number;
   kind: ChangeKind;
   dispensaryId: number | null;
-  /** For credential changes, the username. */
+  /** For credential changes, the username; for menu changes, INACTIVE_ITEMS_CHANGED or null. */
   subject: string | null;
 }
+
+/**
+ * The subject of a menu change notice whose write changed an item the live feed does not name: an
+ * inactive item written, its stock set, or deleted (what reads every item, Form v1, reads those again).
+ */
+export const INACTIVE_ITEMS_CHANGED = 'inactive-items';
 
 /** The change notices every recorded write leaves, for other processes' caches. */
 export interface ChangeRepository {

@@ -25,6 +25,14 @@ export interface MenuRepository {
     dispensaryId: number,
     after: number,
   ): Promise<{ itemIds: number[]; items: MenuItem[]; cursor: number } | undefined>;
+  /**
+   * readChangedSince, with every inactive item as it is now (`inactive`, ordered by id) read in the
+   * same snapshot: the feed names no change of an inactive item.
+   */
+  readPatchSince(
+    dispensaryId: number,
+    after: number,
+  ): Promise<{ itemIds: number[]; items: MenuItem[]; inactive: MenuItem[]; cursor: number } | undefined>;
   /** The ids of the items with these external_ids (those that exist), by external_id. */
   idsByExternalId(dispensaryId: number, externalIds: readonly string[]): Promise<Map<string, number>>;
   setItemActive(dispensaryId: number, itemId: number, active: boolean, actor?: Actor): Promise<boolean>;

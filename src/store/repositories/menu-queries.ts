@@ -54,6 +54,32 @@ export function menuQueries(
   return [items.orderBy('id').compile(), prices.orderBy('item_id').orderBy('position').compile()] as const;
 }
 
+/** The two ordered queries of a menu read of the dispensary's inactive items (as menuQueries orders them). */
+export function inactiveQueries(db: Kysely<Database>, dispensaryId: number) {
+  const inactive = db
+    .selectFrom('items')
+    .select('id')
+    .where('dispensary_id', '=', dispensaryId)
+    .where('active', '=', 0);
+  return [
+    db
+      .selectFrom('items')
+      .select(MENU_ITEM_COLUMNS)
+      .where('dispensary_id', '=', dispensaryId)
+      .where('active', '=', 0)
+      .orderBy('id')
+      .compile(),
+    db
+      .selectFrom('price_entries')
+      .select(MENU_PRICE_COLUMNS)
+      .where('dispensary_id', '=', dispensaryId)
+      .where('item_id', 'in', inactive)
+      .orderBy('item_id')
+      .orderBy('position')
+      .compile(),
+  ] as const;
+}
+
 /** Whether the item is active; undefined when the dispensary has no such item. */
 export async function isActive(
   trx: Transaction<Database>,

@@ -2,7 +2,7 @@ import type { MenuItem } from '../../domain/item.js';
 import { chunks, type Dialect, idLists, type ReadArrays } from '../dialect.js';
 import { foldMenu } from '../item-folds.js';
 import type { MenuRepository } from '../store.js';
-import { menuQueries } from './menu-queries.js';
+import { inactiveQueries, menuQueries } from './menu-queries.js';
 
 /** The items the feed's changes after a cursor name, and the cursor (the head) they are read at. */
 type ChangedSince = { itemIds: number[]; items: MenuItem[]; cursor: number };
@@ -12,7 +12,8 @@ const CHANGED_SINCE_KEPT = 64;
 
 /** A dispensary's menu as it is read (the snapshots' reads, each one read transaction). */
 export class MenuReads
-  implements Pick<MenuRepository, 'read' | 'readAt' | 'readChangedSince' | 'idsByExternalId'>
+  implements
+    Pick<MenuRepository, 'read' | 'readAt' | 'readChangedSince' | 'readPatchSince' | 'idsByExternalId'>
 {
   /**
    * The last answer of readChangedSince per dispensary and cursor: after a change every list snapshot
@@ -20,7 +21,7 @@ export class MenuReads
    * folded the same items (1,000 rich items at a special's boundary: 30-60 ms of CPU each). Given again
    * while the feed's head is where it was; the items are shared, and read only.
    */
-  private readonly changedSince = new Map<number, { after: number; answer: ChangedSince }>();
+  private readonly lastChangedSince = new Map<number, { after: number; answer: ChangedSince }>();
 
   constructor(protected readonly dialect: Dialect) {}
 
@@ -67,6 +68,32 @@ export class MenuReads
    * pruned, or `after` is past the head (a database restored from an older copy).
    */
   async readChangedSince(dispensaryId: number, after: number): Promise<ChangedSince | undefined> {
+    return this.dialect.readTransaction((readArrays) => this.readChanged(readArrays, dispensaryId, after));
+  }
+
+  /**
+   * readChangedSince with every inactive item as it is now, in the same snapshot: the feed leaves an
+   * inactive item's changes out (it was not in the active menu and is not now), so a menu of every
+   * item read at `after` is brought to the head with both.
+   */
+  async readPatchSince(
+    dispensaryId: number,
+    after: number,
+  ): Promise<(ChangedSince & { inactive: MenuItem[] }) | undefined> {
+    return this.dialect.readTransaction(async (readArrays) => {
+      const changed = await this.readChanged(readArrays, dispensaryId, after);
+      if (!changed) return undefined;
+      const [items, prices] = inactiveQueries(this.dialect.db, dispensaryId);
+      const inactive = foldMenu(await readArrays(items), await readArrays(prices));
+      return { ...changed, inactive };
+    });
+  }
+
+  private async readChanged(
+    readArrays: ReadArrays,
+    dispensaryId: number,
+    after: number,
+  ): Promise<ChangedSince | undefined> {
     const named = this.dialect.db
       .selectFrom('menu_changes')
       .select('item_id')
@@ -75,27 +102,25 @@ export class MenuReads
       .where('seq', '>', after)
       .where('item_id', 'is not', null)
       .compile();
-    return this.dialect.readTransaction(async (readArrays) => {
-      const { head, oldest } = await feedBounds(this.dialect, readArrays);
-      if (after > head || (oldest !== undefined && after < oldest - 1)) return undefined;
-      const known = this.changedSince.get(dispensaryId);
-      if (known?.after === after && known.answer.cursor === head) return known.answer;
-      const itemIds = (await readArrays(named)).map((row) => Number(row[0])).sort((a, b) => a - b);
-      let itemRows: unknown[][] = [];
-      let priceRows: unknown[][] = [];
-      for (const list of idLists(this.dialect, itemIds)) {
-        const [items, prices] = menuQueries(this.dialect.db, dispensaryId, list);
-        itemRows = itemRows.concat(await readArrays(items));
-        priceRows = priceRows.concat(await readArrays(prices));
-      }
-      const answer = { itemIds, items: foldMenu(itemRows, priceRows), cursor: head };
-      this.changedSince.delete(dispensaryId);
-      if (this.changedSince.size >= CHANGED_SINCE_KEPT) {
-        this.changedSince.delete(this.changedSince.keys().next().value!);
-      }
-      this.changedSince.set(dispensaryId, { after, answer });
-      return answer;
-    });
+    const { head, oldest } = await feedBounds(this.dialect, readArrays);
+    if (after > head || (oldest !== undefined && after < oldest - 1)) return undefined;
+    const known = this.lastChangedSince.get(dispensaryId);
+    if (known?.after === after && known.answer.cursor === head) return known.answer;
+    const itemIds = (await readArrays(named)).map((row) => Number(row[0])).sort((a, b) => a - b);
+    let itemRows: unknown[][] = [];
+    let priceRows: unknown[][] = [];
+    for (const list of idLists(this.dialect, itemIds)) {
+      const [items, prices] = menuQueries(this.dialect.db, dispensaryId, list);
+      itemRows = itemRows.concat(await readArrays(items));
+      priceRows = priceRows.concat(await readArrays(prices));
+    }
+    const answer = { itemIds, items: foldMenu(itemRows, priceRows), cursor: head };
+    this.lastChangedSince.delete(dispensaryId);
+    if (this.lastChangedSince.size >= CHANGED_SINCE_KEPT) {
+      this.lastChangedSince.delete(this.lastChangedSince.keys().next().value!);
+    }
+    this.lastChangedSince.set(dispensaryId, { after, answer });
+    return answer;
   }
 }
 

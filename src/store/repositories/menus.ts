@@ -24,6 +24,7 @@ import {
 import type { Database } from '../schema.js';
 import {
   type Actor,
+  INACTIVE_ITEMS_CHANGED,
   type MenuRepository,
   type RemovalReason,
   UnmatchedStockError,
@@ -86,11 +87,13 @@ export class Menus extends MenuReads implements MenuRepository {
         const rewritten = [...diff.replaced, ...removed];
         await this.rewrite(trx, dispensaryId, diff, rewritten);
         await this.renewStale(trx, dispensaryId, stored, rewritten);
+        const silent = removed.some((id) => !stored.items.get(id)?.active);
         return {
           result: menu,
           change: {
             kind: 'menu',
             dispensaryId,
+            ...inactiveWritten(diff.written, silent),
             action: 'menu.replace',
             detail: {
               items: menu.length,
@@ -146,6 +149,7 @@ export class Menus extends MenuReads implements MenuRepository {
           change: {
             kind: 'menu',
             dispensaryId,
+            ...inactiveWritten(diff.written),
             action: 'menu.upsert',
             detail: { created: result.created.length, updated: result.updated.length },
             feed: diff.feed,
@@ -163,6 +167,7 @@ export class Menus extends MenuReads implements MenuRepository {
       return foundIf(deleted.items, {
         kind: 'menu',
         dispensaryId,
+        ...inactiveWritten([], active === false),
         action: 'menu.delete_item',
         detail: { item_id: itemId },
         // An inactive item was not in the active menu: its removal is no change of it.
@@ -232,6 +237,7 @@ export class Menus extends MenuReads implements MenuRepository {
         change: {
           kind: 'menu',
           dispensaryId,
+          ...inactiveWritten(changed),
           action: 'inventory.update',
           detail: { price_entries: updates.length },
           feed: changed.filter((item) => item.active).map(upserted),
@@ -328,6 +334,10 @@ const feedSpelling = (texts: WrittenTexts): FeedSpelling<FeedEntry> => ({
 });
 
 /** What counts as a change of the items being written (see itemChanges). */
+/** The notice's subject when the write changed an inactive item (which the feed does not name). */
+const inactiveWritten = (written: readonly { active: boolean }[], removedInactive = false) =>
+  removedInactive || written.some((item) => !item.active) ? { subject: INACTIVE_ITEMS_CHANGED } : {};
+
 function diffItems(menu: readonly MenuItem[], stored: ReadonlyMap<number, StoredItem>): Diff {
   const texts = new WrittenTexts();
   return { ...itemChanges(menu, stored, feedSpelling(texts)), texts };

@@ -2,11 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it as plainIt } from 'vitest';
 import { toCanonicalRecord } from '../../../src/domain/canonical.js';
 import type { MenuItem } from '../../../src/domain/item.js';
-import type { MenuChange, Store } from '../../../src/store/store.js';
+import { patchMenu } from '../../../src/domain/menu-patch.js';
+import { INACTIVE_ITEMS_CHANGED, type MenuChange, type Store } from '../../../src/store/store.js';
 import { priceEntry } from '../../domain/item-builder.js';
 import { DATABASE_KIND } from '../../helpers/database.js';
 import { continueFeedAfter } from '../../helpers/feed-sequence.js';
-import { it, item, storesOnOneDatabase, writeFromTwoStores } from './fixtures.js';
+import { it, item, lastChanges, storesOnOneDatabase, writeFromTwoStores } from './fixtures.js';
 
 /** The feed of a dispensary after `after`, as [type, item id, reason]. */
 async function feedOf(store: Store, dispensaryId: number, after = 0) {
@@ -15,6 +16,42 @@ async function feedOf(store: Store, dispensaryId: number, after = 0) {
 }
 
 const canonical = (menuItem: MenuItem) => JSON.parse(JSON.stringify(toCanonicalRecord(menuItem)));
+
+describe(`a menu brought up to date from the feed on ${DATABASE_KIND}`, () => {
+  it('readPatchSince reads what a whole read would, inactive items included; notices say when one changed', async ({
+    store,
+  }) => {
+    const { id } = await store.dispensaries.create('A', 'digest-a');
+    await store.menus.replace(id, [item(1), item(2, { active: false }), item(3, { active: false }), item(4)]);
+    const base = await store.menus.readAt(id);
+    const seq = await store.changes.lastSeq();
+    const entry = { unit: 'gram' as const, amount: 1 };
+    // An active item's stock (in the feed), then silent changes: an inactive item's stock, rename and delete.
+    await store.menus.setStock(id, [{ itemId: 1, ...entry, stock: 3 }]);
+    await store.menus.setStock(id, [{ itemId: 2, ...entry, stock: 5 }]);
+    await store.menus.upsertItems(id, [item(3, { active: false, name: 'Renamed' })]);
+    await store.menus.deleteItem(id, 3);
+    await store.menus.upsertItems(id, [item(5, { active: false })]);
+    await store.menus.setItemActive(id, 4, false);
+    expect((await lastChanges(store, seq)).map(([, , subject]) => subject)).toEqual([
+      null,
+      INACTIVE_ITEMS_CHANGED,
+      INACTIVE_ITEMS_CHANGED,
+      INACTIVE_ITEMS_CHANGED,
+      INACTIVE_ITEMS_CHANGED,
+      null,
+    ]);
+    const patch = (await store.menus.readPatchSince(id, base.cursor))!;
+    expect(patch.itemIds).toEqual([1, 4]);
+    expect(patch.inactive.map((entry) => entry.id)).toEqual([2, 4, 5]);
+    expect(patch.cursor).toBe(await store.menuChanges.head());
+    expect(patchMenu(base.items, patch)).toEqual(await store.menus.read(id));
+    // Without the inactive items, only what the feed names.
+    expect(patchMenu(base.items, (await store.menus.readChangedSince(id, base.cursor))!)).not.toEqual(
+      await store.menus.read(id),
+    );
+  });
+});
 
 describe(`the live menu feed on ${DATABASE_KIND}`, () => {
   it('a full sync records exactly the items that entered, changed in or left the active menu', async ({

@@ -1,0 +1,129 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MenuPricing } from '../../src/domain/special-pricing.js';
+import { MenuIndex, page } from '../../src/forms/form-v1/engine.js';
+import { FIELD_NAMES } from '../../src/forms/form-v1/item.js';
+import { parseMenuQuery } from '../../src/forms/form-v1/query.js';
+import { type TestRuntime, testRuntime } from '../helpers/runtime.js';
+import { listening } from './driver.js';
+import * as v1 from './v1-arbitraries.js';
+
+/**
+ * After a change, /v1/menu answers from the menu read last patched with the items the feed names and
+ * the inactive items (MenuReader, patchMenu), from an index keeping the unchanged items' rows, and from
+ * the earlier version's query results patched with the changed rows (MenuIndex): for random menus,
+ * changes and queries, every answer is the one an index built afresh from the store gives.
+ */
+describe('Form v1: answers after changes equal a fresh build', () => {
+  let runtime: TestRuntime;
+  let base: string;
+  let auth: Record<string, string>;
+  beforeAll(async () => {
+    runtime = await testRuntime();
+    base = await listening(runtime.app);
+    auth = v1.v1Auth(runtime.seed);
+  });
+  afterAll(() => runtime.close());
+
+  /** One change to the menu, of an item picked by position among those there (active or not). */
+  type Change =
+    | { kind: 'stock'; pick: number; stock: number | null }
+    | { kind: 'active'; pick: number }
+    | { kind: 'edit'; pick: number; item: v1.Input }
+    | { kind: 'delete'; pick: number }
+    | { kind: 'add'; item: v1.Input };
+  const pick = fc.nat();
+  const arbitraryChange: fc.Arbitrary<Change> = fc.oneof(
+    fc.record({
+      kind: fc.constant('stock' as const),
+      pick,
+      stock: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }),
+    }),
+    fc.record({ kind: fc.constant('active' as const), pick }),
+    fc.record({ kind: fc.constant('edit' as const), pick, item: v1.arbitraryItem(0) }),
+    fc.record({ kind: fc.constant('delete' as const), pick }),
+    fc.record({ kind: fc.constant('add' as const), item: v1.arbitraryItem(0) }),
+  );
+
+  async function apply(change: Change): Promise<void> {
+    const { menus, store } = runtime.services;
+    const id = runtime.seed.dispensaryId;
+    const items = await store.menus.read(id);
+    if (change.kind === 'add') {
+      const next = Math.max(0, ...items.map((item) => item.id)) + 1;
+      await menus.upsert(id, v1.toItems([{ ...change.item, id: next }]));
+      return;
+    }
+    const item = items[change.pick % Math.max(1, items.length)];
+    if (!item) return;
+    if (change.kind === 'stock') {
+      const price = item.prices[0];
+      if (price)
+        await menus.setStock(id, [
+          { item_id: item.id, unit: price.unit, amount: price.amount, stock: change.stock },
+        ]);
+    } else if (change.kind === 'active') await menus.setActive(id, item.id, !item.active);
+    else if (change.kind === 'edit') await menus.upsert(id, v1.toItems([{ ...change.item, id: item.id }]));
+    else await menus.deleteItem(id, item.id);
+  }
+
+  const get = (query: v1.Query) => {
+    const search = v1.asQuery(query);
+    search.set('limit', '1000');
+    return fetch(`${base}/v1/menu?${search}`, { headers: { 'accept-encoding': 'identity', ...auth } });
+  };
+
+  /** The answer of an index built afresh from the store's items (no earlier version). */
+  async function fresh(query: v1.Query) {
+    const { store } = runtime.services;
+    const id = runtime.seed.dispensaryId;
+    const found = (await store.specials.ofDispensary(id))!;
+    const index = MenuIndex.of(
+      await store.menus.read(id),
+      new MenuPricing(found.specials, found.timezone, Date.now()),
+    );
+    const raw: Record<string, unknown> = { limit: '1000' };
+    for (const [name, value] of Object.entries(query))
+      if (value !== undefined) raw[name] = Array.isArray(value) ? value : String(value);
+    const { rows, total, facets } = page(index, parseMenuQuery(raw, FIELD_NAMES), 0);
+    return { data: rows.map((row) => JSON.parse(row.json) as unknown), total, facets };
+  }
+
+  it('for random menus, changes (active and inactive items) and queries', { timeout: 60_000 }, async () => {
+    const { menus } = runtime.services;
+    const withFacets = (query: v1.Query): v1.Query => ({
+      ...query,
+      facets: ['brand', 'product_type', 'tag'],
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        v1.arbitraryMenu,
+        fc.array(v1.arbitraryQuery, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.array(arbitraryChange, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }),
+        async (menu, queries, rounds) => {
+          await menus.replace(runtime.seed.dispensaryId, menus.validate(v1.toItems(menu)));
+          // Every item, the inactive ones and a search always among them: most changes are of one item.
+          const always: v1.Query[] = [
+            { active: 'all' },
+            { active: 'false', sort: '-price' },
+            { q: 'dream', active: 'all' },
+            { q: 'blue' },
+          ];
+          const asked = [...always, ...queries].flatMap((query) => [query, withFacets(query)]);
+          // Asked once before the changes: the next version patches these results.
+          for (const query of asked) expect((await get(query)).status).toBe(200);
+          for (const changes of rounds) {
+            for (const change of changes) await apply(change);
+            for (const query of asked) {
+              const response = await get(query);
+              expect(response.status).toBe(200);
+              const body = (await response.json()) as { data: unknown[]; total: number; facets: unknown };
+              expect({ data: body.data, total: body.total, facets: body.facets }).toEqual(await fresh(query));
+            }
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});
