@@ -91,7 +91,6 @@ export const CreateWebhookBody = Type.Object(
     additionalProperties: false,
     title: 'WebhookInput',
     examples: [
-      { credential: 'menu-board', dispensary_id: 1, url: 'https://hooks.example.com/menu' },
       { credential: 'menu-board', dispensary_id: 1, url: 'https://hooks.example.com/menu', form: 'v1' },
     ],
   },
@@ -104,7 +103,7 @@ export const PatchWebhookBody = Type.Object(
     enabled: Type.Optional(Type.Boolean()),
     form: Type.Optional(WEBHOOK_FORM),
   },
-  { additionalProperties: false, title: 'WebhookPatch', examples: [{ enabled: false }, { form: 'v1' }] },
+  { additionalProperties: false, title: 'WebhookPatch', examples: [{ enabled: false, form: 'v1' }] },
 );
 
 export const WebhookOut = Type.Object(WEBHOOK_FIELDS, {
