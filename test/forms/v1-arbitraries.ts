@@ -76,13 +76,16 @@ export const arbitraryQuery: fc.Arbitrary<Query> = fc.record(
   { requiredKeys: [] },
 );
 
-/** The items to write: the THC as a lab value in percent by weight. */
+/**
+ * The items to write: the THC as a lab value in percent by weight, or for every third item as the
+ * specification's `thc` field, which the THC filters and sort read when there is no lab value.
+ */
 export const toItems = (menu: readonly Input[]) =>
   menu.map((item) => ({
     ...item,
-    thc: undefined,
+    thc: item.id % 3 === 0 ? item.thc : undefined,
     cannabinoids:
-      item.thc === null
+      item.thc === null || item.id % 3 === 0
         ? []
         : [
             {

@@ -29,7 +29,10 @@ export interface Row {
   strainType: string | null;
   tags: readonly string[];
   effects: readonly string[];
-  /** The headline potency in percent by weight, as a range; null when there is none in percent. */
+  /**
+   * The headline potency in percent by weight, as a range, else thc or cbd as written (percent): a
+   * menu kept in the specification's fields filters and sorts by what its items say. Null when neither.
+   */
   thc: Range | null;
   cbd: Range | null;
   /**
@@ -109,8 +112,8 @@ export function rowOf(item: MenuItem, pricing: MenuPricing): Row {
     strainType: record.strain?.type ?? null,
     tags: record.tags.map(fold),
     effects: record.effects.map(fold),
-    thc: inUnit(record.potency.thc, '%'),
-    cbd: inUnit(record.potency.cbd, '%'),
+    thc: inUnit(record.potency.thc, '%') ?? written(record.thc),
+    cbd: inUnit(record.potency.cbd, '%') ?? written(record.cbd),
     thcMg: inUnit(mg.thc, 'mg') ?? written(record.total_thc),
     cbdMg: inUnit(mg.cbd, 'mg') ?? written(record.total_cbd),
     recPrices: record.prices.map((price) => price.effective_price),

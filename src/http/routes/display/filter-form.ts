@@ -45,7 +45,7 @@ function range(
  * The filter form: a GET form whose every field is a v1 parameter, so that the address it makes is
  * the page's shareable link, and the server answers it without JavaScript. The counts are of the
  * items shown (the page's script refreshes them in place, keeping the focus). The THC range and sort
- * are offered when the store shows potency and some item has a headline THC in percent (v1's filter
+ * are offered when the store shows potency and some item has a THC figure in percent (v1's filter
  * leaves items without one out, so on a menu of none it could only empty the list).
  */
 export function filterForm(

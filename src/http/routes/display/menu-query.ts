@@ -122,7 +122,7 @@ export interface PageResult {
   /** The headline THC (percent) and the prices of the items shown; null when none has one. */
   thc: Span | null;
   price: Span | null;
-  /** Whether some item of the menu has a headline THC in percent, which the THC filter reads. */
+  /** Whether some item of the menu has a THC figure in percent (headline or as written), which the THC filter reads. */
   thcKnown: boolean;
 }
 
