@@ -112,7 +112,15 @@ export class WebhookService {
     const secretCiphertext = encryptWebhookSecret(this.keys.key(true), secret);
     const webhook = await this.store.webhooks
       .create(
-        { credentialId: credential.id, dispensaryId: id, url, events, secretCiphertext, form, capPerCredential },
+        {
+          credentialId: credential.id,
+          dispensaryId: id,
+          url,
+          events,
+          secretCiphertext,
+          form,
+          capPerCredential,
+        },
         actor,
       )
       .catch((error: unknown) => {

@@ -116,7 +116,9 @@ describe('an integrator’s usage and webhooks in its portal', () => {
     secrets.push(JSON.parse(second.body).secret);
     const capped = await create(alice, 'https://hooks.example.com/third');
     expect(capped.status).toBe(409);
-    expect(JSON.parse(capped.body).error.message).toContain('as many webhooks as this server allows an integrator (2)');
+    expect(JSON.parse(capped.body).error.message).toContain(
+      'as many webhooks as this server allows an integrator (2)',
+    );
 
     const listed = await server.call('GET', '/developer/webhooks', alice.session);
     expect(JSON.parse(listed.body).map((entry: { id: number }) => entry.id)).toContain(hook.id);
