@@ -22,6 +22,7 @@ import { DOCUMENT_NOTES } from '../http/pipeline/document-notes.js';
 import { drainOnClose, endOnClose, isDraining } from '../http/pipeline/drain.js';
 import { handleError, handleFrameworkError, sendError } from '../http/pipeline/errors.js';
 import { continueWithinLimit } from '../http/pipeline/expect-continue.js';
+import { lazySchemaCompilers } from '../http/pipeline/lazy-compilers.js';
 import type { Metrics } from '../http/pipeline/metrics.js';
 import {
   addProtection,
@@ -115,6 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // The OpenAPI document's notes on a schema: no check of their own.
       plugins: [declareDocumentNotes],
     },
+    schemaController: lazySchemaCompilers,
     frameworkErrors: handleFrameworkError,
     // Closing drains instead (drainOnClose): requests already on a connection are answered, not 503'd.
     return503OnClosing: false,
