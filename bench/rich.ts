@@ -517,7 +517,7 @@ const section = `<!-- rich:start (written by bench/rich.ts) -->
 Run with \`npx tsx bench/rich.ts\` (also a step of \`npm run bench\`).
 
 - Date: ${new Date().toISOString()}
-- Machine: ${availableParallelism()} cores (nproc), ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}; ${process.platform} ${process.arch}. The machine was shared with other agents' builds and tests while this ran: the figures are upper bounds.
+- Machine: ${availableParallelism()} cores (nproc), ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}; ${process.platform} ${process.arch}.
 - Load average (1, 5, 15 min) at start: ${loadAtStart.map((value) => value.toFixed(2)).join(', ')}; at end: ${loadAtEnd.map((value) => value.toFixed(2)).join(', ')}
 - The run took ${((Date.now() - started) / 1000).toFixed(0)} s.
 
