@@ -68,8 +68,13 @@ export class DeveloperPortal {
 
   /** The webhook when it is the integrator's own; any other is not found (never "not yours"). */
   private async own(by: Principal, id: number): Promise<Webhook> {
-    const found = (await this.listWebhooks(by)).find((webhook) => webhook.id === id);
-    if (!found) {
+    const { username } = await this.integrators.ownCredential(by);
+    // The one webhook, not every webhook of the server filtered here.
+    const found = await this.webhooks.get(id).catch((error: unknown) => {
+      if (error instanceof ServiceError && error.code === 'not_found') return undefined;
+      throw error;
+    });
+    if (found?.credential !== username) {
       throw new ServiceError(
         'not_found',
         `You have no webhook ${id}. List yours with GET /admin/v1/developer/webhooks.`,
