@@ -116,7 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // The OpenAPI document's notes on a schema: no check of their own.
       plugins: [declareDocumentNotes],
     },
-    schemaController: lazySchemaCompilers,
+    schemaController: lazySchemaCompilers(),
     frameworkErrors: handleFrameworkError,
     // Closing drains instead (drainOnClose): requests already on a connection are answered, not 503'd.
     return503OnClosing: false,

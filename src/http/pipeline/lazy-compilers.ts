@@ -12,35 +12,40 @@ import type { FastifyServerOptions } from 'fastify';
  * route's first request pays its own compile instead (milliseconds). The compilers, their options and
  * the schemas they are given are Fastify's defaults, unchanged.
  */
-export const lazySchemaCompilers: NonNullable<FastifyServerOptions['schemaController']> = {
-  compilersFactory: {
-    buildValidator: (externalSchemas, options) => {
-      const compiler = ValidatorSelector()(externalSchemas as never, options as never);
-      return (route) => {
-        let validate: ReturnType<typeof compiler> | undefined;
-        // Fastify reads a failed validation's findings from the function's `errors`, as Ajv leaves them.
-        const lazily = Object.assign(
-          (data: unknown) => {
-            validate ??= compiler(route as never);
-            const valid = validate(data);
-            lazily.errors = validate.errors;
-            return valid;
-          },
-          { errors: undefined as ReturnType<typeof compiler>['errors'] },
-        );
-        // Typed as Ajv's function, whose other members (schema, schemaEnv) Fastify never reads.
-        return lazily as unknown as ReturnType<typeof compiler>;
-      };
-    },
-    buildSerializer: (externalSchemas, options) => {
-      const compiler = SerializerSelector()(externalSchemas, options as never);
-      return (route) => {
-        let serialize: ReturnType<typeof compiler> | undefined;
-        return (data: unknown) => {
-          serialize ??= compiler(route as never);
-          return serialize(data);
+export function lazySchemaCompilers(): NonNullable<FastifyServerOptions['schemaController']> {
+  // One selector of each per app, as Fastify makes them: each keeps its compilers by external schemas.
+  const validators = ValidatorSelector();
+  const serializers = SerializerSelector();
+  return {
+    compilersFactory: {
+      buildValidator: (externalSchemas, options) => {
+        const compiler = validators(externalSchemas as never, options as never);
+        return (route) => {
+          let validate: ReturnType<typeof compiler> | undefined;
+          // Fastify reads a failed validation's findings from the function's `errors`, as Ajv leaves them.
+          const lazily = Object.assign(
+            (data: unknown) => {
+              validate ??= compiler(route as never);
+              const valid = validate(data);
+              lazily.errors = validate.errors;
+              return valid;
+            },
+            { errors: undefined as ReturnType<typeof compiler>['errors'] },
+          );
+          // Typed as Ajv's function, whose other members (schema, schemaEnv) Fastify never reads.
+          return lazily as unknown as ReturnType<typeof compiler>;
         };
-      };
+      },
+      buildSerializer: (externalSchemas, options) => {
+        const compiler = serializers(externalSchemas, options as never);
+        return (route) => {
+          let serialize: ReturnType<typeof compiler> | undefined;
+          return (data: unknown) => {
+            serialize ??= compiler(route as never);
+            return serialize(data);
+          };
+        };
+      },
     },
-  },
-};
+  };
+}
