@@ -11,6 +11,12 @@ import { cursorOf, withCursor } from './menu-feed.js';
 export interface PricedMenu {
   items: MenuItem[];
   pricing: MenuPricing;
+  /**
+   * The same object for every menu version one reader gives of one dispensary, until a `dispensary`
+   * notice (its removal among them) ends the line: what work carried from version to version is kept
+   * under (in a WeakMap), so that it goes with the dispensary instead of staying by its id for ever.
+   */
+  lineage: object;
 }
 
 /**
@@ -33,6 +39,8 @@ export class MenuReader {
   private readonly pricedMenus = new Map<number, Promise<PricedMenu>>();
   /** What each load of pricedMenus gave, once it is done (pricedKept). */
   private readonly pricedLoaded = new WeakMap<Promise<PricedMenu>, PricedMenu>();
+  /** Each dispensary's PricedMenu.lineage. */
+  private readonly lineages = new Map<number, object>();
 
   constructor(
     private readonly store: Store,
@@ -51,6 +59,7 @@ export class MenuReader {
         const id = change.dispensaryId;
         this.inactiveNotices.set(id, (this.inactiveNotices.get(id) ?? 0) + 1);
       }
+      if (change.kind === 'dispensary') forget(this.lineages);
       if (change.kind === 'store' || change.kind === 'dispensary') forget(this.stores);
       // Specials are menu writes, and each start or end of one that reprices an item is a menu change;
       // the store's time zone decides when they apply.
@@ -79,8 +88,10 @@ export class MenuReader {
     const kept = this.pricedMenus.get(dispensaryId);
     if (kept) return kept;
     const loading = shared(this.pricedMenus, dispensaryId, async () => {
+      const lineage = this.lineages.get(dispensaryId) ?? {};
+      this.lineages.set(dispensaryId, lineage);
       const [items, found] = await Promise.all([this.items(dispensaryId), this.specials(dispensaryId)]);
-      return { items, pricing: new MenuPricing(found.specials, found.timezone, this.now()) };
+      return { items, pricing: new MenuPricing(found.specials, found.timezone, this.now()), lineage };
     });
     loading.then(
       (priced) => this.pricedLoaded.set(loading, priced),

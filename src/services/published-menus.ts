@@ -44,6 +44,8 @@ export class PublishedMenus {
   private readonly listeners = new Set<(change: Change) => void>();
   /** What each published menu was made from: the page's filters query these very items and prices. */
   private readonly sources = new WeakMap<PublishedMenu, PricedMenu>();
+  /** Each dispensary's PricedMenu.lineage (the sources'), until a `dispensary` notice. */
+  private readonly lineages = new Map<number, object>();
 
   constructor(
     private readonly store: Store,
@@ -52,7 +54,11 @@ export class PublishedMenus {
     private readonly now: () => number = Date.now,
   ) {
     feed.subscribe((change) => {
-      if (change.kind === 'dispensary') this.slugs.clear();
+      if (change.kind === 'dispensary') {
+        this.slugs.clear();
+        if (change.dispensaryId === null) this.lineages.clear();
+        else this.lineages.delete(change.dispensaryId);
+      }
       if (change.kind === 'dispensary' || change.kind === 'store' || change.kind === 'menu') {
         if (change.dispensaryId === null) this.menus.clear();
         else this.menus.delete(change.dispensaryId);
@@ -124,6 +130,8 @@ export class PublishedMenus {
    */
   private async load(dispensaryId: number): Promise<PublishedMenu> {
     const base = this.bases.get(dispensaryId);
+    const lineage = this.lineages.get(dispensaryId) ?? {};
+    this.lineages.set(dispensaryId, lineage);
     const [publishing, info, specials, read] = await Promise.all([
       this.store.dispensaries.getPublishing(dispensaryId),
       this.store.dispensaries.getStoreInfo(dispensaryId),
@@ -150,7 +158,7 @@ export class PublishedMenus {
     // Kept only while no other change arrived (its notice would have dropped the menu being loaded).
     if (this.menus.has(dispensaryId)) this.bases.set(dispensaryId, next);
     // The active items suffice: the page lists only what the published menu has.
-    this.sources.set(next.menu, { items: [...next.items.values()], pricing: next.pricing });
+    this.sources.set(next.menu, { items: [...next.items.values()], pricing: next.pricing, lineage });
     return next.menu;
   }
 }

@@ -35,13 +35,14 @@ interface Kept {
 const kept = new WeakMap<PricedMenu, Kept>();
 /**
  * The index and answers kept with the menu, made when not kept yet; `latest` holds each dispensary's
- * menu version indexed last, whose unchanged items' rows the next version's index keeps.
+ * menu version indexed last (by its lineage, which goes with the dispensary), whose unchanged items'
+ * rows the next version's index keeps.
  */
-function keptOf(latest: Map<number, BuiltFrom>, dispensaryId: number, menu: PricedMenu): Kept {
+function keptOf(latest: WeakMap<object, BuiltFrom>, menu: PricedMenu): Kept {
   let entry = kept.get(menu);
   if (!entry) {
-    const index = MenuIndex.of(menu.items, menu.pricing, latest.get(dispensaryId));
-    latest.set(dispensaryId, { items: menu.items, pricing: menu.pricing, index });
+    const index = MenuIndex.of(menu.items, menu.pricing, latest.get(menu.lineage));
+    latest.set(menu.lineage, { items: menu.items, pricing: menu.pricing, index });
     entry = {
       index,
       answers: new Map(),
@@ -92,9 +93,9 @@ const versionGone = () =>
  * Form v1's menu: every query answered from the index of the menu the menu reader keeps (no database
  * read while it is warm), each answer kept with that menu in the coding asked for.
  */
-export function v1Menu({ menus, peers }: FormContext): FormMenu {
+export function v1Menu({ menus, peers }: Pick<FormContext, 'menus' | 'peers'>): FormMenu {
   const pinned = new PinnedMenus<Kept>();
-  const latest = new Map<number, BuiltFrom>();
+  const latest = new WeakMap<object, BuiltFrom>();
   /**
    * The view of each parameters object: the read lane hands the same (frozen) object for the same
    * request line, so that a kept answer is found without parsing the query again.
@@ -130,7 +131,7 @@ export function v1Menu({ menus, peers }: FormContext): FormMenu {
     };
     return (dispensaryId: number, acceptEncoding?: string | string[]) =>
       andThen(menus.pricedKept(dispensaryId), (priced) => {
-        const menu = choose(dispensaryId, keptOf(latest, dispensaryId, priced));
+        const menu = choose(dispensaryId, keptOf(latest, priced));
         const encoding = negotiateEncoding(acceptEncoding);
         const { answers } = menu;
         const answerKey = keys[encoding];

@@ -130,17 +130,18 @@ export interface PageResult {
 const indexes = new WeakMap<PricedMenu, MenuIndex>();
 const itemsById = new WeakMap<PublishedMenu, Map<number, PublishedItem>>();
 /**
- * Each dispensary's (by slug) menu version indexed last: the next version's index keeps the rows of
- * the items that did not change, so a one-item change costs the page's rebuild one row, not thousands.
+ * Each dispensary's menu version indexed last, by its lineage (PricedMenu.lineage: it goes with the
+ * dispensary): the next version's index keeps the rows of the items that did not change, so a one-item
+ * change costs the page's rebuild one row, not thousands.
  */
-const latest = new Map<string, BuiltFrom>();
+const latest = new WeakMap<object, BuiltFrom>();
 
-function indexOf(menu: PublishedMenu, source: PricedMenu): MenuIndex {
+function indexOf(source: PricedMenu): MenuIndex {
   let index = indexes.get(source);
   if (!index) {
-    index = MenuIndex.of(source.items, source.pricing, latest.get(menu.slug));
+    index = MenuIndex.of(source.items, source.pricing, latest.get(source.lineage));
     indexes.set(source, index);
-    latest.set(menu.slug, { ...source, index });
+    latest.set(source.lineage, { ...source, index });
   }
   return index;
 }
@@ -171,7 +172,7 @@ function spanOf(values: Iterable<number>): Span | null {
 
 /** The published menu's items that pass the page's query, in its order, with the counts beside its filters. */
 export function queryPage(menu: PublishedMenu, source: PricedMenu, page: PageQuery): PageResult {
-  const index = indexOf(menu, source);
+  const index = indexOf(source);
   let byId = itemsById.get(menu);
   if (!byId) {
     byId = new Map(menu.items.map((item) => [item.id, item]));
