@@ -27,6 +27,7 @@ import { type BenchRequest, formBRequest, measureWorkload, type Row } from './li
 import { cpuMs, ensureBuilt, progressLog, ROOT, TASKSET } from './lib/processes.js';
 import { writeResultsSection } from './lib/results.js';
 import { startMenuServer } from './lib/server.js';
+import { SEARCHES as searches } from './lib/v1-searches.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONNECTIONS = 32;
@@ -57,58 +58,6 @@ const v1 = (dispensary: BenchDispensary, acceptEncoding?: string): BenchRequest 
     ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
   },
 });
-
-/** Words of the realistic menus (bench/lib/data.ts): searches are made of them and their beginnings. */
-const WORDS = [
-  'blue',
-  'sour',
-  'purple',
-  'dream',
-  'diesel',
-  'haze',
-  'kush',
-  'cookies',
-  'cake',
-  'runtz',
-  'glue',
-  'flower',
-  'preroll',
-  'vape',
-  'edible',
-  'gummies',
-  'emerald',
-  'coastal',
-  'baked',
-  'berry',
-  'citrus',
-  'earthy',
-  'pine',
-  'sweet',
-  'grape',
-  'mint',
-  'relaxed',
-  'happy',
-  'euphoric',
-  'uplifted',
-  'creative',
-  'sleepy',
-  'focused',
-  'indoor',
-  'hybrid',
-  'sativa',
-  'indica',
-  'cart',
-  'live',
-  'resin',
-];
-/** Distinct searches: a word, then the beginning (2 to 4 letters) of another. */
-const searches = [
-  ...new Set(
-    WORDS.flatMap((first) =>
-      WORDS.flatMap((second) => [2, 3, 4].map((letters) => `${first} ${second.slice(0, letters)}`)),
-    ),
-  ),
-];
 
 const server = await startMenuServer({ database, logLevel: 'warn' });
 const ceiling = await startCeiling(server);

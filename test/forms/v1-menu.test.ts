@@ -694,7 +694,12 @@ describe('Form v1: GET /v1/menu', () => {
           async (menu, queries, limit) => {
             const items = toItems(menu);
             await menus.replace(runtime.seed.dispensaryId, menus.validate(items));
-            for (const query of queries as Query[]) {
+            // And searches whose items score differently, in both directions, on every menu.
+            const searches: Query[] = [
+              { q: 's', active: 'all' },
+              { q: 'g', sort: '-relevance', active: 'all' },
+            ];
+            for (const query of [...(queries as Query[]), ...searches]) {
               const want = expected(menu as Input[], query);
               const { ids, total } = await pages(query, limit);
               expect(ids).toEqual(want);

@@ -122,6 +122,7 @@ export class MenuIndex {
   private readonly results = new Map<string, Result>();
   /** Built the first time a query has `q`: most menu versions are never searched. */
   private searchIndex?: SearchIndex;
+  private idOrder?: boolean;
 
   constructor(
     readonly rows: readonly Row[],
@@ -247,13 +248,44 @@ export class MenuIndex {
         new SearchIndex(this.rows.map((row) => row.words));
       this.earlierSearch = undefined;
       const found = this.searchIndex.search(words);
-      for (const [index, at] of found.rows.entries()) keep(this.rows[at]!, found.scores[index]!);
+      for (let index = 0; index < found.rows.length; index++)
+        keep(this.rows[found.rows[index]!]!, found.scores[index]!);
     } else for (const row of this.rows) keep(row, 0);
+    if (sort === 'relevance' && this.inIdOrder())
+      return { ranked: byRelevance(ranked, query.descending), facets: facetsOf(filtered, query.facets) };
     if (sort !== undefined) {
       ranked.sort((a, b) => compareKeys(a.value, a.row.id, b.value, b.row.id, query.descending));
     }
     return { ranked, facets: facetsOf(filtered, query.facets) };
   }
+
+  /** Whether the rows are in id order (a menu read is: see byRelevance), found the first time asked. */
+  private inIdOrder(): boolean {
+    this.idOrder ??= this.rows.every((row, at) => at === 0 || this.rows[at - 1]!.id < row.id);
+    return this.idOrder;
+  }
+}
+
+/**
+ * A search's entries, in the rows' order (by id), put in relevance order: by score, best first (last
+ * when descending), then by id, as compareKeys orders them. The scores are small whole numbers, so
+ * each is a bucket that keeps its entries' id order: no comparison sort of every item found.
+ */
+function byRelevance(found: readonly Ranked[], descending: boolean): Ranked[] {
+  const byScore: Ranked[][] = [];
+  for (const entry of found) {
+    // sortValue's relevance: the score, negated.
+    const score = -(entry.value as number);
+    const bucket = byScore[score];
+    if (bucket) bucket.push(entry);
+    else byScore[score] = [entry];
+  }
+  const ranked: Ranked[] = [];
+  for (let at = 0; at < byScore.length; at++) {
+    const bucket = byScore[descending ? at : byScore.length - 1 - at];
+    if (bucket) for (const entry of bucket) ranked.push(entry);
+  }
+  return ranked;
 }
 
 /**
@@ -265,9 +297,9 @@ export class MenuIndex {
 export function orderPrint(index: MenuIndex, query: MenuQuery): string {
   const result = index.result(query);
   if (result.print === undefined) {
-    const hash = createHash('sha256');
-    for (const entry of result.ranked) hash.update(`${entry.row.id}\0${JSON.stringify(entry.value)}\n`);
-    result.print = hash.digest('base64url').slice(0, 16);
+    // Hashed as one text: an update per item costs a call into the hash for each.
+    const text = result.ranked.map((entry) => `${entry.row.id}\0${JSON.stringify(entry.value)}\n`).join('');
+    result.print = createHash('sha256').update(text).digest('base64url').slice(0, 16);
   }
   return result.print;
 }

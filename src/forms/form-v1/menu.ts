@@ -10,6 +10,7 @@ import type { FormContext, FormMenu } from '../form.js';
 import { decodeCursor, type Position } from './cursor.js';
 import { type BuiltFrom, MenuIndex, orderPrint, page } from './engine.js';
 import { FIELD_NAMES, project, V1ItemSchema, V1MenuSchema } from './item.js';
+import { itemJson, pageBody } from './page-body.js';
 import { V1_MENU_PARAMETERS } from './parameters.js';
 import { readOrAskPeers } from './peer-versions.js';
 import { PINNED_TTL_MS, PinnedMenus } from './pinned-menus.js';
@@ -18,6 +19,13 @@ import { type MenuQuery, orderKey, parseMenuQuery } from './query.js';
 /** Bodies smaller than this are sent uncompressed (as every snapshot is). */
 const COMPRESS_MIN_BYTES = 1024;
 const COMPRESSION = { gzipLevel: 6, brotliQuality: 5 };
+/**
+ * A search's answer (`q`) is seldom asked again, so it is compressed for less CPU: on the bench's
+ * searches gzip level 3 and brotli quality 3 take 37-49 and 42-55 % of the CPU of level 6 and quality
+ * 5, for 22 and 27 % more bytes; brotli 3 stays smaller than gzip 3 (bench/v1-search.ts; bench/PROFILE.md,
+ * round sixteen).
+ */
+const SEARCH_COMPRESSION = { gzipLevel: 3, brotliQuality: 3 };
 /** Answers kept per menu, the most recent: a page asked again is sent without building it. */
 const KEPT_ANSWERS = 256;
 
@@ -75,10 +83,10 @@ function identity(
 ) {
   const { rows, total, facets, next } = page(menu.index, query, versionOf(menu), after);
   const data = query.fields
-    ? rows.map((row) => JSON.stringify(project(row.record, query.fields!)))
-    : rows.map((row) => row.json);
-  const body = `{"data":[${data.join(',')}],"next_cursor":${JSON.stringify(next)},"total":${total},"facets":${JSON.stringify(facets)}}`;
-  const answer = identityOf(Buffer.from(body), menu.cursor);
+    ? rows.map((row) => itemJson(JSON.stringify(project(row.record, query.fields!))))
+    : rows;
+  const rest = `],"next_cursor":${JSON.stringify(next)},"total":${total},"facets":${JSON.stringify(facets)}}`;
+  const answer = identityOf(pageBody(data, rest), menu.cursor);
   return next === null ? answer : { ...answer, link: nextLink(raw, next) };
 }
 
@@ -116,12 +124,13 @@ export function v1Menu({ menus, peers }: Pick<FormContext, 'menus' | 'peers'>): 
 
   /**
    * The answer kept with the menu for `key` in the coding asked for, made by `build` when not kept;
-   * `choose` picks the menu version (the current one when left out).
+   * `choose` picks the menu version (the current one when left out); `compression`, its levels.
    */
   const answer = (
     key: string,
     build: (menu: Kept) => Representation,
     choose: (dispensaryId: number, current: Kept) => Kept = (_id, current) => current,
+    compression = COMPRESSION,
   ) => {
     // Made once per view, not per read: a query's key is long, and a new string is hashed anew.
     const keys: Readonly<Record<Encoding, string>> = {
@@ -141,7 +150,7 @@ export function v1Menu({ menus, peers }: Pick<FormContext, 'menus' | 'peers'>): 
         const coded: Representation | Promise<Representation> =
           encoding === 'identity' || plain.body.length < COMPRESS_MIN_BYTES
             ? plain
-            : encodedOf(plain, encoding, COMPRESSION).then((encoded) =>
+            : encodedOf(plain, encoding, compression).then((encoded) =>
                 plain.link === undefined ? encoded : { ...encoded, link: plain.link },
               );
         if (answers.size >= KEPT_ANSWERS) answers.delete(answers.keys().next().value!);
@@ -157,7 +166,13 @@ export function v1Menu({ menus, peers }: Pick<FormContext, 'menus' | 'peers'>): 
     query: MenuQuery,
     after: Position | undefined,
     choose: (dispensaryId: number, current: Kept) => Kept,
-  ) => answer(JSON.stringify(query), (menu) => identity(menu, query, after, parameters), choose);
+  ) =>
+    answer(
+      JSON.stringify(query),
+      (menu) => identity(menu, query, after, parameters),
+      choose,
+      query.q ? SEARCH_COMPRESSION : COMPRESSION,
+    );
   // Another worker's paging that reached this one's version (peer-versions.ts): that version's page.
   peers?.serve(async ({ dispensaryId, version, parameters, acceptEncoding }) => {
     const menu = pinned.find(dispensaryId, version);

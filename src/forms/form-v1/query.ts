@@ -250,11 +250,19 @@ export function parseMenuQuery(
   return parsed;
 }
 
+/** Each query's orderKey, made once: a page asks for it for its result, its cursor and its print. */
+const orderKeys = new WeakMap<MenuQuery, string>();
+
 /**
  * What a cursor is bound to: every part of the query that decides which items are listed and in which
  * order (not `limit`, `fields` or `facets`, which a client may change between pages).
  */
 export function orderKey(query: MenuQuery): string {
-  const { limit: _limit, cursor: _cursor, fields: _fields, facets: _facets, ...order } = query;
-  return JSON.stringify(order);
+  let key = orderKeys.get(query);
+  if (key === undefined) {
+    const { limit: _limit, cursor: _cursor, fields: _fields, facets: _facets, ...order } = query;
+    key = JSON.stringify(order);
+    orderKeys.set(query, key);
+  }
+  return key;
 }

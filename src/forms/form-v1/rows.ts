@@ -23,6 +23,8 @@ export interface Row {
   externalId: string;
   /** The record's JSON, made once per menu. */
   json: string;
+  /** Its length in UTF-8 bytes: a page's body is written straight into a buffer of their sum. */
+  jsonBytes: number;
   name: string;
   brand: string;
   productType: string;
@@ -97,6 +99,7 @@ export function latestChange(item: MenuItem): string {
 
 export function rowOf(item: MenuItem, pricing: MenuPricing): Row {
   const record = pricedItemRecord(item, pricing);
+  const json = JSON.stringify(record);
   const perGramPrices = record.prices.flatMap((price) =>
     price.net_weight_g ? [perGram(price.effective_price, price.net_weight_g)] : [],
   );
@@ -105,7 +108,8 @@ export function rowOf(item: MenuItem, pricing: MenuPricing): Row {
     id: record.id,
     record,
     externalId: item.externalId,
-    json: JSON.stringify(record),
+    json,
+    jsonBytes: Buffer.byteLength(json),
     name: fold(record.name),
     brand: fold(record.brand),
     productType: record.product_type.toLowerCase(),

@@ -161,42 +161,49 @@ export class SearchIndex {
    */
   search(words: readonly string[]): { rows: number[]; scores: number[] } {
     const { best, score, found } = this;
-    score.fill(0);
-    found.fill(0);
-    const touched: number[] = [];
-    for (let index = 0; index < words.length; index++) {
+    const last = words.length - 1;
+    // The rows holding every word so far (each word after the first only looks at those), and the
+    // rows the first word touched: every row whose score or count this search set, reset at the end.
+    let holding: number[] = [];
+    let first: number[] = [];
+    for (let index = 0; index <= last; index++) {
       const word = words[index]!;
-      touched.length = 0;
-      const add = (postings: Postings, factor: number) => {
-        for (let at = 0; at < postings.rows.length; at++) {
-          const row = postings.rows[at]!;
-          const value = postings.weights[at]! * factor;
-          if (best[row] === 0) touched.push(row);
-          if (value > best[row]!) best[row] = value;
-        }
-      };
+      const touched: number[] = [];
+      // The word's own postings count twice a longer word's it begins (the last word's only).
+      const lists: [Postings, number][] = [];
       const exact = this.postings.get(word);
-      if (exact) add(exact, 2);
-      if (index === words.length - 1) {
+      if (exact) lists.push([exact, 2]);
+      if (index === last) {
         for (let at = firstAtLeast(this.terms, word); at < this.terms.length; at++) {
           const term = this.terms[at]!;
           if (!term.startsWith(word)) break;
-          if (term !== word) add(this.postings.get(term)!, 1);
+          if (term !== word) lists.push([this.postings.get(term)!, 1]);
+        }
+      }
+      for (const [{ rows, weights }, factor] of lists) {
+        for (let at = 0; at < rows.length; at++) {
+          const row = rows[at]!;
+          if (found[row] !== index) continue;
+          const value = weights[at]! * factor;
+          const earlier = best[row]!;
+          if (earlier === 0) touched.push(row);
+          if (value > earlier) best[row] = value;
         }
       }
       for (const row of touched) {
         score[row]! += best[row]!;
-        found[row]! += 1;
+        found[row] = index + 1;
         best[row] = 0;
       }
+      if (index === 0) first = touched;
+      holding = touched;
     }
-    const rows: number[] = [];
-    const scores: number[] = [];
-    for (let row = 0; row < found.length; row++) {
-      if (found[row] === words.length) {
-        rows.push(row);
-        scores.push(score[row]!);
-      }
+    // In menu order (a word's postings are, but the prefix's several lists are not, one after another).
+    const rows = holding.sort((a, b) => a - b);
+    const scores = rows.map((row) => score[row]!);
+    for (const row of first) {
+      score[row] = 0;
+      found[row] = 0;
     }
     return { rows, scores };
   }
