@@ -3,8 +3,8 @@
  * goes on making the next ones. A full sync that rewrites 5,000 rich items spent about as much CPU
  * making its rows as PostgreSQL spent writing them, one after the other on a machine of two cores
  * (bench/PROFILE.md, rounds fifteen and sixteen); queued, the database writes one slice of rows while
- * the process makes the next. The process must let the event loop turn now and then (a statement that
- * finished starts the next one from there).
+ * the process makes the next. The process must let the event loop turn now and then (Dialect.turn):
+ * a statement that finished starts the next one from there.
  *
  * After a statement fails nothing queued after it runs, and `done` throws that failure: the first
  * statement's own error (a unique violation, say), not the "transaction is aborted" of those after it.

@@ -1,4 +1,3 @@
-import { setImmediate } from 'node:timers/promises';
 import type { Transaction } from 'kysely';
 import type { MenuItem } from '../../domain/item.js';
 import { type FeedSpelling, type ItemChanges, itemChanges } from '../../domain/menu-writes.js';
@@ -74,7 +73,7 @@ export function rewriteItems(
       changes.feed.push(...sliceChanges.feed);
       if (changes.written.length - written >= WRITTEN_PER_STATEMENT) queueMade();
       // A turn of the event loop: a statement that finished meanwhile hands over to the next one.
-      await setImmediate();
+      await dialect.turn?.();
     }
     if (changes.written.length > written) queueMade();
     for (const list of idLists(dialect, removed)) queue.queue(() => deleteItems(trx, dispensaryId, list));
