@@ -92,7 +92,7 @@ const versionGone = () =>
  * Form v1's menu: every query answered from the index of the menu the menu reader keeps (no database
  * read while it is warm), each answer kept with that menu in the coding asked for.
  */
-export function v1Menu({ menus, peers }: FormContext): FormMenu {
+export function v1Menu({ menus, peers }: Pick<FormContext, 'menus' | 'peers'>): FormMenu {
   const pinned = new PinnedMenus<Kept>();
   const latest = new Map<number, BuiltFrom>();
   /**
@@ -145,8 +145,15 @@ export function v1Menu({ menus, peers }: FormContext): FormMenu {
               );
         if (answers.size >= KEPT_ANSWERS) answers.delete(answers.keys().next().value!);
         answers.set(answerKey, coded);
-        // A failed compression is not kept: the next read tries again.
-        if (coded instanceof Promise) coded.catch(() => answers.delete(answerKey));
+        if (coded instanceof Promise) {
+          // Kept as the answer itself once compressed, so that the reads after it are answered in the
+          // same turn, as the snapshots are; a failed compression is not kept: the next read tries again.
+          const stillKept = () => answers.get(answerKey) === coded;
+          coded.then(
+            (ready) => stillKept() && answers.set(answerKey, ready),
+            () => stillKept() && answers.delete(answerKey),
+          );
+        }
         return coded;
       });
   };
