@@ -2,7 +2,8 @@
  * `npx tsx bench/read-path.ts [workload ...]`: the read workloads of `npm run bench` alone, each
  * against the ceiling, without the rebuild, mixed-load, scale and write runs: for comparing the
  * request path's CPU per request before and after a change. Workloads: b-gzip, b-identity, a-gzip,
- * b-304, b-gzip-50, 429, 403 (default: all). Knobs: BENCH_SECONDS (default 6), BENCH_CONNECTIONS (32),
+ * b-304, b-gzip-50, 429, 403, and bench/v1.ts's two Form v1 reads, v1-gzip (the unfiltered menu, 500
+ * items) and v1-filtered (a page of 100 from 5,000 items) (default: all). Knobs: BENCH_SECONDS (default 6), BENCH_CONNECTIONS (32),
  * SERVE_ARGS (more `serve` options, space-separated: what a feature costs, as with
  * SERVE_ARGS='--rate-limit-credential off --rate-limit-address off').
  */
@@ -15,6 +16,7 @@ import { fetchRaw } from './lib/http.js';
 import { type BenchRequest, formARequest, formBRequest, measureWorkload, type Row } from './lib/measure.js';
 import { ensureBuilt } from './lib/processes.js';
 import { startMenuServer } from './lib/server.js';
+import { V1_FILTERED, v1Request } from './lib/v1-requests.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -24,13 +26,18 @@ const log = (message: string) => console.error(message);
 ensureBuilt(log);
 const work = mkdtempSync(join(tmpdir(), 'menu-api-read-path-'));
 const database = join(work, 'menu.db');
-const db = await generateDatabase(database, { sizes: [50, 500], scale: 0 });
+const chosen = process.argv.slice(2);
+// The 5,000-item menu takes a while to make: only for the workload that reads it.
+const largest = chosen.length === 0 || chosen.includes('v1-filtered') ? [5000] : [];
+const db = await generateDatabase(database, { sizes: [50, 500, ...largest], scale: 0 });
 const sized = (items: number) => db.sized.find((dispensary) => dispensary.items === items)!;
 const m500 = sized(500);
 
 interface Workload {
   name: string;
   request: BenchRequest;
+  /** The path and query read (default /menu). */
+  path?: string;
   revalidate?: boolean;
   status?: number;
   /** Extra `serve` options (a refusing rate limit). */
@@ -58,9 +65,18 @@ const WORKLOADS: Record<string, Workload> = {
     request: { ...unknownToken, headers: { ...unknownToken.headers, store: 'no-such-token' } },
     status: 403,
   },
+  'v1-gzip': {
+    name: 'Form v1, unfiltered, gzip, 500 items',
+    request: v1Request(db.credential, m500, 'gzip'),
+    path: '/v1/menu?limit=1000',
+  },
+  'v1-filtered': {
+    name: 'Form v1, filtered page of 100, gzip, 5,000 items',
+    request: v1Request(db.credential, largest.length > 0 ? sized(5000) : m500, 'gzip'),
+    path: V1_FILTERED,
+  },
 };
 
-const chosen = process.argv.slice(2);
 const names = chosen.length > 0 ? chosen : Object.keys(WORKLOADS);
 const rows: Row[] = [];
 try {
@@ -81,6 +97,7 @@ try {
         connections: CONNECTIONS,
         revalidate: workload.revalidate,
         status: workload.status,
+        path: workload.path,
         log,
       });
       rows.push(row);

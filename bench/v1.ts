@@ -28,6 +28,7 @@ import { cpuMs, ensureBuilt, progressLog, ROOT, TASKSET } from './lib/processes.
 import { writeResultsSection } from './lib/results.js';
 import { startMenuServer } from './lib/server.js';
 import { SEARCHES as searches } from './lib/v1-searches.js';
+import { V1_FILTERED, v1Request } from './lib/v1-requests.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONNECTIONS = 32;
@@ -35,7 +36,7 @@ const BATCHES = Number(process.env.V1_BATCHES ?? 11);
 const BATCH = Number(process.env.V1_BATCH ?? 400);
 const ROUNDS = Number(process.env.V1_ROUNDS ?? 10);
 /** The filtered page: one product type, by price, 100 items (the default limit). */
-const FILTERED = '/v1/menu?product_type=Flower&sort=price&limit=100';
+const FILTERED = V1_FILTERED;
 
 const started = Date.now();
 const loadAtStart = loadavg();
@@ -47,17 +48,10 @@ const database = join(work, 'menu.db');
 log('database: 500 and 5,000 items');
 const db = await generateDatabase(database, { sizes: [500, 5000], scale: 0 });
 const [m500, m5000] = db.sized as [BenchDispensary, BenchDispensary];
-const { username, password } = db.credential;
 
 /** Form v1: HTTP Basic and Dispensary-Token. */
-const v1 = (dispensary: BenchDispensary, acceptEncoding?: string): BenchRequest => ({
-  method: 'GET',
-  headers: {
-    authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
-    'dispensary-token': dispensary.token,
-    ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
-  },
-});
+const v1 = (dispensary: BenchDispensary, acceptEncoding?: string): BenchRequest =>
+  v1Request(db.credential, dispensary, acceptEncoding);
 
 const server = await startMenuServer({ database, logLevel: 'warn' });
 const ceiling = await startCeiling(server);

@@ -22,20 +22,18 @@ export interface Credential {
   password: string;
 }
 
+/** A GET with these headers, and Accept-Encoding when one is given. */
+export const getRequest = (headers: Record<string, string>, acceptEncoding?: string): BenchRequest => ({
+  method: 'GET',
+  headers: { ...headers, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) },
+});
+
 /** Form B: GET /menu, credentials and token in headers. */
 export const formBRequest = (
   { username, password }: Credential,
   dispensary: BenchDispensary,
   acceptEncoding?: string,
-): BenchRequest => ({
-  method: 'GET',
-  headers: {
-    store: dispensary.token,
-    username,
-    password,
-    ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
-  },
-});
+): BenchRequest => getRequest({ store: dispensary.token, username, password }, acceptEncoding);
 
 /** Form A: POST /menu with a JSON body. */
 export const formARequest = (

@@ -3,9 +3,11 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from '../../src/forms/form-v1/cursor.js';
 import { FIELD_NAMES } from '../../src/forms/form-v1/item.js';
+import { v1Menu } from '../../src/forms/form-v1/menu.js';
 import { PinnedMenus } from '../../src/forms/form-v1/pinned-menus.js';
 import { orderKey, parseMenuQuery } from '../../src/forms/form-v1/query.js';
 import { SearchIndex, WEIGHTS } from '../../src/forms/form-v1/search-index.js';
+import { MenuReader } from '../../src/services/menu-reader.js';
 import { type EventStreamClient, openEvents } from '../helpers/events.js';
 import { UUID } from '../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
@@ -34,6 +36,17 @@ describe('Form v1: GET /v1/menu', () => {
 
   const get = (query = '', headers: Record<string, string> = auth) =>
     fetch(`${base}/v1/menu${query}`, { headers: { 'accept-encoding': 'identity', ...headers } });
+
+  it('answers a kept page in the same turn once it is compressed, not through a promise', async () => {
+    // A menu of its own: the app's keeps its answers already.
+    const menu = v1Menu({ menus: new MenuReader(runtime.services.store, runtime.feed) });
+    const view = menu.view(Object.freeze({ active: 'all' }));
+    const first = view.read(runtime.seed.dispensaryId, 'gzip');
+    expect(first).toBeInstanceOf(Promise);
+    const compressed = await first;
+    expect(compressed.encoding).toBe('gzip');
+    expect(view.read(runtime.seed.dispensaryId, 'gzip')).toBe(compressed);
+  });
 
   it('answers the active items in the canonical shape with the derived figures, paged', async () => {
     const response = await get();
@@ -735,6 +748,23 @@ describe('Form v1: the menu versions pagings read', () => {
     now = 1_950;
     expect(pinned.find(1, 102)).toBeUndefined();
     expect(pinned.find(1, 100)).toBe(a);
+  });
+
+  it('touches a version pinned again (a first page read again): its time starts over, its items count once', () => {
+    let now = 0;
+    const pinned = new PinnedMenus<string>(1_000, 10, () => now);
+    const [a, b] = ['a', 'b'];
+    pinned.pin(1, 100, a, 4);
+    now = 900;
+    pinned.pin(1, 100, a, 4);
+    pinned.pin(1, 100, a, 4);
+    now = 1_500;
+    expect(pinned.find(1, 100)).toBe(a);
+    // 4 + 4 items, within the bound of 10: both kept.
+    pinned.pin(1, 101, b, 4);
+    pinned.pin(1, 101, b, 4);
+    expect(pinned.find(1, 100)).toBe(a);
+    expect(pinned.find(1, 101)).toBe(b);
   });
 });
 

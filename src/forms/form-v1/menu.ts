@@ -155,8 +155,15 @@ export function v1Menu({ menus, peers }: Pick<FormContext, 'menus' | 'peers'>): 
               );
         if (answers.size >= KEPT_ANSWERS) answers.delete(answers.keys().next().value!);
         answers.set(answerKey, coded);
-        // A failed compression is not kept: the next read tries again.
-        if (coded instanceof Promise) coded.catch(() => answers.delete(answerKey));
+        if (coded instanceof Promise) {
+          // Kept as the answer itself once compressed, so that the reads after it are answered in the
+          // same turn, as the snapshots are; a failed compression is not kept: the next read tries again.
+          const stillKept = () => answers.get(answerKey) === coded;
+          coded.then(
+            (ready) => stillKept() && answers.set(answerKey, ready),
+            () => stillKept() && answers.delete(answerKey),
+          );
+        }
         return coded;
       });
   };

@@ -8,9 +8,9 @@ export const PINNED_TTL_MS = 10 * 60_000;
 export const PINNED_MAX_ITEMS = 20_000;
 
 interface Pinned<T> {
-  menu: T;
+  readonly menu: T;
   /** Its items, which the bound counts. */
-  items: number;
+  readonly items: number;
   lastRead: number;
 }
 
@@ -23,6 +23,8 @@ export class PinnedMenus<T> {
   /** By `dispensary:version`, least recently read first. */
   private readonly pinned = new Map<string, Pinned<T>>();
   private items = 0;
+  /** The key of the version pinned or found last: the last in `pinned`, while it is kept. */
+  private latest: string | undefined;
 
   constructor(
     private readonly ttlMs = PINNED_TTL_MS,
@@ -34,11 +36,18 @@ export class PinnedMenus<T> {
   pin(dispensaryId: number, version: number, menu: T, items: number): void {
     const key = `${dispensaryId}:${version}`;
     const found = this.pinned.get(key);
+    if (found && key === this.latest && found.menu === menu) {
+      // The version read last read again (every first page of a paging does): it stays where it is, last.
+      found.lastRead = this.now();
+      this.evict(key);
+      return;
+    }
     if (found) {
       this.pinned.delete(key);
       this.items -= found.items;
     }
     this.pinned.set(key, { menu, items, lastRead: this.now() });
+    this.latest = key;
     this.items += items;
     this.evict(key);
   }
@@ -50,7 +59,9 @@ export class PinnedMenus<T> {
     const found = this.pinned.get(key);
     if (!found) return undefined;
     this.pinned.delete(key);
-    this.pinned.set(key, { ...found, lastRead: this.now() });
+    found.lastRead = this.now();
+    this.pinned.set(key, found);
+    this.latest = key;
     return found.menu;
   }
 
@@ -58,10 +69,12 @@ export class PinnedMenus<T> {
   private evict(keep?: string): void {
     const oldest = this.now() - this.ttlMs;
     for (const [key, entry] of this.pinned) {
-      const over = this.items > this.maxItems;
-      if (key === keep || (entry.lastRead >= oldest && !over)) continue;
+      if (key === keep) continue;
+      // Least recently read first: from the first one kept on, every other is kept too.
+      if (entry.lastRead >= oldest && this.items <= this.maxItems) return;
       this.pinned.delete(key);
       this.items -= entry.items;
+      if (key === this.latest) this.latest = undefined;
     }
   }
 }

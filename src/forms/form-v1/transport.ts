@@ -30,14 +30,24 @@ const malformed = () =>
     [{ field: 'authorization', message: 'is not Basic credentials' }],
   );
 
-/** The username and password of a Basic Authorization header (RFC 7617); a malformed one is 400. */
-export function basicCredentials(header: string): { username: string; password: string } {
-  const match = /^basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header);
-  if (!match) throw malformed();
+/** A Basic Authorization header's value: the scheme, case-insensitive, then base64 (RFC 7617). */
+const BASIC = /^basic +([A-Za-z0-9+/]+={0,2}) *$/i;
+
+/** The username and password of a Basic Authorization header (RFC 7617), or undefined when malformed. */
+function basicPair(header: string): { username: string; password: string } | undefined {
+  const match = BASIC.exec(header);
+  if (!match) return undefined;
   const pair = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = pair.indexOf(':');
-  if (colon < 0) throw malformed();
+  if (colon < 0) return undefined;
   return { username: pair.slice(0, colon), password: pair.slice(colon + 1) };
+}
+
+/** The username and password of a Basic Authorization header (RFC 7617); a malformed one is 400. */
+export function basicCredentials(header: string): { username: string; password: string } {
+  const pair = basicPair(header);
+  if (pair === undefined) throw malformed();
+  return pair;
 }
 
 /** `/v1/menu`'s query parameters as the route's schema checks them (the read lane's test). */
@@ -95,14 +105,16 @@ function keptParameters(url: string): Readonly<Record<string, unknown>> | undefi
   return parameters ?? undefined;
 }
 
+/** What the lane needs of a plain `/v1/menu` read: its credentials and token, and its kept parameters. */
+interface PlainV1Read extends RequestCredentials {
+  parameters: Readonly<Record<string, unknown>>;
+}
+
 /**
  * Form v1's plain menu read (the read lane, src/http/pipeline/read-lane.ts): `GET /v1/menu` with
  * Basic credentials and a Dispensary-Token the route's schema accepts, no body, and a plain query.
  */
-const plainRead: PlainRead<{
-  credentials: RequestCredentials;
-  parameters: Readonly<Record<string, unknown>>;
-}> = {
+const plainRead: PlainRead<PlainV1Read> = {
   takesQuery: true,
   recognise: (request: IncomingMessage) => {
     const { authorization, 'dispensary-token': token } = request.headers;
@@ -116,14 +128,14 @@ const plainRead: PlainRead<{
       return undefined;
     const parameters = keptParameters(request.url ?? '');
     if (!parameters) return undefined;
-    try {
-      return { credentials: { ...basicCredentials(authorization), token }, parameters };
-    } catch {
-      // Malformed credentials: the route says what is wrong.
-      return undefined;
-    }
+    const pair = basicPair(authorization);
+    // Malformed credentials: the route says what is wrong.
+    if (pair === undefined) return undefined;
+    // One object per request, its properties spelled out: no spread (see grantRequest, src/http/pipeline/grant.ts).
+    return { username: pair.username, password: pair.password, token, parameters };
   },
-  credentials: (plain) => plain.credentials,
+  // The read itself holds the credentials and token; grantRequest copies the three it reads.
+  credentials: (plain) => plain,
   parameters: (plain) => plain.parameters,
 };
 
@@ -162,7 +174,8 @@ export const v1Transport: FormTransport = {
   }),
   credentials: (request: FastifyRequest): RequestCredentials => {
     const headers = request.headers as V1RequestHeaders;
-    return { ...basicCredentials(headers.authorization), token: headers['dispensary-token'] };
+    const { username, password } = basicCredentials(headers.authorization);
+    return { username, password, token: headers['dispensary-token'] };
   },
   queryParameters: (parameters) => Object.keys(parameters),
   parameters: (request) => request.query as Record<string, unknown>,
