@@ -27,8 +27,8 @@ import { type BenchRequest, formBRequest, measureWorkload, type Row } from './li
 import { cpuMs, ensureBuilt, progressLog, ROOT, TASKSET } from './lib/processes.js';
 import { writeResultsSection } from './lib/results.js';
 import { startMenuServer } from './lib/server.js';
-import { SEARCHES as searches } from './lib/v1-searches.js';
 import { V1_FILTERED, v1Request } from './lib/v1-requests.js';
+import { SEARCHES as searches } from './lib/v1-searches.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONNECTIONS = 32;
