@@ -2,15 +2,9 @@ import { canonicalValue, isCanonicalFieldsJson } from '../domain/canonical.js';
 import type { Field } from '../domain/field-kinds.js';
 import type { MenuItem, PriceEntry } from '../domain/item.js';
 import { ITEM_FIELD_LIST, type NamedField, PRICE_FIELD_LIST } from '../domain/item-schema.js';
+import type { StoredItem } from '../domain/menu-writes.js';
 import type { TargetedItem } from '../domain/special-pricing.js';
-import {
-  ENTRIES_KEY,
-  FIELDS_JSON_VERSION,
-  MENU_ITEM_COLUMNS,
-  MENU_PRICE_COLUMNS,
-  type PreviousPrice,
-  type StoredMenuItem,
-} from './item-rows.js';
+import { ENTRIES_KEY, FIELDS_JSON_VERSION, MENU_ITEM_COLUMNS, MENU_PRICE_COLUMNS } from './item-rows.js';
 import { nullableNumber } from './rows.js';
 import type { Database } from './schema.js';
 
@@ -221,7 +215,7 @@ function sameEntries(rows: readonly (readonly unknown[])[], entries: readonly Pr
  * JSON, byte for byte (the canonical record without its entries). So an unchanged sync reads three
  * columns of each item instead of all of them, and compares one string instead of every field.
  */
-class KeptItem implements StoredMenuItem {
+class KeptItem implements StoredItem {
   constructor(
     readonly active: boolean,
     private readonly fieldsJson: string,
@@ -234,17 +228,6 @@ class KeptItem implements StoredMenuItem {
       isCanonicalFieldsJson(item, this.fieldsJson, FIELDS_JSON_VERSION.length)
     );
   }
-
-  previousPrices(): PreviousPrice[] {
-    return this.entries.map((row) => ({
-      unit: row[PRICE.unit] as string,
-      amount: Number(row[PRICE.amount]),
-      priceCents: Number(row[PRICE.price_cents]),
-      stock: nullableNumber(row[PRICE.stock] as number | string | null),
-      updatedAt: row[PRICE.updated_at] as string,
-      active: this.active,
-    }));
-  }
 }
 
 /**
@@ -255,8 +238,8 @@ class KeptItem implements StoredMenuItem {
 export function foldStoredItems(
   items: readonly unknown[][],
   prices: readonly unknown[][],
-): { kept: Map<number, StoredMenuItem>; stale: number[] } {
-  const kept = new Map<number, StoredMenuItem>();
+): { kept: Map<number, StoredItem>; stale: number[] } {
+  const kept = new Map<number, StoredItem>();
   const stale: number[] = [];
   fold(items, prices, (row, entries) => {
     const id = Number(row[KEPT.id]);

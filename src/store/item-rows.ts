@@ -10,7 +10,7 @@ import {
   PRICE_FIELD_LIST,
   type PRICE_FIELDS,
 } from '../domain/item-schema.js';
-import { entryUnchanged, type StoredEntry, type StoredItem } from '../domain/menu-writes.js';
+import { entryUnchanged, type StoredEntry } from '../domain/menu-writes.js';
 import type { Database, ItemColumns, PriceColumns } from './schema.js';
 
 /** The rows a write of items makes (items and their price entries), and the columns menu reads select. */
@@ -47,33 +47,20 @@ export function itemRow(dispensaryId: number, texts: ItemTexts, at: string): Dat
 /** A price entry's identity within a dispensary: stock updates and change times follow it. */
 export const priceKey = (itemId: number, unit: string, amount: number) => `${itemId}|${unit}|${amount}`;
 
-/** A stored price entry, as a write of its item finds it (by unit and amount) and compares it (see entryUnchanged). */
+/** A stored price entry, as a write of its item compares it (see entryUnchanged). */
 export interface PreviousPrice extends StoredEntry {
-  unit: string;
-  amount: number;
   updatedAt: string;
 }
 
-/** A stored item as a write of items compares it (StoredItem), with its price entries as stored. */
-export interface StoredMenuItem extends StoredItem {
-  /** Its price entries as stored, made when asked: only a write that rewrites the item needs them. */
-  previousPrices(): PreviousPrice[];
-}
-
-/**
- * Price rows for an item being written over `stored` (or new); an unchanged entry (see
- * entryUnchanged) keeps its change time.
- */
+/** Price rows for items being written; an unchanged entry (see entryUnchanged) keeps its change time. */
 export function priceRows(
   dispensaryId: number,
   item: MenuItem,
   at: string,
-  stored: StoredMenuItem | undefined,
+  previous: Map<string, PreviousPrice>,
 ): Database['price_entries'][] {
-  const previous = stored?.previousPrices() ?? [];
   return item.prices.map((price, position) => {
-    // The last stored entry of this unit and amount, as a map by them would keep.
-    const before = previous.findLast((entry) => entry.unit === price.unit && entry.amount === price.amount);
+    const before = previous.get(priceKey(item.id, price.unit, price.amount));
     const unchanged = entryUnchanged(before, price, item.active);
     return {
       dispensary_id: dispensaryId,

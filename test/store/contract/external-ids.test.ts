@@ -32,4 +32,16 @@ describe(`store.menus: one external_id per dispensary, on ${DATABASE_KIND}`, () 
       new Map([['pos-2', menu[1]!.id]]),
     );
   });
+
+  it('a full sync that removes an item and gives its external_id to another takes it at once', async ({
+    store,
+  }) => {
+    const shop = await store.dispensaries.create('Shop', 'digest-shop');
+    await store.menus.replace(shop.id, [item(1, { externalId: 'pos-1' })]);
+    // Item 1 leaves the menu and item 2 takes its external_id in the same write: the removal goes first.
+    await store.menus.replace(shop.id, [item(2, { externalId: 'pos-1' })]);
+    expect((await store.menus.read(shop.id)).map((entry) => [entry.id, entry.externalId])).toEqual([
+      [2, 'pos-1'],
+    ]);
+  });
 });
