@@ -21,8 +21,8 @@ export function sameItem(a: MenuItem, b: MenuItem): boolean {
   );
 }
 
-/** The item of `id` in a list ordered by id, or undefined. */
-function byId(items: readonly MenuItem[], id: number): MenuItem | undefined {
+/** Where `id` is, or would go, in a list ordered by id: the first position whose id is not below it. */
+function positionOf(items: readonly MenuItem[], id: number): number {
   let low = 0;
   let high = items.length;
   while (low < high) {
@@ -30,9 +30,20 @@ function byId(items: readonly MenuItem[], id: number): MenuItem | undefined {
     if (items[middle]!.id < id) low = middle + 1;
     else high = middle;
   }
-  const found = items[low];
+  return low;
+}
+
+/** The item of `id` in a list ordered by id, or undefined. */
+function byId(items: readonly MenuItem[], id: number): MenuItem | undefined {
+  const found = items[positionOf(items, id)];
   return found?.id === id ? found : undefined;
 }
+
+/**
+ * Past this many items named, the patch walks the whole menu once instead of moving its items for
+ * each named one (a splice moves the items after it).
+ */
+const MOST_SPLICED_ITEMS = 64;
 
 /**
  * A menu of every item (ordered by id) read at a feed cursor, brought to the snapshot `patch` was read
@@ -52,6 +63,8 @@ export function patchMenu(base: readonly MenuItem[], patch: MenuPatch): MenuItem
       return earlier && sameItem(earlier, item) ? earlier : item;
     })
     .sort((a, b) => a.id - b.id);
+  if (!patch.inactive && named.size + replacing.length <= MOST_SPLICED_ITEMS)
+    return spliced(base, named, replacing);
   const menu: MenuItem[] = [];
   let next = 0;
   for (const item of base) {
@@ -60,5 +73,27 @@ export function patchMenu(base: readonly MenuItem[], patch: MenuPatch): MenuItem
     menu.push(item);
   }
   while (next < replacing.length) menu.push(replacing[next++]!);
+  return menu;
+}
+
+/**
+ * patchMenu's menu when no inactive item was read and few items changed: the base copied whole, the
+ * named items taken out and the replacing ones put in their places, instead of a walk that looks up
+ * every item of the menu (0.8 ms of a one-item change's first read on 5,000 items: bench/PROFILE.md,
+ * round nineteen). The same list: every other item of the base stays, in id order.
+ */
+function spliced(
+  base: readonly MenuItem[],
+  named: ReadonlySet<number>,
+  replacing: readonly MenuItem[],
+): MenuItem[] {
+  const menu = base.slice();
+  const taken = new Set(named);
+  for (const item of replacing) taken.add(item.id);
+  for (const id of taken) {
+    const at = positionOf(menu, id);
+    if (menu[at]?.id === id) menu.splice(at, 1);
+  }
+  for (const item of replacing) menu.splice(positionOf(menu, item.id), 0, item);
   return menu;
 }

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MenuPricing } from '../../src/domain/special-pricing.js';
-import { MenuIndex, page } from '../../src/forms/form-v1/engine.js';
+import { decodeCursor } from '../../src/forms/form-v1/cursor.js';
+import { MenuIndex, orderPrint, page } from '../../src/forms/form-v1/engine.js';
 import { FIELD_NAMES } from '../../src/forms/form-v1/item.js';
-import { parseMenuQuery } from '../../src/forms/form-v1/query.js';
+import { type MenuQuery, orderKey, parseMenuQuery } from '../../src/forms/form-v1/query.js';
 import { type TestRuntime, testRuntime } from '../helpers/runtime.js';
 import { listening } from './driver.js';
 import * as v1 from './v1-arbitraries.js';
@@ -67,13 +68,29 @@ describe('Form v1: answers after changes equal a fresh build', () => {
     else await menus.deleteItem(id, item.id);
   }
 
-  const get = (query: v1.Query) => {
+  const get = (query: v1.Query, limit = '1000') => {
     const search = v1.asQuery(query);
-    search.set('limit', '1000');
+    search.set('limit', limit);
     return fetch(`${base}/v1/menu?${search}`, { headers: { 'accept-encoding': 'identity', ...auth } });
   };
 
-  /** The answer of an index built afresh from the store's items (no earlier version). */
+  /** The query as the engine reads it, whole (limit 1000). */
+  function parsed(query: v1.Query): MenuQuery {
+    const raw: Record<string, unknown> = { limit: '1000' };
+    for (const [name, value] of Object.entries(query))
+      if (value !== undefined) raw[name] = Array.isArray(value) ? value : String(value);
+    return parseMenuQuery(raw, FIELD_NAMES);
+  }
+
+  /** The print of the query's order in its first page's next_cursor (undefined on a last page). */
+  async function printOfFirstPage(query: v1.Query): Promise<string | undefined> {
+    const response = await get(query, '1');
+    expect(response.status).toBe(200);
+    const { next_cursor } = (await response.json()) as { next_cursor: string | null };
+    return next_cursor === null ? undefined : decodeCursor(orderKey(parsed(query)), next_cursor).print;
+  }
+
+  /** The answer of an index built afresh from the store's items (no earlier version), and its order's print. */
   async function fresh(query: v1.Query) {
     const { store } = runtime.services;
     const id = runtime.seed.dispensaryId;
@@ -82,11 +99,9 @@ describe('Form v1: answers after changes equal a fresh build', () => {
       await store.menus.read(id),
       new MenuPricing(found.specials, found.timezone, Date.now()),
     );
-    const raw: Record<string, unknown> = { limit: '1000' };
-    for (const [name, value] of Object.entries(query))
-      if (value !== undefined) raw[name] = Array.isArray(value) ? value : String(value);
-    const { rows, total, facets } = page(index, parseMenuQuery(raw, FIELD_NAMES), 0);
-    return { data: rows.map((row) => JSON.parse(row.json) as unknown), total, facets };
+    const { rows, total, facets } = page(index, parsed(query), 0);
+    const print = total > 1 ? orderPrint(index, parsed(query)) : undefined;
+    return { answer: { data: rows.map((row) => JSON.parse(row.json) as unknown), total, facets }, print };
   }
 
   it('for random menus, changes (active and inactive items) and queries', { timeout: 60_000 }, async () => {
@@ -110,15 +125,21 @@ describe('Form v1: answers after changes equal a fresh build', () => {
             { q: 'blue' },
           ];
           const asked = [...always, ...queries].flatMap((query) => [query, withFacets(query)]);
-          // Asked once before the changes: the next version patches these results.
-          for (const query of asked) expect((await get(query)).status).toBe(200);
+          // Asked once before the changes: the next version patches these results (and their prints,
+          // which a first page's cursor carries).
+          for (const query of asked) {
+            expect((await get(query)).status).toBe(200);
+            await printOfFirstPage(query);
+          }
           for (const changes of rounds) {
             for (const change of changes) await apply(change);
             for (const query of asked) {
               const response = await get(query);
               expect(response.status).toBe(200);
               const body = (await response.json()) as { data: unknown[]; total: number; facets: unknown };
-              expect({ data: body.data, total: body.total, facets: body.facets }).toEqual(await fresh(query));
+              const built = await fresh(query);
+              expect({ data: body.data, total: body.total, facets: body.facets }).toEqual(built.answer);
+              expect(await printOfFirstPage(query)).toBe(built.print);
             }
           }
         },
