@@ -104,14 +104,27 @@ export interface BuiltFrom {
 }
 
 /**
- * What a menu version changed from the one before it: the ids whose earlier rows are gone (changed or
- * removed), the rows made anew, and the earlier version's kept results, which a query of this version
- * patches instead of filtering and sorting the whole menu again.
+ * What a menu version changed from the one before it: the earlier rows that are gone (their items
+ * changed or removed), the rows made anew, and the earlier version's kept results, which a query of
+ * this version patches instead of filtering and sorting the whole menu again.
  */
 interface Carried {
   results: ReadonlyMap<string, Result>;
-  gone: ReadonlySet<number>;
+  gone: readonly Row[];
   made: readonly Row[];
+}
+
+/** The first position of a ranked list whose (value, id) is not before the one given (compareKeys). */
+function rankOf(ranked: readonly Ranked[], value: SortValue, id: number, descending: boolean): number {
+  let low = 0;
+  let high = ranked.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const other = ranked[middle]!;
+    if (compareKeys(other.value, other.row.id, value, id, descending) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Past this many changed rows a query result is made anew, not patched (each patch copies the list). */
@@ -174,9 +187,9 @@ export class MenuIndex {
         changes.push({ row: position, before: earlierRows[at]!.words, after: row.words });
       rows.push(row);
     }
-    const gone = new Set<number>();
+    const gone: Row[] = [];
     for (let index = 0; index < earlierRows.length; index++)
-      if (kept[index] === 0) gone.add(earlierRows[index]!.id);
+      if (kept[index] === 0) gone.push(earlierRows[index]!);
     const searched = previous.index.searchIndex;
     // The same items in the same places, a few of them changed: the search index is patched, not built.
     const samePlaces =
@@ -217,17 +230,22 @@ export class MenuIndex {
    */
   private patched(earlier: Result, query: MenuQuery, sort: SortKey | undefined): Result {
     const { gone, made } = this.carried!;
-    if (gone.size + made.length > MOST_PATCHED_ROWS) return this.made(query, sort, []);
-    // The sort values of the entries taken out: a changed row put back with its value keeps the order.
+    if (gone.length + made.length > MOST_PATCHED_ROWS) return this.made(query, sort, []);
+    const ranked = earlier.ranked.slice();
+    // Each gone row's entry, if it had one, is where its (value, id) is: found, not looked for in every
+    // entry. The values taken out: a changed row put back with its value keeps the order.
     const taken = new Map<number, SortValue>();
-    const ranked =
-      gone.size === 0
-        ? [...earlier.ranked]
-        : earlier.ranked.filter((entry) => {
-            if (!gone.has(entry.row.id)) return true;
-            taken.set(entry.row.id, entry.value);
-            return false;
-          });
+    for (const row of gone) {
+      const at = rankOf(ranked, sortValue(row, sort, query, 0), row.id, query.descending);
+      const entry = ranked[at];
+      if (entry?.row !== row) {
+        // A row the query kept must be found (its sort value is what it was): else made anew, to be safe.
+        if (matches(row, query)) return this.made(query, sort, []);
+        continue;
+      }
+      taken.set(row.id, entry.value);
+      ranked.splice(at, 1);
+    }
     let putBack = 0;
     let moved = false;
     for (const row of made) {
@@ -235,16 +253,7 @@ export class MenuIndex {
       const entry = { row, value: sortValue(row, sort, query, 0) };
       if (taken.has(row.id) && taken.get(row.id) === entry.value) putBack++;
       else moved = true;
-      let low = 0;
-      let high = ranked.length;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        const other = ranked[middle]!;
-        if (compareKeys(other.value, other.row.id, entry.value, row.id, query.descending) < 0)
-          low = middle + 1;
-        else high = middle;
-      }
-      ranked.splice(low, 0, entry);
+      ranked.splice(rankOf(ranked, entry.value, row.id, query.descending), 0, entry);
     }
     const facets =
       query.facets.length === 0
