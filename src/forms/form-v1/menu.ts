@@ -3,7 +3,7 @@ import { ServiceError } from '../../services/errors.js';
 import { cursorOf } from '../../services/menu-feed.js';
 import type { PricedMenu } from '../../services/menu-reader.js';
 import type { Representation, SnapshotView } from '../../services/menu-snapshots.js';
-import { encodedOf, identityOf } from '../../services/snapshots/codings.js';
+import { encodedNow, encodedOf, identityOf } from '../../services/snapshots/codings.js';
 import { type Encoding, negotiateEncoding } from '../../services/snapshots/encoding.js';
 import { andThen } from '../../util/maybe-promise.js';
 import type { FormContext, FormMenu } from '../form.js';
@@ -26,6 +26,13 @@ const COMPRESSION = { gzipLevel: 6, brotliQuality: 5 };
  * round sixteen).
  */
 const SEARCH_COMPRESSION = { gzipLevel: 3, brotliQuality: 3 };
+/**
+ * Bodies up to this size are compressed on the main thread (compressNow), larger ones off it: the pool's
+ * hand-off cost a search about 150 µs of CPU (a quarter of it), and made every first read of a query
+ * wait a turn more. At this size the event loop waits about 1 ms (gzip level 6) for it; a page of 100
+ * whole items is 60-120 KB, of 1,000 items ten times that (bench/PROFILE.md, round nineteen).
+ */
+const COMPRESS_NOW_MAX_BYTES = 128 * 1024;
 /** Answers kept per menu, the most recent: a page asked again is sent without building it. */
 const KEPT_ANSWERS = 256;
 
@@ -147,12 +154,14 @@ export function v1Menu({ menus, peers }: Pick<FormContext, 'menus' | 'peers'>): 
         const found = answers.get(answerKey);
         if (found) return found;
         const plain = build(menu);
+        const withLink = (encoded: Representation) =>
+          plain.link === undefined ? encoded : { ...encoded, link: plain.link };
         const coded: Representation | Promise<Representation> =
           encoding === 'identity' || plain.body.length < COMPRESS_MIN_BYTES
             ? plain
-            : encodedOf(plain, encoding, compression).then((encoded) =>
-                plain.link === undefined ? encoded : { ...encoded, link: plain.link },
-              );
+            : plain.body.length <= COMPRESS_NOW_MAX_BYTES
+              ? withLink(encodedNow(plain, encoding, compression))
+              : encodedOf(plain, encoding, compression).then(withLink);
         if (answers.size >= KEPT_ANSWERS) answers.delete(answers.keys().next().value!);
         answers.set(answerKey, coded);
         if (coded instanceof Promise) {

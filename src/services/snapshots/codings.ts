@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type CompressionOptions, compress } from './encoding.js';
+import { type CompressionOptions, compress, compressNow } from './encoding.js';
 import type { Representation } from './types.js';
 
 /**
@@ -19,13 +19,8 @@ export function identityOf(body: Buffer, cursor: number | undefined): Representa
   return { body, encoding: 'identity', etag: `"${tag}"`, tag, cursor };
 }
 
-/** The answer compressed: the same tag (If-None-Match compares it), the coding in the entity tag. */
-export async function encodedOf(
-  identity: Representation,
-  encoding: 'br' | 'gzip',
-  options: CompressionOptions,
-): Promise<Representation> {
-  const body = await compress(identity.body, encoding, options);
+/** The answer in a coding, `body` its bytes: the same tag (If-None-Match compares it), the coding in the entity tag. */
+function codedAs(identity: Representation, encoding: 'br' | 'gzip', body: Buffer): Representation {
   return {
     body,
     encoding,
@@ -33,4 +28,22 @@ export async function encodedOf(
     tag: identity.tag,
     cursor: identity.cursor,
   };
+}
+
+/** The answer compressed off the main thread (compress). */
+export async function encodedOf(
+  identity: Representation,
+  encoding: 'br' | 'gzip',
+  options: CompressionOptions,
+): Promise<Representation> {
+  return codedAs(identity, encoding, await compress(identity.body, encoding, options));
+}
+
+/** The answer compressed on the calling thread (compressNow): for small bodies. */
+export function encodedNow(
+  identity: Representation,
+  encoding: 'br' | 'gzip',
+  options: CompressionOptions,
+): Representation {
+  return codedAs(identity, encoding, compressNow(identity.body, encoding, options));
 }

@@ -1,5 +1,5 @@
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 
 /** The content codings a snapshot is kept in. */
 export type Encoding = 'br' | 'gzip' | 'identity';
@@ -95,26 +95,36 @@ export interface CompressionOptions {
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
-/**
- * Compresses off the main thread (the libuv pool), so that other requests are answered meanwhile.
- * Brotli in text mode with the size hint; the quality is chosen by measurement (see bench/PROFILE.md).
- */
+/** Brotli in text mode with the size hint; the quality is chosen by measurement (see bench/PROFILE.md). */
+const brotliOptions = (size: number, options: CompressionOptions) => ({
+  params: {
+    [constants.BROTLI_PARAM_QUALITY]: options.brotliQuality,
+    [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    [constants.BROTLI_PARAM_SIZE_HINT]: size,
+    // A window no larger than the body: the same bytes out, a fraction of the memory (the default
+    // 4 MiB window, allocated per call on a pool thread, kept each thread's heap tens of MiB large).
+    [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(size),
+  },
+});
+
+/** Compresses off the main thread (the libuv pool), so that other requests are answered meanwhile. */
 export function compress(
   body: Buffer,
   encoding: 'br' | 'gzip',
   options: CompressionOptions,
 ): Promise<Buffer> {
   if (encoding === 'gzip') return gzipAsync(body, { level: options.gzipLevel });
-  return brotliAsync(body, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: options.brotliQuality,
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-      // A window no larger than the body: the same bytes out, a fraction of the memory (the default
-      // 4 MiB window, allocated per call on a pool thread, kept each thread's heap tens of MiB large).
-      [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(body.length),
-    },
-  });
+  return brotliAsync(body, brotliOptions(body.length, options));
+}
+
+/**
+ * compress on the calling thread, the same bytes: for a body small enough that the event loop waits
+ * less for it than the hand-off to the pool costs in CPU (its stream, callbacks and thread switches:
+ * about 150 µs a Form v1 search, a quarter of its work; bench/PROFILE.md, round nineteen).
+ */
+export function compressNow(body: Buffer, encoding: 'br' | 'gzip', options: CompressionOptions): Buffer {
+  if (encoding === 'gzip') return gzipSync(body, { level: options.gzipLevel });
+  return brotliCompressSync(body, brotliOptions(body.length, options));
 }
 
 /** log2 of the smallest window that holds `size` bytes, within brotli's limits (10 to 24; default 22). */
