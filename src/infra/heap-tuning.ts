@@ -1,7 +1,9 @@
 import { setFlagsFromString } from 'node:v8';
+import { keepTickShape } from './tick-shape.js';
 
 /**
- * Turns off V8's allocation-site pretenuring in a serving process, before it serves.
+ * Tunes V8 for a serving process, before it serves: turns off allocation-site pretenuring, and keeps
+ * the shape of Node's tick objects alive (src/infra/tick-shape.ts).
  *
  * V8 watches, per place in the code that makes objects, how many of them survive a young-generation
  * collection; when nearly all do, it decides to make that place's objects in the old generation
@@ -20,4 +22,5 @@ import { setFlagsFromString } from 'node:v8';
  */
 export function tuneHeapForServing(): void {
   setFlagsFromString('--no-allocation-site-pretenuring');
+  keepTickShape();
 }
