@@ -61,6 +61,17 @@ export interface BatchStatements {
     rows: readonly Record<string, unknown>[],
   ): Promise<void>;
   /**
+   * Updates rows of a write of items in `table`, in the write's transaction: each row an object of the
+   * same columns in the same order, found by its `keys` columns (its primary key), its other columns
+   * set. A row that matches none is passed over.
+   */
+  updateRows(
+    trx: Transaction<Database>,
+    table: 'items' | 'price_entries',
+    keys: readonly string[],
+    rows: readonly Record<string, unknown>[],
+  ): Promise<void>;
+  /**
    * Sets the stock of every target (stockTargets, repositories/stock-levels.ts), in the write's
    * transaction. An
    * entry changed (and its item is in `changedItems`) when its level moved or it was named with

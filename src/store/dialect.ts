@@ -52,6 +52,13 @@ export interface Dialect {
   /** Its batch statements (stock batches, feed inserts), each of a text parsed once (BatchStatements). */
   readonly batches: BatchStatements;
   /**
+   * A turn of the event loop, for a write that goes on while statements it queued run
+   * (StatementQueue): PostgreSQL's answers come over a socket and are taken only when the loop turns.
+   * Absent on SQLite, whose statements run synchronously: a turn there would let other work (a loop
+   * of reads, say) run inside the write's transaction, for nothing.
+   */
+  turn?(): Promise<void>;
+  /**
    * Runs inside every writing transaction before its change notice is numbered, so that notices
    * commit in number order (PostgreSQL: a transaction advisory lock; SQLite writers are serial anyway).
    */

@@ -2,9 +2,15 @@ import { canonicalValue, isCanonicalFieldsJson } from '../domain/canonical.js';
 import type { Field } from '../domain/field-kinds.js';
 import type { MenuItem, PriceEntry } from '../domain/item.js';
 import { ITEM_FIELD_LIST, type NamedField, PRICE_FIELD_LIST } from '../domain/item-schema.js';
-import type { StoredItem } from '../domain/menu-writes.js';
 import type { TargetedItem } from '../domain/special-pricing.js';
-import { ENTRIES_KEY, FIELDS_JSON_VERSION, MENU_ITEM_COLUMNS, MENU_PRICE_COLUMNS } from './item-rows.js';
+import {
+  ENTRIES_KEY,
+  FIELDS_JSON_VERSION,
+  MENU_ITEM_COLUMNS,
+  MENU_PRICE_COLUMNS,
+  type PreviousPrice,
+  type StoredMenuItem,
+} from './item-rows.js';
 import { nullableNumber } from './rows.js';
 import type { Database } from './schema.js';
 
@@ -215,37 +221,54 @@ function sameEntries(rows: readonly (readonly unknown[])[], entries: readonly Pr
  * JSON, byte for byte (the canonical record without its entries). So an unchanged sync reads three
  * columns of each item instead of all of them, and compares one string instead of every field.
  */
-class KeptItem implements StoredItem {
+class KeptItem implements StoredMenuItem {
   constructor(
     readonly active: boolean,
+    readonly externalId: string,
     private readonly fieldsJson: string,
-    private readonly entries: readonly (readonly unknown[])[],
+    readonly entryRows: readonly (readonly unknown[])[],
   ) {}
 
   unchanged(item: MenuItem): boolean {
     return (
-      sameEntries(this.entries, item.prices) &&
+      sameEntries(this.entryRows, item.prices) &&
       isCanonicalFieldsJson(item, this.fieldsJson, FIELDS_JSON_VERSION.length)
     );
   }
+
+  previousPrices(): PreviousPrice[] {
+    return this.entryRows.map((row) => ({
+      unit: row[PRICE.unit] as string,
+      amount: Number(row[PRICE.amount]),
+      priceCents: Number(row[PRICE.price_cents]),
+      stock: nullableNumber(row[PRICE.stock] as number | string | null),
+      updatedAt: row[PRICE.updated_at] as string,
+      active: this.active,
+    }));
+  }
 }
 
+/** The columns of an item a write of items reads to compare it (foldStoredItems): its kept JSON's, and its external_id. */
+export const STORED_ITEM_COLUMNS = [...KEPT_JSON_COLUMNS, 'external_id'] as const;
+const STORED = columnIndexes(STORED_ITEM_COLUMNS);
+
 /**
- * The items of rows of KEPT_JSON_COLUMNS and their price entries' rows (see fold), as a write of items
+ * The items of rows of STORED_ITEM_COLUMNS and their price entries' rows (see fold), as a write of items
  * compares them (KeptItem), by id. Items whose kept JSON is missing or of another version are `stale`,
  * to be read whole and compared field by field.
  */
 export function foldStoredItems(
   items: readonly unknown[][],
   prices: readonly unknown[][],
-): { kept: Map<number, StoredItem>; stale: number[] } {
-  const kept = new Map<number, StoredItem>();
+): { kept: Map<number, StoredMenuItem>; stale: number[] } {
+  const kept = new Map<number, StoredMenuItem>();
   const stale: number[] = [];
   fold(items, prices, (row, entries) => {
-    const id = Number(row[KEPT.id]);
-    const fields = row[KEPT.fields_json];
+    const id = Number(row[STORED.id]);
+    const fields = row[STORED.fields_json];
     if (keptJsonIsCurrent(fields)) {
-      kept.set(id, new KeptItem(modelValue(ACTIVE, row[KEPT.active]) as boolean, fields, entries));
+      const active = modelValue(ACTIVE, row[STORED.active]) as boolean;
+      kept.set(id, new KeptItem(active, row[STORED.external_id] as string, fields, entries));
     } else {
       stale.push(id);
     }

@@ -10,7 +10,7 @@ import {
   PRICE_FIELD_LIST,
   type PRICE_FIELDS,
 } from '../domain/item-schema.js';
-import { entryUnchanged, type StoredEntry } from '../domain/menu-writes.js';
+import { entryUnchanged, type StoredEntry, type StoredItem } from '../domain/menu-writes.js';
 import type { Database, ItemColumns, PriceColumns } from './schema.js';
 
 /** The rows a write of items makes (items and their price entries), and the columns menu reads select. */
@@ -47,20 +47,53 @@ export function itemRow(dispensaryId: number, texts: ItemTexts, at: string): Dat
 /** A price entry's identity within a dispensary: stock updates and change times follow it. */
 export const priceKey = (itemId: number, unit: string, amount: number) => `${itemId}|${unit}|${amount}`;
 
-/** A stored price entry, as a write of its item compares it (see entryUnchanged). */
+/** A stored price entry, as a write of its item finds it (by unit and amount) and compares it (see entryUnchanged). */
 export interface PreviousPrice extends StoredEntry {
+  unit: string;
+  amount: number;
   updatedAt: string;
 }
 
-/** Price rows for items being written; an unchanged entry (see entryUnchanged) keeps its change time. */
+/** A stored item as a write of items compares it (StoredItem), with its price entries as stored. */
+export interface StoredMenuItem extends StoredItem {
+  /** Its external_id as stored ('' for none): a write that moves it deletes the item and inserts it again. */
+  externalId: string;
+  /** Its price entries as stored, made when asked: only a write that rewrites the item needs them. */
+  previousPrices(): PreviousPrice[];
+  /**
+   * Its price entries' rows as read (MENU_PRICE_COLUMNS), by position; undefined when the item was read
+   * whole (its kept JSON stale), and a write then rewrites every entry.
+   */
+  readonly entryRows?: readonly (readonly unknown[])[];
+}
+
+/**
+ * Whether a price row a write makes (see priceRows) holds what a stored row (MENU_PRICE_COLUMNS, as
+ * read) holds in every column: then the write leaves the stored row alone. A value read back in
+ * another type (a number as text, say) counts as a difference: the row is only written again.
+ */
+export function samePriceRow(row: Database['price_entries'], stored: readonly unknown[]): boolean {
+  const values = row as unknown as Record<string, unknown>;
+  for (let index = 0; index < MENU_PRICE_COLUMNS.length; index++) {
+    if ((values[MENU_PRICE_COLUMNS[index]!] ?? null) !== (stored[index] ?? null)) return false;
+  }
+  return true;
+}
+
+/**
+ * Price rows for an item being written over `stored` (or new); an unchanged entry (see
+ * entryUnchanged) keeps its change time.
+ */
 export function priceRows(
   dispensaryId: number,
   item: MenuItem,
   at: string,
-  previous: Map<string, PreviousPrice>,
+  stored: StoredMenuItem | undefined,
 ): Database['price_entries'][] {
+  const previous = stored?.previousPrices() ?? [];
   return item.prices.map((price, position) => {
-    const before = previous.get(priceKey(item.id, price.unit, price.amount));
+    // The last stored entry of this unit and amount, as a map by them would keep.
+    const before = previous.findLast((entry) => entry.unit === price.unit && entry.amount === price.amount);
     const unchanged = entryUnchanged(before, price, item.active);
     return {
       dispensary_id: dispensaryId,

@@ -14,17 +14,25 @@ export const postgresBatches: BatchStatements = {
   async insertRows(trx, table, rows) {
     const columns = Object.keys(rows[0] ?? {});
     if (columns.length === 0) return;
-    const types = await columnTypes(trx, table);
-    const arrays = columns.map((column) => {
-      const type = types.get(column);
-      if (type === undefined) throw new Error(`${table} has no column ${column}`);
-      return columnArray(
-        type,
-        rows.map((row) => row[column]),
-      );
-    });
+    const arrays = await columnArrays(trx, table, columns, rows);
     await sql`insert into ${sql.table(table)} (${sql.join(columns.map((column) => sql.ref(column)))})
       select * from unnest(${sql.join(arrays)})`.execute(trx);
+  },
+
+  // The same arrays, joined to the table by its key: a changed item is written in place rather than
+  // deleted and inserted again, which checked every foreign key of its rows anew (bench/PROFILE.md,
+  // round nineteen).
+  async updateRows(trx, table, keys, rows) {
+    const columns = Object.keys(rows[0] ?? {});
+    if (columns.length === 0) return;
+    const arrays = await columnArrays(trx, table, columns, rows);
+    const set = columns
+      .filter((column) => !keys.includes(column))
+      .map((column) => sql`${sql.ref(column)} = ${sql.ref(`v.${column}`)}`);
+    const matched = keys.map((key) => sql`${sql.ref(`t.${key}`)} = ${sql.ref(`v.${key}`)}`);
+    await sql`update ${sql.table(table)} as t set ${sql.join(set)}
+      from unnest(${sql.join(arrays)}) as v(${sql.join(columns.map((column) => sql.ref(column)))})
+      where ${sql.join(matched, sql` and `)}`.execute(trx);
   },
 
   idList: (ids) => ({ op: '=', ids: sql<number>`any(${numberArray(ids)}::integer[])` }),
@@ -111,6 +119,24 @@ function columnTypes(trx: Transaction<Database>, table: string): Promise<Map<str
     types.catch(() => tableTypes.delete(table));
   }
   return types;
+}
+
+/** Each of `columns` of `rows` as one bound array of the column's type (see columnArray). */
+async function columnArrays(
+  trx: Transaction<Database>,
+  table: string,
+  columns: readonly string[],
+  rows: readonly Record<string, unknown>[],
+) {
+  const types = await columnTypes(trx, table);
+  return columns.map((column) => {
+    const type = types.get(column);
+    if (type === undefined) throw new Error(`${table} has no column ${column}`);
+    return columnArray(
+      type,
+      rows.map((row) => row[column]),
+    );
+  });
 }
 
 /**

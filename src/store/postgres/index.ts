@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { DEFAULT_POOL_SIZE } from '../../config.js';
@@ -120,6 +121,7 @@ function postgresDialect(
     writeWaitMs: listenerOptions.connectTimeoutMs,
     skipLocked: true,
     batches: postgresBatches,
+    turn: () => setImmediate(),
     isUniqueViolation: (error) =>
       typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505',
     // PostgreSQL text cannot hold NUL, so no stored value contains one.

@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { MenuItem } from '../../domain/item.js';
-import { type StoredItem, wholeItem } from '../../domain/menu-writes.js';
+import { wholeItem } from '../../domain/menu-writes.js';
 import type { TargetedItem } from '../../domain/special-pricing.js';
 import type { IdList } from '../batches.js';
 import { chunks, type Dialect, idLists } from '../dialect.js';
@@ -14,14 +14,9 @@ import {
   KEPT_JSON_COLUMNS,
   PRICING_ITEM_COLUMNS,
   PRICING_PRICE_COLUMNS,
+  STORED_ITEM_COLUMNS,
 } from '../item-folds.js';
-import {
-  fieldsJsonOf,
-  MENU_ITEM_COLUMNS,
-  MENU_PRICE_COLUMNS,
-  type PreviousPrice,
-  priceKey,
-} from '../item-rows.js';
+import { fieldsJsonOf, MENU_ITEM_COLUMNS, MENU_PRICE_COLUMNS, type StoredMenuItem } from '../item-rows.js';
 import type { Database } from '../schema.js';
 import { ConflictError } from '../store.js';
 
@@ -157,7 +152,7 @@ export async function readPricing(
 /** The stored items a write of items compares its items with (see readStoredItems). */
 export interface StoredItems {
   /** By id, in id order. */
-  items: Map<number, StoredItem>;
+  items: Map<number, StoredMenuItem>;
   /** Those whose kept JSON is stale, read whole. */
   stale: MenuItem[];
 }
@@ -175,13 +170,29 @@ export async function readStoredItems(
   ids?: readonly number[],
 ): Promise<StoredItems> {
   const { kept, stale } = foldStoredItems(
-    ...(await readItemRows(dialect, trx, dispensaryId, ids, KEPT_JSON_COLUMNS)),
+    ...(await readItemRows(dialect, trx, dispensaryId, ids, STORED_ITEM_COLUMNS)),
   );
   if (stale.length === 0) return { items: kept, stale: [] };
   const whole = await readItems(dialect, trx, dispensaryId, stale);
-  const items = [...kept, ...whole.map((item) => [item.id, wholeItem(item)] as const)];
+  const items = [...kept, ...whole.map((item) => [item.id, wholeStoredItem(item)] as const)];
   return { items: new Map(items.sort((a, b) => a[0] - b[0])), stale: whole };
 }
+
+/** A stored item read whole (see wholeItem), with its price entries as read. */
+const wholeStoredItem = (item: MenuItem): StoredMenuItem => ({
+  ...wholeItem(item),
+  externalId: item.externalId,
+  previousPrices: () =>
+    item.prices.map((price) => ({
+      unit: price.unit,
+      amount: price.amount,
+      priceCents: price.priceCents,
+      stock: price.stock,
+      // A price entry read from its row (foldMenu) has its change time.
+      updatedAt: price.updatedAt!,
+      active: item.active,
+    })),
+});
 
 /**
  * Writes the kept JSON of stored items whose kept JSON was stale and that a write leaves as they are,
@@ -281,33 +292,4 @@ export async function highestItemId(trx: Transaction<Database>, dispensaryId: nu
     .where('dispensary_id', '=', dispensaryId)
     .executeTakeFirst();
   return Number(row?.max_id ?? 0);
-}
-
-export async function previousPrices(
-  dialect: Dialect,
-  trx: Transaction<Database>,
-  dispensaryId: number,
-  itemIds: readonly number[],
-): Promise<Map<string, PreviousPrice>> {
-  const previous = new Map<string, PreviousPrice>();
-  for (const list of idLists(dialect, itemIds)) {
-    const rows = await trx
-      .selectFrom('price_entries as p')
-      .innerJoin('items as i', (join) =>
-        join.onRef('i.dispensary_id', '=', 'p.dispensary_id').onRef('i.id', '=', 'p.item_id'),
-      )
-      .select(['p.item_id', 'p.unit', 'p.amount', 'p.price_cents', 'p.stock', 'p.updated_at', 'i.active'])
-      .where('p.dispensary_id', '=', dispensaryId)
-      .where('p.item_id', list.op, list.ids)
-      .execute();
-    for (const row of rows) {
-      previous.set(priceKey(Number(row.item_id), row.unit, Number(row.amount)), {
-        priceCents: Number(row.price_cents),
-        stock: row.stock === null ? null : Number(row.stock),
-        updatedAt: row.updated_at,
-        active: Number(row.active) === 1,
-      });
-    }
-  }
-  return previous;
 }

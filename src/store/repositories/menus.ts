@@ -1,32 +1,15 @@
 import type { Transaction } from 'kysely';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../../domain/item.js';
-import {
-  assignIds,
-  type FeedSpelling,
-  type ItemChanges,
-  itemChanges,
-  matchByNameAndBrand,
-  type StoredItem,
-} from '../../domain/menu-writes.js';
+import { assignIds, matchByNameAndBrand } from '../../domain/menu-writes.js';
 import type { FeedEntry } from '../batches.js';
-import { type Dialect, idLists } from '../dialect.js';
+import type { Dialect } from '../dialect.js';
 import type { ItemJson } from '../item-folds.js';
-import {
-  feedJsonOf,
-  fieldsJsonOf,
-  type ItemTexts,
-  itemRow,
-  itemTexts,
-  type PreviousPrice,
-  priceKey,
-  priceRows,
-} from '../item-rows.js';
+import { feedJsonOf, fieldsJsonOf, priceKey } from '../item-rows.js';
 import type { Database } from '../schema.js';
 import {
   type Actor,
   INACTIVE_ITEMS_CHANGED,
   type MenuRepository,
-  type RemovalReason,
   UnmatchedStockError,
   type UpsertResult,
 } from '../store.js';
@@ -35,7 +18,6 @@ import {
   deleteItems,
   highestItemId,
   isActive,
-  previousPrices,
   readItemJson,
   readItems,
   readStoredItems,
@@ -44,6 +26,7 @@ import {
   type StoredItems,
 } from './menu-queries.js';
 import { MenuReads } from './menu-reads.js';
+import { removal, rewriteItems } from './menu-rewrite.js';
 import { stockTargets } from './stock-levels.js';
 
 /**
@@ -74,19 +57,19 @@ export class Menus extends MenuReads implements MenuRepository {
         const stored = await readStoredItems(this.dialect, trx, dispensaryId);
         // New ids continue after every id the dispensary has used or is importing, so no id is reused.
         const menu = assignIds(items, [...stored.items.keys()].at(-1) ?? 0);
-        const diff = diffItems(menu, stored.items);
         const kept = new Set(menu.map((item) => item.id));
         const removed: number[] = [];
+        const removals: FeedEntry[] = [];
         for (const [id, item] of stored.items) {
           if (kept.has(id)) continue;
           removed.push(id);
-          if (item.active) diff.feed.push(removal(id, 'deleted'));
+          if (item.active) removals.push(removal(id, 'deleted'));
         }
+        const diff = await rewriteItems(this.dialect, trx, dispensaryId, menu, stored.items, removed);
+        diff.feed.push(...removals);
         // In item order, whatever happened to each.
         diff.feed.sort((a, b) => (a.itemId ?? 0) - (b.itemId ?? 0));
-        const rewritten = [...diff.replaced, ...removed];
-        await this.rewrite(trx, dispensaryId, diff, rewritten);
-        await this.renewStale(trx, dispensaryId, stored, rewritten);
+        await this.renewStale(trx, dispensaryId, stored, [...diff.replaced, ...removed]);
         const silent = removed.some((id) => !stored.items.get(id)?.active);
         return {
           result: menu,
@@ -137,8 +120,7 @@ export class Menus extends MenuReads implements MenuRepository {
         const ids = menu.map((item) => item.id);
         const stored = await readStoredItems(this.dialect, trx, dispensaryId, ids);
         const existing = stored.items;
-        const diff = diffItems(menu, existing);
-        await this.rewrite(trx, dispensaryId, diff, diff.replaced);
+        const diff = await rewriteItems(this.dialect, trx, dispensaryId, menu, existing);
         await this.renewStale(trx, dispensaryId, stored, diff.replaced);
         const result: UpsertResult = {
           created: ids.filter((id) => !existing.has(id)),
@@ -247,18 +229,6 @@ export class Menus extends MenuReads implements MenuRepository {
     });
   }
 
-  /** Deletes the items of `replaced` (stored items being rewritten or removed), then writes `diff.written`. */
-  private async rewrite(
-    trx: Transaction<Database>,
-    dispensaryId: number,
-    diff: Diff,
-    replaced: readonly number[],
-  ): Promise<void> {
-    const previous = await previousPrices(this.dialect, trx, dispensaryId, diff.replaced);
-    for (const list of idLists(this.dialect, replaced)) await deleteItems(trx, dispensaryId, list);
-    await this.insertItems(trx, dispensaryId, diff, previous);
-  }
-
   /** Renews the stale kept JSON of the stored items this write leaves in place (see renewKeptJson). */
   private async renewStale(
     trx: Transaction<Database>,
@@ -271,41 +241,6 @@ export class Menus extends MenuReads implements MenuRepository {
     const left = stored.stale.filter((item) => !gone.has(item.id));
     await renewKeptJson(this.dialect, trx, dispensaryId, left);
   }
-
-  private async insertItems(
-    trx: Transaction<Database>,
-    dispensaryId: number,
-    diff: Diff,
-    previous: Map<string, PreviousPrice>,
-  ): Promise<number> {
-    const at = now();
-    const menu = diff.written;
-    const items = menu.map((item) => itemRow(dispensaryId, diff.texts.of(item), at));
-    const prices = menu.flatMap((item) => priceRows(dispensaryId, item, at, previous));
-    await this.dialect.batches.insertRows(trx, 'items', items);
-    await this.dialect.batches.insertRows(trx, 'price_entries', prices);
-    return prices.length;
-  }
-}
-
-/**
- * What a write of items changes (see itemChanges), with the feed entries the store records, and the
- * texts of each item it writes (itemTexts), made once for its feed entry and its row.
- */
-type Diff = ItemChanges<FeedEntry> & { texts: WrittenTexts };
-
-/** The texts of the items a write writes, each made once (see itemTexts). */
-class WrittenTexts {
-  private readonly made = new Map<MenuItem, ItemTexts>();
-
-  of(item: MenuItem): ItemTexts {
-    let texts = this.made.get(item);
-    if (texts === undefined) {
-      texts = itemTexts(item);
-      this.made.set(item, texts);
-    }
-    return texts;
-  }
 }
 
 const upserted = (item: ItemJson): FeedEntry => ({
@@ -315,30 +250,6 @@ const upserted = (item: ItemJson): FeedEntry => ({
   item: item.json,
 });
 
-const removal = (itemId: number, reason: RemovalReason): FeedEntry => ({
-  type: 'item.removed',
-  itemId,
-  reason,
-  item: null,
-});
-
-/** The feed's entries as a write records them, each item's JSON made on its kept JSON (feedJsonOf). */
-const feedSpelling = (texts: WrittenTexts): FeedSpelling<FeedEntry> => ({
-  upserted: (item) => ({
-    type: 'item.upserted',
-    itemId: item.id,
-    reason: null,
-    item: feedJsonOf(item, texts.of(item).fieldsJson),
-  }),
-  removed: removal,
-});
-
-/** What counts as a change of the items being written (see itemChanges). */
 /** The notice's subject when the write changed an inactive item (which the feed does not name). */
 const inactiveWritten = (written: readonly { active: boolean }[], removedInactive = false) =>
   removedInactive || written.some((item) => !item.active) ? { subject: INACTIVE_ITEMS_CHANGED } : {};
-
-function diffItems(menu: readonly MenuItem[], stored: ReadonlyMap<number, StoredItem>): Diff {
-  const texts = new WrittenTexts();
-  return { ...itemChanges(menu, stored, feedSpelling(texts)), texts };
-}

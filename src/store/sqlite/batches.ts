@@ -58,6 +58,19 @@ function rowInsert(table: string, columns: readonly string[]): (size: number) =>
   return insert;
 }
 
+/** The update of one row of `table` found by `keys`, setting `columns` (its other columns), one per table and column list. */
+const rowUpdates = new Map<string, string>();
+function rowUpdate(table: string, keys: readonly string[], columns: readonly string[]): string {
+  const key = `${table}(${keys.join(',')}|${columns.join(',')})`;
+  let update = rowUpdates.get(key);
+  if (update === undefined) {
+    const set = columns.map((column) => `"${column}" = ?`).join(', ');
+    update = `update "${table}" set ${set} where ${keys.map((column) => `"${column}" = ?`).join(' and ')}`;
+    rowUpdates.set(key, update);
+  }
+  return update;
+}
+
 /**
  * One slice of a stock batch. The change time moves only when the level does, so `since` polls see
  * real changes only. The dispensary is a column of each row, not a constant: then SQLite goes from
@@ -101,6 +114,18 @@ export function sqliteBatches(connection: ArrayRunner): BatchStatements {
         const parameters: unknown[] = [];
         for (const row of slice) for (const column of columns) parameters.push(row[column]);
         connection.run(insert(slice.length), parameters);
+      }
+    },
+
+    // One kept statement per row: found by its primary key, each row is one look-up in the table.
+    async updateRows(_trx, table, keys, rows) {
+      const columns = Object.keys(rows[0] ?? {}).filter((column) => !keys.includes(column));
+      const update = rowUpdate(table, keys, columns);
+      for (const row of rows) {
+        const parameters: unknown[] = [];
+        for (const column of columns) parameters.push(row[column]);
+        for (const column of keys) parameters.push(row[column]);
+        connection.run(update, parameters);
       }
     },
 

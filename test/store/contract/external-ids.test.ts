@@ -44,4 +44,25 @@ describe(`store.menus: one external_id per dispensary, on ${DATABASE_KIND}`, () 
       [2, 'pos-1'],
     ]);
   });
+
+  it('a full sync swaps external_ids between items, and moves one from an item written after the taker', async ({
+    store,
+  }) => {
+    const shop = await store.dispensaries.create('Shop', 'digest-shop');
+    // More items than one statement writes (rewriteItems): the last item is written in a later slice.
+    const count = 600;
+    const menu = Array.from({ length: count }, (_, index) =>
+      item(index + 1, { externalId: `pos-${index + 1}` }),
+    );
+    await store.menus.replace(shop.id, menu);
+    // Items 1 and 2 swap theirs; item 3 takes the last item's, which takes a new one.
+    const moved = menu.map((entry) => ({ ...entry }));
+    moved[0]!.externalId = 'pos-2';
+    moved[1]!.externalId = 'pos-1';
+    moved[2]!.externalId = `pos-${count}`;
+    moved[count - 1]!.externalId = 'pos-new';
+    await store.menus.replace(shop.id, moved);
+    const read = await store.menus.read(shop.id);
+    expect(read.map((entry) => entry.externalId)).toEqual(moved.map((entry) => entry.externalId));
+  });
 });

@@ -162,6 +162,26 @@ describe(`store.menus on ${DATABASE_KIND}`, () => {
     expect(after[3]![4]).not.toBe(before[3]![4]);
   });
 
+  it('a changed item gains, loses and reorders price entries: each is read back as written', async ({
+    store,
+  }) => {
+    const a = await store.dispensaries.create('A', 'digest-a');
+    const gram = priceEntry({ unit: 'gram', amount: 1, priceCents: 1000, stock: 5 });
+    const eighth = priceEntry({ unit: 'ounce', amount: 0.125, priceCents: 3500, stock: 2 });
+    const ounce = priceEntry({ unit: 'ounce', amount: 1, priceCents: 20_000, stock: null });
+    // A changed item is written over its stored row, and its entries position by position (rewriteItems).
+    const menus = [
+      [item(1, { prices: [gram, eighth, ounce] }), item(2, { prices: [gram] })],
+      [item(1, { name: 'Fewer', prices: [gram] }), item(2, { name: 'More', prices: [gram, eighth, ounce] })],
+      [item(1, { prices: [eighth, gram] }), item(2, { prices: [] })],
+      [item(1, { prices: [] }), item(2, { prices: [ounce, gram] })],
+    ];
+    for (const menu of menus) {
+      await store.menus.replace(a.id, menu);
+      expect(withoutTimes(await store.menus.read(a.id))).toEqual(menu);
+    }
+  });
+
   it('an empty menu and an unknown dispensary read as []', async ({ store }) => {
     const a = await store.dispensaries.create('A', 'digest-a');
     expect(await store.menus.read(a.id)).toEqual([]);

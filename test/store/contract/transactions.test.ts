@@ -21,6 +21,28 @@ describe(`store writes are whole on ${DATABASE_KIND}`, () => {
     expect(await store.audit.list({ limit: 100 })).toHaveLength(audited);
   });
 
+  it('a write of items the database refuses after writing some of its rows leaves the old menu', async ({
+    store,
+  }) => {
+    const a = await store.dispensaries.create('A', 'digest-a');
+    await store.menus.replace(a.id, [item(1), item(2, { externalId: 'pos-2' })]);
+    const menu = await store.menus.read(a.id);
+    const seq = await store.changes.lastSeq();
+    const audited = (await store.audit.list({ limit: 100 })).length;
+    // Rows go to the database in slices while the next are made (rewriteItems): the last of 1,500
+    // items takes the first's external_id, so its slice is refused after the rows of the first
+    // slices (the two stored items among them, changed) were written.
+    const items = Array.from({ length: 1_500 }, (_, index) =>
+      item(index + 1, { name: 'Changed', externalId: `pos-${index + 1}` }),
+    );
+    items[1_499] = item(1_500, { externalId: 'pos-1' });
+    await expect(store.menus.replace(a.id, items)).rejects.toBeInstanceOf(ConflictError);
+    await expect(store.menus.upsertItems(a.id, items)).rejects.toBeInstanceOf(ConflictError);
+    expect(await store.menus.read(a.id)).toEqual(menu);
+    expect(await store.changes.lastSeq()).toBe(seq);
+    expect(await store.audit.list({ limit: 100 })).toHaveLength(audited);
+  });
+
   it('a unique violation is a ConflictError only where the write names one', async ({ store }) => {
     const a = await store.dispensaries.create('A', 'digest-a');
     await expect(store.dispensaries.create('B', 'digest-a')).rejects.toBeInstanceOf(ConflictError);
