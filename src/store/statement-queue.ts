@@ -2,7 +2,7 @@
  * Statements of one write transaction that run one after another, in the order queued, while the write
  * goes on making the next ones. A full sync that rewrites 5,000 rich items spent about as much CPU
  * making its rows as PostgreSQL spent writing them, one after the other on a machine of two cores
- * (bench/PROFILE.md, rounds fifteen and sixteen); queued, the database writes one slice of rows while
+ * (bench/PROFILE.md, rounds seventeen and twenty-one); queued, the database writes one slice of rows while
  * the process makes the next. The process must let the event loop turn now and then (Dialect.turn):
  * a statement that finished starts the next one from there.
  *

@@ -21,7 +21,7 @@ export const postgresBatches: BatchStatements = {
 
   // The same arrays, joined to the table by its key: a changed item is written in place rather than
   // deleted and inserted again, which checked every foreign key of its rows anew (bench/PROFILE.md,
-  // round nineteen).
+  // round twenty-one).
   async updateRows(trx, table, keys, rows) {
     const columns = Object.keys(rows[0] ?? {});
     if (columns.length === 0) return;
