@@ -2,9 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { ServiceError } from '../../services/errors.js';
 import { hasBody } from '../common/has-body.js';
 import type { FormTransport, PlainRead, RequestCredentials } from '../form.js';
+import { basicCredentials, basicPair } from './basic-credentials.js';
 import { V1_MENU_PARAMETERS } from './parameters.js';
 
 /** The longest secret the other forms accept (characters); a Basic pair holds two of them. */
@@ -22,33 +22,6 @@ export const V1RequestHeaders = Type.Object({
   }),
 });
 type V1RequestHeaders = Static<typeof V1RequestHeaders>;
-
-const malformed = () =>
-  new ServiceError(
-    'invalid_request',
-    'The Authorization header is not HTTP Basic credentials. Send Authorization: Basic base64(username:password), as curl -u username:password does.',
-    [{ field: 'authorization', message: 'is not Basic credentials' }],
-  );
-
-/** A Basic Authorization header's value: the scheme, case-insensitive, then base64 (RFC 7617). */
-const BASIC = /^basic +([A-Za-z0-9+/]+={0,2}) *$/i;
-
-/** The username and password of a Basic Authorization header (RFC 7617), or undefined when malformed. */
-function basicPair(header: string): { username: string; password: string } | undefined {
-  const match = BASIC.exec(header);
-  if (!match) return undefined;
-  const pair = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = pair.indexOf(':');
-  if (colon < 0) return undefined;
-  return { username: pair.slice(0, colon), password: pair.slice(colon + 1) };
-}
-
-/** The username and password of a Basic Authorization header (RFC 7617); a malformed one is 400. */
-export function basicCredentials(header: string): { username: string; password: string } {
-  const pair = basicPair(header);
-  if (pair === undefined) throw malformed();
-  return pair;
-}
 
 /** `/v1/menu`'s query parameters as the route's schema checks them (the read lane's test). */
 const menuParameters = Compile(Type.Object(V1_MENU_PARAMETERS));

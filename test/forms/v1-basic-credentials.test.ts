@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { basicCredentials, basicPair } from '../../src/forms/form-v1/basic-credentials.js';
+import { ServiceError } from '../../src/services/errors.js';
+
+/**
+ * Form v1's Basic header decoding (src/forms/form-v1/basic-credentials.ts) takes a cheaper path for
+ * ASCII pairs; every header must still decode as Buffer's UTF-8 decoding of its base64 does, the
+ * reference here, or be malformed exactly when that one is.
+ */
+const BASIC = /^basic +([A-Za-z0-9+/]+={0,2}) *$/i;
+function reference(header: string): { username: string; password: string } | undefined {
+  const match = BASIC.exec(header);
+  if (!match) return undefined;
+  const pair = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = pair.indexOf(':');
+  if (colon < 0) return undefined;
+  return { username: pair.slice(0, colon), password: pair.slice(colon + 1) };
+}
+
+const basic = (bytes: Uint8Array | string) => `Basic ${Buffer.from(bytes).toString('base64')}`;
+
+describe('Form v1 Basic credentials', () => {
+  it('decodes ASCII and UTF-8 pairs as UTF-8, the first colon splitting them', () => {
+    expect(basicPair(basic('integrator:s3cret:with:colons'))).toEqual({
+      username: 'integrator',
+      password: 's3cret:with:colons',
+    });
+    expect(basicPair(basic('intégrateur:pässwörd✓'))).toEqual({
+      username: 'intégrateur',
+      password: 'pässwörd✓',
+    });
+    // Latin-1 bytes that are not UTF-8: replacement characters, as Buffer decodes them.
+    expect(basicPair(basic(Uint8Array.from([0x75, 0x3a, 0xe9])))).toEqual({
+      username: 'u',
+      password: '\ufffd',
+    });
+    expect(basicPair(basic(':'))).toEqual({ username: '', password: '' });
+  });
+
+  it('takes the padding and spacing Buffer takes, and refuses what is not Basic', () => {
+    for (const header of [
+      'Basic QQ=',
+      'Basic QQ',
+      'Basic QTpi',
+      'basic   QTpi  ',
+      'BASIC QTpiYw==',
+      'Basic QTpiYw',
+      'Basic QTpiYw=',
+      'Basic A',
+      'Basic QTpiY',
+      'Basic QUJD=',
+      'Basic QTpi===',
+      'Basic QT pi',
+      'Bearer QTpi',
+      'Basic',
+      'Basic QUJD',
+    ])
+      expect(basicPair(header), header).toEqual(reference(header));
+    expect(() => basicCredentials('Bearer x')).toThrow(ServiceError);
+  });
+
+  it('decodes any pair of bytes, and any base64, as the reference does', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 80 }), fc.integer({ min: 0, max: 2 }), (bytes, cut) => {
+        const header = basic(bytes);
+        // Padding dropped, whole or in part: base64 Buffer takes as it is.
+        const trimmed = header.replace(/=+$/, (padding) => padding.slice(cut));
+        expect(basicPair(trimmed)).toEqual(reference(trimmed));
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9+/]{1,40}={0,2}$/), (base64) => {
+        expect(basicPair(`Basic ${base64}`)).toEqual(reference(`Basic ${base64}`));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
