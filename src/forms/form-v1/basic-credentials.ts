@@ -8,7 +8,7 @@ const NOT_ASCII = /[\x80-\xff]/;
 /**
  * The text of a Basic header's base64: UTF-8 (RFC 7617's charset), as Buffer decodes it, lenient
  * padding included. `atob` goes first, being about a third cheaper than a Buffer on a read's short
- * pair (bench/PROFILE.md, round v1plain33); its Latin-1 text is the UTF-8 text only when every byte
+ * pair (bench/PROFILE.md, round twenty-two); its Latin-1 text is the UTF-8 text only when every byte
  * is ASCII, and it refuses padding Buffer takes (`QQ=`), so anything else is decoded by Buffer.
  */
 function decodedPair(base64: string): string {
