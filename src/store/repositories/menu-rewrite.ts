@@ -71,7 +71,7 @@ export function rewriteItems(
       slice.items += items.length;
       if (slice.items >= WRITTEN_PER_STATEMENT || start + MADE_PER_TURN >= changes.written.length) {
         const rows = slice;
-        queue.queue(() => writeSlice(dialect, trx, dispensaryId, rows));
+        queue.queue(() => writeSlice(dialect, trx, rows));
         slice = emptySlice();
       }
     }
@@ -87,10 +87,14 @@ export function rewriteItems(
 
 /**
  * Whether a changed item can be written over its stored row: its external_id stays (another item may
- * be taking the stored one), and its entries' rows were read (to write only those that changed).
+ * be taking the stored one), its entries' rows were read (to write only those that changed), and it
+ * keeps at least as many entries (an item with fewer is deleted with the others, in the statements
+ * queued first, rather than by one statement of its own).
  */
 const writableInPlace = (before: StoredMenuItem, item: MenuItem): boolean =>
-  before.externalId === item.externalId && before.entryRows !== undefined;
+  before.externalId === item.externalId &&
+  before.entryRows !== undefined &&
+  before.entryRows.length <= item.prices.length;
 
 /** The rows of a slice of the items a write writes (see rewriteItems). */
 interface SliceRows {
@@ -100,8 +104,6 @@ interface SliceRows {
   updatedItems: Database['items'][];
   insertedPrices: Database['price_entries'][];
   updatedPrices: Database['price_entries'][];
-  /** Items written in place with fewer entries than stored: the item, and its first position gone. */
-  droppedPrices: { itemId: number; from: number }[];
 }
 
 const emptySlice = (): SliceRows => ({
@@ -110,7 +112,6 @@ const emptySlice = (): SliceRows => ({
   updatedItems: [],
   insertedPrices: [],
   updatedPrices: [],
-  droppedPrices: [],
 });
 
 /** Adds the rows of `items` to those of a slice. */
@@ -138,29 +139,14 @@ function addRows(
       if (storedEntry === undefined) rows.insertedPrices.push(prices[position]!);
       else if (!samePriceRow(prices[position]!, storedEntry)) rows.updatedPrices.push(prices[position]!);
     }
-    if (storedEntries.length > prices.length)
-      rows.droppedPrices.push({ itemId: item.id, from: prices.length });
   }
 }
 
 /** Writes a slice's rows: the items before their entries, whose foreign key names them. */
-async function writeSlice(
-  dialect: Dialect,
-  trx: Transaction<Database>,
-  dispensaryId: number,
-  rows: SliceRows,
-): Promise<void> {
+async function writeSlice(dialect: Dialect, trx: Transaction<Database>, rows: SliceRows): Promise<void> {
   const { batches } = dialect;
   if (rows.insertedItems.length > 0) await batches.insertRows(trx, 'items', rows.insertedItems);
   if (rows.updatedItems.length > 0) await batches.updateRows(trx, 'items', ITEM_KEY, rows.updatedItems);
-  for (const { itemId, from } of rows.droppedPrices) {
-    await trx
-      .deleteFrom('price_entries')
-      .where('dispensary_id', '=', dispensaryId)
-      .where('item_id', '=', itemId)
-      .where('position', '>=', from)
-      .execute();
-  }
   if (rows.updatedPrices.length > 0) {
     await batches.updateRows(trx, 'price_entries', PRICE_KEY, rows.updatedPrices);
   }
