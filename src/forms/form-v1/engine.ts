@@ -114,14 +114,24 @@ interface Carried {
   made: readonly Row[];
 }
 
-/** The first position of a ranked list whose (value, id) is not before the one given (compareKeys). */
-function rankOf(ranked: readonly Ranked[], value: SortValue, id: number, descending: boolean): number {
+/**
+ * The first position of a ranked list whose (value, id) is not before the one given (compareKeys),
+ * or, `past` it, the first after it.
+ */
+function rankOf(
+  ranked: readonly Ranked[],
+  value: SortValue,
+  id: number,
+  descending: boolean,
+  past = false,
+): number {
   let low = 0;
   let high = ranked.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
     const other = ranked[middle]!;
-    if (compareKeys(other.value, other.row.id, value, id, descending) < 0) low = middle + 1;
+    const order = compareKeys(other.value, other.row.id, value, id, descending);
+    if (order < 0 || (past && order === 0)) low = middle + 1;
     else high = middle;
   }
   return low;
@@ -348,20 +358,8 @@ export function orderPrint(index: MenuIndex, query: MenuQuery): string {
  */
 export function page(index: MenuIndex, query: MenuQuery, version: number, after?: Position) {
   const { ranked, facets } = index.result(query);
-  let start = 0;
-  if (after) {
-    // The first item after the cursor's (value, id): the list is in that order, so a binary search.
-    let low = 0;
-    let high = ranked.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const entry = ranked[middle]!;
-      if (compareKeys(entry.value, entry.row.id, after.value, after.id, query.descending) <= 0)
-        low = middle + 1;
-      else high = middle;
-    }
-    start = low;
-  }
+  // The first item after the cursor's (value, id): the list is in that order.
+  const start = after ? rankOf(ranked, after.value, after.id, query.descending, true) : 0;
   const rows = ranked.slice(start, start + query.limit);
   const last = rows[rows.length - 1];
   const more = start + query.limit < ranked.length;
