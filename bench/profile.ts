@@ -1,7 +1,8 @@
 /**
  * `npx tsx bench/profile.ts LABEL`: runs the real server under --cpu-prof, drives one workload at a
  * time (Form B gzip, Form A gzip, Form B 304, Form B identity, Form B 403, Form v1 whole and filtered
- * gzip, on the 500-item menu) and prints where the time went.
+ * gzip, on the 500-item menu; Form v1 filtered also on the 5,000-item one, as bench/v1.ts reads it) and
+ * prints where the time went.
  * The profiles and summaries land in bench/profiles/LABEL/ (not committed). PROFILE_ONLY (a comma-separated
  * list of workload names) profiles only those.
  */
@@ -22,8 +23,9 @@ rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 const work = mkdtempSync(join(tmpdir(), 'menu-api-profile-'));
 const database = join(work, 'menu.db');
-const db = await generateDatabase(database, { sizes: [500], scale: 0 });
+const db = await generateDatabase(database, { sizes: [500, 5000], scale: 0 });
 const dispensary = db.sized[0]!;
+const large = db.sized[1]!;
 const { username, password } = db.credential;
 
 const workloads: {
@@ -75,13 +77,19 @@ const workloads: {
     path: '/v1/menu?product_type=Flower&sort=price&limit=100',
     headers: v1Headers(),
   },
+  {
+    name: 'v1-filtered-5000-gzip',
+    method: 'GET',
+    path: '/v1/menu?product_type=Flower&sort=price&limit=100',
+    headers: v1Headers(large.token),
+  },
 ];
 
-/** Form v1's credential headers (HTTP Basic, Dispensary-Token), gzip. */
-function v1Headers(): Record<string, string> {
+/** Form v1's credential headers (HTTP Basic, Dispensary-Token of the 500-item menu unless told), gzip. */
+function v1Headers(token = dispensary.token): Record<string, string> {
   return {
     authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
-    'dispensary-token': dispensary.token,
+    'dispensary-token': token,
     'accept-encoding': 'gzip',
   };
 }

@@ -766,6 +766,74 @@ describe('Form v1: the menu versions pagings read', () => {
     expect(pinned.find(1, 100)).toBe(a);
     expect(pinned.find(1, 101)).toBe(b);
   });
+
+  it('keeps and finds what a plain list of versions does, pinning the version read last again included', () => {
+    /** The versions kept, written plainly: least recently read first, every bound checked on each call. */
+    class PlainVersions {
+      entries: { key: string; menu: string; items: number; lastRead: number }[] = [];
+      constructor(private readonly now: () => number) {}
+      private evict(keep?: string) {
+        const oldest = this.now() - 1_000;
+        for (const entry of [...this.entries]) {
+          const items = this.entries.reduce((sum, { items }) => sum + items, 0);
+          if (entry.key === keep) continue;
+          if (entry.lastRead >= oldest && items <= 10) return;
+          this.entries.splice(this.entries.indexOf(entry), 1);
+        }
+      }
+      pin(dispensaryId: number, version: number, menu: string, items: number) {
+        const key = `${dispensaryId}:${version}`;
+        const found = this.entries.find((entry) => entry.key === key);
+        const last = this.entries.at(-1);
+        if (found && found === last && found.menu === menu) {
+          found.lastRead = this.now();
+        } else {
+          if (found) this.entries.splice(this.entries.indexOf(found), 1);
+          this.entries.push({ key, menu, items, lastRead: this.now() });
+        }
+        this.evict(key);
+      }
+      find(dispensaryId: number, version: number): string | undefined {
+        this.evict();
+        const found = this.entries.find((entry) => entry.key === `${dispensaryId}:${version}`);
+        if (!found) return undefined;
+        this.entries.splice(this.entries.indexOf(found), 1);
+        found.lastRead = this.now();
+        this.entries.push(found);
+        return found.menu;
+      }
+    }
+    // Few dispensaries, versions and menus, so that the same version is pinned again, by another menu too;
+    // a menu's items are its own, as a menu version's are.
+    const itemsOf = { a: 3, b: 4, c: 6 };
+    const step = fc.record({
+      kind: fc.constantFrom('pin', 'pin', 'find', 'wait'),
+      dispensaryId: fc.constantFrom(1, 2),
+      version: fc.constantFrom(100, 101),
+      menu: fc.constantFrom('a', 'b', 'c'),
+      ms: fc.integer({ min: 0, max: 1_500 }),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+        let now = 0;
+        const pinned = new PinnedMenus<string>(1_000, 10, () => now);
+        const plain = new PlainVersions(() => now);
+        for (const { kind, dispensaryId, version, menu, ms } of steps) {
+          if (kind === 'wait') now += ms;
+          else if (kind === 'pin') {
+            pinned.pin(dispensaryId, version, menu, itemsOf[menu]);
+            plain.pin(dispensaryId, version, menu, itemsOf[menu]);
+          } else expect(pinned.find(dispensaryId, version)).toBe(plain.find(dispensaryId, version));
+        }
+        // What is kept at the end, each version looked up (oldest first, as find moves each to the end).
+        for (const { key } of [...plain.entries]) {
+          const [dispensaryId, version] = key.split(':').map(Number) as [number, number];
+          expect(pinned.find(dispensaryId, version)).toBe(plain.find(dispensaryId, version));
+        }
+      }),
+      { numRuns: 5_000 },
+    );
+  });
 });
 
 describe('Form v1: the search index', () => {

@@ -25,6 +25,10 @@ export class PinnedMenus<T> {
   private items = 0;
   /** The key of the version pinned or found last: the last in `pinned`, while it is kept. */
   private latest: string | undefined;
+  /** That version's entry, dispensary and version: pinning it again needs no key built and looked up. */
+  private latestEntry: Pinned<T> | undefined;
+  private latestDispensary = 0;
+  private latestVersion = 0;
 
   constructor(
     private readonly ttlMs = PINNED_TTL_MS,
@@ -34,20 +38,28 @@ export class PinnedMenus<T> {
 
   /** Keeps (or touches) a version a cursor was given out for, of `items` items. */
   pin(dispensaryId: number, version: number, menu: T, items: number): void {
-    const key = `${dispensaryId}:${version}`;
-    const found = this.pinned.get(key);
-    if (found && key === this.latest && found.menu === menu) {
-      // The version read last read again (every first page of a paging does): it stays where it is, last.
-      found.lastRead = this.now();
-      this.evict(key);
+    const latest = this.latestEntry;
+    if (
+      latest !== undefined &&
+      latest.menu === menu &&
+      dispensaryId === this.latestDispensary &&
+      version === this.latestVersion
+    ) {
+      // The version read last read again (every first page of a paging does): it stays where it is,
+      // last. Alone it is all there is to keep; with others, the least recently read may have had their time.
+      latest.lastRead = this.now();
+      if (this.pinned.size > 1) this.evict(this.latest);
       return;
     }
+    const key = `${dispensaryId}:${version}`;
+    const found = this.pinned.get(key);
     if (found) {
       this.pinned.delete(key);
       this.items -= found.items;
     }
-    this.pinned.set(key, { menu, items, lastRead: this.now() });
-    this.latest = key;
+    const entry = { menu, items, lastRead: this.now() };
+    this.pinned.set(key, entry);
+    this.readLast(key, entry, dispensaryId, version);
     this.items += items;
     this.evict(key);
   }
@@ -61,8 +73,16 @@ export class PinnedMenus<T> {
     this.pinned.delete(key);
     found.lastRead = this.now();
     this.pinned.set(key, found);
-    this.latest = key;
+    this.readLast(key, found, dispensaryId, version);
     return found.menu;
+  }
+
+  /** Notes the version pinned or found last (the last in `pinned`). */
+  private readLast(key: string, entry: Pinned<T>, dispensaryId: number, version: number): void {
+    this.latest = key;
+    this.latestEntry = entry;
+    this.latestDispensary = dispensaryId;
+    this.latestVersion = version;
   }
 
   /** Drops expired versions, then the least recently read while over the item bound (never `keep`). */
@@ -74,7 +94,10 @@ export class PinnedMenus<T> {
       if (entry.lastRead >= oldest && this.items <= this.maxItems) return;
       this.pinned.delete(key);
       this.items -= entry.items;
-      if (key === this.latest) this.latest = undefined;
+      if (key === this.latest) {
+        this.latest = undefined;
+        this.latestEntry = undefined;
+      }
     }
   }
 }
