@@ -104,6 +104,23 @@ export class MenuPricing {
     return this.inForce.map((entry) => entry.special.id);
   }
 
+  /**
+   * Which items may show otherwise under `other` than under this pricing: only those that a special in
+   * force on one side only, or on both but not alike, targets; an item that none of them targets is
+   * priced alike on both sides (its prices come from the same specials). Made once for a menu's
+   * items: at a boundary one special of many, and most items not even matched against it.
+   */
+  mayDifferFrom(other: MenuPricing): (item: TargetedItem) => boolean {
+    const keyOf = (entry: InForce) => JSON.stringify([entry.special, entry.applied]);
+    const mine = new Set(this.inForce.map(keyOf));
+    const theirs = new Set(other.inForce.map(keyOf));
+    const differing = [
+      ...this.inForce.filter((entry) => !theirs.has(keyOf(entry))),
+      ...other.inForce.filter((entry) => !mine.has(keyOf(entry))),
+    ];
+    return (item) => differing.some((entry) => matches(entry, item));
+  }
+
   /** Each price entry's effective prices and the specials they come from, in the item's entry order. */
   entries(item: TargetedItem): EntryPrice[] {
     const matching = this.inForce.filter((entry) => matches(entry, item));
@@ -160,8 +177,10 @@ export function repricedItems(
           `${entry.effectivePriceCents}:${applied(entry.special)}:${entry.effectiveMedPriceCents}:${applied(entry.medSpecial)}`,
       )
       .join(',');
+  // Priced on both sides only where a special that differs targets the item (see mayDifferFrom).
+  const mayDiffer = before.mayDifferFrom(after);
   return items
-    .filter((item) => key(before.entries(item)) !== key(after.entries(item)))
+    .filter((item) => mayDiffer(item) && key(before.entries(item)) !== key(after.entries(item)))
     .map((item) => item.id);
 }
 

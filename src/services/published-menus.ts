@@ -216,10 +216,12 @@ function patched(
   const published = new Map<number, PublishedItem>();
   const shown: PublishedItem[] = [];
   let updatedAt = info.updatedAt;
+  // Priced on both sides only where a special that differs targets the item (round twenty-four).
+  const mayDiffer = base.pricing.mayDifferFrom(pricing);
   for (const item of ordered) {
     const kept = base.published.get(item.id);
     const now =
-      kept && !named.has(item.id) && shownAlike(item, base.pricing, pricing)
+      kept && !named.has(item.id) && (!mayDiffer(item) || shownAlike(item, base.pricing, pricing))
         ? kept
         : toPublishedItem(item, publishing, pricing, medical);
     published.set(item.id, now);

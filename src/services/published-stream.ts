@@ -161,7 +161,8 @@ export class PublishedStream {
     state.texts = texts;
     if (!update) return;
     state.seq = ++this.counter;
-    const event: StreamEvent = { id: this.idOf(state.seq), type: 'update', data: update };
+    const event: StreamEvent = { id: this.idOf(state.seq), type: 'update', data: update.data };
+    frames.set(event, frameOf(event, update.text));
     state.buffer.push(event);
     if (state.buffer.length > this.bufferSize) {
       const dropped = state.buffer.shift()!;
@@ -177,6 +178,25 @@ export class PublishedStream {
     state.listeners.clear();
     if (this.followed.get(dispensaryId) === state) this.followed.delete(dispensaryId);
   }
+}
+
+/**
+ * Each event's server-sent event text, made once for every follower: at a special's boundary an update
+ * names 1,000 items, which each follower serialized again (bench/PROFILE.md, round twenty-four).
+ */
+const frames = new WeakMap<StreamEvent, string>();
+
+const frameOf = (event: StreamEvent, data: string): string =>
+  `id: ${event.id}\nevent: ${event.type}\ndata: ${data}\n\n`;
+
+/** The event as a server-sent event (`id:`, `event:` and `data:` lines and the blank line). */
+export function eventFrame(event: StreamEvent): string {
+  let frame = frames.get(event);
+  if (frame === undefined) {
+    frame = frameOf(event, JSON.stringify(event.data));
+    frames.set(event, frame);
+  }
+  return frame;
 }
 
 /** A published item and its JSON. */
@@ -199,6 +219,13 @@ function itemTexts(menu: PublishedMenu, before?: ReadonlyMap<number, ItemText>):
   return texts;
 }
 
+/** An update's data, and its JSON made of the items' JSON already made (itemTexts). */
+interface Update {
+  data: { items: PublishedItem[]; removed: number[]; store?: PublishedStore; updated_at: string };
+  /** `JSON.stringify(data)`, byte for byte. */
+  text: string;
+}
+
 /**
  * What changed from one published menu to the next (each with its items' JSON, itemTexts); undefined
  * when nothing a page shows did. The JSON of the menu before is the one made when it was new, kept
@@ -209,13 +236,23 @@ function difference(
   beforeTexts: ReadonlyMap<number, ItemText>,
   after: PublishedMenu,
   afterTexts: ReadonlyMap<number, ItemText>,
-): { items: PublishedItem[]; removed: number[]; store?: PublishedStore; updated_at: string } | undefined {
+): Update | undefined {
   const items: PublishedItem[] = [];
+  const texts: string[] = [];
   for (const item of after.items) {
-    if (beforeTexts.get(item.id)?.text !== afterTexts.get(item.id)?.text) items.push(item);
+    const text = afterTexts.get(item.id)!.text;
+    if (beforeTexts.get(item.id)?.text === text) continue;
+    items.push(item);
+    texts.push(text);
   }
   const removed = before.items.filter((item) => !afterTexts.has(item.id)).map((item) => item.id);
-  const storeChanged = JSON.stringify(before.store) !== JSON.stringify(after.store);
+  const store = JSON.stringify(after.store);
+  const storeChanged = JSON.stringify(before.store) !== store;
   if (items.length === 0 && removed.length === 0 && !storeChanged) return undefined;
-  return { items, removed, ...(storeChanged ? { store: after.store } : {}), updated_at: after.updated_at };
+  // The keys in the order of `data` below, as JSON.stringify writes them.
+  const text = `{"items":[${texts.join(',')}],"removed":${JSON.stringify(removed)},${storeChanged ? `"store":${store},` : ''}"updated_at":${JSON.stringify(after.updated_at)}}`;
+  return {
+    data: { items, removed, ...(storeChanged ? { store: after.store } : {}), updated_at: after.updated_at },
+    text,
+  };
 }

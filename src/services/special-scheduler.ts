@@ -1,5 +1,5 @@
 import { nextBoundary } from '../domain/special-schedule.js';
-import type { DispensarySpecials, Store } from '../store/store.js';
+import type { DispensarySpecials, PreparedBoundary, Store } from '../store/store.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { AfterWrite } from './dispensaries.js';
 
@@ -11,8 +11,16 @@ export interface SpecialSchedulerOptions {
    * lost): every change of specials or store information read from the change feed replans at once.
    */
   maxWaitMs?: number;
+  /**
+   * How long before a boundary what it records is read (SpecialRepository.prepareBoundary), so that
+   * at the boundary only the writing is left (default 500 ms).
+   */
+  prepareAheadMs?: number;
   onError?: (error: unknown) => void;
 }
+
+/** A boundary's recording read ahead (undefined: the dispensary is gone, or the read failed). */
+type Preparing = Promise<PreparedBoundary | undefined>;
 
 /** The change kinds that can move a boundary: specials are menu writes; the time zone is the store's. */
 const REPLAN_ON = new Set(['menu', 'store', 'dispensary']);
@@ -24,10 +32,19 @@ const REPLAN_ON = new Set(['menu', 'store', 'dispensary']);
  * /changes, /events and the webhooks). Every server process runs one; each boundary is claimed in
  * the database in the transaction of its feed entries, so it is recorded once however many run.
  * Boundaries that pass while no process runs are not recorded later: their effect is in every read.
+ *
+ * A moment before each boundary (prepareAheadMs) the process reads what it will record, so that the
+ * boundary's transaction only writes: the changes are in the feed at the boundary, not a menu's read
+ * later (bench/PROFILE.md, round twenty-four). A change of the dispensary in between is caught by
+ * recordBoundary, which then reads them again.
  */
 export class SpecialScheduler {
   private readonly now: () => number;
   private readonly maxWaitMs: number;
+  private readonly prepareAheadMs: number;
+  private prepareTimer: NodeJS.Timeout | undefined;
+  /** Boundaries being read ahead, by dispensary and instant (see keyOf); taken when recorded. */
+  private readonly prepared = new Map<string, Preparing>();
   /** Boundaries up to here are recorded (by this process or another). */
   private recordedUpTo: number;
   private timer: NodeJS.Timeout | undefined;
@@ -43,6 +60,7 @@ export class SpecialScheduler {
   ) {
     this.now = options.now ?? Date.now;
     this.maxWaitMs = options.maxWaitMs ?? 60_000;
+    this.prepareAheadMs = options.prepareAheadMs ?? 500;
     this.recordedUpTo = this.now();
   }
 
@@ -59,6 +77,8 @@ export class SpecialScheduler {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.prepareTimer);
+    this.prepared.clear();
   }
 
   /**
@@ -99,9 +119,14 @@ export class SpecialScheduler {
         for (;;) {
           const boundary = nextOf(dispensary, after);
           if (boundary === null || boundary > upTo) break;
+          const key = keyOf(dispensary.dispensaryId, boundary);
+          const prepared = await this.prepared.get(key);
+          this.prepared.delete(key);
           const items = await this.store.specials.recordBoundary(
             dispensary.dispensaryId,
             new Date(boundary).toISOString(),
+            undefined,
+            prepared,
           );
           if (items !== undefined) recorded++;
           after = boundary;
@@ -117,6 +142,9 @@ export class SpecialScheduler {
   }
 
   private arm(every: readonly DispensarySpecials[]): void {
+    // Read ahead for boundaries that are past now: not recorded (nor wanted) any more.
+    for (const key of this.prepared.keys())
+      if (instantOf(key) <= this.recordedUpTo) this.prepared.delete(key);
     if (this.stopped) return;
     let next: number | null = null;
     for (const dispensary of every) {
@@ -126,8 +154,38 @@ export class SpecialScheduler {
     const wait = next === null ? this.maxWaitMs : Math.min(Math.max(0, next - this.now()), this.maxWaitMs);
     this.timer = setTimeout(() => this.wake(), wait);
     this.timer.unref();
+    clearTimeout(this.prepareTimer);
+    if (next === null || next - this.prepareAheadMs - this.now() >= this.maxWaitMs) return;
+    const boundary = next;
+    const dispensaries = every.filter((dispensary) => nextOf(dispensary, this.recordedUpTo) === boundary);
+    this.prepareTimer = setTimeout(
+      () => this.prepare(dispensaries, boundary),
+      Math.max(0, boundary - this.prepareAheadMs - this.now()),
+    );
+    this.prepareTimer.unref();
+  }
+
+  /** Reads ahead what each dispensary's boundary records (once per boundary, whatever the wake-ups). */
+  private prepare(dispensaries: readonly DispensarySpecials[], boundary: number): void {
+    if (this.stopped) return;
+    const at = new Date(boundary).toISOString();
+    for (const { dispensaryId } of dispensaries) {
+      const key = keyOf(dispensaryId, boundary);
+      if (this.prepared.has(key)) continue;
+      this.prepared.set(
+        key,
+        this.store.specials.prepareBoundary(dispensaryId, at).catch((error: unknown) => {
+          // The boundary is then read when it is recorded, as without preparing.
+          this.options.onError?.(error);
+          return undefined;
+        }),
+      );
+    }
   }
 }
+
+const keyOf = (dispensaryId: number, boundary: number): string => `${dispensaryId}@${boundary}`;
+const instantOf = (key: string): number => Number(key.slice(key.indexOf('@') + 1));
 
 /** The dispensary's first special boundary after `after` (ms), or null. */
 function nextOf(dispensary: DispensarySpecials, after: number): number | null {

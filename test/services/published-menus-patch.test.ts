@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PublishedMenu } from '../../src/domain/published-menu.js';
 import type { Services } from '../../src/services/index.js';
 import { PublishedMenus } from '../../src/services/published-menus.js';
+import { eventFrame, PublishedStream, type StreamEvent } from '../../src/services/published-stream.js';
 import type { Change } from '../../src/store/store.js';
 import { freshDatabase } from '../helpers/fresh-database.js';
 import { SAMPLE_MENU, servicesOver } from '../helpers/runtime.js';
@@ -111,5 +112,33 @@ describe('the published menu, patched after menu changes', () => {
     await services.dispensaries.updateStoreInfo(dispensaryId, { phone: '555-0100' });
     notify('store');
     expect(JSON.stringify(await patched.menu(dispensaryId))).toBe(JSON.stringify(await readWhole()));
+  });
+
+  // An update's event text is made once, of its items' JSON (not serialized again for each follower).
+  it('makes the public stream’s update events of the JSON its items have, byte for byte the serialized update', async () => {
+    const stream = new PublishedStream(new PublishedMenus(services.store, feed));
+    const events: StreamEvent[] = [];
+    const stop = await stream.follow(dispensaryId, undefined, (event) => events.push(event));
+    const next = async (write: () => Promise<unknown>, kind: Change['kind']) => {
+      const before = events.length;
+      await write();
+      notify(kind);
+      await expect.poll(() => events.length).toBeGreaterThan(before);
+    };
+    await next(() => services.menus.patchItem(dispensaryId, 1, { name: 'Fudge Brownie "XL"' }), 'menu');
+    await next(() => services.menus.deleteItem(dispensaryId, 7), 'menu');
+    await next(() => services.dispensaries.updateStoreInfo(dispensaryId, { phone: '555-0100' }), 'store');
+    stop();
+    const updates = events.filter((event) => event.type === 'update');
+    expect(updates.map((event) => Object.keys(event.data))).toEqual([
+      ['items', 'removed', 'updated_at'],
+      ['items', 'removed', 'updated_at'],
+      ['items', 'removed', 'store', 'updated_at'],
+    ]);
+    for (const event of updates) {
+      expect(eventFrame(event)).toBe(
+        `id: ${event.id}\nevent: update\ndata: ${JSON.stringify(event.data)}\n\n`,
+      );
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Services } from '../../src/services/index.js';
 import { SpecialScheduler } from '../../src/services/special-scheduler.js';
 import { openStore } from '../../src/store/open.js';
@@ -192,5 +192,68 @@ describe('special boundaries recorded in the live feed, with a fake clock', () =
       ['item.upserted', 3],
       ['item.upserted', 7],
     ]);
+  });
+
+  it('a boundary read ahead records its items as they are at the boundary, read again after a change', async () => {
+    await services.specials.create(dispensaryId, {
+      name: 'Happy hour',
+      kind: 'percent_off',
+      value: 50,
+      applies_to: { item_ids: [1, 7] },
+      daily_start: '16:00',
+      daily_end: '18:00',
+    });
+    const specials = services.store.specials;
+    const items = async (after: number) =>
+      (await services.store.menuChanges.since(after, 100)).map((change) => {
+        const item = JSON.parse(change.item!) as { id: number; name: string };
+        return [item.id, item.name];
+      });
+    // Nothing changed after reading ahead: what was read is recorded.
+    const start = '2026-07-01T20:00:00.000Z';
+    const quiet = await specials.prepareBoundary(dispensaryId, start);
+    expect(quiet?.items.map((item) => item.id)).toEqual([1, 7]);
+    let head = await services.store.menuChanges.head();
+    expect(await specials.recordBoundary(dispensaryId, start, undefined, quiet)).toBe(2);
+    expect((await items(head)).map(([id]) => id)).toEqual([1, 7]);
+    // An item renamed after reading ahead: the boundary records it as it is then.
+    const end = '2026-07-01T22:00:00.000Z';
+    const early = await specials.prepareBoundary(dispensaryId, end);
+    await services.menus.patchItem(dispensaryId, 7, { name: 'Renamed before the end' });
+    head = await services.store.menuChanges.head();
+    expect(await specials.recordBoundary(dispensaryId, end, undefined, early)).toBe(2);
+    expect((await items(head)).find(([id]) => id === 7)).toEqual([7, 'Renamed before the end']);
+  });
+
+  it('a started scheduler reads its next boundary ahead and records what it read', async () => {
+    // On the real clock: a special starting within a few seconds, read ahead as soon as it is planned.
+    const startsAt = Math.ceil((Date.now() + 1_500) / 1_000) * 1_000;
+    await services.specials.create(dispensaryId, {
+      name: 'Soon',
+      kind: 'percent_off',
+      value: 10,
+      applies_to: { item_ids: [1] },
+      starts_at: new Date(startsAt).toISOString(),
+      ends_at: new Date(startsAt + 3_600_000).toISOString(),
+    });
+    const head = await services.store.menuChanges.head();
+    const prepare = vi.spyOn(services.store.specials, 'prepareBoundary');
+    const record = vi.spyOn(services.store.specials, 'recordBoundary');
+    const scheduler = new SpecialScheduler(services.store, undefined, async () => {}, {
+      prepareAheadMs: 60_000,
+    });
+    scheduler.start();
+    try {
+      await expect
+        .poll(() => changesAfter(head), { timeout: 15_000, interval: 100 })
+        .toEqual([['item.upserted', 1]]);
+    } finally {
+      scheduler.stop();
+    }
+    const at = new Date(startsAt).toISOString();
+    expect(prepare.mock.calls).toEqual([[dispensaryId, at]]);
+    const prepared = record.mock.calls[0]?.[3];
+    expect(prepared).toBe(await prepare.mock.results[0]?.value);
+    expect(prepared?.items.map((item) => item.id)).toEqual([1]);
   });
 });

@@ -125,29 +125,40 @@ class EventStream implements LiveSubscriber {
     this.lastSent = after ?? 0;
   }
 
+  /**
+   * Writes a batch's events as one write: a boundary's 1,000 events were 1,000 writes (and as many
+   * chunks) per stream (bench/PROFILE.md, round twenty-four).
+   */
   private send(changes: readonly MenuChange[], frame: (change: MenuChange) => string): void {
-    const fullBefore = this.response?.writableNeedDrain ?? false;
+    const response = this.response;
+    if (this.ended || !response || response.destroyed) return;
+    const fullBefore = response.writableNeedDrain;
+    // Events written while the reader has not taken the last batch count as falling behind: past the
+    // bound the stream is cut after the event that passes it, so that memory stays bounded.
+    const room = fullBefore ? this.options.maxBacklog - this.behind + 1 : Number.POSITIVE_INFINITY;
+    const events: string[] = [];
     for (const change of changes) {
-      if (this.ended) return;
+      if (events.length >= room) break;
       if (change.seq <= this.lastSent) continue;
       this.lastSent = change.seq;
-      this.write(frame(change), fullBefore);
+      events.push(frame(change));
     }
+    if (events.length === 0) return;
+    this.write(events.join(''), fullBefore, events.length);
   }
 
   /**
-   * Writes one event. `fullBefore`: the socket's buffer was still full from an earlier write when this
-   * batch began. Only events written then count as falling behind: one large batch (a full sync of
-   * thousands of items) fills the buffer by itself, for a reader that keeps up as well.
+   * Writes events (`count` of them). `fullBefore`: the socket's buffer was still full from an earlier
+   * write when this batch began. Only events written then count as falling behind: one large batch
+   * (a full sync of thousands of items) fills the buffer by itself, for a reader that keeps up as well.
    */
-  private write(text: string, fullBefore = this.response?.writableNeedDrain ?? false): void {
+  private write(text: string, fullBefore = this.response?.writableNeedDrain ?? false, count = 1): void {
     const response = this.response!;
     if (response.destroyed) return;
     response.write(text);
     if (fullBefore) {
-      // The reader has not taken the last batch yet. Cut off past the bound, so that memory stays
-      // bounded; it resumes with Last-Event-ID.
-      this.behind++;
+      // The reader has not taken the last batch yet. Cut off past the bound; it resumes with Last-Event-ID.
+      this.behind += count;
       if (this.behind > this.options.maxBacklog) this.options.hub.end(this, 'slow');
     }
   }

@@ -5,8 +5,9 @@ import type { Weekday } from '../../domain/store-info.js';
 import { specialRecordOf } from '../../domain/validate-special.js';
 import type { FeedEntry } from '../batches.js';
 import type { Dialect } from '../dialect.js';
+import type { ItemJson } from '../item-folds.js';
 import type { Database, SpecialTable } from '../schema.js';
-import type { Actor, DispensarySpecials, SpecialRepository } from '../store.js';
+import type { Actor, DispensarySpecials, PreparedBoundary, SpecialRepository } from '../store.js';
 import { type ChangeRecord, now, OPERATOR, type Writer, type Written } from '../write.js';
 import { readItemJson, readPricing } from './menu-queries.js';
 
@@ -86,7 +87,7 @@ export class Specials implements SpecialRepository {
         .returningAll()
         .executeTakeFirstOrThrow();
       const special = toSpecial(row);
-      const feed = await this.repriced(trx, dispensaryId, zone, before, [...before, special]);
+      const feed = (await this.repriced(trx, dispensaryId, zone, before, [...before, special])).map(upserted);
       return {
         result: special,
         change: specialChange(dispensaryId, 'special.create', special, feed),
@@ -125,7 +126,7 @@ export class Specials implements SpecialRepository {
         .executeTakeFirstOrThrow();
       const special = toSpecial(row);
       const after = before.map((other) => (other.id === id ? special : other));
-      const feed = await this.repriced(trx, dispensaryId, zone, before, after);
+      const feed = (await this.repriced(trx, dispensaryId, zone, before, after)).map(upserted);
       return { result: special, change: specialChange(dispensaryId, 'special.update', special, feed) };
     });
   }
@@ -140,7 +141,7 @@ export class Specials implements SpecialRepository {
         .where('id', '=', id)
         .execute();
       const after = before.filter((other) => other.id !== id);
-      const feed = await this.repriced(trx, dispensaryId, zone, before, after);
+      const feed = (await this.repriced(trx, dispensaryId, zone, before, after)).map(upserted);
       return { result: true, change: specialChange(dispensaryId, 'special.remove', special, feed) };
     });
   }
@@ -177,6 +178,7 @@ export class Specials implements SpecialRepository {
     dispensaryId: number,
     at: string,
     actor: Actor = BOUNDARY_ACTOR,
+    prepared?: PreparedBoundary,
   ): Promise<number | undefined> {
     return this.inDispensary(dispensaryId, actor, undefined, async (trx, zone, specials) => {
       // The claim: a second process inserting the same key waits for this transaction, then inserts nothing.
@@ -194,18 +196,38 @@ export class Specials implements SpecialRepository {
         .where('at', '<', expired)
         .execute();
       const instant = Date.parse(at);
-      const feed = await this.repriced(trx, dispensaryId, zone, specials, specials, instant - 1, instant);
-      if (feed.length === 0) return { result: 0 };
+      const items =
+        prepared?.dispensaryId === dispensaryId &&
+        prepared.at === at &&
+        !(await changedSince(trx, dispensaryId, prepared.seq))
+          ? prepared.items
+          : await this.repriced(trx, dispensaryId, zone, specials, specials, instant - 1, instant);
+      if (items.length === 0) return { result: 0 };
       return {
-        result: feed.length,
+        result: items.length,
         change: {
           kind: 'menu',
           dispensaryId,
           action: 'special.boundary',
-          detail: { at, items: feed.length },
-          feed,
+          detail: { at, items: items.length },
+          feed: items.map(upserted),
         },
       };
+    });
+  }
+
+  async prepareBoundary(dispensaryId: number, at: string): Promise<PreparedBoundary | undefined> {
+    // A transaction that only reads: the menu's queries read rows as arrays on a transaction's connection.
+    return this.dialect.db.transaction().execute(async (trx) => {
+      // Read before the rest: a change committed after this read has a higher number (changes commit in
+      // the order of their numbers: Dialect.beforeChange), so recordBoundary sees whatever came after.
+      const seq = await newestChange(trx);
+      const zone = await timezoneOf(trx, dispensaryId);
+      if (zone === undefined) return undefined;
+      const specials = await specialsOf(trx, dispensaryId);
+      const instant = Date.parse(at);
+      const items = await this.repriced(trx, dispensaryId, zone, specials, specials, instant - 1, instant);
+      return { dispensaryId, at, seq, items };
     });
   }
 
@@ -227,8 +249,8 @@ export class Specials implements SpecialRepository {
   }
 
   /**
-   * The feed entries of the active items whose pricing differs between the specials `before` (at
-   * `beforeAt`) and `after` (at `afterAt`): each item as it is, so that followers read its price again.
+   * The active items whose pricing differs between the specials `before` (at `beforeAt`) and `after`
+   * (at `afterAt`), as the feed records them: each item as it is, so that followers read its price again.
    */
   private async repriced(
     trx: Transaction<Database>,
@@ -238,7 +260,7 @@ export class Specials implements SpecialRepository {
     after: readonly Special[],
     beforeAt = Date.now(),
     afterAt = beforeAt,
-  ): Promise<FeedEntry[]> {
+  ): Promise<ItemJson[]> {
     const pricingBefore = new MenuPricing(before, zone, beforeAt);
     const pricingAfter = new MenuPricing(after, zone, afterAt);
     // Nothing in force either side: no price can differ, and the menu need not be read.
@@ -248,11 +270,34 @@ export class Specials implements SpecialRepository {
       pricingBefore,
       pricingAfter,
     );
-    return (await readItemJson(this.dialect, trx, dispensaryId, ids)).map(upserted);
+    return readItemJson(this.dialect, trx, dispensaryId, ids);
   }
 }
 
 type Reader = Pick<Transaction<Database>, 'selectFrom'>;
+
+/** The number of the newest change of the store (0: none yet). */
+async function newestChange(db: Reader): Promise<number> {
+  const row = await db
+    .selectFrom('changes')
+    .select(({ fn }) => fn.max<number>('seq').as('seq'))
+    .executeTakeFirst();
+  return Number(row?.seq ?? 0);
+}
+
+/** Whether a change of the dispensary (or of every dispensary) was recorded after change `seq`. */
+async function changedSince(db: Reader, dispensaryId: number, seq: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('changes')
+    .select('seq')
+    .where('seq', '>', seq)
+    .where((where) =>
+      where.or([where('dispensary_id', '=', dispensaryId), where('dispensary_id', 'is', null)]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
 
 /** The store's time zone (null: none set), or undefined when there is no such dispensary. */
 async function timezoneOf(db: Reader, dispensaryId: number): Promise<string | null | undefined> {

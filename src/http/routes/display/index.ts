@@ -8,7 +8,7 @@ import {
   type PublicDispensary,
   type PublishedMenus,
 } from '../../../services/published-menus.js';
-import type { PublishedStream, StreamEvent } from '../../../services/published-stream.js';
+import { eventFrame, type PublishedStream, type StreamEvent } from '../../../services/published-stream.js';
 import { negotiateEncoding } from '../../../services/snapshots/encoding.js';
 import { streamHeaders } from '../../pipeline/answer-headers.js';
 import { ifNoneMatch } from '../../pipeline/snapshot-reply.js';
@@ -211,7 +211,7 @@ export const displayRoutes: FastifyPluginAsync<DisplayOptions> = async (app, opt
             pending.push(event);
             return;
           }
-          raw.write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
+          raw.write(eventFrame(event));
           if (event.type === 'gone') end();
         };
         const stop = await options.stream.follow(dispensary.id, lastEventId, write);
