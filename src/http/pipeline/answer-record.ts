@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { NotedLimit } from '../../infra/rate-limit/rate-limiter.js';
 import type { Metrics } from './metrics.js';
+import { writeRequestLine } from './request-logger.js';
 
 /** The levels at which the request line is written. */
 const LOGS_REQUESTS = new Set(['info', 'debug', 'trace']);
@@ -43,9 +44,15 @@ export function recordAnswer(
   metrics.tallyAnswer(request.method, route ?? 'unmatched', status, elapsedMs / 1000);
   if (status === 429) metrics.recordRateLimited(refusingLimit(request.rateLimits));
   if (!logsRequests(levels)) return;
-  const line = requestLine(request.method, route, status, elapsedMs, request.ip, request.credentialUsername);
-  if (request.adminKey) line.adminKey = request.adminKey.name;
-  request.log.info(line, 'request');
+  writeRequestLine(request.log, {
+    method: request.method,
+    route,
+    status,
+    ms: Math.round(elapsedMs * 10) / 10,
+    address: request.ip,
+    username: request.credentialUsername,
+    adminKey: request.adminKey ? request.adminKey.name : null,
+  });
 }
 
 /** A request received: counted in flight until it is answered or aborted. */
@@ -72,29 +79,6 @@ export function refusingLimit(noted: NotedLimit[] | null): string {
  */
 export function logsRequests(log: FastifyBaseLogger): boolean {
   return LOGS_REQUESTS.has(log.level);
-}
-
-/**
- * The request line, written at `info` with the message `request` once a request is answered. Never
- * the URL (a query may carry anything), the headers or the body: only what is safe to keep.
- */
-function requestLine(
-  method: string,
-  route: string | null,
-  status: number,
-  elapsedMs: number,
-  address: string,
-  username: string | null,
-): Record<string, unknown> {
-  const line: Record<string, unknown> = {
-    method,
-    route,
-    status,
-    ms: Math.round(elapsedMs * 10) / 10,
-    address,
-  };
-  if (username) line.username = username;
-  return line;
 }
 
 /**

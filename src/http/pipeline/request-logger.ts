@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { type RequestLine, requestLineFields, requestLineWriter } from './request-line.js';
 
 type Bindings = Parameters<FastifyBaseLogger['child']>[0];
 type ChildOptions = Parameters<FastifyBaseLogger['child']>[1];
@@ -66,6 +67,30 @@ class RequestLogger implements FastifyBaseLogger {
   child(bindings: Bindings, options?: ChildOptions): FastifyBaseLogger {
     return this.real.child(bindings, options);
   }
+
+  /**
+   * Writes the request line at `info`. While no child exists and the request id is the one binding
+   * (no route level or serializers), it is put together without one when the parent's lines can be
+   * foreseen (request-line.ts): the same bytes as the child would write.
+   */
+  writeRequestLine(line: RequestLine): void {
+    const requestId = this.bindings.reqId;
+    const plain =
+      this.made === undefined &&
+      typeof requestId === 'string' &&
+      Object.keys(this.bindings).length === 1 &&
+      Object.keys(this.options ?? {}).length === 0;
+    const writer = plain ? requestLineWriter(this.parent) : null;
+    if (writer) {
+      if (this.writes('info')) writer(requestId as string, line);
+    } else this.info(requestLineFields(line), 'request');
+  }
+}
+
+/** Writes the request line through `log`: a request's logger puts it together itself where it can. */
+export function writeRequestLine(log: FastifyBaseLogger, line: RequestLine): void {
+  if (log instanceof RequestLogger) log.writeRequestLine(line);
+  else log.info(requestLineFields(line), 'request');
 }
 
 /** Fastify's `childLoggerFactory`: a RequestLogger instead of a child made at once. */
