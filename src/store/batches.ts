@@ -37,6 +37,22 @@ export interface FeedEntry {
   item: string | null;
 }
 
+/** The feed entry of an item written: its canonical JSON (`json`) as it is now. */
+export const upsertedEntry = (item: { id: number; json: string }): FeedEntry => ({
+  type: 'item.upserted',
+  itemId: item.id,
+  reason: null,
+  item: item.json,
+});
+
+/** The feed entry of an item gone from the active menu, and why. */
+export const removedEntry = (itemId: number, reason: RemovalReason): FeedEntry => ({
+  type: 'item.removed',
+  itemId,
+  reason,
+  item: null,
+});
+
 /**
  * A database's batch statements, each of a text the database parses once, whatever the batch's size:
  * PostgreSQL binds a whole column of a batch as one parameter (an array), one statement per batch;

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { MenuItem } from '../../domain/item.js';
 import { type FeedSpelling, type ItemChanges, itemChanges } from '../../domain/menu-writes.js';
-import type { FeedEntry } from '../batches.js';
+import { type FeedEntry, removedEntry, upsertedEntry } from '../batches.js';
 import { type Dialect, idLists } from '../dialect.js';
 import {
   feedJsonOf,
@@ -14,7 +14,6 @@ import {
 } from '../item-rows.js';
 import type { Database } from '../schema.js';
 import { withStatementQueue } from '../statement-queue.js';
-import type { RemovalReason } from '../store.js';
 import { now } from '../write.js';
 import { deleteItems } from './menu-queries.js';
 
@@ -157,13 +156,6 @@ async function writeSlice(dialect: Dialect, trx: Transaction<Database>, rows: Sl
 const ITEM_KEY = ['dispensary_id', 'id'];
 const PRICE_KEY = ['dispensary_id', 'item_id', 'position'];
 
-export const removal = (itemId: number, reason: RemovalReason): FeedEntry => ({
-  type: 'item.removed',
-  itemId,
-  reason,
-  item: null,
-});
-
 /** The texts of the items a write writes, each made once (see itemTexts): for its row, then its feed entry. */
 class WrittenTexts {
   private readonly made = new Map<MenuItem, ItemTexts>();
@@ -183,11 +175,6 @@ class WrittenTexts {
  * JSON (feedJsonOf), once the texts of its row are made, not while the write compares the menu.
  */
 const pendingSpelling = (texts: WrittenTexts): FeedSpelling<() => FeedEntry> => ({
-  upserted: (item) => () => ({
-    type: 'item.upserted',
-    itemId: item.id,
-    reason: null,
-    item: feedJsonOf(item, texts.of(item).fieldsJson),
-  }),
-  removed: (itemId, reason) => () => removal(itemId, reason),
+  upserted: (item) => () => upsertedEntry({ id: item.id, json: feedJsonOf(item, texts.of(item).fieldsJson) }),
+  removed: (itemId, reason) => () => removedEntry(itemId, reason),
 });

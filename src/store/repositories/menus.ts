@@ -1,9 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { MenuItem, MenuItemInput, StockUpdate } from '../../domain/item.js';
 import { assignIds, matchByNameAndBrand } from '../../domain/menu-writes.js';
-import type { FeedEntry } from '../batches.js';
+import { type FeedEntry, removedEntry, upsertedEntry } from '../batches.js';
 import type { Dialect } from '../dialect.js';
-import type { ItemJson } from '../item-folds.js';
 import { feedJsonOf, fieldsJsonOf, priceKey } from '../item-rows.js';
 import type { Database } from '../schema.js';
 import {
@@ -26,7 +25,7 @@ import {
   type StoredItems,
 } from './menu-queries.js';
 import { MenuReads } from './menu-reads.js';
-import { removal, rewriteItems } from './menu-rewrite.js';
+import { rewriteItems } from './menu-rewrite.js';
 import { stockTargets } from './stock-levels.js';
 
 /**
@@ -63,7 +62,7 @@ export class Menus extends MenuReads implements MenuRepository {
         for (const [id, item] of stored.items) {
           if (kept.has(id)) continue;
           removed.push(id);
-          if (item.active) removals.push(removal(id, 'deleted'));
+          if (item.active) removals.push(removedEntry(id, 'deleted'));
         }
         const diff = await rewriteItems(this.dialect, trx, dispensaryId, menu, stored.items, removed);
         diff.feed.push(...removals);
@@ -153,7 +152,7 @@ export class Menus extends MenuReads implements MenuRepository {
         action: 'menu.delete_item',
         detail: { item_id: itemId },
         // An inactive item was not in the active menu: its removal is no change of it.
-        feed: active ? [removal(itemId, 'deleted')] : [],
+        feed: active ? [removedEntry(itemId, 'deleted')] : [],
       });
     });
   }
@@ -192,8 +191,8 @@ export class Menus extends MenuReads implements MenuRepository {
         .where('item_id', '=', itemId)
         .execute();
       const feed = active
-        ? [upserted({ id: itemId, active, json: feedJsonOf(changed, fieldsJson) })]
-        : [removal(itemId, 'deactivated')];
+        ? [upsertedEntry({ id: itemId, json: feedJsonOf(changed, fieldsJson) })]
+        : [removedEntry(itemId, 'deactivated')];
       return { result: true, change: { ...change, feed } };
     });
   }
@@ -222,7 +221,7 @@ export class Menus extends MenuReads implements MenuRepository {
           ...inactiveWritten(changed),
           action: 'inventory.update',
           detail: { price_entries: updates.length },
-          feed: changed.filter((item) => item.active).map(upserted),
+          feed: changed.filter((item) => item.active).map(upsertedEntry),
           ...(outcome.changedItems.length === 0 && { unchanged: true }),
         },
       };
@@ -242,13 +241,6 @@ export class Menus extends MenuReads implements MenuRepository {
     await renewKeptJson(this.dialect, trx, dispensaryId, left);
   }
 }
-
-const upserted = (item: ItemJson): FeedEntry => ({
-  type: 'item.upserted',
-  itemId: item.id,
-  reason: null,
-  item: item.json,
-});
 
 /** The notice's subject when the write changed an inactive item (which the feed does not name). */
 const inactiveWritten = (written: readonly { active: boolean }[], removedInactive = false) =>

@@ -3,7 +3,7 @@ import { MenuPricing, repricedItems } from '../../domain/special-pricing.js';
 import type { Special, SpecialFields, SpecialTargetsRecord } from '../../domain/special-schema.js';
 import type { Weekday } from '../../domain/store-info.js';
 import { specialRecordOf } from '../../domain/validate-special.js';
-import type { FeedEntry } from '../batches.js';
+import { type FeedEntry, upsertedEntry } from '../batches.js';
 import type { Dialect } from '../dialect.js';
 import type { ItemJson } from '../item-folds.js';
 import type { Database, SpecialTable } from '../schema.js';
@@ -60,13 +60,6 @@ function valuesOf(fields: SpecialFields, at: string): SpecialValues {
   };
 }
 
-const upserted = (item: { id: number; json: string }): FeedEntry => ({
-  type: 'item.upserted',
-  itemId: item.id,
-  reason: null,
-  item: item.json,
-});
-
 /** Each dispensary's specials; their writes and boundaries record the items they reprice. */
 export class Specials implements SpecialRepository {
   constructor(
@@ -87,7 +80,9 @@ export class Specials implements SpecialRepository {
         .returningAll()
         .executeTakeFirstOrThrow();
       const special = toSpecial(row);
-      const feed = (await this.repriced(trx, dispensaryId, zone, before, [...before, special])).map(upserted);
+      const feed = (await this.repriced(trx, dispensaryId, zone, before, [...before, special])).map(
+        upsertedEntry,
+      );
       return {
         result: special,
         change: specialChange(dispensaryId, 'special.create', special, feed),
@@ -126,7 +121,7 @@ export class Specials implements SpecialRepository {
         .executeTakeFirstOrThrow();
       const special = toSpecial(row);
       const after = before.map((other) => (other.id === id ? special : other));
-      const feed = (await this.repriced(trx, dispensaryId, zone, before, after)).map(upserted);
+      const feed = (await this.repriced(trx, dispensaryId, zone, before, after)).map(upsertedEntry);
       return { result: special, change: specialChange(dispensaryId, 'special.update', special, feed) };
     });
   }
@@ -141,7 +136,7 @@ export class Specials implements SpecialRepository {
         .where('id', '=', id)
         .execute();
       const after = before.filter((other) => other.id !== id);
-      const feed = (await this.repriced(trx, dispensaryId, zone, before, after)).map(upserted);
+      const feed = (await this.repriced(trx, dispensaryId, zone, before, after)).map(upsertedEntry);
       return { result: true, change: specialChange(dispensaryId, 'special.remove', special, feed) };
     });
   }
@@ -210,7 +205,7 @@ export class Specials implements SpecialRepository {
           dispensaryId,
           action: 'special.boundary',
           detail: { at, items: items.length },
-          feed: items.map(upserted),
+          feed: items.map(upsertedEntry),
         },
       };
     });
