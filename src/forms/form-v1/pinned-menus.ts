@@ -8,6 +8,10 @@ export const PINNED_TTL_MS = 10 * 60_000;
 export const PINNED_MAX_ITEMS = 20_000;
 
 interface Pinned<T> {
+  /** Its key in `pinned`, and what it is made of. */
+  readonly key: string;
+  readonly dispensaryId: number;
+  readonly version: number;
   readonly menu: T;
   /** Its items, which the bound counts. */
   readonly items: number;
@@ -23,12 +27,11 @@ export class PinnedMenus<T> {
   /** By `dispensary:version`, least recently read first. */
   private readonly pinned = new Map<string, Pinned<T>>();
   private items = 0;
-  /** The key of the version pinned or found last: the last in `pinned`, while it is kept. */
-  private latest: string | undefined;
-  /** That version's entry, dispensary and version: pinning it again needs no key built and looked up. */
-  private latestEntry: Pinned<T> | undefined;
-  private latestDispensary = 0;
-  private latestVersion = 0;
+  /**
+   * The version pinned or found last: the last in `pinned`, while it is kept. Pinning it again needs no
+   * key built and looked up.
+   */
+  private latest: Pinned<T> | undefined;
 
   constructor(
     private readonly ttlMs = PINNED_TTL_MS,
@@ -38,17 +41,12 @@ export class PinnedMenus<T> {
 
   /** Keeps (or touches) a version a cursor was given out for, of `items` items. */
   pin(dispensaryId: number, version: number, menu: T, items: number): void {
-    const latest = this.latestEntry;
-    if (
-      latest !== undefined &&
-      latest.menu === menu &&
-      dispensaryId === this.latestDispensary &&
-      version === this.latestVersion
-    ) {
+    const latest = this.latest;
+    if (latest?.menu === menu && latest.dispensaryId === dispensaryId && latest.version === version) {
       // The version read last read again (every first page of a paging does): it stays where it is,
       // last. Alone it is all there is to keep; with others, the least recently read may have had their time.
       latest.lastRead = this.now();
-      if (this.pinned.size > 1) this.evict(this.latest);
+      if (this.pinned.size > 1) this.evict(latest.key);
       return;
     }
     const key = `${dispensaryId}:${version}`;
@@ -57,9 +55,9 @@ export class PinnedMenus<T> {
       this.pinned.delete(key);
       this.items -= found.items;
     }
-    const entry = { menu, items, lastRead: this.now() };
+    const entry = { key, dispensaryId, version, menu, items, lastRead: this.now() };
     this.pinned.set(key, entry);
-    this.readLast(key, entry, dispensaryId, version);
+    this.latest = entry;
     this.items += items;
     this.evict(key);
   }
@@ -73,16 +71,8 @@ export class PinnedMenus<T> {
     this.pinned.delete(key);
     found.lastRead = this.now();
     this.pinned.set(key, found);
-    this.readLast(key, found, dispensaryId, version);
+    this.latest = found;
     return found.menu;
-  }
-
-  /** Notes the version pinned or found last (the last in `pinned`). */
-  private readLast(key: string, entry: Pinned<T>, dispensaryId: number, version: number): void {
-    this.latest = key;
-    this.latestEntry = entry;
-    this.latestDispensary = dispensaryId;
-    this.latestVersion = version;
   }
 
   /** Drops expired versions, then the least recently read while over the item bound (never `keep`). */
@@ -94,10 +84,7 @@ export class PinnedMenus<T> {
       if (entry.lastRead >= oldest && this.items <= this.maxItems) return;
       this.pinned.delete(key);
       this.items -= entry.items;
-      if (key === this.latest) {
-        this.latest = undefined;
-        this.latestEntry = undefined;
-      }
+      if (entry === this.latest) this.latest = undefined;
     }
   }
 }
