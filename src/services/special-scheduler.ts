@@ -19,8 +19,11 @@ export interface SpecialSchedulerOptions {
   onError?: (error: unknown) => void;
 }
 
-/** A boundary's recording read ahead (undefined: the dispensary is gone, or the read failed). */
-type Preparing = Promise<PreparedBoundary | undefined>;
+/** A boundary's recording being read ahead (reading: undefined when the dispensary is gone, or the read failed). */
+interface Preparing {
+  boundary: number;
+  reading: Promise<PreparedBoundary | undefined>;
+}
 
 /** The change kinds that can move a boundary: specials are menu writes; the time zone is the store's. */
 const REPLAN_ON = new Set(['menu', 'store', 'dispensary']);
@@ -120,7 +123,7 @@ export class SpecialScheduler {
           const boundary = nextOf(dispensary, after);
           if (boundary === null || boundary > upTo) break;
           const key = keyOf(dispensary.dispensaryId, boundary);
-          const prepared = await this.prepared.get(key);
+          const prepared = await this.prepared.get(key)?.reading;
           this.prepared.delete(key);
           const items = await this.store.specials.recordBoundary(
             dispensary.dispensaryId,
@@ -143,8 +146,8 @@ export class SpecialScheduler {
 
   private arm(every: readonly DispensarySpecials[]): void {
     // Read ahead for boundaries that are past now: not recorded (nor wanted) any more.
-    for (const key of this.prepared.keys())
-      if (instantOf(key) <= this.recordedUpTo) this.prepared.delete(key);
+    for (const [key, { boundary }] of this.prepared)
+      if (boundary <= this.recordedUpTo) this.prepared.delete(key);
     if (this.stopped) return;
     let next: number | null = null;
     for (const dispensary of every) {
@@ -172,20 +175,17 @@ export class SpecialScheduler {
     for (const { dispensaryId } of dispensaries) {
       const key = keyOf(dispensaryId, boundary);
       if (this.prepared.has(key)) continue;
-      this.prepared.set(
-        key,
-        this.store.specials.prepareBoundary(dispensaryId, at).catch((error: unknown) => {
-          // The boundary is then read when it is recorded, as without preparing.
-          this.options.onError?.(error);
-          return undefined;
-        }),
-      );
+      const reading = this.store.specials.prepareBoundary(dispensaryId, at).catch((error: unknown) => {
+        // The boundary is then read when it is recorded, as without preparing.
+        this.options.onError?.(error);
+        return undefined;
+      });
+      this.prepared.set(key, { boundary, reading });
     }
   }
 }
 
 const keyOf = (dispensaryId: number, boundary: number): string => `${dispensaryId}@${boundary}`;
-const instantOf = (key: string): number => Number(key.slice(key.indexOf('@') + 1));
 
 /** The dispensary's first special boundary after `after` (ms), or null. */
 function nextOf(dispensary: DispensarySpecials, after: number): number | null {
