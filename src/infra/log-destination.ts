@@ -9,12 +9,8 @@ export interface LogDestination {
 
 /** What a SonicBoom destination offers beyond DestinationStream (sonic-boom's own typings omit some). */
 interface SonicBoomLike extends DestinationStream {
-  write(text: string): boolean;
   on(event: 'drop', listener: (data: string | Buffer) => void): unknown;
-  flush(callback?: (error?: Error) => void): void;
   flushSync(): void;
-  end(): void;
-  readonly destroyed: boolean;
   retryEAGAIN: (error: Error, writeLength: number, remaining: number) => boolean;
 }
 
@@ -25,8 +21,6 @@ interface SonicBoomLike extends DestinationStream {
  * as menu_api_log_lines_dropped_total), and said once on stderr. At exit pino flushes what is left
  * synchronously; that flush gives up at the first "would block" instead of waiting for a reader that
  * may never come, so that a stuck stdout can never hold the process past its shutdown deadline.
- *
- * The lines of one turn of the event loop reach sonic-boom as one string (handOverByTurn).
  */
 export function boundedStdout(maxBytes: number): LogDestination {
   // Creating process.stdout makes a pipe on fd 1 non-blocking (libuv), so that a full pipe answers
@@ -48,10 +42,8 @@ export function boundedStdout(maxBytes: number): LogDestination {
     }
     dropped += Math.max(lines, 1);
   });
-  const handOver = handOverByTurn(stream);
   const flushSync = stream.flushSync.bind(stream);
   stream.flushSync = () => {
-    handOver();
     const retry = stream.retryEAGAIN;
     stream.retryEAGAIN = () => false;
     try {
@@ -63,40 +55,4 @@ export function boundedStdout(maxBytes: number): LogDestination {
     }
   };
   return { stream, dropped: () => dropped };
-}
-
-/**
- * Makes `stream.write` keep the lines of the current turn of the event loop and hand them to
- * sonic-boom's own write together, once, when the turn ends (and before any flush or end); returns
- * that hand-over. sonic-boom appends each write to the string it has not written yet and measures that
- * whole string's UTF-8 length on every write: while a write is in flight (one a turn at 32 requests),
- * a line per request made it copy and measure up to 16 KiB each time, about 1.3 µs of the line's cost
- * (bench/PROFILE.md, round twenty-five). Nothing is held longer than the turn, and the order of the
- * lines is kept; past the backlog limit a turn's lines are dropped together (and counted as lines).
- */
-function handOverByTurn(stream: SonicBoomLike): () => void {
-  const write = stream.write.bind(stream);
-  let turn: string[] = [];
-  const handOver = () => {
-    // A line logged after the end is lost, as sonic-boom would have thrown it back to the logger.
-    if (turn.length === 0 || stream.destroyed) return;
-    const text = turn.length === 1 ? turn[0]! : turn.join('');
-    turn = [];
-    write(text);
-  };
-  stream.write = (line: string) => {
-    if (turn.push(line) === 1) setImmediate(handOver);
-    return true;
-  };
-  const flush = stream.flush.bind(stream);
-  stream.flush = (callback) => {
-    handOver();
-    flush(callback);
-  };
-  const end = stream.end.bind(stream);
-  stream.end = () => {
-    handOver();
-    end();
-  };
-  return handOver;
 }
