@@ -25,6 +25,7 @@ export const BOTH_DATABASES = [
   'test/services/change-feed.test.ts',
   'test/services/live-hub.test.ts',
   'test/services/menu-snapshots-store.test.ts',
+  'test/services/menu-snapshots-refresh.test.ts',
   'test/services/db-copy.test.ts',
   'test/services/menu-import.test.ts',
   'test/services/rich-item.test.ts',

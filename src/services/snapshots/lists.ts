@@ -15,8 +15,13 @@ export interface ListState {
   stamp: number;
   /** The feed cursor the list is at (undefined without a feed: it cannot be patched). */
   cursor: number | undefined;
-  /** A menu change arrived since `stamp`: the next read patches the list. */
+  /** A menu change arrived since `stamp`: the list is to be patched (see `served`). */
   stale: boolean;
+  /**
+   * A read was answered from this state: after the next menu change it is patched at once, not on its
+   * next read (MenuSnapshots.menuChanged). A state patched so and not read since waits for a read.
+   */
+  served: boolean;
   gzip: Representation;
 }
 
@@ -62,6 +67,7 @@ export function listState(list: SegmentedList, stamp: number, cursor: number | u
     stamp,
     cursor,
     stale: false,
+    served: false,
     gzip: { body: list.gzip, encoding: 'gzip', etag: `"${list.tag}-gzip"`, tag: list.tag, cursor },
   };
 }
