@@ -23,8 +23,8 @@ export interface Row {
   /** The point of sale's id ("" when none), for `/v1/menu/ext:<external_id>`. */
   externalId: string;
   /**
-   * The record's JSON in UTF-8, made once per menu: a page's body copies these bytes (encoding a
-   * page's texts again on every search cost more than its ranking: bench/PROFILE.md, round NN).
+   * The record's JSON in UTF-8, made once per menu: a page's body copies these bytes instead of
+   * encoding the text again for every page (bench/PROFILE.md, the round of search35).
    */
   json: Buffer;
   /** The entity tag of that JSON (tagOf): the item's own answer's, and what a page's tag hashes. */
