@@ -2,7 +2,7 @@
  * `npx tsx bench/v1-search.ts [DB]`: in process, each step of a Form v1 `q` search on the 5,000-item
  * realistic menu (bench/lib/data.ts), with bench/v1.ts's searches, each a different one: the query
  * parsed, the result (search-index look-up, filter, rank), the page (with the order's print for its
- * cursor), the body written from the kept item JSON, with its entity tag; then what each gzip level
+ * cursor), the body written from the kept item JSON, with its entity tag (from the items' tags); then what each gzip level
  * and brotli quality costs on those bodies, and their bytes. Microseconds of CPU (this process's user
  * + system: a wall clock would count the other processes' turns on a shared machine) per search,
  * medians of 3 passes. DB: a database bench/lib/data.ts made (made in a scratch directory if left out).
@@ -14,9 +14,9 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { MenuPricing } from '../src/domain/special-pricing.js';
 import { MenuIndex, page } from '../src/forms/form-v1/engine.js';
 import { FIELD_NAMES } from '../src/forms/form-v1/item.js';
-import { pageBody } from '../src/forms/form-v1/page-body.js';
+import { pageBody, pageTag } from '../src/forms/form-v1/page-body.js';
 import { parseMenuQuery } from '../src/forms/form-v1/query.js';
-import { identityOf } from '../src/services/snapshots/codings.js';
+import { taggedIdentity } from '../src/services/snapshots/codings.js';
 import { openStore } from '../src/store/open.js';
 import { generateDatabase } from './lib/data.js';
 import { SEARCHES } from './lib/v1-searches.js';
@@ -69,7 +69,7 @@ for (let pass = 0; pass <= PASSES; pass++) {
     lap('page');
     // As src/forms/form-v1/menu.ts's identity writes it.
     const rest = `],"next_cursor":${JSON.stringify(next)},"total":${total},"facets":${JSON.stringify(facets)}}`;
-    const { body } = identityOf(pageBody(rows, rest), 1);
+    const { body } = taggedIdentity(pageBody(rows, rest), pageTag(rows, rest), 1);
     lap('body');
     if (pass === 0) bodies.push(body);
   }

@@ -175,3 +175,28 @@ export function combine(runs: LoadResult[]): LoadResult {
     client: runs[0]!.client,
   };
 }
+
+/** Measurements of one workload as one (see combine); CPU per request weighted by each one's requests. */
+export function combineRows(rows: Row[]): Row {
+  const first = rows[0]!;
+  if (rows.length === 1) return first;
+  const perRequest = (pick: (row: Row) => [cpuUs: number | undefined, requests: number]) => {
+    let cpu = 0;
+    let requests = 0;
+    for (const row of rows) {
+      const [cpuUs, count] = pick(row);
+      cpu += (cpuUs ?? 0) * count;
+      requests += count;
+    }
+    return cpu / Math.max(1, requests);
+  };
+  const ceilings = rows.flatMap((row) => (row.ceiling ? [row.ceiling] : []));
+  return {
+    ...first,
+    server: combine(rows.map((row) => row.server)),
+    ceiling: ceilings.length > 0 ? combine(ceilings) : undefined,
+    serverCpuUs: perRequest((row) => [row.serverCpuUs, row.server.total]),
+    ceilingCpuUs:
+      ceilings.length > 0 ? perRequest((row) => [row.ceilingCpuUs, row.ceiling?.total ?? 0]) : undefined,
+  };
+}

@@ -101,7 +101,10 @@ describe('Form v1: answers after changes equal a fresh build', () => {
     );
     const { rows, total, facets } = page(index, parsed(query), 0);
     const print = total > 1 ? orderPrint(index, parsed(query)) : undefined;
-    return { answer: { data: rows.map((row) => JSON.parse(row.json) as unknown), total, facets }, print };
+    return {
+      answer: { data: rows.map((row) => JSON.parse(row.json.toString()) as unknown), total, facets },
+      print,
+    };
   }
 
   it('for random menus, changes (active and inactive items) and queries', { timeout: 60_000 }, async () => {

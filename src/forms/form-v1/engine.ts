@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { sameCanonical } from '../../domain/canonical.js';
 import type { MenuItem } from '../../domain/item.js';
 import type { MenuPricing } from '../../domain/special-pricing.js';
@@ -345,9 +345,15 @@ function byRelevance(found: readonly Ranked[], descending: boolean): Ranked[] {
 export function orderPrint(index: MenuIndex, query: MenuQuery): string {
   const result = index.result(query);
   if (result.print === undefined) {
-    // Hashed as one text: an update per item costs a call into the hash for each.
-    const text = result.ranked.map((entry) => `${entry.row.id}\0${JSON.stringify(entry.value)}\n`).join('');
-    result.print = createHash('sha256').update(text).digest('base64url').slice(0, 16);
+    // Hashed as one text: an update per item costs a call into the hash for each. Each value as JSON
+    // writes it; a finite number's JSON is its String, which costs half as much to make.
+    let text = '';
+    for (const { row, value } of result.ranked) {
+      const json =
+        typeof value === 'number' && Number.isFinite(value) ? String(value) : JSON.stringify(value);
+      text += `${row.id}\0${json}\n`;
+    }
+    result.print = hash('sha256', text, 'base64url').slice(0, 16);
   }
   return result.print;
 }

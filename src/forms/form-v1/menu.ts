@@ -3,14 +3,14 @@ import { ServiceError } from '../../services/errors.js';
 import { cursorOf } from '../../services/menu-feed.js';
 import type { PricedMenu } from '../../services/menu-reader.js';
 import type { Representation, SnapshotView } from '../../services/menu-snapshots.js';
-import { encodedNow, encodedOf, identityOf } from '../../services/snapshots/codings.js';
+import { encodedNow, encodedOf, identityOf, taggedIdentity } from '../../services/snapshots/codings.js';
 import { type Encoding, negotiateEncoding } from '../../services/snapshots/encoding.js';
 import { andThen } from '../../util/maybe-promise.js';
 import type { FormContext, FormMenu } from '../form.js';
 import { decodeCursor, type Position } from './cursor.js';
 import { type BuiltFrom, MenuIndex, orderPrint, page } from './engine.js';
 import { FIELD_NAMES, project, V1ItemSchema, V1MenuSchema } from './item.js';
-import { itemJson, pageBody } from './page-body.js';
+import { itemJson, pageBody, pageTag } from './page-body.js';
 import { V1_MENU_PARAMETERS } from './parameters.js';
 import { readOrAskPeers } from './peer-versions.js';
 import { PINNED_TTL_MS, PinnedMenus } from './pinned-menus.js';
@@ -89,11 +89,17 @@ function identity(
   raw: Readonly<Record<string, unknown>>,
 ) {
   const { rows, total, facets, next } = page(menu.index, query, versionOf(menu), after);
-  const data = query.fields
-    ? rows.map((row) => itemJson(JSON.stringify(project(row.record, query.fields!))))
-    : rows;
   const rest = `],"next_cursor":${JSON.stringify(next)},"total":${total},"facets":${JSON.stringify(facets)}}`;
-  const answer = identityOf(pageBody(data, rest), menu.cursor);
+  // Whole items: the rows' JSON and tags, made once per menu. A sparse fieldset's are made here.
+  const answer = query.fields
+    ? identityOf(
+        pageBody(
+          rows.map((row) => itemJson(JSON.stringify(project(row.record, query.fields!)))),
+          rest,
+        ),
+        menu.cursor,
+      )
+    : taggedIdentity(pageBody(rows, rest), pageTag(rows, rest), menu.cursor);
   return next === null ? answer : { ...answer, link: nextLink(raw, next) };
 }
 
@@ -232,7 +238,7 @@ export function v1Menu({ menus, peers }: Pick<FormContext, 'menus' | 'peers'>): 
             `There is no item ${refText(ref)} in this menu. List the items with GET /v1/menu.`,
           );
         }
-        return identityOf(Buffer.from(row.json), menu.cursor);
+        return taggedIdentity(row.json, row.tag, menu.cursor);
       }),
     }),
   };

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { type CompressionOptions, compress, compressNow } from './encoding.js';
 import type { Representation } from './types.js';
 
@@ -13,9 +13,22 @@ export const DEFAULT_COMPRESSION: CompressionOptions = { gzipLevel: 6, brotliQua
 /** Bodies smaller than this are sent uncompressed, in every coding. */
 export const DEFAULT_COMPRESS_MIN_BYTES = 1024;
 
+/** The entity tag of `content`: its SHA-256, 32 characters of base64url (192 bits). */
+export function tagOf(content: Buffer | string): string {
+  // The one-shot hash: a Hash object per answer cost more than hashing a small one.
+  return hash('sha256', content, 'base64url').slice(0, 32);
+}
+
 /** Uncompressed bytes as an answer: the entity tag is their hash. */
 export function identityOf(body: Buffer, cursor: number | undefined): Representation {
-  const tag = createHash('sha256').update(body).digest('base64url').slice(0, 32);
+  return taggedIdentity(body, tagOf(body), cursor);
+}
+
+/**
+ * Uncompressed bytes as an answer whose entity tag was made otherwise: `tag` must be what no other
+ * bytes of the same resource get (a hash of something that decides every byte of them).
+ */
+export function taggedIdentity(body: Buffer, tag: string, cursor: number | undefined): Representation {
   return { body, encoding: 'identity', etag: `"${tag}"`, tag, cursor };
 }
 
