@@ -134,7 +134,9 @@ function checkValue(shape: Shape, value: unknown, problems: DocumentProblem[]): 
   const own = nonNull(shape);
   switch (typesOf(own)[0]) {
     case 'object':
-      return isPlainObject(value) ? checkObject(own, value, problems) : refuse(problems, '', 'must be an object');
+      return isPlainObject(value)
+        ? checkObject(own, value, problems)
+        : refuse(problems, '', 'must be an object');
     case 'array': {
       if (!Array.isArray(value)) return refuse(problems, '', 'must be an array');
       if (own.maxItems !== undefined && value.length > own.maxItems)
@@ -165,12 +167,14 @@ function checkValue(shape: Shape, value: unknown, problems: DocumentProblem[]): 
       if (trimmed.length < (own.minLength ?? 0)) return refuse(problems, '', 'must not be empty');
       if (own.maxLength !== undefined && trimmed.length > own.maxLength)
         return refuse(problems, '', `must be at most ${own.maxLength} characters`);
-      if (own.pattern && !patternOf(own).test(trimmed)) return refuse(problems, '', patternMessage(own.pattern));
+      if (own.pattern && !patternOf(own).test(trimmed))
+        return refuse(problems, '', patternMessage(own.pattern));
       return trimmed;
     }
     case 'integer':
     case 'number': {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return refuse(problems, '', 'must be a number');
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        return refuse(problems, '', 'must be a number');
       if (typesOf(own)[0] === 'integer' && !Number.isInteger(value))
         return refuse(problems, '', 'must be a whole number');
       if (value < own.minimum! || value > own.maximum!)
@@ -193,7 +197,11 @@ function checkObject(shape: Shape, value: Record<string, unknown>, problems: Doc
   let inOrder = true;
   for (const key in value) {
     if (!(key in shape.properties!))
-      refuse(problems, '', `has an unknown field ${key}; known: ${Object.keys(shape.properties!).join(', ')}`);
+      refuse(
+        problems,
+        '',
+        `has an unknown field ${key}; known: ${Object.keys(shape.properties!).join(', ')}`,
+      );
     inOrder &&= fields[position]?.[0] === key;
     position++;
   }
@@ -202,7 +210,11 @@ function checkObject(shape: Shape, value: Record<string, unknown>, problems: Doc
     const [key, property] = fields[index]!;
     const given = value[key];
     const from = problems.length;
-    const checked = checkValue(property, property.type === 'object' && given === undefined ? {} : given, problems);
+    const checked = checkValue(
+      property,
+      property.type === 'object' && given === undefined ? {} : given,
+      problems,
+    );
     if (problems.length > from) placeProblems(problems, from, `.${key}`);
     if (out === undefined && checked !== given) {
       // The first field the check changes: the value is copied after all, with the fields before it.
