@@ -97,103 +97,133 @@ export function checkDocument(
   path: string,
   problems: DocumentProblem[],
 ): unknown {
-  return checkValue(schema as Shape, value, path, undefined, problems);
+  const before = problems.length;
+  const checked = checkValue(schema as Shape, value, problems);
+  placeProblems(problems, before, path);
+  return checked;
 }
 
-/** The path of a value: `parent`, then `.field` or `[index]` when `step` names one. */
-const pathOf = (parent: string, step: string | number | undefined): string =>
-  step === undefined ? parent : typeof step === 'number' ? `${parent}[${step}]` : `${parent}.${step}`;
+/**
+ * Puts `step` (a field's path, `.field` or `[index]`) before the field of each problem from `from` on.
+ * checkValue gives each problem the path from the value it checks (`''` for that value itself), and
+ * each object or array around it puts its own step before it: a path is written only for a problem
+ * (a menu of rich items checks a few hundred thousand values, and writing each one's path made much
+ * of its validation's garbage).
+ */
+function placeProblems(problems: DocumentProblem[], from: number, step: string): void {
+  for (let index = from; index < problems.length; index++) {
+    const problem = problems[index]!;
+    problem.field = `${step}${problem.field}`;
+  }
+}
 
 /**
- * checkDocument of the value at `step` of `parent` (see pathOf). The path is written out only for a
- * problem, or for the values inside an object or array: a menu of rich items checks a few hundred
- * thousand values, and writing each one's path made most of its validation's garbage.
+ * checkDocument of one value, its problems' fields the paths inside it (see placeProblems). A value
+ * already as the check gives it (an object with the schema's keys in its order, each value unchanged
+ * by its check; an array of such entries) is given back as it is rather than copied: what a rich menu
+ * sends is mostly so, and the copies were most of its validation's garbage (bench/PROFILE.md, round twenty-eight).
  */
-function checkValue(
-  shape: Shape,
-  value: unknown,
-  parent: string,
-  step: string | number | undefined,
-  problems: DocumentProblem[],
-): unknown {
+function checkValue(shape: Shape, value: unknown, problems: DocumentProblem[]): unknown {
   const types = typesOf(shape);
   if (value === undefined || value === null) {
     if (types.includes('null')) return null;
     if (shape.default !== undefined) return shape.default;
     if (types.includes('array')) return [];
-    return refuse(problems, pathOf(parent, step), 'is required');
+    return refuse(problems, '', 'is required');
   }
   const own = nonNull(shape);
   switch (typesOf(own)[0]) {
-    case 'object': {
-      const path = pathOf(parent, step);
-      if (!isPlainObject(value)) return refuse(problems, path, 'must be an object');
-      const out: Record<string, unknown> = {};
-      const before = problems.length;
-      for (const key in value) {
-        if (!(key in own.properties!))
-          refuse(
-            problems,
-            path,
-            `has an unknown field ${key}; known: ${Object.keys(own.properties!).join(', ')}`,
-          );
-      }
-      for (const [key, property] of fieldsOf(own)) {
-        const missing = property.type === 'object' && value[key] === undefined ? {} : value[key];
-        out[key] = checkValue(property, missing, path, key, problems);
-      }
-      return problems.length > before ? undefined : out;
-    }
+    case 'object':
+      return isPlainObject(value)
+        ? checkObject(own, value, problems)
+        : refuse(problems, '', 'must be an object');
     case 'array': {
-      const path = pathOf(parent, step);
-      if (!Array.isArray(value)) return refuse(problems, path, 'must be an array');
+      if (!Array.isArray(value)) return refuse(problems, '', 'must be an array');
       if (own.maxItems !== undefined && value.length > own.maxItems)
-        return refuse(problems, path, `must have at most ${own.maxItems} entries`);
+        return refuse(problems, '', `must have at most ${own.maxItems} entries`);
       const before = problems.length;
-      const out = value.map((entry, index) => checkValue(own.items!, entry, path, index, problems));
-      return problems.length > before ? undefined : out;
+      let out: unknown[] | undefined;
+      for (let index = 0; index < value.length; index++) {
+        const from = problems.length;
+        const entry: unknown = value[index];
+        const checked = checkValue(own.items!, entry, problems);
+        if (problems.length > from) placeProblems(problems, from, `[${index}]`);
+        if (out === undefined && checked !== entry) out = value.slice(0, index);
+        out?.push(checked);
+      }
+      return problems.length > before ? undefined : (out ?? value);
     }
     case 'string': {
-      if (typeof value !== 'string') return refuse(problems, pathOf(parent, step), 'must be a string');
+      if (typeof value !== 'string') return refuse(problems, '', 'must be a string');
       const trimmed = value.trim();
       if (own.enum) {
         const match = enumOf(own).get(trimmed.toLowerCase());
-        return match ?? refuse(problems, pathOf(parent, step), `must be one of ${own.enum.join(', ')}`);
+        return match ?? refuse(problems, '', `must be one of ${own.enum.join(', ')}`);
       }
-      if (value.includes('\0'))
-        return refuse(problems, pathOf(parent, step), 'must not contain a NUL character');
+      if (value.includes('\0')) return refuse(problems, '', 'must not contain a NUL character');
       if (trimmed.includes(';'))
-        return refuse(
-          problems,
-          pathOf(parent, step),
-          "must not contain ';' (a CSV cell separates entries with it)",
-        );
+        return refuse(problems, '', "must not contain ';' (a CSV cell separates entries with it)");
       if (trimmed === '' && types.includes('null')) return null;
-      if (trimmed.length < (own.minLength ?? 0))
-        return refuse(problems, pathOf(parent, step), 'must not be empty');
+      if (trimmed.length < (own.minLength ?? 0)) return refuse(problems, '', 'must not be empty');
       if (own.maxLength !== undefined && trimmed.length > own.maxLength)
-        return refuse(problems, pathOf(parent, step), `must be at most ${own.maxLength} characters`);
+        return refuse(problems, '', `must be at most ${own.maxLength} characters`);
       if (own.pattern && !patternOf(own).test(trimmed))
-        return refuse(problems, pathOf(parent, step), patternMessage(own.pattern));
+        return refuse(problems, '', patternMessage(own.pattern));
       return trimmed;
     }
     case 'integer':
     case 'number': {
       if (typeof value !== 'number' || !Number.isFinite(value))
-        return refuse(problems, pathOf(parent, step), 'must be a number');
+        return refuse(problems, '', 'must be a number');
       if (typesOf(own)[0] === 'integer' && !Number.isInteger(value))
-        return refuse(problems, pathOf(parent, step), 'must be a whole number');
+        return refuse(problems, '', 'must be a whole number');
       if (value < own.minimum! || value > own.maximum!)
-        return refuse(problems, pathOf(parent, step), `must be between ${own.minimum} and ${own.maximum}`);
+        return refuse(problems, '', `must be between ${own.minimum} and ${own.maximum}`);
       return value;
     }
     case 'boolean':
-      return typeof value === 'boolean'
-        ? value
-        : refuse(problems, pathOf(parent, step), 'must be true or false');
+      return typeof value === 'boolean' ? value : refuse(problems, '', 'must be true or false');
     default:
       throw new Error(`item-documents.ts: no check for schema type ${String(own.type)}`);
   }
+}
+
+/** checkValue of an object (`shape` not null): its fields in the schema's order, each checked. */
+function checkObject(shape: Shape, value: Record<string, unknown>, problems: DocumentProblem[]): unknown {
+  const fields = fieldsOf(shape);
+  const before = problems.length;
+  // Whether the value has exactly the schema's keys, in its order: then it may be given back as it is.
+  let position = 0;
+  let inOrder = true;
+  for (const key in value) {
+    if (!(key in shape.properties!))
+      refuse(
+        problems,
+        '',
+        `has an unknown field ${key}; known: ${Object.keys(shape.properties!).join(', ')}`,
+      );
+    inOrder &&= fields[position]?.[0] === key;
+    position++;
+  }
+  let out: Record<string, unknown> | undefined = inOrder && position === fields.length ? undefined : {};
+  for (let index = 0; index < fields.length; index++) {
+    const [key, property] = fields[index]!;
+    const given = value[key];
+    const from = problems.length;
+    const checked = checkValue(
+      property,
+      property.type === 'object' && given === undefined ? {} : given,
+      problems,
+    );
+    if (problems.length > from) placeProblems(problems, from, `.${key}`);
+    if (out === undefined && checked !== given) {
+      // The first field the check changes: the value is copied after all, with the fields before it.
+      out = {};
+      for (let earlier = 0; earlier < index; earlier++) out[fields[earlier]![0]] = value[fields[earlier]![0]];
+    }
+    if (out !== undefined) out[key] = checked;
+  }
+  return problems.length > before ? undefined : (out ?? value);
 }
 
 /**
@@ -213,7 +243,11 @@ export function checkOptionalObject(
 function isEmpty(value: unknown, shape: Shape): boolean {
   if (value === null || value === shape.default) return true;
   if (!isPlainObject(value)) return false;
-  return Object.entries(value).every(([key, field]) => isEmpty(field, nonNull(shape.properties![key]!)));
+  // By key, not by Object.entries: a pair per field of every batch and strain of a menu was garbage.
+  for (const key in value) {
+    if (!isEmpty(value[key], nonNull(shape.properties![key]!))) return false;
+  }
+  return true;
 }
 
 /** What a pattern asks for, in words. */
@@ -300,10 +334,14 @@ function checkAnalyte(
     });
     return undefined;
   }
-  const analyte = checkValue(AnalyteSchema as Shape, withAnalyteDefaults(raw, code), path, index, problems) as
+  const before = problems.length;
+  const analyte = checkValue(AnalyteSchema as Shape, withAnalyteDefaults(raw, code), problems) as
     | Analyte
     | undefined;
-  if (!analyte) return undefined;
+  if (!analyte) {
+    placeProblems(problems, before, `${path}[${index}]`);
+    return undefined;
+  }
   const rule = analyteProblem(analyte);
   if (rule) {
     problems.push({ field: `${path}[${index}].${rule.field}`, message: rule.message });
@@ -346,8 +384,16 @@ function withAnalyteDefaults(raw: Record<string, unknown>, code: string): Record
     status === raw.status
   )
     return raw;
-  return { ...raw, code, min, max, unit, basis, status };
+  // An object of the analyte's own fields only is made as one literal, in the schema's order: copied
+  // by a spread and given a field it lacked (status, most often), it took about 500 bytes instead of 64
+  // (bench/PROFILE.md, round twenty-eight). Other fields are kept, for the check to refuse them.
+  for (const key in raw) {
+    if (!ANALYTE_FIELDS.has(key)) return { ...raw, code, min, max, unit, basis, status };
+  }
+  return { code, min, max, unit, basis, status };
 }
+
+const ANALYTE_FIELDS: ReadonlySet<string> = new Set(Object.keys(AnalyteSchema.properties));
 
 function analyteProblem(analyte: Analyte): DocumentProblem | undefined {
   const fits = UNITS_OF_BASIS[analyte.basis];

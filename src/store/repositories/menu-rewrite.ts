@@ -156,17 +156,22 @@ async function writeSlice(dialect: Dialect, trx: Transaction<Database>, rows: Sl
 const ITEM_KEY = ['dispensary_id', 'id'];
 const PRICE_KEY = ['dispensary_id', 'item_id', 'position'];
 
-/** The texts of the items a write writes, each made once (see itemTexts): for its row, then its feed entry. */
+/**
+ * The texts of the items a write writes, each made once (see itemTexts): for its row, then its feed
+ * entry. Only the kept JSON is held for the feed: the row's column texts go once its slice is written,
+ * rather than living on (and being copied by each young-generation collection) to the write's end.
+ */
 class WrittenTexts {
-  private readonly made = new Map<MenuItem, ItemTexts>();
+  private readonly fieldsJson = new Map<MenuItem, string>();
 
   of(item: MenuItem): ItemTexts {
-    let texts = this.made.get(item);
-    if (texts === undefined) {
-      texts = itemTexts(item);
-      this.made.set(item, texts);
-    }
+    const texts = itemTexts(item);
+    this.fieldsJson.set(item, texts.fieldsJson);
     return texts;
+  }
+
+  fieldsJsonOf(item: MenuItem): string {
+    return this.fieldsJson.get(item) ?? this.of(item).fieldsJson;
   }
 }
 
@@ -175,6 +180,6 @@ class WrittenTexts {
  * JSON (feedJsonOf), once the texts of its row are made, not while the write compares the menu.
  */
 const pendingSpelling = (texts: WrittenTexts): FeedSpelling<() => FeedEntry> => ({
-  upserted: (item) => () => upsertedEntry({ id: item.id, json: feedJsonOf(item, texts.of(item).fieldsJson) }),
+  upserted: (item) => () => upsertedEntry({ id: item.id, json: feedJsonOf(item, texts.fieldsJsonOf(item)) }),
   removed: (itemId, reason) => () => removedEntry(itemId, reason),
 });
