@@ -121,7 +121,8 @@ function placeProblems(problems: DocumentProblem[], from: number, step: string):
  * checkDocument of one value, its problems' fields the paths inside it (see placeProblems). A value
  * already as the check gives it (an object with the schema's keys in its order, each value unchanged
  * by its check; an array of such entries) is given back as it is rather than copied: what a rich menu
- * sends is mostly so, and the copies were most of its validation's garbage (bench/PROFILE.md, round twenty-eight).
+ * sends is mostly so, and the copies were most of its validation's garbage (bench/PROFILE.md, round
+ * twenty-eight).
  */
 function checkValue(shape: Shape, value: unknown, problems: DocumentProblem[]): unknown {
   const types = typesOf(shape);
