@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MenuPricing } from '../../src/domain/special-pricing.js';
 import { MenuIndex, orderPrint } from '../../src/forms/form-v1/engine.js';
 import { FIELD_NAMES } from '../../src/forms/form-v1/item.js';
-import { pageBody, pageTag } from '../../src/forms/form-v1/page-body.js';
+import { KeptJson, pageBody, pageTag } from '../../src/forms/form-v1/page-body.js';
 import { parseMenuQuery } from '../../src/forms/form-v1/query.js';
 import { tagOf } from '../../src/services/snapshots/codings.js';
 import { type TestRuntime, testRuntime } from '../helpers/runtime.js';
@@ -26,16 +26,17 @@ describe('Form v1 pages: body, entity tag and the order print', () => {
       '],"next_cursor":"x","total":2,"facets":{}}',
     ),
   });
-  const asRows = (items: readonly string[]) =>
-    items.map((text) => {
-      const json = Buffer.from(text);
-      return { json, tag: tagOf(json) };
-    });
+  /** As the query index keeps them: the bytes and tag made when first asked for (KeptJson). */
+  const asRows = (items: readonly string[]) => items.map((text) => new KeptJson(text));
 
-  it('writes the items joined between the head and the rest', () => {
+  it('writes the items joined between the head and the rest, with the tags of their bytes', () => {
     fc.assert(
-      fc.property(arbitraryPage, ({ items, rest }) => {
-        expect(pageBody(asRows(items), rest).toString()).toBe(`{"data":[${items.join(',')}${rest}`);
+      fc.property(arbitraryPage, fc.boolean(), ({ items, rest }, tagFirst) => {
+        const rows = asRows(items);
+        // A kept JSON's tag may be asked for before its bytes, or after.
+        if (tagFirst) pageTag(rows, rest);
+        expect(pageBody(rows, rest).toString()).toBe(`{"data":[${items.join(',')}${rest}`);
+        for (const [index, row] of rows.entries()) expect(row.tag).toBe(tagOf(Buffer.from(items[index]!)));
       }),
     );
   });

@@ -102,7 +102,7 @@ describe('Form v1: answers after changes equal a fresh build', () => {
     const { rows, total, facets } = page(index, parsed(query), 0);
     const print = total > 1 ? orderPrint(index, parsed(query)) : undefined;
     return {
-      answer: { data: rows.map((row) => JSON.parse(row.json.toString()) as unknown), total, facets },
+      answer: { data: rows.map((row) => JSON.parse(row.json.bytes.toString()) as unknown), total, facets },
       print,
     };
   }

@@ -90,7 +90,8 @@ function identity(
 ) {
   const { rows, total, facets, next } = page(menu.index, query, versionOf(menu), after);
   const rest = `],"next_cursor":${JSON.stringify(next)},"total":${total},"facets":${JSON.stringify(facets)}}`;
-  // Whole items: the rows' JSON and tags, made once per menu. A sparse fieldset's are made here.
+  // Whole items: the rows' JSON and tags, kept. A sparse fieldset's are made here.
+  const kept = rows.map((row) => row.json);
   const answer = query.fields
     ? identityOf(
         pageBody(
@@ -99,7 +100,7 @@ function identity(
         ),
         menu.cursor,
       )
-    : taggedIdentity(pageBody(rows, rest), pageTag(rows, rest), menu.cursor);
+    : taggedIdentity(pageBody(kept, rest), pageTag(kept, rest), menu.cursor);
   return next === null ? answer : { ...answer, link: nextLink(raw, next) };
 }
 
@@ -238,7 +239,7 @@ export function v1Menu({ menus, peers }: Pick<FormContext, 'menus' | 'peers'>): 
             `There is no item ${refText(ref)} in this menu. List the items with GET /v1/menu.`,
           );
         }
-        return taggedIdentity(row.json, row.tag, menu.cursor);
+        return taggedIdentity(row.json.bytes, row.json.tag, menu.cursor);
       }),
     }),
   };

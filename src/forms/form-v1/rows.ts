@@ -2,7 +2,7 @@ import type { MenuItem } from '../../domain/item.js';
 import { headlinePotency } from '../../domain/item-reads.js';
 import { type PricedItemRecord, pricedItemRecord } from '../../domain/priced-item.js';
 import type { MenuPricing } from '../../domain/special-pricing.js';
-import { tagOf } from '../../services/snapshots/codings.js';
+import { KeptJson } from './page-body.js';
 import type { MenuQuery } from './query.js';
 
 /**
@@ -23,12 +23,11 @@ export interface Row {
   /** The point of sale's id ("" when none), for `/v1/menu/ext:<external_id>`. */
   externalId: string;
   /**
-   * The record's JSON in UTF-8, made once per menu: a page's body copies these bytes instead of
-   * encoding the text again for every page (bench/PROFILE.md, round twenty-seven).
+   * The record's JSON, made once per menu; its UTF-8 bytes, which a page's body copies instead of
+   * encoding the text again for every page, and their tag (the item's own answer's, and what a page's
+   * tag hashes), made when first asked (bench/PROFILE.md, round twenty-seven).
    */
-  json: Buffer;
-  /** The entity tag of that JSON (tagOf): the item's own answer's, and what a page's tag hashes. */
-  tag: string;
+  json: KeptJson;
   name: string;
   brand: string;
   productType: string;
@@ -103,7 +102,7 @@ export function latestChange(item: MenuItem): string {
 
 export function rowOf(item: MenuItem, pricing: MenuPricing): Row {
   const record = pricedItemRecord(item, pricing);
-  const json = Buffer.from(JSON.stringify(record));
+  const json = new KeptJson(JSON.stringify(record));
   const perGramPrices = record.prices.flatMap((price) =>
     price.net_weight_g ? [perGram(price.effective_price, price.net_weight_g)] : [],
   );
@@ -113,7 +112,6 @@ export function rowOf(item: MenuItem, pricing: MenuPricing): Row {
     record,
     externalId: item.externalId,
     json,
-    tag: tagOf(json),
     name: fold(record.name),
     brand: fold(record.brand),
     productType: record.product_type.toLowerCase(),
