@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { checkAnalytes, checkDocument, checkOptionalObject } from './document-checks.js';
+import { checkAnalytes } from './analyte-checks.js';
+import { checkDocument, checkOptionalObject } from './document-checks.js';
 import { AnalyteSchema, type DocumentProblem } from './item-documents.js';
 import { Nullable } from './nullable.js';
 

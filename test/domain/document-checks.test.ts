@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { checkAnalytes, checkDocument } from '../../src/domain/document-checks.js';
+import { checkAnalytes } from '../../src/domain/analyte-checks.js';
+import { checkDocument } from '../../src/domain/document-checks.js';
 import { BatchSchema, type DocumentProblem, ImageSchema } from '../../src/domain/item-documents.js';
 import { ITEM_FIELDS } from '../../src/domain/item-schema.js';
 
