@@ -10,7 +10,7 @@ import type { FormContext, FormMenu } from '../form.js';
 import { decodeCursor, type Position } from './cursor.js';
 import { type BuiltFrom, MenuIndex, orderPrint, page } from './engine.js';
 import { FIELD_NAMES, project, V1ItemSchema, V1MenuSchema } from './item.js';
-import { itemJson, pageBody, pageTag } from './page-body.js';
+import { itemJson, pageBody, taggedPage } from './page-body.js';
 import { V1_MENU_PARAMETERS } from './parameters.js';
 import { readOrAskPeers } from './peer-versions.js';
 import { PINNED_TTL_MS, PinnedMenus } from './pinned-menus.js';
@@ -91,7 +91,6 @@ function identity(
   const { rows, total, facets, next } = page(menu.index, query, versionOf(menu), after);
   const rest = `],"next_cursor":${JSON.stringify(next)},"total":${total},"facets":${JSON.stringify(facets)}}`;
   // Whole items: the rows' JSON and tags, kept. A sparse fieldset's are made here.
-  const kept = rows.map((row) => row.json);
   const answer = query.fields
     ? identityOf(
         pageBody(
@@ -100,7 +99,11 @@ function identity(
         ),
         menu.cursor,
       )
-    : taggedIdentity(pageBody(kept, rest), pageTag(kept, rest), menu.cursor);
+    : taggedPage(
+        rows.map((row) => row.json),
+        rest,
+        menu.cursor,
+      );
   return next === null ? answer : { ...answer, link: nextLink(raw, next) };
 }
 

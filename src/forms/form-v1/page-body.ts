@@ -7,7 +7,8 @@
  * then cost 86 µs of the 200 a search spent beside its compression (bench/PROFILE.md,
  * round twenty-seven): the bytes are now copied, and the tag made from the items' tags.
  */
-import { tagOf } from '../../services/snapshots/codings.js';
+import { taggedIdentity, tagOf } from '../../services/snapshots/codings.js';
+import type { Representation } from '../../services/snapshots/types.js';
 
 /** An item's JSON as a page copies it: its UTF-8 bytes. */
 export interface ItemJson {
@@ -76,6 +77,15 @@ export function pageTag(items: readonly TaggedJson[], rest: string): string {
   let text = '';
   for (const item of items) text += item.tag;
   return tagOf(text + rest);
+}
+
+/** A page of whole items as an answer: its body (pageBody) and the tag made from its items' tags (pageTag). */
+export function taggedPage(
+  items: readonly TaggedJson[],
+  rest: string,
+  cursor: number | undefined,
+): Representation {
+  return taggedIdentity(pageBody(items, rest), pageTag(items, rest), cursor);
 }
 
 /** A JSON text made for one answer (a sparse fieldset's item), as bytes. */
