@@ -1,14 +1,13 @@
-import * as crypto from 'node:crypto';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * SHA-256 of a string, as hex or base64. `crypto.hash` (Node 20.12 and later) is a one-shot call several
- * times cheaper than a Hash object for short inputs; these run on every request (bench/PROFILE.md).
+ * SHA-256 of a string, as hex or base64. `crypto.hash` (every Node the engines field allows has it) is a
+ * one-shot call several times cheaper than a Hash object for short inputs; these run on every request
+ * (bench/PROFILE.md).
  */
-export const sha256: (text: string, encoding: 'hex' | 'base64') => string =
-  typeof crypto.hash === 'function'
-    ? (text, encoding) => crypto.hash('sha256', text, encoding)
-    : (text, encoding) => createHash('sha256').update(text, 'utf8').digest(encoding);
+export function sha256(text: string, encoding: 'hex' | 'base64'): string {
+  return hash('sha256', text, encoding);
+}
 
 /** 24 random bytes: 192 bits, url-safe base64 (32 characters). */
 export function generateSecret(bytes = 24): string {
