@@ -93,11 +93,14 @@ export const postgresBatches: BatchStatements = {
     // keptItem): a stock batch's feed sent 2.4 MB for 2,900 items, of which its price entries are
     // a fifth (bench/PROFILE.md, round NN).
     const items = feed.map((entry) => entry.keptEntries ?? entry.item ?? '').join(ITEM_SEPARATOR);
-    const kept = `{${feed.map((entry) => (entry.keptEntries === undefined ? 'f' : 't')).join(',')}}`;
+    // Items are joined for a feed with kept entries only: the join would read the dispensary's items
+    // for any other feed too (a full sync's, a single item's).
+    const kept = feed.some((entry) => entry.keptEntries !== undefined);
+    const flags = `{${feed.map((entry) => (entry.keptEntries === undefined ? 'f' : 't')).join(',')}}`;
     const { rows } = await sql<{ seq: number; item_id: number | null }>`
       insert into menu_changes (dispensary_id, at, type, item_id, reason, item)
       select ${dispensaryId}::integer, ${at}::text, v.type, v.item_id, v.reason,
-             case when v.kept then ${keptItem} else nullif(v.item, '') end
+             ${kept ? sql`case when v.kept then ${keptItem} else nullif(v.item, '') end` : sql`nullif(v.item, '')`}
       from rows from (
              unnest(${columnArray(
                'text',
@@ -109,10 +112,9 @@ export const postgresBatches: BatchStatements = {
                feed.map((entry) => entry.reason),
              )}),
              unnest(string_to_array(${items}::text, ${ITEM_SEPARATOR}::text)),
-             unnest(${kept}::boolean[])
+             unnest(${flags}::boolean[])
            ) with ordinality as v(type, item_id, reason, item, kept, n)
-           left join items i on v.kept and i.dispensary_id = ${dispensaryId}::integer and i.id = v.item_id
-           cross join lateral (select convert_to(i.fields_json, 'UTF8')) as k(kept)
+      ${kept ? keptJoin(dispensaryId) : sql``}
       -- Inserted, so numbered, in the order given.
       order by v.n
       returning seq, item_id`.execute(trx);
@@ -122,15 +124,20 @@ export const postgresBatches: BatchStatements = {
 
 /**
  * The feed's item of a row of insertFeed's `v` sent as its keptEntries (`v.item`), its item's kept
- * JSON as UTF-8 bytes `k.kept`: that JSON without its version and its closing brace, then ENTRIES_KEY,
- * the entries' JSON and the brace, as foldKeptJson built it in the process from the same text (read
- * in this write, which has not changed it since). Cut as bytes: substr of a text counts its
- * characters from the start, and took 1.4 µs an item where the bytes take a tenth of that.
+ * JSON as UTF-8 bytes `k.kept` (keptJoin): that JSON without its version and its closing brace, then
+ * ENTRIES_KEY, the entries' JSON and the brace, as foldKeptJson built it in the process from the same
+ * text (read in this write, which has not changed it since). Cut as bytes: substr of a text counts
+ * its characters from the start, and took 1.4 µs an item where the bytes take a tenth of that.
  */
 const keptItem = sql`convert_from(
     substring(k.kept from ${FIELDS_JSON_VERSION.length + 1}::integer
                      for octet_length(k.kept) - ${FIELDS_JSON_VERSION.length + 1}::integer)
     || convert_to(${ENTRIES_KEY}::text || v.item || '}', 'UTF8'), 'UTF8')`;
+
+/** The kept JSON (`k.kept`, see keptItem) of the item of each row of insertFeed's `v` sent as its keptEntries. */
+const keptJoin = (dispensaryId: number) => sql`
+  left join items i on v.kept and i.dispensary_id = ${dispensaryId}::integer and i.id = v.item_id
+  cross join lateral (select convert_to(i.fields_json, 'UTF8')) as k(kept)`;
 
 /** Between two feed items in the text insertFeed binds: the information separator two (record separator). */
 const ITEM_SEPARATOR = '\u001e';
