@@ -39,7 +39,9 @@ export function validateStockUpdates(
   const problems: FieldProblem[] = [];
   const updates: StockUpdate[] = [];
   const external: ExternalStockRef[] = [];
-  const seen = new Map<string, number>();
+  // The entries taken so far, by item_id as sent, each with its index: an entry named twice is found
+  // among its item's few by unit and amount, with no text key made for each of thousands of entries.
+  const seen = new Map<unknown, { unit: unknown; amount: unknown; index: number }[]>();
   // Batches run to thousands of entries: no copy of an entry and no field name made unless it is wrong.
   for (let index = 0; index < raw.length; index++) {
     const entry: unknown = raw[index];
@@ -77,13 +79,17 @@ export function validateStockUpdates(
       });
     }
     if (problems.length > before) continue;
-    const key = `${itemId}|${unit}|${amount}`;
-    const first = seen.get(key);
+    let ofItem = seen.get(itemId);
+    if (ofItem === undefined) {
+      ofItem = [];
+      seen.set(itemId, ofItem);
+    }
+    const first = ofItem.find((entry) => entry.unit === unit && entry.amount === amount);
     if (first !== undefined) {
-      problems.push({ field: `[${index}]`, message: `sets the same price entry as [${first}]` });
+      problems.push({ field: `[${index}]`, message: `sets the same price entry as [${first.index}]` });
       continue;
     }
-    seen.set(key, index);
+    ofItem.push({ unit, amount, index });
     if (byExternal !== undefined) external.push({ index: updates.length, externalId: byExternal });
     updates.push({
       itemId: byExternal === undefined ? (itemId as number) : 0,

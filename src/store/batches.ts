@@ -35,14 +35,21 @@ export interface FeedEntry {
   reason: RemovalReason | null;
   /** The canonical item JSON after the change, on item.upserted. */
   item: string | null;
+  /**
+   * Set when `item` is the item's kept JSON (items.fields_json, unchanged since this write read it)
+   * with these price entries' JSON put after it, as foldKeptJson builds it: a database may build
+   * `item` so from its own rows instead of being sent the whole text (PostgreSQL's insertFeed).
+   */
+  keptEntries?: string;
 }
 
 /** The feed entry of an item written: its canonical JSON (`json`) as it is now. */
-export const upsertedEntry = (item: { id: number; json: string }): FeedEntry => ({
+export const upsertedEntry = (item: { id: number; json: string; entries?: string }): FeedEntry => ({
   type: 'item.upserted',
   itemId: item.id,
   reason: null,
   item: item.json,
+  ...(item.entries !== undefined && { keptEntries: item.entries }),
 });
 
 /** The feed entry of an item gone from the active menu, and why. */

@@ -128,6 +128,12 @@ export interface ItemJson {
   active: boolean;
   /** `JSON.stringify(toCanonicalRecord(item))`, byte for byte. */
   json: string;
+  /**
+   * When `json` is the item's kept JSON (items.fields_json, as read in this write) with its price
+   * entries put after it (foldKeptJson): the JSON of those entries, so that a database holding the
+   * kept JSON can build `json` itself rather than be sent it (see FeedEntry.keptEntries).
+   */
+  entries?: string;
 }
 
 const ACTIVE = ITEM_FIELD_LIST.find((field) => field.column === 'active')!;
@@ -180,12 +186,9 @@ export function foldKeptJson(
       stale.push(id);
       return;
     }
-    const json =
-      fields.slice(FIELDS_JSON_VERSION.length, -1) +
-      ENTRIES_KEY +
-      JSON.stringify(entries.map((price) => readCanonicalPrice(price))) +
-      '}';
-    kept.push({ id, active: modelValue(ACTIVE, row[KEPT.active]) as boolean, json });
+    const entriesJson = JSON.stringify(entries.map((price) => readCanonicalPrice(price)));
+    const json = fields.slice(FIELDS_JSON_VERSION.length, -1) + ENTRIES_KEY + entriesJson + '}';
+    kept.push({ id, active: modelValue(ACTIVE, row[KEPT.active]) as boolean, json, entries: entriesJson });
   });
   return { kept, stale };
 }

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { BatchStatements } from '../batches.js';
+import { ENTRIES_KEY, FIELDS_JSON_VERSION } from '../item-rows.js';
 import type { Database } from '../schema.js';
 
 /**
@@ -39,7 +40,12 @@ export const postgresBatches: BatchStatements = {
 
   async setStock(trx, dispensaryId, targets, at) {
     const itemIds = numberArray(targets.map((target) => target.itemId));
-    const units = targets.map((target) => target.unit);
+    // As one text PostgreSQL splits (columnArray): pg quoted and escaped each of the 6,680 units of a
+    // large batch, building its array text piece by piece.
+    const units = columnArray(
+      'text',
+      targets.map((target) => target.unit),
+    );
     const amounts = numberArray(targets.map((target) => target.amount));
     const stocks = numberArray(targets.map((target) => target.stock));
     const changed = `{${targets.map((target) => (target.changed ? 't' : 'f')).join(',')}}`;
@@ -51,7 +57,7 @@ export const postgresBatches: BatchStatements = {
         update price_entries as p
         set stock = v.stock,
             updated_at = case when v.changed or p.stock is distinct from v.stock then ${at} else p.updated_at end
-        from unnest(${itemIds}::integer[], ${units}::text[], ${amounts}::double precision[],
+        from unnest(${itemIds}::integer[], ${units}, ${amounts}::double precision[],
                     ${stocks}::double precision[], ${changed}::boolean[])
              with ordinality as v(item_id, unit, amount, stock, changed, n)
         where p.dispensary_id = ${dispensaryId}
@@ -66,7 +72,7 @@ export const postgresBatches: BatchStatements = {
     // Some target matched nothing, and the write is rolled back: which ones, for the error.
     const missing = await sql<{ n: number }>`
       select v.n::integer as n
-      from unnest(${itemIds}::integer[], ${units}::text[], ${amounts}::double precision[])
+      from unnest(${itemIds}::integer[], ${units}, ${amounts}::double precision[])
            with ordinality as v(item_id, unit, amount, n)
       where not exists (
         select 1 from price_entries p
@@ -82,23 +88,56 @@ export const postgresBatches: BatchStatements = {
     // The items (canonical JSON, or '' for none) go as one text, split by PostgreSQL at a character
     // that JSON text never holds as itself (JSON.stringify escapes every control character): no
     // escaping on the way, and no JSON parsing at either end (json_array_elements, used before,
-    // parsed the whole text twice, once to bind it as json and once to split it).
-    const items = feed.map((entry) => entry.item ?? '').join(ITEM_SEPARATOR);
+    // parsed the whole text twice, once to bind it as json and once to split it). An item built on
+    // its kept JSON goes as its entries' JSON alone, put after the kept JSON PostgreSQL holds (see
+    // keptItem): a stock batch's feed sent 2.4 MB for 2,900 items, of which its price entries are
+    // a fifth (bench/PROFILE.md, round NN).
+    const items = feed.map((entry) => entry.keptEntries ?? entry.item ?? '').join(ITEM_SEPARATOR);
+    // Items are joined for a feed with kept entries only: the join would read the dispensary's items
+    // for any other feed too (a full sync's, a single item's).
+    const kept = feed.some((entry) => entry.keptEntries !== undefined);
+    const flags = `{${feed.map((entry) => (entry.keptEntries === undefined ? 'f' : 't')).join(',')}}`;
     const { rows } = await sql<{ seq: number; item_id: number | null }>`
       insert into menu_changes (dispensary_id, at, type, item_id, reason, item)
-      select ${dispensaryId}::integer, ${at}::text, v.type, v.item_id, v.reason, nullif(v.item, '')
+      select ${dispensaryId}::integer, ${at}::text, v.type, v.item_id, v.reason,
+             ${kept ? sql`case when v.kept then ${keptItem} else nullif(v.item, '') end` : sql`nullif(v.item, '')`}
       from rows from (
-             unnest(${feed.map((entry) => entry.type)}::text[]),
+             unnest(${columnArray(
+               'text',
+               feed.map((entry) => entry.type),
+             )}),
              unnest(${numberArray(feed.map((entry) => entry.itemId))}::integer[]),
-             unnest(${feed.map((entry) => entry.reason)}::text[]),
-             unnest(string_to_array(${items}::text, ${ITEM_SEPARATOR}::text))
-           ) with ordinality as v(type, item_id, reason, item, n)
+             unnest(${columnArray(
+               'text',
+               feed.map((entry) => entry.reason),
+             )}),
+             unnest(string_to_array(${items}::text, ${ITEM_SEPARATOR}::text)),
+             unnest(${flags}::boolean[])
+           ) with ordinality as v(type, item_id, reason, item, kept, n)
+      ${kept ? keptJoin(dispensaryId) : sql``}
       -- Inserted, so numbered, in the order given.
       order by v.n
       returning seq, item_id`.execute(trx);
     return rows;
   },
 };
+
+/**
+ * The feed's item of a row of insertFeed's `v` sent as its keptEntries (`v.item`), its item's kept
+ * JSON as UTF-8 bytes `k.kept` (keptJoin): that JSON without its version and its closing brace, then
+ * ENTRIES_KEY, the entries' JSON and the brace, as foldKeptJson built it in the process from the same
+ * text (read in this write, which has not changed it since). Cut as bytes: substr of a text counts
+ * its characters from the start, and took 1.4 µs an item where the bytes take a tenth of that.
+ */
+const keptItem = sql`convert_from(
+    substring(k.kept from ${FIELDS_JSON_VERSION.length + 1}::integer
+                     for octet_length(k.kept) - ${FIELDS_JSON_VERSION.length + 1}::integer)
+    || convert_to(${ENTRIES_KEY}::text || v.item || '}', 'UTF8'), 'UTF8')`;
+
+/** The kept JSON (`k.kept`, see keptItem) of the item of each row of insertFeed's `v` sent as its keptEntries. */
+const keptJoin = (dispensaryId: number) => sql`
+  left join items i on v.kept and i.dispensary_id = ${dispensaryId}::integer and i.id = v.item_id
+  cross join lateral (select convert_to(i.fields_json, 'UTF8')) as k(kept)`;
 
 /** Between two feed items in the text insertFeed binds: the information separator two (record separator). */
 const ITEM_SEPARATOR = '\u001e';
