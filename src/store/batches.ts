@@ -60,6 +60,9 @@ export const removedEntry = (itemId: number, reason: RemovalReason): FeedEntry =
   item: null,
 });
 
+/** A statement made ahead of running it (see BatchStatements.insertRows): runs it. */
+export type MadeStatement = () => Promise<void>;
+
 /**
  * A database's batch statements, each of a text the database parses once, whatever the batch's size:
  * PostgreSQL binds a whole column of a batch as one parameter (an array), one statement per batch;
@@ -75,25 +78,26 @@ export interface BatchStatements {
    */
   idList?(ids: readonly number[]): IdList;
   /**
-   * Inserts rows of a write of items into `table`, in the write's transaction; each row an object of
-   * the same columns in the same order.
+   * The insert of rows of a write of items into `table`, in the write's transaction; each row an object
+   * of the same columns in the same order. Made now (its parameters encoded), run when the returned
+   * statement is called: a write makes the next slice's statements while the database runs the last.
    */
   insertRows(
     trx: Transaction<Database>,
     table: 'items' | 'price_entries',
     rows: readonly Record<string, unknown>[],
-  ): Promise<void>;
+  ): Promise<MadeStatement>;
   /**
-   * Updates rows of a write of items in `table`, in the write's transaction: each row an object of the
-   * same columns in the same order, found by its `keys` columns (its primary key), its other columns
-   * set. A row that matches none is passed over.
+   * The update of rows of a write of items in `table`, in the write's transaction: each row an object
+   * of the same columns in the same order, found by its `keys` columns (its primary key), its other
+   * columns set. A row that matches none is passed over. Made now, run later, as insertRows.
    */
   updateRows(
     trx: Transaction<Database>,
     table: 'items' | 'price_entries',
     keys: readonly string[],
     rows: readonly Record<string, unknown>[],
-  ): Promise<void>;
+  ): Promise<MadeStatement>;
   /**
    * Sets the stock of every target (stockTargets, repositories/stock-levels.ts), in the write's
    * transaction. An

@@ -14,10 +14,13 @@ export const postgresBatches: BatchStatements = {
   // about half of PostgreSQL's time in a full sync (bench/PROFILE.md, round fifteen).
   async insertRows(trx, table, rows) {
     const columns = Object.keys(rows[0] ?? {});
-    if (columns.length === 0) return;
+    if (columns.length === 0) return nothing;
     const arrays = await columnArrays(trx, table, columns, rows);
-    await sql`insert into ${sql.table(table)} (${sql.join(columns.map((column) => sql.ref(column)))})
-      select * from unnest(${sql.join(arrays)})`.execute(trx);
+    const insert = sql`insert into ${sql.table(table)} (${sql.join(columns.map((column) => sql.ref(column)))})
+      select * from unnest(${sql.join(arrays)})`;
+    return async () => {
+      await insert.execute(trx);
+    };
   },
 
   // The same arrays, joined to the table by its key: a changed item is written in place rather than
@@ -25,15 +28,18 @@ export const postgresBatches: BatchStatements = {
   // round twenty-one).
   async updateRows(trx, table, keys, rows) {
     const columns = Object.keys(rows[0] ?? {});
-    if (columns.length === 0) return;
+    if (columns.length === 0) return nothing;
     const arrays = await columnArrays(trx, table, columns, rows);
     const set = columns
       .filter((column) => !keys.includes(column))
       .map((column) => sql`${sql.ref(column)} = ${sql.ref(`v.${column}`)}`);
     const matched = keys.map((key) => sql`${sql.ref(`t.${key}`)} = ${sql.ref(`v.${key}`)}`);
-    await sql`update ${sql.table(table)} as t set ${sql.join(set)}
+    const update = sql`update ${sql.table(table)} as t set ${sql.join(set)}
       from unnest(${sql.join(arrays)}) as v(${sql.join(columns.map((column) => sql.ref(column)))})
-      where ${sql.join(matched, sql` and `)}`.execute(trx);
+      where ${sql.join(matched, sql` and `)}`;
+    return async () => {
+      await update.execute(trx);
+    };
   },
 
   idList: (ids) => ({ op: '=', ids: sql<number>`any(${numberArray(ids)}::integer[])` }),
@@ -139,6 +145,9 @@ const keptJoin = (dispensaryId: number) => sql`
   left join items i on v.kept and i.dispensary_id = ${dispensaryId}::integer and i.id = v.item_id
   cross join lateral (select convert_to(i.fields_json, 'UTF8')) as k(kept)`;
 
+/** The statement of no rows. */
+const nothing = async () => {};
+
 /** Between two feed items in the text insertFeed binds: the information separator two (record separator). */
 const ITEM_SEPARATOR = '\u001e';
 /** A null among the texts of a column insertRows binds as one text: the information separator one. */
@@ -184,15 +193,22 @@ async function columnArrays(
  * element for an empty text: the first, empty, element is dropped instead), so that pg does not
  * quote and escape every long JSON text as an array element. A column with a text holding either
  * separator is bound as an array that pg escapes.
+ *
+ * The joined text is encoded here, as the statement is made, into the UTF-8 bytes pg sends as they are
+ * (a Buffer goes in binary format, which text's receive function reads as UTF-8 text): a write makes
+ * its statements while the database runs the ones before (rewriteItems), and as a string pg flattened
+ * and encoded each slice's 1.4 MB only once the statement before had finished, with the database
+ * waiting for it (bench/PROFILE.md, the round of richfirst36).
  */
 function columnArray(type: string, values: unknown[]) {
   if (type !== 'text') return sql`${numberArray(values as (number | null)[])}::${sql.raw(type)}[]`;
-  let joined = '';
+  const texts: unknown[] = [''];
   for (const value of values) {
     if (typeof value === 'string' && (value.includes(ITEM_SEPARATOR) || value.includes(NULL_TEXT)))
       return sql`${values}::text[]`;
-    joined += `${ITEM_SEPARATOR}${value === null || value === undefined ? NULL_TEXT : value}`;
+    texts.push(value === null || value === undefined ? NULL_TEXT : value);
   }
+  const joined = Buffer.from(texts.join(ITEM_SEPARATOR));
   return sql`(string_to_array(${joined}::text, ${ITEM_SEPARATOR}::text, ${NULL_TEXT}::text))[2:]`;
 }
 

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { MenuItem } from '../../domain/item.js';
 import { type FeedSpelling, type ItemChanges, itemChanges } from '../../domain/menu-writes.js';
-import { type FeedEntry, removedEntry, upsertedEntry } from '../batches.js';
+import { type FeedEntry, type MadeStatement, removedEntry, upsertedEntry } from '../batches.js';
 import { type Dialect, idLists } from '../dialect.js';
 import {
   feedJsonOf,
@@ -39,8 +39,10 @@ const MADE_PER_TURN = 50;
  * inserted again instead, and every delete is queued (StatementQueue) before any other statement: an
  * item may take the external_id of any other, later in the menu or removed from it, and the unique
  * index is checked row by row. Every item is compared first (its kept JSON, in place: no text is
- * made); then the rows are made by slices, each queued as soon as it is made: the database writes one
- * slice while the process makes the next, the texts being most of the process's work.
+ * made); then the rows are made by slices, and each slice's statements made at once (their parameters
+ * encoded, see BatchStatements.insertRows) and queued: the database writes one slice while the process
+ * makes the next, the texts and their encoding being most of the process's work, and a statement
+ * starts as soon as the one before it has finished.
  */
 export function rewriteItems(
   dialect: Dialect,
@@ -69,8 +71,10 @@ export function rewriteItems(
       addRows(slice, dispensaryId, items, { stored, texts, at });
       slice.items += items.length;
       if (slice.items >= WRITTEN_PER_STATEMENT || start + MADE_PER_TURN >= changes.written.length) {
-        const rows = slice;
-        queue.queue(() => writeSlice(dialect, trx, rows));
+        const statements = await sliceStatements(dialect, trx, slice);
+        queue.queue(async () => {
+          for (const statement of statements) await statement();
+        });
         slice = emptySlice();
       }
     }
@@ -141,15 +145,30 @@ function addRows(
   }
 }
 
-/** Writes a slice's rows: the items before their entries, whose foreign key names them. */
-async function writeSlice(dialect: Dialect, trx: Transaction<Database>, rows: SliceRows): Promise<void> {
+/**
+ * The statements that write a slice's rows, made now (see BatchStatements.insertRows), to run in
+ * order: the items before their entries, whose foreign key names them.
+ */
+async function sliceStatements(
+  dialect: Dialect,
+  trx: Transaction<Database>,
+  rows: SliceRows,
+): Promise<MadeStatement[]> {
   const { batches } = dialect;
-  if (rows.insertedItems.length > 0) await batches.insertRows(trx, 'items', rows.insertedItems);
-  if (rows.updatedItems.length > 0) await batches.updateRows(trx, 'items', ITEM_KEY, rows.updatedItems);
-  if (rows.updatedPrices.length > 0) {
-    await batches.updateRows(trx, 'price_entries', PRICE_KEY, rows.updatedPrices);
+  const statements: MadeStatement[] = [];
+  if (rows.insertedItems.length > 0) {
+    statements.push(await batches.insertRows(trx, 'items', rows.insertedItems));
   }
-  if (rows.insertedPrices.length > 0) await batches.insertRows(trx, 'price_entries', rows.insertedPrices);
+  if (rows.updatedItems.length > 0) {
+    statements.push(await batches.updateRows(trx, 'items', ITEM_KEY, rows.updatedItems));
+  }
+  if (rows.updatedPrices.length > 0) {
+    statements.push(await batches.updateRows(trx, 'price_entries', PRICE_KEY, rows.updatedPrices));
+  }
+  if (rows.insertedPrices.length > 0) {
+    statements.push(await batches.insertRows(trx, 'price_entries', rows.insertedPrices));
+  }
+  return statements;
 }
 
 /** The primary keys of the tables a write of items writes. */

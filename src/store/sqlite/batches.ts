@@ -106,27 +106,32 @@ export function sqliteBatches(connection: ArrayRunner): BatchStatements {
   return {
     // Kept statements of a few sizes, as for the feed: chunks of a thousand rows that Kysely compiled
     // and better-sqlite3 prepared anew for every write took about a tenth of a full sync of 5,000 rich
-    // items (bench/PROFILE.md, round fourteen).
+    // items (bench/PROFILE.md, round fourteen). Nothing to make ahead: better-sqlite3 binds the
+    // parameters as it runs the statement, and the process waits for it whatever it does.
     async insertRows(_trx, table, rows) {
-      const columns = Object.keys(rows[0] ?? {});
-      const insert = rowInsert(table, columns);
-      for (const slice of chunked(rows, ROW_CHUNKS)) {
-        const parameters: unknown[] = [];
-        for (const row of slice) for (const column of columns) parameters.push(row[column]);
-        connection.run(insert(slice.length), parameters);
-      }
+      return async () => {
+        const columns = Object.keys(rows[0] ?? {});
+        const insert = rowInsert(table, columns);
+        for (const slice of chunked(rows, ROW_CHUNKS)) {
+          const parameters: unknown[] = [];
+          for (const row of slice) for (const column of columns) parameters.push(row[column]);
+          connection.run(insert(slice.length), parameters);
+        }
+      };
     },
 
     // One kept statement per row: found by its primary key, each row is one look-up in the table.
     async updateRows(_trx, table, keys, rows) {
-      const columns = Object.keys(rows[0] ?? {}).filter((column) => !keys.includes(column));
-      const update = rowUpdate(table, keys, columns);
-      for (const row of rows) {
-        const parameters: unknown[] = [];
-        for (const column of columns) parameters.push(row[column]);
-        for (const column of keys) parameters.push(row[column]);
-        connection.run(update, parameters);
-      }
+      return async () => {
+        const columns = Object.keys(rows[0] ?? {}).filter((column) => !keys.includes(column));
+        const update = rowUpdate(table, keys, columns);
+        for (const row of rows) {
+          const parameters: unknown[] = [];
+          for (const column of columns) parameters.push(row[column]);
+          for (const column of keys) parameters.push(row[column]);
+          connection.run(update, parameters);
+        }
+      };
     },
 
     // Kysely's transaction runs on the same (only) connection, so these statements are inside it.
