@@ -21,11 +21,14 @@ export interface EntryPrice {
   medSpecial: AppliedSpecial | null;
 }
 
+/** An item as specials target it: by id, the point of sale's id, brand, product type or tag. */
+export type SpecialTarget = Pick<MenuItem, 'id' | 'brand' | 'productType' | 'tags' | 'externalId'>;
+
 /**
- * An item as specials target it (by id, the point of sale's id, brand, product type or tag) and price
- * it (its entries' prices): all a boundary needs to read of each item.
+ * An item as specials target it and price it (its entries' prices): all a boundary needs to read of
+ * each item.
  */
-export type TargetedItem = Pick<MenuItem, 'id' | 'brand' | 'productType' | 'tags' | 'externalId'> & {
+export type TargetedItem = SpecialTarget & {
   prices: readonly Pick<PriceEntry, 'priceCents' | 'medPriceCents'>[];
 };
 
@@ -110,7 +113,7 @@ export class MenuPricing {
    * priced alike on both sides (its prices come from the same specials). Made once for a menu's
    * items: at a boundary one special of many, and most items not even matched against it.
    */
-  mayDifferFrom(other: MenuPricing): (item: TargetedItem) => boolean {
+  mayDifferFrom(other: MenuPricing): (item: SpecialTarget) => boolean {
     const keyOf = (entry: InForce) => JSON.stringify([entry.special, entry.applied]);
     const mine = new Set(this.inForce.map(keyOf));
     const theirs = new Set(other.inForce.map(keyOf));
@@ -153,7 +156,7 @@ function bestPrice(
   return best;
 }
 
-function matches(entry: InForce, item: TargetedItem): boolean {
+function matches(entry: InForce, item: SpecialTarget): boolean {
   return (
     entry.itemIds.has(item.id) ||
     (item.externalId !== '' && entry.externalIds.has(item.externalId)) ||

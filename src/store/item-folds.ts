@@ -2,7 +2,7 @@ import { canonicalValue, isCanonicalFieldsJson } from '../domain/canonical.js';
 import type { Field } from '../domain/field-kinds.js';
 import type { MenuItem, PriceEntry } from '../domain/item.js';
 import { ITEM_FIELD_LIST, type NamedField, PRICE_FIELD_LIST } from '../domain/item-schema.js';
-import type { TargetedItem } from '../domain/special-pricing.js';
+import type { SpecialTarget, TargetedItem } from '../domain/special-pricing.js';
 import {
   ENTRIES_KEY,
   FIELDS_JSON_VERSION,
@@ -293,14 +293,21 @@ export const PRICING_PRICE_COLUMNS = ['item_id', 'price_cents', 'med_price_cents
  */
 export function foldPricing(items: readonly unknown[][], prices: readonly unknown[][]): TargetedItem[] {
   return fold(items, prices, (row, entries) => ({
-    id: Number(row[0]),
-    brand: row[1] as string,
-    productType: row[2] as MenuItem['productType'],
-    tags: JSON.parse(row[3] as string) as string[],
-    externalId: row[4] as string,
+    ...targetOf(row),
     prices: entries.map((price) => ({
       priceCents: Number(price[1]),
       medPriceCents: nullableNumber(price[2] as number | string | null),
     })),
   }));
+}
+
+/** An item as specials target it, from a row of PRICING_ITEM_COLUMNS (its prices are not in the row). */
+export function targetOf(row: readonly unknown[]): SpecialTarget {
+  return {
+    id: Number(row[0]),
+    brand: row[1] as string,
+    productType: row[2] as MenuItem['productType'],
+    tags: JSON.parse(row[3] as string) as string[],
+    externalId: row[4] as string,
+  };
 }

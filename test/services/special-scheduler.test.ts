@@ -165,6 +165,32 @@ describe('special boundaries recorded in the live feed, with a fake clock', () =
     ]);
   });
 
+  it('a boundary of more targeted items than one statement binds prices each with its own entries', async () => {
+    // 1,300 targeted items: on SQLite their entries are read in slices of 1,000 ids. A price of 0 is
+    // not lowered by a percentage, so only the targeted items with a price are repriced.
+    const menu = Array.from({ length: 2_600 }, (_, index) => {
+      const id = index + 1;
+      return {
+        id,
+        name: `Item ${id}`,
+        product_type: 'Flower',
+        tags: id % 2 === 1 ? ['weekly'] : [],
+        prices: [{ unit: 'gram', amount: 1, price: id % 3 === 0 ? 0 : 10 }],
+      };
+    });
+    await services.menus.replace(dispensaryId, services.menus.validate(menu));
+    const { clock, scheduler } = await nightOwl('2026-07-01T05:00:00Z', {
+      kind: 'percent_off',
+      value: 10,
+      applies_to: { tags: ['weekly'] },
+    });
+    const head = await services.store.menuChanges.head();
+    clock.set('2026-07-01T05:30:00Z');
+    expect(await scheduler.run()).toBe(1);
+    const repriced = (await services.store.menuChanges.since(head, 5_000)).map((change) => change.itemId);
+    expect(repriced).toEqual(menu.map((item) => item.id).filter((id) => id % 2 === 1 && id % 3 !== 0));
+  });
+
   it('two processes at the same boundary record it once', async () => {
     const clock = fakeClock('2026-07-01T19:59:00Z');
     const schedulers = [services.store, otherStore].map(

@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { MenuItem } from '../../domain/item.js';
 import { wholeItem } from '../../domain/menu-writes.js';
-import type { TargetedItem } from '../../domain/special-pricing.js';
+import type { SpecialTarget, TargetedItem } from '../../domain/special-pricing.js';
 import type { IdList } from '../batches.js';
 import { chunks, type Dialect, idLists } from '../dialect.js';
 import {
@@ -15,6 +15,7 @@ import {
   PRICING_ITEM_COLUMNS,
   PRICING_PRICE_COLUMNS,
   STORED_ITEM_COLUMNS,
+  targetOf,
 } from '../item-folds.js';
 import { fieldsJsonOf, MENU_ITEM_COLUMNS, MENU_PRICE_COLUMNS, type StoredMenuItem } from '../item-rows.js';
 import type { Database } from '../schema.js';
@@ -123,13 +124,17 @@ export async function readItemJson(
 }
 
 /**
- * The dispensary's active items inside a write's transaction, ordered by id, as specials target and
- * price them (foldPricing): a few columns of each item and two of each entry, not the whole menu.
+ * The dispensary's active items that `wanted` keeps, inside a write's transaction, ordered by id, as
+ * specials target and price them (foldPricing): a few columns of each item, and two of each entry of
+ * the items kept. At a boundary `wanted` keeps the items a special that starts or ends targets (the
+ * others cannot be repriced: MenuPricing.mayDifferFrom), and the entries of the rest of the menu are
+ * not read (bench/PROFILE.md, boundary36).
  */
 export async function readPricing(
   dialect: Dialect,
   trx: Transaction<Database>,
   dispensaryId: number,
+  wanted: (item: SpecialTarget) => boolean,
 ): Promise<TargetedItem[]> {
   const items = trx
     .selectFrom('items')
@@ -138,15 +143,22 @@ export async function readPricing(
     .where('active', '=', 1)
     .orderBy('id')
     .compile();
-  const prices = trx
-    .selectFrom('price_entries')
-    .select(PRICING_PRICE_COLUMNS)
-    .where('dispensary_id', '=', dispensaryId)
-    .orderBy('item_id')
-    .orderBy('position')
-    .compile();
-  // Entries of inactive items are passed over by the fold, as those of items not read.
-  return foldPricing(await dialect.arraysInWrite(trx, items), await dialect.arraysInWrite(trx, prices));
+  const rows = (await dialect.arraysInWrite(trx, items)).filter((row) => wanted(targetOf(row)));
+  const ids = rows.map((row) => Number(row[0]));
+  const prices: unknown[][] = [];
+  // The ids are in order, and so each slice of them (idLists) and its entries: no sort needed.
+  for (const list of idLists(dialect, ids)) {
+    const query = trx
+      .selectFrom('price_entries')
+      .select(PRICING_PRICE_COLUMNS)
+      .where('dispensary_id', '=', dispensaryId)
+      .where('item_id', list.op, list.ids)
+      .orderBy('item_id')
+      .orderBy('position')
+      .compile();
+    for (const row of await dialect.arraysInWrite(trx, query)) prices.push(row);
+  }
+  return foldPricing(rows, prices);
 }
 
 /** The stored items a write of items compares its items with (see readStoredItems). */

@@ -261,7 +261,7 @@ export class Specials implements SpecialRepository {
     // Nothing in force either side: no price can differ, and the menu need not be read.
     if (pricingBefore.specialIds.length === 0 && pricingAfter.specialIds.length === 0) return [];
     const ids = repricedItems(
-      await readPricing(this.dialect, trx, dispensaryId),
+      await readPricing(this.dialect, trx, dispensaryId, pricingBefore.mayDifferFrom(pricingAfter)),
       pricingBefore,
       pricingAfter,
     );
