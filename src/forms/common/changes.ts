@@ -148,7 +148,7 @@ export function changeMapper(
   /**
    * The server-sent event of a change. The change in the form's shape is made for its text and not
    * kept: kept, each form's copy of a boundary's 1,000 items lived as long as the batch, copied by
-   * every young-generation collection of the batch's turn (bench/PROFILE.md, boundary36).
+   * every young-generation collection of the batch's turn (bench/PROFILE.md, round thirty-one).
    */
   const frame = (change: MenuChange): string => {
     let text = frames.get(change);

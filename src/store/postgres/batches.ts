@@ -97,7 +97,7 @@ export const postgresBatches: BatchStatements = {
     // parsed the whole text twice, once to bind it as json and once to split it). An item built on
     // its kept JSON goes as its entries' JSON alone, put after the kept JSON PostgreSQL holds (see
     // keptItem): a stock batch's feed sent 2.4 MB for 2,900 items, of which its price entries are
-    // a fifth (bench/PROFILE.md, round NN).
+    // a fifth (bench/PROFILE.md, round twenty-nine).
     const items = feed.map((entry) => entry.keptEntries ?? entry.item ?? '').join(ITEM_SEPARATOR);
     // Items are joined for a feed with kept entries only: the join would read the dispensary's items
     // for any other feed too (a full sync's, a single item's).
@@ -198,7 +198,7 @@ async function columnArrays(
  * (a Buffer goes in binary format, which text's receive function reads as UTF-8 text): a write makes
  * its statements while the database runs the ones before (rewriteItems), and as a string pg flattened
  * and encoded each slice's 1.4 MB only once the statement before had finished, with the database
- * waiting for it (bench/PROFILE.md, the round of richfirst36).
+ * waiting for it (bench/PROFILE.md, round thirty).
  */
 function columnArray(type: string, values: unknown[]) {
   if (type !== 'text') return sql`${numberArray(values as (number | null)[])}::${sql.raw(type)}[]`;

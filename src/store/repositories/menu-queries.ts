@@ -128,7 +128,7 @@ export async function readItemJson(
  * specials target and price them (foldPricing): a few columns of each item, and two of each entry of
  * the items kept. At a boundary `wanted` keeps the items a special that starts or ends targets (the
  * others cannot be repriced: MenuPricing.mayDifferFrom), and the entries of the rest of the menu are
- * not read (bench/PROFILE.md, boundary36).
+ * not read (bench/PROFILE.md, round thirty-one).
  */
 export async function readPricing(
   dialect: Dialect,

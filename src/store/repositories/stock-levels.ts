@@ -4,7 +4,7 @@ import type { StockTarget } from '../batches.js';
 /**
  * The updates, one per price entry: the last level named for it wins, as in a batch applied in order.
  * An entry is found among its item's few targets by unit and amount, not by a text key made of all
- * three: a batch of 6,680 entries made and hashed 6,680 such texts (bench/PROFILE.md, round NN).
+ * three: a batch of 6,680 entries made and hashed 6,680 such texts (bench/PROFILE.md, round twenty-nine).
  */
 export function stockTargets(updates: StockUpdate[]): StockTarget[] {
   const targets: StockTarget[] = [];
