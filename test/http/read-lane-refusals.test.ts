@@ -68,7 +68,11 @@ describe('errorText', () => {
       const body = errorText(kept, requestId);
       expect(body.text).toBe(
         JSON.stringify({
-          error: { code: 'rate_limited', message: 'Too many requests – wait 5 s, not 5 µs.', request_id: requestId },
+          error: {
+            code: 'rate_limited',
+            message: 'Too many requests – wait 5 s, not 5 µs.',
+            request_id: requestId,
+          },
         }),
       );
       expect(body.bytes, requestId).toBe(Buffer.byteLength(body.text));
