@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/profile.ts LABEL`: runs the real server under --cpu-prof, drives one workload at a
- * time (Form B gzip, Form A gzip, Form B 304, Form B identity, Form B 403, Form v1 whole and filtered
+ * time (Form B gzip, Form A gzip, Form B 304, Form B identity, Form B 403 and 429, Form v1 whole and filtered
  * gzip, on the 500-item menu; Form v1 filtered also on the 5,000-item one, as bench/v1.ts reads it) and
  * prints where the time went.
  * The profiles and summaries land in bench/profiles/LABEL/ (not committed). PROFILE_ONLY (a comma-separated
@@ -36,6 +36,10 @@ const workloads: {
   revalidate?: boolean;
   /** The path and query (default `/menu`). */
   path?: string;
+  /** More `serve` options (a rate limit that refuses). */
+  serveArgs?: string[];
+  /** Sends one request before the warm-up (to take a bucket's one token). */
+  prime?: boolean;
 }[] = [
   {
     name: 'form-b-gzip',
@@ -64,6 +68,14 @@ const workloads: {
     name: 'form-b-403',
     method: 'GET',
     headers: { store: 'no-such-token', username, password, 'accept-encoding': 'gzip' },
+  },
+  {
+    // A refusal: the address bucket's one token taken by the first request, every later one a 429.
+    name: 'form-b-429',
+    method: 'GET',
+    headers: { store: dispensary.token, username, password, 'accept-encoding': 'gzip' },
+    serveArgs: ['--rate-limit-address', '0.001,1'],
+    prime: true,
   },
   {
     name: 'v1-whole-gzip',
@@ -116,9 +128,12 @@ try {
       database,
       logLevel: process.env.LOG_LEVEL ?? 'warn',
       nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+      serveArgs: workload.serveArgs,
     });
     const headers = { ...workload.headers };
-    const first = await fetchRaw(`${server.url}${workload.path ?? '/menu'}`, {
+    const path = `${server.url}${workload.path ?? '/menu'}`;
+    if (workload.prime) await fetchRaw(path, { method: workload.method, headers, body: workload.body });
+    const first = await fetchRaw(path, {
       method: workload.method,
       headers,
       body: workload.body,

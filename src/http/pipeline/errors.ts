@@ -157,27 +157,43 @@ export function errorBody(
 
 /** Marks where the request id goes in an error body's text: JSON keeps it as it is, no message has it. */
 const REQUEST_ID_MARK = '<request-id>';
-/** The text of a frozen error's body before and after its request id. */
-const errorTextParts = new WeakMap<ServiceError, readonly [string, string]>();
+
+/** An error answer's body: its JSON text, and that text's length in UTF-8 bytes (its Content-Length). */
+export interface ErrorText {
+  readonly text: string;
+  readonly bytes: number;
+}
+
+/** A frozen error's body text before and after its request id, and the UTF-8 bytes of both. */
+interface ErrorTextParts {
+  readonly before: string;
+  readonly after: string;
+  readonly bytes: number;
+}
+const errorTextParts = new WeakMap<ServiceError, ErrorTextParts>();
 
 /**
- * The JSON text of an error answer's body. A refusal answered again and again (a frozen error: the
- * 403 for an unknown token, each 429) is serialized once, around its request id: a refusal must cost
- * no more than an answer. Request ids need no escaping in JSON (src/http/pipeline/request-id.ts).
+ * The JSON text of an error answer's body, with its length in bytes. A refusal answered again and
+ * again (a frozen error: the 403 for an unknown token, each 429) is serialized and measured once,
+ * around its request id: a refusal must cost no more than an answer. Request ids need no escaping in
+ * JSON and are ASCII, a byte a character (src/http/pipeline/request-id.ts).
  */
-export function errorText(error: ServiceError, requestId: string): string {
+export function errorText(error: ServiceError, requestId: string): ErrorText {
   if (!Object.isFrozen(error) || error.problems) {
-    return JSON.stringify(errorBody(error.code, error.message, requestId, error.problems));
+    const text = JSON.stringify(errorBody(error.code, error.message, requestId, error.problems));
+    return { text, bytes: Buffer.byteLength(text) };
   }
   let parts = errorTextParts.get(error);
   if (parts === undefined) {
     const text = JSON.stringify(errorBody(error.code, error.message, REQUEST_ID_MARK));
     // The request id is the body's last field.
     const at = text.lastIndexOf(REQUEST_ID_MARK);
-    parts = [text.slice(0, at), text.slice(at + REQUEST_ID_MARK.length)];
+    const before = text.slice(0, at);
+    const after = text.slice(at + REQUEST_ID_MARK.length);
+    parts = { before, after, bytes: Buffer.byteLength(before) + Buffer.byteLength(after) };
     errorTextParts.set(error, parts);
   }
-  return parts[0] + requestId + parts[1];
+  return { text: parts.before + requestId + parts.after, bytes: parts.bytes + requestId.length };
 }
 
 export function sendError(

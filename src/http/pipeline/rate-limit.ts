@@ -55,18 +55,22 @@ function policyField(policy: BucketPolicy): string {
 /**
  * The 429s answered, one per policy and wait: a refusal must cost no more than an answer, so each is
  * made once, without a stack trace, and frozen (its code, message and wait never vary), as the access
- * check's INVALID_TOKEN is.
+ * check's INVALID_TOKEN is. Kept by the policy itself, then by the wait: no key is built per refusal.
  */
-const refusals = new Map<string, RateLimitedError>();
+const refusals = new WeakMap<BucketPolicy, Map<number, RateLimitedError>>();
 
 function refusal(policy: BucketPolicy, retryAfterSeconds: number): RateLimitedError {
-  const key = `${policy.name}|${policy.ratePerSecond}|${policy.burst}|${retryAfterSeconds}`;
-  let refused = refusals.get(key);
+  let byWait = refusals.get(policy);
+  if (byWait === undefined) {
+    byWait = new Map();
+    refusals.set(policy, byWait);
+  }
+  let refused = byWait.get(retryAfterSeconds);
   if (refused === undefined) {
     const message = `Too many requests ${WHO[policy.name] ?? ''}: at most ${policy.ratePerSecond} per second, in bursts of up to ${policy.burst}. Retry after ${retryAfterSeconds} seconds.`;
     refused = Object.freeze(withoutStack(() => new RateLimitedError(message, retryAfterSeconds)));
-    if (refusals.size >= 256) refusals.clear();
-    refusals.set(key, refused);
+    if (byWait.size >= 256) byWait.clear();
+    byWait.set(retryAfterSeconds, refused);
   }
   return refused;
 }
