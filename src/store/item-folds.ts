@@ -187,7 +187,7 @@ export function foldKeptJson(
       return;
     }
     const entriesJson = JSON.stringify(entries.map((price) => readCanonicalPrice(price)));
-    const json = fields.slice(FIELDS_JSON_VERSION.length, -1) + ENTRIES_KEY + entriesJson + '}';
+    const json = `${fields.slice(FIELDS_JSON_VERSION.length, -1)}${ENTRIES_KEY}${entriesJson}}`;
     kept.push({ id, active: modelValue(ACTIVE, row[KEPT.active]) as boolean, json, entries: entriesJson });
   });
   return { kept, stale };
