@@ -1,3 +1,4 @@
+import { EntriesByItem } from './entries-by-item.js';
 import { LIMITS } from './field-kinds.js';
 import { type StockUpdate, UNITS, type Unit } from './item.js';
 import { parseItemRef } from './item-ref.js';
@@ -39,9 +40,8 @@ export function validateStockUpdates(
   const problems: FieldProblem[] = [];
   const updates: StockUpdate[] = [];
   const external: ExternalStockRef[] = [];
-  // The entries taken so far, by item_id as sent, each with its index: an entry named twice is found
-  // among its item's few by unit and amount, with no text key made for each of thousands of entries.
-  const seen = new Map<unknown, { unit: unknown; amount: unknown; index: number }[]>();
+  // The entries taken so far, by item_id as sent, each with its index.
+  const seen = new EntriesByItem<{ unit: unknown; amount: unknown; index: number }>();
   // Batches run to thousands of entries: no copy of an entry and no field name made unless it is wrong.
   for (let index = 0; index < raw.length; index++) {
     const entry: unknown = raw[index];
@@ -79,17 +79,12 @@ export function validateStockUpdates(
       });
     }
     if (problems.length > before) continue;
-    let ofItem = seen.get(itemId);
-    if (ofItem === undefined) {
-      ofItem = [];
-      seen.set(itemId, ofItem);
-    }
-    const first = ofItem.find((entry) => entry.unit === unit && entry.amount === amount);
+    const first = seen.find(itemId, unit, amount);
     if (first !== undefined) {
       problems.push({ field: `[${index}]`, message: `sets the same price entry as [${first.index}]` });
       continue;
     }
-    ofItem.push({ unit, amount, index });
+    seen.add(itemId, { unit, amount, index });
     if (byExternal !== undefined) external.push({ index: updates.length, externalId: byExternal });
     updates.push({
       itemId: byExternal === undefined ? (itemId as number) : 0,
