@@ -10,7 +10,7 @@ import type { FormContext, FormMenu } from '../form.js';
 import { decodeCursor, type Position } from './cursor.js';
 import { type BuiltFrom, MenuIndex, orderPrint, page } from './engine.js';
 import { FIELD_NAMES, project, V1ItemSchema, V1MenuSchema } from './item.js';
-import { itemJson, pageBody, taggedPage } from './page-body.js';
+import { itemJson, pageBody, pageRest, taggedPage } from './page-body.js';
 import { V1_MENU_PARAMETERS } from './parameters.js';
 import { readOrAskPeers } from './peer-versions.js';
 import { PINNED_TTL_MS, PinnedMenus } from './pinned-menus.js';
@@ -88,8 +88,9 @@ function identity(
   after: Position | undefined,
   raw: Readonly<Record<string, unknown>>,
 ) {
-  const { rows, total, facets, next } = page(menu.index, query, versionOf(menu), after);
-  const rest = `],"next_cursor":${JSON.stringify(next)},"total":${total},"facets":${JSON.stringify(facets)}}`;
+  const found = page(menu.index, query, versionOf(menu), after);
+  const { rows, next } = found;
+  const rest = pageRest(found);
   // Whole items: the rows' JSON and tags, kept. A sparse fieldset's are made here.
   const answer = query.fields
     ? identityOf(

@@ -52,7 +52,20 @@ export class KeptJson implements TaggedJson {
 const HEAD = '{"data":[';
 const COMMA = 0x2c;
 
-/** The body of `items` followed by `rest`: what comes after the list, from its `]` to the final `}`. */
+/** What follows a page's list in its body (pageBody's `rest`): from its `]` to the final `}`. */
+export function pageRest({
+  next,
+  total,
+  facets,
+}: {
+  next: string | null;
+  total: number;
+  facets: unknown;
+}): string {
+  return `],"next_cursor":${JSON.stringify(next)},"total":${total},"facets":${JSON.stringify(facets)}}`;
+}
+
+/** The body of `items` followed by `rest` (pageRest). */
 export function pageBody(items: readonly ItemJson[], rest: string): Buffer {
   let size = HEAD.length + Math.max(items.length - 1, 0) + Buffer.byteLength(rest);
   for (const item of items) size += item.bytes.length;
