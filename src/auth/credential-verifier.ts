@@ -18,10 +18,11 @@ export interface CredentialVerifierOptions {
   checkPassword?: typeof verifyPassword;
 }
 
-interface Remembered {
+/** A pair that verified, and until when it is remembered. */
+export interface RememberedCredential {
   /** Frozen: handed to every request as it is, so no caller can change what the next one sees. */
-  verified: VerifiedCredential;
-  expiresAt: number;
+  readonly verified: VerifiedCredential;
+  readonly expiresAt: number;
 }
 
 /**
@@ -32,7 +33,7 @@ interface Remembered {
  * that exist, so guessing cannot grow the map), so a new password for a known user does not query.
  */
 export class CredentialVerifier {
-  private readonly pairs = new Map<string, Remembered>();
+  private readonly pairs = new Map<string, RememberedCredential>();
   private readonly keysByUsername = new Map<string, Set<string>>();
   private readonly rows = new Map<string, Credential>();
   /**
@@ -57,17 +58,18 @@ export class CredentialVerifier {
   }
 
   /**
-   * The pair's verdict when it is remembered, without any waiting: the path of nearly every request.
-   * Undefined means "not remembered" (call `verify`), never "wrong".
+   * The pair's verdict when it is remembered, with until when, without any waiting: the path of a
+   * request whose answer is not remembered whole (src/services/remembered-grants.ts). Undefined means
+   * "not remembered" (call `verify`), never "wrong".
    */
-  remembered(username: string, password: string): VerifiedCredential | undefined {
+  remembered(username: string, password: string): RememberedCredential | undefined {
     return this.rememberedUnder(this.keyOf(username, password), username);
   }
 
   async verify(username: string, password: string): Promise<VerifiedCredential | undefined> {
     const key = this.keyOf(username, password);
     const known = this.rememberedUnder(key, username);
-    if (known) return known;
+    if (known) return known.verified;
     const pending = this.checking.get(key);
     if (pending) return pending;
     const check = this.check(username, password, key).finally(() => {
@@ -137,15 +139,15 @@ export class CredentialVerifier {
   }
 
   /** The pair remembered under `key`, unless it has expired (then it is forgotten). */
-  private rememberedUnder(key: string, username: string): VerifiedCredential | undefined {
+  private rememberedUnder(key: string, username: string): RememberedCredential | undefined {
     const hit = this.pairs.get(key);
     if (!hit) return undefined;
-    if (hit.expiresAt > Date.now()) return hit.verified;
+    if (hit.expiresAt > Date.now()) return hit;
     this.drop(key, username);
     return undefined;
   }
 
-  private remember(key: string, entry: Remembered): void {
+  private remember(key: string, entry: RememberedCredential): void {
     this.pairs.set(key, entry);
     const username = entry.verified.username;
     let keys = this.keysByUsername.get(username);

@@ -6,6 +6,7 @@ import { andThen, type MaybePromise } from '../util/maybe-promise.js';
 import type { ChangeFeed } from './change-feed.js';
 import { RateLimitedError, ServiceError, withoutStack } from './errors.js';
 import type { LoginAttempt, LoginGuard, LoginVerdict } from './login-guard/login-guard.js';
+import { RememberedGrants } from './remembered-grants.js';
 
 const LAST_USE_RESOLUTION_MS = 60_000;
 
@@ -72,6 +73,8 @@ export class AccessService {
   private readonly unknownTokens = new Set<string>();
   /** Renewed by every forget: a token lookup that began before a change is not remembered after it. */
   private dispensaryGeneration = 0;
+  /** Whole answers (pair and token) given from memory, cleared with every forget of either. */
+  private readonly grants = new RememberedGrants();
   private readonly lastNoted = new Map<string, number>();
   private readonly guard: LoginGuard | undefined;
   private readonly usage: AccessOptions['usage'];
@@ -92,6 +95,7 @@ export class AccessService {
         // No subject: every credential may have changed (the change feed after an outage).
         if (change.subject === null) this.verifier.forgetAll();
         else this.verifier.forget(change.subject);
+        this.grants.clear();
       }
       if (change.kind === 'dispensary') this.forgetDispensary(change.dispensaryId);
     });
@@ -120,13 +124,28 @@ export class AccessService {
       );
     }
     // Failures of this pair to clear first (guard.succeeded) go the asynchronous way.
-    const credential = verdict?.pairFailures
-      ? undefined
-      : this.verifier.remembered(request.username, request.password);
-    const digest = credential ? secretDigest(request.token) : undefined;
+    if (verdict?.pairFailures) return this.grantSlowly(request, attempt, verdict);
+    const now = Date.now();
+    const key = this.grants.keyOf(request.username, request.password, request.token);
+    const known = this.grants.answer(key, now);
+    if (known !== undefined) {
+      return known instanceof ServiceError ? known : this.admit(known.credential, known.dispensary);
+    }
+    const remembered = this.verifier.remembered(request.username, request.password);
+    const digest = remembered ? secretDigest(request.token) : undefined;
     const dispensary = digest && this.rememberedDispensary(digest);
-    if (credential && dispensary) return this.admit(credential, dispensary);
-    if (credential && digest && this.unknownTokens.has(digest)) return INVALID_TOKEN;
+    if (remembered && dispensary) {
+      const credential = remembered.verified;
+      const graceEnds = dispensary.tokenExpiresAt
+        ? Date.parse(dispensary.tokenExpiresAt)
+        : Number.POSITIVE_INFINITY;
+      this.grants.remember(key, { credential, dispensary }, Math.min(remembered.expiresAt, graceEnds));
+      return this.admit(credential, dispensary);
+    }
+    if (remembered && digest && this.unknownTokens.has(digest)) {
+      this.grants.remember(key, INVALID_TOKEN, remembered.expiresAt);
+      return INVALID_TOKEN;
+    }
     return this.grantSlowly(request, attempt, verdict);
   }
 
@@ -201,6 +220,7 @@ export class AccessService {
   private forgetDispensary(id: number | null): void {
     this.dispensaryGeneration += 1;
     this.unknownTokens.clear();
+    this.grants.clear();
     for (const [digest, dispensary] of this.dispensaries) {
       if (id === null || dispensary.id === id) this.dispensaries.delete(digest);
     }

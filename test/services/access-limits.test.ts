@@ -20,7 +20,9 @@ describe('access limits', () => {
 
     const rotated = await dispensaries.rotateToken(created.id, undefined, 1);
     expect((await menuWith(username, password, rotated.token)).statusCode).toBe(200);
-    // The old token is remembered in the cache: the grace end must still apply to it.
+    // The old token is remembered in the cache, and the second read's whole answer with it: the
+    // grace end must still apply to both.
+    expect((await menuWith(username, password, created.token)).statusCode).toBe(200);
     expect((await menuWith(username, password, created.token)).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const expired = await menuWith(username, password, created.token);
@@ -81,11 +83,25 @@ describe('access limits', () => {
   it('a credential stops working at its expiry, even when remembered', async () => {
     const expiresAt = new Date(Date.now() + 1_000).toISOString();
     const issued = await runtime.services.credentials.issue('expiring', undefined, { expiresAt });
+    // The second read is answered from memory whole (the pair and the token at once).
+    expect((await menuWith(issued.username, issued.password, runtime.seed.token)).statusCode).toBe(200);
     expect((await menuWith(issued.username, issued.password, runtime.seed.token)).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const expired = await menuWith(issued.username, issued.password, runtime.seed.token);
     expect(expired.statusCode).toBe(401);
     expect(expired.json().error.code).toBe('invalid_credentials');
+  });
+
+  it('a revoked credential is refused at once, though its reads were answered from memory', async () => {
+    const issued = await runtime.services.credentials.issue('revoked-while-reading');
+    for (let read = 0; read < 3; read++) {
+      expect((await menuWith(issued.username, issued.password, runtime.seed.token)).statusCode).toBe(200);
+    }
+    await runtime.services.credentials.revoke(issued.username);
+    await runtime.feed.poll();
+    const refused = await menuWith(issued.username, issued.password, runtime.seed.token);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().error.code).toBe('invalid_credentials');
   });
 
   it('refuses an expiry in the past', async () => {
