@@ -12,14 +12,16 @@ export interface Ceiling {
   stop(): Promise<void>;
 }
 
-/** Starts the bare node:http ceiling server of `server` (same keep-alive timeout), pinned to the server core. */
-export async function startCeiling(server: ServerUnderTest): Promise<Ceiling> {
+/**
+ * Starts the bare node:http ceiling server of `server` (same keep-alive timeout), pinned to the server
+ * core, or run by `wrapper` (a command that runs node, as startMenuServer takes one).
+ */
+export async function startCeiling(server: ServerUnderTest, wrapper?: string[]): Promise<Ceiling> {
   const port = await freePort();
-  const [command, argv] = pinned(SERVER_CORE, process.execPath, [
-    '--import',
-    'tsx',
-    join(ROOT, 'bench/lib/ceiling-server.ts'),
-  ]);
+  const ceilingArgs = ['--import', 'tsx', join(ROOT, 'bench/lib/ceiling-server.ts')];
+  const [command, argv] = wrapper
+    ? [wrapper[0]!, [...wrapper.slice(1), process.execPath, ...ceilingArgs]]
+    : pinned(SERVER_CORE, process.execPath, ceilingArgs);
   const child = spawn(command, argv, {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), KEEP_ALIVE_MS: String(server.keepAliveMs) },

@@ -28,6 +28,12 @@ export async function startMenuServer(options: {
   logLevel?: string;
   /** More `serve` options, after the bench's own (a later one wins). */
   serveArgs?: string[];
+  /**
+   * A command that runs node (`valgrind --tool=callgrind …`, bench/instructions.ts) instead of the
+   * pinned node; the server then gets `startMs` to answer /healthz.
+   */
+  wrapper?: string[];
+  startMs?: number;
 }): Promise<ServerUnderTest> {
   const port = await freePort();
   const help = serveHelp();
@@ -57,14 +63,16 @@ export async function startMenuServer(options: {
     args.push('--snapshot-budget-mb', String(options.snapshotBudgetMb));
   }
   args.push(...(options.serveArgs ?? []));
-  const [command, argv] = pinned(SERVER_CORE, process.execPath, args);
+  const [command, argv] = options.wrapper
+    ? [options.wrapper[0]!, [...options.wrapper.slice(1), process.execPath, ...args]]
+    : pinned(SERVER_CORE, process.execPath, args);
   const child = spawn(command, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + (options.startMs ?? 30_000);
   let keepAliveMs = Number.NaN;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${stderr}`);
