@@ -23,10 +23,9 @@ import { join } from 'node:path';
 import { type Ceiling, startCeiling } from './lib/ceiling.js';
 import { generateDatabase } from './lib/data.js';
 import { fetchRaw } from './lib/http.js';
-import { type BenchRequest, formARequest, formBRequest } from './lib/measure.js';
 import { ensureBuilt, progressLog } from './lib/processes.js';
+import { menuReads, type ReadWorkload } from './lib/read-workloads.js';
 import { type ServerUnderTest, startMenuServer } from './lib/server.js';
-import { v1Request } from './lib/v1-requests.js';
 
 const REQUESTS = Number(process.env.INSTRUCTIONS_REQUESTS ?? 6000);
 const ROUNDS = Number(process.env.INSTRUCTIONS_ROUNDS ?? 3);
@@ -49,26 +48,8 @@ const work = mkdtempSync(join(tmpdir(), 'menu-api-instructions-'));
 const db = await generateDatabase(join(work, 'menu.db'), { sizes: [500], scale: 0 });
 const m500 = db.sized[0]!;
 
-interface Workload {
-  name: string;
-  request: BenchRequest;
-  path?: string;
-}
-const unknownToken = formBRequest(db.credential, m500, 'gzip');
-const WORKLOADS: Record<string, Workload> = {
-  'b-gzip': { name: 'Form B, gzip, 500 items', request: formBRequest(db.credential, m500, 'gzip') },
-  'b-identity': { name: 'Form B, identity, 500 items', request: formBRequest(db.credential, m500) },
-  'a-gzip': { name: 'Form A, gzip, 500 items', request: formARequest(db.credential, m500, 'gzip') },
-  'v1-gzip': {
-    name: 'Form v1, unfiltered, gzip, 500 items',
-    request: v1Request(db.credential, m500, 'gzip'),
-    path: '/v1/menu?limit=1000',
-  },
-  '403': {
-    name: 'Form B, 403 (unknown token), 500 items',
-    request: { ...unknownToken, headers: { ...unknownToken.headers, store: 'no-such-token' } },
-  },
-};
+type Workload = ReadWorkload;
+const WORKLOADS = menuReads(db.credential, m500);
 const chosen = process.argv.slice(2);
 const names = chosen.length > 0 ? chosen : ['b-gzip', 'v1-gzip', '403'];
 for (const name of names) {

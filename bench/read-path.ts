@@ -13,8 +13,9 @@ import { join } from 'node:path';
 import { startCeiling } from './lib/ceiling.js';
 import { generateDatabase } from './lib/data.js';
 import { fetchRaw } from './lib/http.js';
-import { type BenchRequest, formARequest, formBRequest, measureWorkload, type Row } from './lib/measure.js';
+import { formBRequest, measureWorkload, type Row } from './lib/measure.js';
 import { ensureBuilt } from './lib/processes.js';
+import { menuReads, type ReadWorkload } from './lib/read-workloads.js';
 import { startMenuServer } from './lib/server.js';
 import { V1_FILTERED, v1Request } from './lib/v1-requests.js';
 
@@ -33,26 +34,17 @@ const db = await generateDatabase(database, { sizes: [50, 500, ...largest], scal
 const sized = (items: number) => db.sized.find((dispensary) => dispensary.items === items)!;
 const m500 = sized(500);
 
-interface Workload {
-  name: string;
-  request: BenchRequest;
-  /** The path and query read (default /menu). */
-  path?: string;
+interface Workload extends ReadWorkload {
   revalidate?: boolean;
-  status?: number;
   /** Extra `serve` options (a refusing rate limit). */
   serveArgs?: string[];
 }
-const unknownToken = formBRequest(db.credential, m500, 'gzip');
+const reads = menuReads(db.credential, m500);
 const WORKLOADS: Record<string, Workload> = {
-  'b-gzip': { name: 'Form B, gzip, 500 items', request: formBRequest(db.credential, m500, 'gzip') },
-  'b-identity': { name: 'Form B, identity, 500 items', request: formBRequest(db.credential, m500) },
-  'a-gzip': { name: 'Form A, gzip, 500 items', request: formARequest(db.credential, m500, 'gzip') },
-  'b-304': {
-    name: 'Form B, 304 revalidation, 500 items',
-    request: formBRequest(db.credential, m500, 'gzip'),
-    revalidate: true,
-  },
+  'b-gzip': reads['b-gzip']!,
+  'b-identity': reads['b-identity']!,
+  'a-gzip': reads['a-gzip']!,
+  'b-304': { ...reads['b-gzip']!, name: 'Form B, 304 revalidation, 500 items', revalidate: true },
   'b-gzip-50': { name: 'Form B, gzip, 50 items', request: formBRequest(db.credential, sized(50), 'gzip') },
   '429': {
     name: 'Form B, 429 (rate limited), 500 items',
@@ -60,16 +52,8 @@ const WORKLOADS: Record<string, Workload> = {
     status: 429,
     serveArgs: ['--rate-limit-address', '0.001,1'],
   },
-  '403': {
-    name: 'Form B, 403 (unknown token), 500 items',
-    request: { ...unknownToken, headers: { ...unknownToken.headers, store: 'no-such-token' } },
-    status: 403,
-  },
-  'v1-gzip': {
-    name: 'Form v1, unfiltered, gzip, 500 items',
-    request: v1Request(db.credential, m500, 'gzip'),
-    path: '/v1/menu?limit=1000',
-  },
+  '403': reads['403']!,
+  'v1-gzip': reads['v1-gzip']!,
   'v1-filtered': {
     name: 'Form v1, filtered page of 100, gzip, 5,000 items',
     request: v1Request(db.credential, largest.length > 0 ? sized(5000) : m500, 'gzip'),
