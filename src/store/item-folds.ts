@@ -80,21 +80,24 @@ const readItem = readerOf(ITEM_FIELD_LIST, MENU_ITEM_COLUMNS, 'model');
 const readPrice = readerOf(PRICE_FIELD_LIST, MENU_PRICE_COLUMNS, 'model');
 const readCanonicalItem = readerOf(ITEM_FIELD_LIST, MENU_ITEM_COLUMNS, 'canonical');
 const readCanonicalPrice = readerOf(PRICE_FIELD_LIST, MENU_PRICE_COLUMNS, 'canonical');
+/** The id of an item's row: its first column in every item read (MENU_ITEM_COLUMNS, KEPT_JSON_COLUMNS). */
+const rowId = (row: readonly unknown[]) => Number(row[0]);
 
 /**
  * Folds a menu's items (ordered by id) and its price entries (ordered by item id, then position), rows
  * as arrays of MENU_ITEM_COLUMNS and MENU_PRICE_COLUMNS values, in one pass over both: each item takes
  * the entries that follow, up to the next item's, and `build` makes what the caller keeps of them.
+ * `idOf` reads an item's id (rowId for rows).
  */
-function fold<T>(
-  items: readonly unknown[][],
+function fold<Item, T>(
+  items: readonly Item[],
   prices: readonly unknown[][],
-  build: (item: readonly unknown[], entries: readonly (readonly unknown[])[]) => T,
+  idOf: (item: Item) => number,
+  build: (item: Item, entries: readonly (readonly unknown[])[]) => T,
 ): T[] {
   let next = 0;
   return items.map((row) => {
-    // The id is the first column of every item read (MENU_ITEM_COLUMNS, KEPT_JSON_COLUMNS).
-    const id = Number(row[0]);
+    const id = idOf(row);
     const entries: unknown[][] = [];
     // `<=`, not `===`: an entry whose item is not in the list is passed over, as a join would.
     for (; next < prices.length && Number(prices[next]![PRICE.item_id]) <= id; next++) {
@@ -110,6 +113,7 @@ export function foldMenu(items: readonly unknown[][], prices: readonly unknown[]
   return fold(
     items,
     prices,
+    rowId,
     (row, entries) =>
       readItem(
         row,
@@ -146,7 +150,7 @@ const ACTIVE = ITEM_FIELD_LIST.find((field) => field.column === 'active')!;
  * holds them equal).
  */
 export function foldCanonicalJson(items: readonly unknown[][], prices: readonly unknown[][]): ItemJson[] {
-  return fold(items, prices, (row, entries) => ({
+  return fold(items, prices, rowId, (row, entries) => ({
     id: Number(row[ITEM.id]),
     active: modelValue(ACTIVE, row[ITEM.active]) as boolean,
     json: JSON.stringify(
@@ -159,7 +163,7 @@ export function foldCanonicalJson(items: readonly unknown[][], prices: readonly 
 }
 
 if (MENU_ITEM_COLUMNS[0] !== 'id')
-  throw new Error('store/item-folds.ts: fold() takes the id from the first column');
+  throw new Error('store/item-folds.ts: rowId() takes the id from the first column');
 
 /** The columns of an item read for the live feed's kept JSON (foldKeptJson). */
 export const KEPT_JSON_COLUMNS = ['id', 'active', 'fields_json'] as const;
@@ -179,7 +183,7 @@ export function foldKeptJson(
 ): { kept: ItemJson[]; stale: number[] } {
   const kept: ItemJson[] = [];
   const stale: number[] = [];
-  fold(items, prices, (row, entries) => {
+  fold(items, prices, rowId, (row, entries) => {
     const id = Number(row[KEPT.id]);
     const fields = row[KEPT.fields_json];
     if (!keptJsonIsCurrent(fields)) {
@@ -266,7 +270,7 @@ export function foldStoredItems(
 ): { kept: Map<number, StoredMenuItem>; stale: number[] } {
   const kept = new Map<number, StoredMenuItem>();
   const stale: number[] = [];
-  fold(items, prices, (row, entries) => {
+  fold(items, prices, rowId, (row, entries) => {
     const id = Number(row[STORED.id]);
     const fields = row[STORED.fields_json];
     if (keptJsonIsCurrent(fields)) {
@@ -285,21 +289,23 @@ export const PRICING_ITEM_COLUMNS = ['id', 'brand', 'product_type', 'tags', 'ext
 export const PRICING_PRICE_COLUMNS = ['item_id', 'price_cents', 'med_price_cents'] as const;
 
 /**
- * Items as specials target and price them (TargetedItem), from rows of PRICING_ITEM_COLUMNS (ordered
- * by id) and their entries' rows of PRICING_PRICE_COLUMNS (by item, then position): a boundary asks
- * which items it reprices, and parsing every rich column of the whole menu for that took most of its
- * time (bench/PROFILE.md, round fourteen). Only the entries' prices are read; the rest of each entry
- * is no part of its pricing.
+ * Items as specials target and price them (TargetedItem): the targets made of rows of
+ * PRICING_ITEM_COLUMNS (targetOf, ordered by id) with their entries' rows of PRICING_PRICE_COLUMNS (by
+ * item, then position): a boundary asks which items it reprices, and parsing every rich column of the
+ * whole menu for that took most of its time (bench/PROFILE.md, round fourteen). Only the entries'
+ * prices are read; the rest of each entry is no part of its pricing.
  */
-export function foldPricing(items: readonly unknown[][], prices: readonly unknown[][]): TargetedItem[] {
-  return fold(items, prices, (row, entries) => ({
-    ...targetOf(row),
+export function foldPricing(targets: readonly SpecialTarget[], prices: readonly unknown[][]): TargetedItem[] {
+  return fold(targets, prices, targetId, (target, entries) => ({
+    ...target,
     prices: entries.map((price) => ({
       priceCents: Number(price[1]),
       medPriceCents: nullableNumber(price[2] as number | string | null),
     })),
   }));
 }
+
+const targetId = (target: SpecialTarget) => target.id;
 
 /** An item as specials target it, from a row of PRICING_ITEM_COLUMNS (its prices are not in the row). */
 export function targetOf(row: readonly unknown[]): SpecialTarget {

@@ -143,8 +143,9 @@ export async function readPricing(
     .where('active', '=', 1)
     .orderBy('id')
     .compile();
-  const rows = (await dialect.arraysInWrite(trx, items)).filter((row) => wanted(targetOf(row)));
-  const ids = rows.map((row) => Number(row[0]));
+  // Each item's target is made once (its tags parsed once), for `wanted` and for the fold.
+  const targets = (await dialect.arraysInWrite(trx, items)).map(targetOf).filter(wanted);
+  const ids = targets.map((target) => target.id);
   const prices: unknown[][] = [];
   // The ids are in order, and so each slice of them (idLists) and its entries: no sort needed.
   for (const list of idLists(dialect, ids)) {
@@ -158,7 +159,7 @@ export async function readPricing(
       .compile();
     for (const row of await dialect.arraysInWrite(trx, query)) prices.push(row);
   }
-  return foldPricing(rows, prices);
+  return foldPricing(targets, prices);
 }
 
 /** The stored items a write of items compares its items with (see readStoredItems). */
