@@ -17,12 +17,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Ceiling, startCeiling } from './lib/ceiling.js';
 import { generateDatabase } from './lib/data.js';
-import { fetchRaw } from './lib/http.js';
+import { fetchRaw, statusOver } from './lib/http.js';
 import { ensureBuilt, progressLog } from './lib/processes.js';
 import { menuReads, type ReadWorkload } from './lib/read-workloads.js';
 import { type ServerUnderTest, startMenuServer } from './lib/server.js';
@@ -67,31 +67,24 @@ const callgrind = (directory: string) => [
   `--callgrind-out-file=${join(directory, '%p.out')}`,
 ];
 
-/** `requests` requests of `workload` over CONNECTIONS kept-alive connections; their statuses. */
-async function load(url: string, workload: Workload, requests: number): Promise<Map<number, number>> {
+/** `requests` requests of `workload` over CONNECTIONS kept-alive connections, each answered as it must be. */
+async function load(url: string, workload: Workload, requests: number): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const statuses = new Map<number, number>();
+  const expected = workload.status ?? 200;
   let sent = 0;
-  const next = (): Promise<void> => {
-    if (sent >= requests) return Promise.resolve();
-    sent++;
-    return new Promise<void>((resolve, reject) => {
-      const request = httpRequest(
-        `${url}${workload.path ?? '/menu'}`,
-        { method: workload.request.method, headers: workload.request.headers, agent },
-        (response) => {
-          statuses.set(response.statusCode ?? 0, (statuses.get(response.statusCode ?? 0) ?? 0) + 1);
-          response.resume();
-          response.on('end', resolve);
-        },
-      );
-      request.on('error', reject);
-      request.end(workload.request.body);
-    }).then(next);
+  const next = async (): Promise<void> => {
+    while (sent < requests) {
+      sent++;
+      const status = await statusOver(agent, `${url}${workload.path ?? '/menu'}`, workload.request);
+      // A run of refusals (a wrong credential, a limit) would count the wrong path's instructions.
+      if (status !== expected) throw new Error(`${workload.name}: answered ${status}, not ${expected}`);
+    }
   };
-  await Promise.all(Array.from({ length: CONNECTIONS }, next));
-  agent.destroy();
-  return statuses;
+  try {
+    await Promise.all(Array.from({ length: CONNECTIONS }, next));
+  } finally {
+    agent.destroy();
+  }
 }
 
 /** The instructions of a dump's files (one per thread): the main thread's, and the other threads'. */

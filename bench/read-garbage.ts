@@ -16,10 +16,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliDispensary, menuCli } from './lib/cli.js';
+import { statusOver } from './lib/http.js';
 import { freePort, ROOT, startRun } from './lib/processes.js';
 import { writeResultsSection } from './lib/results.js';
 
@@ -70,16 +71,8 @@ async function start(args: string[], env: Record<string, string>, port: number):
   throw new Error(`did not start: ${args.join(' ')}\n${output}`);
 }
 
-function send(url: string, agent: Agent, method: string, headers: Record<string, string>, body?: string) {
-  return new Promise<number>((resolve, reject) => {
-    const sent = request(new URL('/menu', url), { method, headers, agent }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
-    sent.on('error', reject);
-    sent.end(body);
-  });
-}
+const send = (url: string, agent: Agent, method: string, headers: Record<string, string>, body?: string) =>
+  statusOver(agent, new URL('/menu', url), { method, headers, body });
 
 /** Bytes promoted by young collections in V8's `--trace-gc-nvp` lines, and how many there were. */
 function promoted(lines: string): { scavenges: number; bytes: number } {

@@ -17,12 +17,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCeiling } from './lib/ceiling.js';
 import { type BenchDispensary, generateDatabase } from './lib/data.js';
-import { fetchRaw } from './lib/http.js';
+import { fetchRaw, statusOver } from './lib/http.js';
 import { LOAD_CLIENT } from './lib/load.js';
 import { type BenchRequest, combineRows, formBRequest, measureWorkload, type Row } from './lib/measure.js';
 import { cpuMs, ensureBuilt, progressLog, ROOT, TASKSET } from './lib/processes.js';
@@ -91,16 +91,10 @@ try {
 
   // 2. Server CPU per request over batches, one kept-alive connection, one request at a time.
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const get = (path: string, request: BenchRequest) =>
-    new Promise<void>((resolve, reject) => {
-      const sent = httpRequest(`${server.url}${path}`, { headers: request.headers, agent }, (response) => {
-        if (response.statusCode !== 200) reject(new Error(`${path}: ${response.statusCode}`));
-        response.resume();
-        response.on('end', resolve);
-      });
-      sent.on('error', reject);
-      sent.end();
-    });
+  const get = async (path: string, request: BenchRequest) => {
+    const status = await statusOver(agent, `${server.url}${path}`, { headers: request.headers });
+    if (status !== 200) throw new Error(`${path}: ${status}`);
+  };
   const batches = async (name: string, path: (index: number) => string, request: BenchRequest) => {
     log(`${name}: ${BATCHES} batches of ${BATCH}`);
     const perBatch: number[] = [];

@@ -1,5 +1,5 @@
 /** Raw HTTP for the benchmark: one request, the answer's bytes as sent. */
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { type Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { buffer } from 'node:stream/consumers';
 
 export interface RawResponse {
@@ -31,6 +31,26 @@ export function fetchRaw(
             }),
           reject,
         );
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+/** One request over `agent` (its kept-alive connections), the answer read and dropped: its status. */
+export function statusOver(
+  agent: Agent,
+  url: string | URL,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, agent },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
       },
     );
     request.on('error', reject);
