@@ -18,6 +18,7 @@ function reference(header: string): { username: string; password: string } | und
   return { username: pair.slice(0, colon), password: pair.slice(colon + 1) };
 }
 
+const BASE64_CHARACTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const basic = (bytes: Uint8Array | string) => `Basic ${Buffer.from(bytes).toString('base64')}`;
 
 describe('Form v1 Basic credentials', () => {
@@ -75,6 +76,41 @@ describe('Form v1 Basic credentials', () => {
         expect(basicPair(`Basic ${base64}`)).toEqual(reference(`Basic ${base64}`));
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('reads any header near the usual one as the reference does: other schemes, spaces, stray characters', () => {
+    const scheme = fc.constantFrom(
+      'Basic',
+      'basic',
+      'BASIC',
+      'bAsIc',
+      'Basi',
+      'Basicc',
+      'Bearer',
+      'B\u0000sic',
+      '',
+    );
+    const textOf = (characters: string, maxLength: number) =>
+      fc.array(fc.constantFrom(...characters), { maxLength }).map((chosen) => chosen.join(''));
+    const spacing = textOf(' \t\u0000', 3);
+    // An ASCII pair's base64, as clients send it; with one stray character put in; or any text.
+    const pair = fc
+      .tuple(fc.stringMatching(/^[ -~]{0,12}$/), fc.stringMatching(/^[ -~]{0,12}$/))
+      .map(([username, password]) => Buffer.from(`${username}:${password}`).toString('base64'));
+    const stray = fc
+      .tuple(pair, fc.nat(), fc.constantFrom(' ', '\t', '\u0000', '=', '\u0080', 'é', '-', '_'))
+      .map(([base64, at, character]) => {
+        const cut = at % (base64.length + 1);
+        return `${base64.slice(0, cut)}${character}${base64.slice(cut)}`;
+      });
+    const value = fc.oneof(pair, stray, textOf(`${BASE64_CHARACTERS}= \u0000\u0080é:`, 40));
+    fc.assert(
+      fc.property(scheme, spacing, value, (name, space, rest) => {
+        const header = `${name}${space}${rest}`;
+        expect(basicPair(header)).toEqual(reference(header));
+      }),
+      { numRuns: 5000 },
     );
   });
 });
