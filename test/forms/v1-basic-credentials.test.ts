@@ -79,6 +79,26 @@ describe('Form v1 Basic credentials', () => {
     );
   });
 
+  it('leaves a pair with one byte beyond ASCII, anywhere in it, to Buffer, as the reference decodes it', () => {
+    const ascii = fc.stringMatching(/^[ -~]{0,12}$/);
+    fc.assert(
+      fc.property(
+        ascii,
+        ascii,
+        fc.nat(),
+        fc.integer({ min: 0x80, max: 0xff }),
+        fc.integer({ min: 0, max: 2 }),
+        (username, password, at, byte, cut) => {
+          const bytes = Buffer.from(`${username}:${password}`);
+          bytes[at % bytes.length] = byte;
+          const header = basic(bytes).replace(/=+$/, (padding) => padding.slice(cut));
+          expect(basicPair(header)).toEqual(reference(header));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
   it('reads any header near the usual one as the reference does: other schemes, spaces, stray characters', () => {
     const scheme = fc.constantFrom(
       'Basic',

@@ -36,30 +36,51 @@ function plainBasicPair(header: string): { username: string; password: string } 
   let end = header.length;
   if (header.charCodeAt(end - 1) === EQUALS) end--;
   if (header.charCodeAt(end - 1) === EQUALS) end--;
-  let length = 0;
-  let colon = -1;
-  let bits = 0;
-  let held = 0;
-  let plain = end > start;
-  for (let at = start; plain && at < end; at++) {
+  if (end === start || ((end - start) * 3) >> 2 > decoded.length) return undefined;
+  const valueAt = (at: number): number => {
     const code = header.charCodeAt(at);
-    const value = code < 128 ? BASE64_VALUES[code]! : -1;
-    held = ((held << 6) | value) & 0xfff;
-    bits += 6;
-    if (value < 0) plain = false;
-    else if (bits >= 8) {
-      bits -= 8;
-      const byte = held >> bits;
-      held &= (1 << bits) - 1;
-      if (byte > 0x7f || length === decoded.length) plain = false;
-      else {
-        if (byte === COLON && colon < 0) colon = length;
-        decoded[length++] = byte;
-      }
+    return code < 128 ? BASE64_VALUES[code]! : -1;
+  };
+  // Four characters make three bytes; `stray` turns negative with a character outside the alphabet,
+  // `high` holds a byte's top bit when one is not ASCII.
+  let stray = 0;
+  let high = 0;
+  let length = 0;
+  let at = start;
+  for (; at + 4 <= end; at += 4) {
+    const a = valueAt(at);
+    const b = valueAt(at + 1);
+    const c = valueAt(at + 2);
+    const d = valueAt(at + 3);
+    stray |= a | b | c | d;
+    const bits = (a << 18) | (b << 12) | (c << 6) | d;
+    high |= bits;
+    decoded[length++] = bits >> 16;
+    decoded[length++] = bits >> 8;
+    decoded[length++] = bits;
+  }
+  // The last two or three characters make one or two bytes (the bits past them are dropped, as
+  // Buffer drops them); a last character alone makes none.
+  const left = end - at;
+  if (left > 0) {
+    const a = valueAt(at);
+    const b = left > 1 ? valueAt(at + 1) : 0;
+    const c = left > 2 ? valueAt(at + 2) : 0;
+    stray |= a | b | c;
+    const bits = (a << 18) | (b << 12) | (c << 6);
+    if (left > 1) {
+      high |= bits & 0x800000;
+      decoded[length++] = bits >> 16;
+    }
+    if (left > 2) {
+      high |= bits & 0x8000;
+      decoded[length++] = bits >> 8;
     }
   }
+  let colon = -1;
+  for (let index = 0; index < length && colon < 0; index++) if (decoded[index] === COLON) colon = index;
   const pair =
-    plain && colon >= 0
+    stray >= 0 && (high & 0x808080) === 0 && colon >= 0
       ? {
           username: decoded.toString('latin1', 0, colon),
           password: decoded.toString('latin1', colon + 1, length),
