@@ -9,19 +9,20 @@ const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 const BASE64_VALUES = Int8Array.from({ length: 128 }, (_, code) =>
   BASE64_ALPHABET.indexOf(String.fromCharCode(code)),
 );
-/** The scheme in lower case, then the one space every client sends after it. */
+/** The scheme in lower case; every client sends one SPACE after it. */
 const SCHEME = 'basic';
 const SPACE = 0x20;
 const EQUALS = 0x3d;
 
-/** Bytes of a decoded pair the common path holds; a longer pair (longer than any the route accepts) takes basicText. */
+/** Bytes of a decoded pair the common path holds; a longer pair (longer than any the route accepts) takes the general path. */
 const decoded = Buffer.alloc(1024);
 const COLON = 0x3a;
 
 /**
  * The pair of the header every client sends (`Basic `, any case, one space, base64 with at most two
  * `=` of an ASCII pair), decoded here in one pass into `decoded`, zeroed again once read; undefined for
- * anything else (more spaces, text beyond ASCII, a stray character, no colon), which basicText reads.
+ * anything else (more spaces, text beyond ASCII, a stray character, no colon), which basicPair's
+ * general path reads.
  * Written by hand because on an Intel host a v1 read spent about 2 µs more than Form B's in the
  * regular expression, atob and its check, for their few hundred instructions: code no other request
  * runs, cold on every read (bench/PROFILE.md, round thirty-four).
