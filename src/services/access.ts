@@ -61,6 +61,11 @@ const INVALID_TOKEN = Object.freeze(
  * Decides who may read which dispensary: credentials first (401), then the dispensary token (403).
  * Both lookups are remembered in memory and dropped on the matching change notice.
  */
+/** When the token a dispensary was found by stops working: a rotated-out token's grace end, else never. */
+function tokenGraceEnd(dispensary: Dispensary): number {
+  return dispensary.tokenExpiresAt ? Date.parse(dispensary.tokenExpiresAt) : Number.POSITIVE_INFINITY;
+}
+
 export class AccessService {
   private readonly verifier: CredentialVerifier;
   /** Token digest to dispensary, only for tokens that matched: misses are never stored. */
@@ -136,10 +141,8 @@ export class AccessService {
     const dispensary = digest && this.rememberedDispensary(digest);
     if (remembered && dispensary) {
       const credential = remembered.verified;
-      const graceEnds = dispensary.tokenExpiresAt
-        ? Date.parse(dispensary.tokenExpiresAt)
-        : Number.POSITIVE_INFINITY;
-      this.grants.remember(key, { credential, dispensary }, Math.min(remembered.expiresAt, graceEnds));
+      const until = Math.min(remembered.expiresAt, tokenGraceEnd(dispensary));
+      this.grants.remember(key, { credential, dispensary }, until);
       return this.admit(credential, dispensary);
     }
     if (remembered && digest && this.unknownTokens.has(digest)) {
@@ -185,7 +188,7 @@ export class AccessService {
   private rememberedDispensary(digest: string): Dispensary | undefined {
     const known = this.dispensaries.get(digest);
     if (!known) return undefined;
-    if (!known.tokenExpiresAt || Date.parse(known.tokenExpiresAt) > Date.now()) return known;
+    if (tokenGraceEnd(known) > Date.now()) return known;
     this.dispensaries.delete(digest);
     return undefined;
   }

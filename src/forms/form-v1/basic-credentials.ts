@@ -9,6 +9,11 @@ const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 const BASE64_VALUES = Int8Array.from({ length: 128 }, (_, code) =>
   BASE64_ALPHABET.indexOf(String.fromCharCode(code)),
 );
+/** The base64 value of `text`'s character at `at`, -1 when it is outside the alphabet. */
+function base64Value(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  return code < 128 ? BASE64_VALUES[code]! : -1;
+}
 /** The scheme in lower case; every client sends one SPACE after it. */
 const SCHEME = 'basic';
 const SPACE = 0x20;
@@ -38,10 +43,6 @@ function plainBasicPair(header: string): { username: string; password: string } 
   if (header.charCodeAt(end - 1) === EQUALS) end--;
   if (header.charCodeAt(end - 1) === EQUALS) end--;
   if (end === start || ((end - start) * 3) >> 2 > decoded.length) return undefined;
-  const valueAt = (at: number): number => {
-    const code = header.charCodeAt(at);
-    return code < 128 ? BASE64_VALUES[code]! : -1;
-  };
   // Four characters make three bytes; `stray` turns negative with a character outside the alphabet,
   // `high` holds a byte's top bit when one is not ASCII.
   let stray = 0;
@@ -49,10 +50,10 @@ function plainBasicPair(header: string): { username: string; password: string } 
   let length = 0;
   let at = start;
   for (; at + 4 <= end; at += 4) {
-    const a = valueAt(at);
-    const b = valueAt(at + 1);
-    const c = valueAt(at + 2);
-    const d = valueAt(at + 3);
+    const a = base64Value(header, at);
+    const b = base64Value(header, at + 1);
+    const c = base64Value(header, at + 2);
+    const d = base64Value(header, at + 3);
     stray |= a | b | c | d;
     const bits = (a << 18) | (b << 12) | (c << 6) | d;
     high |= bits;
@@ -64,9 +65,9 @@ function plainBasicPair(header: string): { username: string; password: string } 
   // Buffer drops them); a last character alone makes none.
   const left = end - at;
   if (left > 0) {
-    const a = valueAt(at);
-    const b = left > 1 ? valueAt(at + 1) : 0;
-    const c = left > 2 ? valueAt(at + 2) : 0;
+    const a = base64Value(header, at);
+    const b = left > 1 ? base64Value(header, at + 1) : 0;
+    const c = left > 2 ? base64Value(header, at + 2) : 0;
     stray |= a | b | c;
     const bits = (a << 18) | (b << 12) | (c << 6);
     if (left > 1) {
