@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type {
   FastifyInstance,
   FastifyReply,
@@ -12,6 +12,7 @@ import type { MenuItem } from '../domain/item.js';
 import type { ItemRef } from '../domain/item-ref.js';
 import type { FieldAliases } from '../domain/validate-item.js';
 import type { ErrorStatus } from '../http/pipeline/error-responses.js';
+import type { LaneHeaders } from '../http/pipeline/lane-headers.js';
 import type { AccessRequest, AccessService } from '../services/access.js';
 import type { LiveHub } from '../services/live-hub.js';
 import type { MenuFeed } from '../services/menu-feed.js';
@@ -150,9 +151,12 @@ export interface PlainRead<Plain = unknown> {
    * For a form whose requests carry a body: whether the headers announce a small plain one, which the
    * lane then reads before `recognise` (within `bodyLimit`, the public routes' largest body).
    */
-  announcesBody?(headers: IncomingHttpHeaders, bodyLimit: number): boolean;
-  /** What the lane needs of a plain request (`body`: its text, when one was read), or undefined. */
-  recognise(request: IncomingMessage, body: string | undefined): Plain | undefined;
+  announcesBody?(headers: LaneHeaders, bodyLimit: number): boolean;
+  /**
+   * What the lane needs of a plain request (`headers`: the ones it reads, each sent once; `body`: its
+   * text, when one was read), or undefined.
+   */
+  recognise(request: IncomingMessage, headers: LaneHeaders, body: string | undefined): Plain | undefined;
   /** The credentials and token of a recognised request. */
   credentials(plain: Plain): RequestCredentials;
   /** The menu parameters of a recognised request, as FormMenu.view takes them. */

@@ -307,6 +307,75 @@ describe('the read lane', () => {
     }
   });
 
+  it("takes a plain read whatever the order and case of its headers; one the lane reads sent twice is Fastify's", async () => {
+    const served = await start();
+    const { seed } = served;
+    const id = 'lane-test-order';
+    const [basic, token] = v1Credentials(seed).map(([, value]) => value);
+    const taken: [string, Parameters<typeof send>[1]][] = [
+      [
+        'Form B, reversed and capitalised',
+        {
+          headers: [
+            ['X-Request-Id', id],
+            ['Accept-Encoding', 'gzip'],
+            ['PASSWORD', seed.password],
+            ['Username', seed.username],
+            ['Store', seed.token],
+          ],
+        },
+      ],
+      [
+        'Form v1, capitalised, with a stale tag',
+        {
+          path: '/v1/menu',
+          headers: [
+            ['If-None-Match', '"old"'],
+            ['Dispensary-Token', token!],
+            ['X-REQUEST-ID', id],
+            ['Authorization', basic!],
+          ],
+        },
+      ],
+    ];
+    for (const [what, options] of taken) {
+      const { answer, tookLane } = await both(served, options);
+      expect(answer.status, what).toBe(200);
+      expect(tookLane, what).toBe(true);
+    }
+    const idHeader: [string, string] = ['x-request-id', id];
+    const left: [string, Parameters<typeof send>[1], number][] = [
+      [
+        'accept-encoding twice',
+        { headers: [...credentials(seed), idHeader, ['accept-encoding', ['identity', 'gzip']]] },
+        200,
+      ],
+      [
+        'if-none-match twice',
+        { headers: [...credentials(seed), idHeader, ['if-none-match', ['"a"', '"b"']]] },
+        200,
+      ],
+      [
+        'store twice',
+        { headers: [...credentials(seed), idHeader, ['Store', [seed.token, seed.token]]] },
+        400,
+      ],
+      [
+        'Form v1, dispensary-token twice',
+        {
+          path: '/v1/menu',
+          headers: [['authorization', basic!], idHeader, ['dispensary-token', [token!, token!]]],
+        },
+        403,
+      ],
+    ];
+    for (const [what, options, status] of left) {
+      const { answer, tookLane } = await both(served, options);
+      expect(answer.status, what).toBe(status);
+      expect(tookLane, what).toBe(false);
+    }
+  });
+
   it('answers plain Form v1 menu reads exactly as Fastify does: filtered and paged, every coding, 304, 401, 403', async () => {
     const served = await start();
     const { seed } = served;

@@ -100,7 +100,10 @@ const LARGEST_PLAIN_BODY = 4096;
  * exact media type, with a length, small, and within the route's `bodyLimit` (a larger body is the
  * route's to refuse with 413).
  */
-export function announcesPlainFormABody(headers: IncomingHttpHeaders, bodyLimit: number): boolean {
+export function announcesPlainFormABody(
+  headers: Pick<IncomingHttpHeaders, 'content-type' | 'content-length' | 'transfer-encoding'>,
+  bodyLimit: number,
+): boolean {
   const type = headers['content-type'];
   const length = headers['content-length'];
   return (

@@ -73,7 +73,7 @@ function addBodyParsers(scope: FastifyInstance): void {
  */
 const plainRead: PlainRead<{ credentials: RequestCredentials; active: boolean }> = {
   announcesBody: announcesPlainFormABody,
-  recognise: (_request, body) => (body === undefined ? undefined : plainFormABody(body)),
+  recognise: (_request, _headers, body) => (body === undefined ? undefined : plainFormABody(body)),
   credentials: (plain) => plain.credentials,
   parameters: (plain) => plain,
 };

@@ -1,6 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { type Static, Type } from 'typebox';
+import type { LaneHeaders } from '../../http/pipeline/lane-headers.js';
 import { ServiceError } from '../../services/errors.js';
 import { hasBody } from '../common/has-body.js';
 import type { RequestCredentials } from '../form.js';
@@ -23,9 +23,6 @@ const CREDENTIAL_HEADER_BITS = new Map([
   ['username', 2],
   ['password', 4],
 ]);
-
-/** All three credential headers, each sent once. */
-const ALL_CREDENTIAL_HEADERS = 7;
 
 /**
  * Which credential headers a request sent, one bit each (CREDENTIAL_HEADER_BITS), or the name of one
@@ -76,11 +73,11 @@ export function refuseRepeatedCredentialHeaders(
 
 /**
  * The credentials of a request the route's checks would certainly pass (the read lane's test, see
- * src/http/pipeline/read-lane.ts): the three headers once each, none longer than LONGEST_SECRET, and no body.
- * Anything else is undefined, and left to the route, whose checks say what is wrong.
+ * src/http/pipeline/read-lane.ts): the three headers (each sent once, as LaneHeaders are), none longer
+ * than LONGEST_SECRET, and no body. Anything else is undefined, and left to the route, whose checks say
+ * what is wrong.
  */
-export function plainFormBCredentials(request: IncomingMessage): RequestCredentials | undefined {
-  const headers = request.headers;
+export function plainFormBCredentials(headers: LaneHeaders): RequestCredentials | undefined {
   const { store, username, password } = headers;
   // A string's length counts UTF-16 units, never fewer than the characters the schema counts.
   if (
@@ -90,8 +87,7 @@ export function plainFormBCredentials(request: IncomingMessage): RequestCredenti
     username.length > LONGEST_SECRET ||
     typeof password !== 'string' ||
     password.length > LONGEST_SECRET ||
-    hasBody(headers) ||
-    credentialHeadersSent(request.rawHeaders) !== ALL_CREDENTIAL_HEADERS
+    hasBody(headers)
   ) {
     return undefined;
   }

@@ -7,7 +7,7 @@ const NO_PARAMETERS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** Form B's plain menu read: the three credential headers once each, and no body. */
 const plainRead: PlainRead<RequestCredentials> = {
-  recognise: (request) => plainFormBCredentials(request),
+  recognise: (_request, headers) => plainFormBCredentials(headers),
   credentials: (credentials) => credentials,
   parameters: () => NO_PARAMETERS,
 };

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
@@ -89,14 +88,14 @@ interface PlainV1Read extends RequestCredentials {
  */
 const plainRead: PlainRead<PlainV1Read> = {
   takesQuery: true,
-  recognise: (request: IncomingMessage) => {
-    const { authorization, 'dispensary-token': token } = request.headers;
+  recognise: (request, headers) => {
+    const { authorization, 'dispensary-token': token } = headers;
     if (
       typeof authorization !== 'string' ||
       authorization.length > LONGEST_AUTHORIZATION ||
       typeof token !== 'string' ||
       token.length > LONGEST_SECRET ||
-      hasBody(request.headers)
+      hasBody(headers)
     )
       return undefined;
     const parameters = keptParameters(request.url ?? '');

@@ -19,6 +19,7 @@ import { answerEnded, answerStarted, recordAnswer } from './answer-record.js';
 import { countAuthFailure, errorText, faultAnswer, retryAfterOf, STATUS_BY_CODE } from './errors.js';
 import { awaitsContinue, decideContinue } from './expect-continue.js';
 import { type GrantedRequest, grantRequest } from './grant.js';
+import { type LaneHeaders, laneHeaders } from './lane-headers.js';
 import type { Metrics } from './metrics.js';
 import { note, type RateLimitOptions } from './rate-limit.js';
 import type { CredentialCounter } from './request-decorations.js';
@@ -221,7 +222,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
   }
 
   function send(
-    request: IncomingMessage,
+    headers: LaneHeaders,
     response: ServerResponse,
     counted: LaneRequest,
     result: Representation | ServiceError,
@@ -249,7 +250,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
       set('content-type', 'application/json; charset=utf-8');
       countAuthFailure(metrics, result.code, counted.route);
     } else {
-      status = representationHeaders(result, counted.validators, request.headers['if-none-match'], set);
+      status = representationHeaders(result, counted.validators, headers['if-none-match'], set);
       if (status === 200) {
         body = result.body;
         bytes = result.body.length;
@@ -265,7 +266,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
 
   /** Answers a request the lane took: at once when everything is in memory, else when it is ready. */
   function serve(
-    request: IncomingMessage,
+    headers: LaneHeaders,
     response: ServerResponse,
     counted: LaneRequest,
     credentials: RequestCredentials,
@@ -274,23 +275,23 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
     answerStarted(metrics, counted);
     let result: MaybePromise<Representation | ServiceError>;
     try {
-      result = answer(counted, credentials, view, request.headers['accept-encoding']);
+      result = answer(counted, credentials, view, headers['accept-encoding']);
     } catch (error) {
       result = faultAnswer(error, counted.log);
     }
     if (!(result instanceof Promise)) {
-      send(request, response, counted, result);
+      send(headers, response, counted, result);
       return;
     }
     result.then(
-      (ready) => finish(request, response, counted, ready),
-      (error: unknown) => finish(request, response, counted, faultAnswer(error, counted.log)),
+      (ready) => finish(headers, response, counted, ready),
+      (error: unknown) => finish(headers, response, counted, faultAnswer(error, counted.log)),
     );
   }
 
   /** An answer that had to wait (a first read, scrypt, Redis): unless the client went away meanwhile. */
   function finish(
-    request: IncomingMessage,
+    headers: LaneHeaders,
     response: ServerResponse,
     counted: LaneRequest,
     result: Representation | ServiceError,
@@ -299,16 +300,16 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
       answerEnded(metrics, counted);
       return;
     }
-    send(request, response, counted, result);
+    send(headers, response, counted, result);
   }
 
-  const laneRequest = (form: LaneForm, request: IncomingMessage, started: number) =>
+  const laneRequest = (form: LaneForm, request: IncomingMessage, headers: LaneHeaders, started: number) =>
     new LaneRequest(
       form.method,
       form.path,
       form.validators,
       options.clientAddress(request),
-      requestIdOf(request.headers['x-request-id']),
+      requestIdOf(headers['x-request-id']),
       started,
       countCredential,
       log,
@@ -318,11 +319,12 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
   function take(
     form: LaneForm,
     request: IncomingMessage,
+    headers: LaneHeaders,
     response: ServerResponse,
     body: string | undefined,
     started: number,
   ): boolean {
-    const plain = form.read.recognise(request, body);
+    const plain = form.read.recognise(request, headers, body);
     if (plain === undefined) return false;
     let view: SnapshotView;
     try {
@@ -331,12 +333,23 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
       // Parameters the menu refuses (a bad value, a cursor of another query): the route says why.
       return false;
     }
-    serve(request, response, laneRequest(form, request, started), form.read.credentials(plain), view);
+    serve(
+      headers,
+      response,
+      laneRequest(form, request, headers, started),
+      form.read.credentials(plain),
+      view,
+    );
     return true;
   }
 
   /** A form whose plain read has a body: reads it, then answers, or leaves it (with the body read) to Fastify. */
-  function readBody(form: LaneForm, request: IncomingMessage, response: ServerResponse): void {
+  function readBody(
+    form: LaneForm,
+    request: IncomingMessage,
+    headers: LaneHeaders,
+    response: ServerResponse,
+  ): void {
     const started = performance.now();
     const chunks: Buffer[] = [];
     // A client that goes away before its body ends is neither answered nor counted: 'end' never comes
@@ -344,7 +357,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      if (options.open() && take(form, request, response, body.toString('utf8'), started)) return;
+      if (options.open() && take(form, request, headers, response, body.toString('utf8'), started)) return;
       readBodies.set(request, body);
       fastifyHandler(request, response);
     });
@@ -357,11 +370,14 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
     // A request waiting for 100 Continue is Fastify's: it alone knows the route's body limit.
     if (form === undefined || (query >= 0 && !form.read.takesQuery) || !options.open()) return false;
     if (awaitsContinue(request)) return false;
+    const headers = laneHeaders(request.rawHeaders);
+    // One of the headers it reads sent twice: Fastify's, which reads them as Node joins them.
+    if (headers === undefined) return false;
     if (form.read.announcesBody) {
-      if (!form.read.announcesBody(request.headers, bodyLimit)) return false;
-      readBody(form, request, response);
+      if (!form.read.announcesBody(headers, bodyLimit)) return false;
+      readBody(form, request, headers, response);
       return true;
     }
-    return take(form, request, response, undefined, performance.now());
+    return take(form, request, headers, response, undefined, performance.now());
   };
 }
