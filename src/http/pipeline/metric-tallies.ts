@@ -45,6 +45,15 @@ export function reportTallies<Label extends string>(
   }
 }
 
+/**
+ * Zero as V8 keeps a number that is not a small integer. A count that starts at `0` is kept as a small
+ * integer until it passes 2^31, which the bytes served do within two seconds of full load; V8 then
+ * changes how every tally stores its count, and throws away each compiled function that counts into
+ * one, the read path's among them (bench/PROFILE.md, round thirty-five). Starting at `-0`, a double,
+ * a count is a double from the first.
+ */
+const DOUBLE_ZERO = -0;
+
 /** Counts under a few fixed label sets, without prom-client's label checks and hashing per count. */
 export class CountTally<Label extends string> {
   readonly tallies = new Map<string, Tally<Record<Label, string>>>();
@@ -52,7 +61,7 @@ export class CountTally<Label extends string> {
   add(key: string, labels: () => Record<Label, string>, by = 1): void {
     let tally = this.tallies.get(key);
     if (!tally) {
-      tally = { labels: labels(), count: 0, reported: 0 };
+      tally = { labels: labels(), count: DOUBLE_ZERO, reported: DOUBLE_ZERO };
       this.tallies.set(key, tally);
     }
     tally.count += by;
