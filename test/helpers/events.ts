@@ -23,6 +23,8 @@ export interface EventStreamClient {
   close(): void;
   /** Waits until `count` events have arrived; throws naming what it waited for after `timeoutMs`. */
   waitForEvents(count: number, timeoutMs?: number): Promise<ServerSentEvent[]>;
+  /** Waits until a comment line of this text (`: keep-alive`) has arrived; throws after `timeoutMs`. */
+  waitForComment(text: string, timeoutMs?: number): Promise<void>;
   /** The data of every event, parsed. */
   changes<T = Record<string, unknown>>(): T[];
 }
@@ -82,6 +84,30 @@ export function openEvents(
           }
           for (const waiter of waiters) waiter();
         });
+        /** What `ready` gives once it gives something; fails when the stream ends first, or after `timeoutMs`. */
+        const waitUntil = <T>(ready: () => T | undefined, what: () => string, timeoutMs: number) =>
+          new Promise<T>((done, fail) => {
+            const check = () => {
+              const value = ready();
+              if (value !== undefined) {
+                cleanup();
+                done(value);
+              } else if (ended) {
+                cleanup();
+                fail(new Error(`the stream ended before ${what()}`));
+              }
+            };
+            const timer = setTimeout(() => {
+              cleanup();
+              fail(new Error(`waited ${timeoutMs} ms for ${what()}`));
+            }, timeoutMs);
+            const cleanup = () => {
+              clearTimeout(timer);
+              waiters.delete(check);
+            };
+            waiters.add(check);
+            check();
+          });
         const client: EventStreamClient = {
           status: response.statusCode ?? 0,
           headers: response.headers,
@@ -94,27 +120,17 @@ export function openEvents(
           isEnded: () => ended,
           close: () => request.destroy(),
           waitForEvents: (count, timeoutMs = 10_000) =>
-            new Promise((done, fail) => {
-              const check = () => {
-                if (events.length >= count) {
-                  cleanup();
-                  done(events.slice(0, count));
-                } else if (ended) {
-                  cleanup();
-                  fail(new Error(`the stream ended after ${events.length} of ${count} events`));
-                }
-              };
-              const timer = setTimeout(() => {
-                cleanup();
-                fail(new Error(`waited ${timeoutMs} ms for ${count} events; got ${events.length}`));
-              }, timeoutMs);
-              const cleanup = () => {
-                clearTimeout(timer);
-                waiters.delete(check);
-              };
-              waiters.add(check);
-              check();
-            }),
+            waitUntil(
+              () => (events.length >= count ? events.slice(0, count) : undefined),
+              () => `${count} events; got ${events.length}`,
+              timeoutMs,
+            ),
+          waitForComment: (text, timeoutMs = 10_000) =>
+            waitUntil(
+              () => (comments.includes(text) ? true : undefined),
+              () => `the comment "${text}"; got ${JSON.stringify(comments)}`,
+              timeoutMs,
+            ).then(() => undefined),
           changes: <T>() => events.map((event) => JSON.parse(event.data ?? 'null') as T),
         };
         if (client.status === 200) resolve(client);
