@@ -18,7 +18,14 @@ import { type BenchDatabase, type BenchDispensary, generateDatabase, realisticMe
 import { fetchRaw } from './lib/http.js';
 import { LOAD_CLIENT, runLoad } from './lib/load.js';
 import type { LoadResult } from './lib/load-worker.js';
-import { type BenchRequest, formARequest, formBRequest, measureWorkload, type Row } from './lib/measure.js';
+import {
+  type BenchRequest,
+  formARequest,
+  formBRequest,
+  measureWorkload,
+  type Row,
+  WARM_UP_SECONDS,
+} from './lib/measure.js';
 import { currentRss, peakRss, ROOT, sleep, startRun, TASKSET } from './lib/processes.js';
 import { type ServerUnderTest, startMenuServer } from './lib/server.js';
 import { measureBothWrites, median, type WriteTimes } from './lib/writes.js';
@@ -466,7 +473,7 @@ npm install && npm run bench
 - Load average (1, 5, 15 min) at start: ${loadAtStart.map((value) => value.toFixed(2)).join(', ')}; at end: ${loadAtEnd.map((value) => value.toFixed(2)).join(', ')}
 - Server: \`node bin/menu-api serve --workers 1 --log-level warn\` (production build; the default \`--log-level info\` for its own row), ${TASKSET ? 'pinned to core 0 with taskset' : 'not pinned (no taskset)'}; rate limits set so high that they never refuse (their bookkeeping still runs).
 - Ceiling: a bare \`node:http\` server on the same core writing the very bytes and headers the server sent for that workload.
-- Load: ${LOAD_CLIENT === 'wrk' ? 'wrk (one thread)' : 'autocannon (wrk is not installed)'}, ${CONNECTIONS} connections, in a child process ${TASKSET ? 'pinned to core 1' : ''}. Each workload: a 1 s warm-up on each side, then ${SECONDS} s on each side, run as server, ceiling, ceiling, server (${SECONDS / 2} s each) so that a load that drifts weighs on both alike; req/s and p50 are the means of the two runs, p99 the worse.
+- Load: ${LOAD_CLIENT === 'wrk' ? 'wrk (one thread)' : 'autocannon (wrk is not installed)'}, ${CONNECTIONS} connections, in a child process ${TASKSET ? 'pinned to core 1' : ''}. Each workload: a ${WARM_UP_SECONDS} s warm-up on each side (a fresh server's code is still being optimized before that: bench/PROFILE.md, round thirty-five), then ${SECONDS} s on each side, run as server, ceiling, ceiling, server (${SECONDS / 2} s each) so that a load that drifts weighs on both alike; req/s and p50 are the means of the two runs, p99 the worse.
 - The whole run took ${fmt((Date.now() - started) / 1000)} s.
 
 ## Workloads

@@ -24,7 +24,14 @@ import { startCeiling } from './lib/ceiling.js';
 import { type BenchDispensary, generateDatabase } from './lib/data.js';
 import { fetchRaw, statusOver } from './lib/http.js';
 import { LOAD_CLIENT } from './lib/load.js';
-import { type BenchRequest, combineRows, formBRequest, measureWorkload, type Row } from './lib/measure.js';
+import {
+  type BenchRequest,
+  combineRows,
+  formBRequest,
+  measureWorkload,
+  type Row,
+  WARM_UP_SECONDS,
+} from './lib/measure.js';
 import { cpuMs, ensureBuilt, progressLog, ROOT, TASKSET } from './lib/processes.js';
 import { writeResultsSection } from './lib/results.js';
 import { startMenuServer } from './lib/server.js';
@@ -221,7 +228,7 @@ Run with \`npx tsx bench/v1.ts\` (also a step of \`npm run bench\`).
 - Machine: ${availableParallelism()} cores, ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}; ${process.platform} ${process.arch}
 - Load average (1, 5, 15 min) at start: ${loadAtStart.map((value) => value.toFixed(2)).join(', ')}; at end: ${loadAtEnd.map((value) => value.toFixed(2)).join(', ')}
 - Server: \`bin/menu-api serve\` (production build, one process, SQLite)${TASKSET ? ', pinned to core 0 with taskset' : ''}, rate limits that never refuse; the realistic 500- and 5,000-item menus of bench/lib/data.ts.
-- Ceiling: a bare \`node:http\` server on the same core writing the very bytes and headers the server sent. Load: ${LOAD_CLIENT === 'wrk' ? 'wrk (one thread)' : 'autocannon'}, ${CONNECTIONS} connections, pinned to core 1; 1 s warm-up, then ${SECONDS} s on each side (server, ceiling, ceiling, server). The unfiltered v1 menu and Form B's, whose ratios are compared, are measured in turn (v1, B, B, v1, each half of that) and each one's halves combined.
+- Ceiling: a bare \`node:http\` server on the same core writing the very bytes and headers the server sent. Load: ${LOAD_CLIENT === 'wrk' ? 'wrk (one thread)' : 'autocannon'}, ${CONNECTIONS} connections, pinned to core 1; ${WARM_UP_SECONDS} s warm-up on each side, then ${SECONDS} s on each side (server, ceiling, ceiling, server). The unfiltered v1 menu and Form B's, whose ratios are compared, are measured in turn (v1, B, B, v1, each half of that) and each one's halves combined.
 
 ${table.join('\n')}
 

@@ -73,7 +73,16 @@ export interface MeasureOptions {
   log: (message: string) => void;
 }
 
-/** One workload: the server (after a short warm-up), then the ceiling serving the same answer. */
+/** One workload: the server and the ceiling serving the same answer, each after WARM_UP_SECONDS of load. */
+/**
+ * Seconds of load each side gets before it is measured. A fresh server process optimizes about 150
+ * functions in its first second of load, 50 in its second and a few more up to its sixth
+ * (`--trace-opt`), and the compiler's threads share the server's core: measured after 1 s or 3 s of
+ * load, the first measured run's p99 was two to five times the second's (bench/PROFILE.md, round
+ * thirty-five).
+ */
+export const WARM_UP_SECONDS = 6;
+
 export async function measureWorkload(
   server: ServerUnderTest,
   ceiling: Ceiling | undefined,
@@ -99,12 +108,13 @@ export async function measureWorkload(
     answer = await fetchRaw(`${server.url}${path}`, request);
     if (answer.status !== 304) throw new Error(`${name}: revalidation answered ${answer.status}`);
   }
-  // Both sides warm up alike: a ceiling measured cold (its code not yet optimized, its heap not yet
-  // grown) shows a p99 several times its own, which flattered the first workload's p99 ratio.
-  await load(server.url, request, 1);
+  // Both sides warm up alike, for as long as the server's code takes to be optimized: measured
+  // cold, a side's p99 is its compiler's at work, not its serving's (a ceiling measured cold
+  // flattered the first workload's p99 ratio; WARM_UP_SECONDS says what a server's does).
+  await load(server.url, request, WARM_UP_SECONDS);
   if (ceiling) {
     await ceiling.serve(answer);
-    await load(ceiling.url, request, 1);
+    await load(ceiling.url, request, WARM_UP_SECONDS);
   }
   // Server, ceiling, ceiling, server (half the time each): a load that drifts during the workload
   // (another process on the machine) weighs on both sides alike.
