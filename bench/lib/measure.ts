@@ -73,7 +73,6 @@ export interface MeasureOptions {
   log: (message: string) => void;
 }
 
-/** One workload: the server and the ceiling serving the same answer, each after WARM_UP_SECONDS of load. */
 /**
  * Seconds of load each side gets before it is measured. A fresh server process optimizes about 150
  * functions in its first second of load, 50 in its second and a few more up to its sixth
@@ -83,6 +82,7 @@ export interface MeasureOptions {
  */
 export const WARM_UP_SECONDS = 6;
 
+/** One workload: the server and the ceiling serving the same answer, each after WARM_UP_SECONDS of load. */
 export async function measureWorkload(
   server: ServerUnderTest,
   ceiling: Ceiling | undefined,

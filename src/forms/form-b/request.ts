@@ -26,7 +26,8 @@ const CREDENTIAL_HEADER_BITS = new Map([
 
 /**
  * Which credential headers a request sent, one bit each (CREDENTIAL_HEADER_BITS), or the name of one
- * sent more than once. Allocates nothing on the way through: it runs on every Form B request.
+ * sent more than once. Allocates nothing on the way through: it runs on every Form B request Fastify
+ * answers (the read lane leaves a repeated header to Fastify: src/http/pipeline/lane-headers.ts).
  */
 function credentialHeadersSent(rawHeaders: readonly string[]): number | string {
   let seen = 0;

@@ -18,10 +18,10 @@ function base64Value(text: string, at: number): number {
 const SCHEME = 'basic';
 const SPACE = 0x20;
 const EQUALS = 0x3d;
+const COLON = 0x3a;
 
 /** Bytes of a decoded pair the common path holds; a longer pair (longer than any the route accepts) takes the general path. */
 const decoded = Buffer.alloc(1024);
-const COLON = 0x3a;
 
 /**
  * The pair of the header every client sends (`Basic `, any case, one space, base64 with at most two
