@@ -73,8 +73,8 @@ export interface LiveContext {
   ): OutgoingHttpHeaders;
 }
 
-/** The credentials and dispensary token of a request, whichever form carried them. */
-export type RequestCredentials = Omit<AccessRequest, 'address'>;
+/** The credentials and dispensary token of a request, whichever form carried them (what the access check reads). */
+export type RequestCredentials = AccessRequest;
 
 /** What an endpoint reads beside the credentials, to build its request schema in a form's places. */
 export interface EndpointRequest {

@@ -10,12 +10,32 @@ import { RememberedGrants } from './remembered-grants.js';
 
 const LAST_USE_RESOLUTION_MS = 60_000;
 
+/** The credentials and dispensary token a request carried, whichever form carried them. */
 export interface AccessRequest {
-  username: string;
-  password: string;
-  token: string;
-  /** The client's address, for the login guard (failed logins per address). */
-  address?: string;
+  readonly username: string;
+  readonly password: string;
+  readonly token: string;
+  /**
+   * The text the username and password arrived in together, when they did (an HTTP Basic header): the
+   * answer remembered for a request is then keyed by it, so that a repeated request is answered without
+   * `username` and `password` being read, and a form may decode them only when they are.
+   */
+  readonly sentAs?: string;
+}
+
+/**
+ * A login attempt whose username is read only when the login guard reads it: while nobody has failed
+ * lately, a remembered answer is given without the credentials' pair being read (AccessRequest.sentAs).
+ */
+class Attempt implements LoginAttempt {
+  constructor(
+    private readonly request: AccessRequest,
+    readonly address: string | undefined,
+  ) {}
+
+  get username(): string {
+    return this.request.username;
+  }
 }
 
 export interface Granted {
@@ -110,10 +130,11 @@ export class AccessService {
    * Credentials first (401), then the token (403). Answers at once, without a promise, when all it
    * needs is in memory (the login guard's verdict, a remembered pair, a remembered token): the path of
    * nearly every request, where a promise per step would cost more than the checks (bench/PROFILE.md).
-   * Anything else (a first use, scrypt, Redis) takes the asynchronous path.
+   * Anything else (a first use, scrypt, Redis) takes the asynchronous path. `address`: the client's,
+   * for the login guard (failed logins per address).
    */
-  grant(request: AccessRequest): MaybePromise<Grant> {
-    const attempt = { username: request.username, address: request.address };
+  grant(request: AccessRequest, address?: string): MaybePromise<Grant> {
+    const attempt = new Attempt(request, address);
     return andThen(this.guard?.check(attempt), (verdict) => this.grantAfterGuard(request, attempt, verdict));
   }
 
@@ -131,7 +152,7 @@ export class AccessService {
     // Failures of this pair to clear first (guard.succeeded) go the asynchronous way.
     if (verdict?.pairFailures) return this.grantSlowly(request, attempt, verdict);
     const now = Date.now();
-    const key = this.grants.keyOf(request.username, request.password, request.token);
+    const key = this.grants.keyOf(request);
     const known = this.grants.answer(key, now);
     if (known !== undefined) {
       return known instanceof ServiceError ? known : this.admit(known.credential, known.dispensary);

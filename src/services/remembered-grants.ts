@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { VerifiedCredential } from '../auth/credential-verifier.js';
 import { sha256 } from '../auth/secrets.js';
 import type { Dispensary } from '../store/store.js';
+import type { AccessRequest } from './access.js';
 import type { ServiceError } from './errors.js';
 
 /** Grants remembered at most; past it the map starts over, so that guessing tokens cannot fill memory. */
@@ -29,11 +30,15 @@ export class RememberedGrants {
   private readonly cacheKey = randomBytes(16).toString('base64');
 
   /**
-   * The three under one key. The username's and the password's lengths go first, so that no other
-   * three (`a\0b` + `c` against `a` + `b\0c`; Form A's JSON may hold a NUL) give the same input; the
-   * input stays within two SHA-256 blocks for issued credentials and tokens.
+   * The three under one key: the pair as it was sent when it came as one text (AccessRequest.sentAs),
+   * else the username and the password. Each length goes first, so that no other three (`a\0b` + `c`
+   * against `a` + `b\0c`; Form A's JSON may hold a NUL) give the same input, and its separator tells
+   * which of the two it is (`b` for a text as sent).
    */
-  keyOf(username: string, password: string, token: string): string {
+  keyOf(request: AccessRequest): string {
+    const { sentAs, token } = request;
+    if (sentAs !== undefined) return sha256(`${this.cacheKey}${sentAs.length}b${sentAs}${token}`, 'base64');
+    const { username, password } = request;
     return sha256(
       `${this.cacheKey}${username.length}:${username}${password.length}:${password}${token}`,
       'base64',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { basicCredentials, basicPair } from '../../src/forms/form-v1/basic-credentials.js';
+import { BasicCredentials, basicCredentials, basicPair } from '../../src/forms/form-v1/basic-credentials.js';
 import { ServiceError } from '../../src/services/errors.js';
 
 /**
@@ -132,5 +132,24 @@ describe('Form v1 Basic credentials', () => {
       }),
       { numRuns: 5000 },
     );
+  });
+
+  it('keeps the header as sent, and decodes the pair only when it is read; a malformed one is refused then', () => {
+    const header = basic('integrator:s3cret');
+    const credentials = new BasicCredentials(header, 'token');
+    expect(credentials.sentAs).toBe(header);
+    expect(credentials.token).toBe('token');
+    expect([credentials.username, credentials.password]).toEqual(['integrator', 's3cret']);
+    const malformed = new BasicCredentials('Bearer x', 'token');
+    expect(malformed.token).toBe('token');
+    const refusal = (() => {
+      try {
+        return malformed.password;
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(ServiceError);
+    expect(refusal).toMatchObject({ code: 'invalid_request' });
   });
 });

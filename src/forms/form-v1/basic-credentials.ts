@@ -1,4 +1,5 @@
 import { ServiceError } from '../../services/errors.js';
+import type { RequestCredentials } from '../form.js';
 
 /** A Basic Authorization header's value: the scheme, case-insensitive, then base64 (RFC 7617). */
 const BASIC = /^basic +([A-Za-z0-9+/]+={0,2}) *$/i;
@@ -132,4 +133,33 @@ export function basicCredentials(header: string): { username: string; password: 
   const pair = basicPair(header);
   if (pair === undefined) throw malformed();
   return pair;
+}
+
+/**
+ * A request's HTTP Basic credentials and its dispensary token. The pair is decoded when first read,
+ * which is only when the access check has no answer remembered for the header's text (`sentAs`): a
+ * repeated read is granted without decoding it. A malformed header is refused (400) when the pair is
+ * read, before the access check decides anything else.
+ */
+export class BasicCredentials implements RequestCredentials {
+  private pair: { username: string; password: string } | undefined;
+
+  constructor(
+    /** The Authorization header's value. */
+    readonly sentAs: string,
+    readonly token: string,
+  ) {}
+
+  get username(): string {
+    return this.decoded().username;
+  }
+
+  get password(): string {
+    return this.decoded().password;
+  }
+
+  private decoded(): { username: string; password: string } {
+    this.pair ??= basicCredentials(this.sentAs);
+    return this.pair;
+  }
 }

@@ -3,7 +3,7 @@ import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { hasBody } from '../common/has-body.js';
 import type { FormTransport, PlainRead, RequestCredentials } from '../form.js';
-import { basicCredentials, basicPair } from './basic-credentials.js';
+import { BasicCredentials } from './basic-credentials.js';
 import { V1_MENU_PARAMETERS } from './parameters.js';
 
 /** The longest secret the other forms accept (characters); a Basic pair holds two of them. */
@@ -78,13 +78,17 @@ function keptParameters(url: string): Readonly<Record<string, unknown>> | undefi
 }
 
 /** What the lane needs of a plain `/v1/menu` read: its credentials and token, and its kept parameters. */
-interface PlainV1Read extends RequestCredentials {
+interface PlainV1Read {
+  credentials: BasicCredentials;
   parameters: Readonly<Record<string, unknown>>;
 }
 
 /**
- * Form v1's plain menu read (the read lane, src/http/pipeline/read-lane.ts): `GET /v1/menu` with
- * Basic credentials and a Dispensary-Token the route's schema accepts, no body, and a plain query.
+ * Form v1's plain menu read (the read lane, src/http/pipeline/read-lane.ts): `GET /v1/menu` with an
+ * Authorization and a Dispensary-Token the route's schema accepts, no body, and a plain query. The
+ * Authorization is not decoded here: the access check reads the pair only when it has no answer
+ * remembered for the header's text, and a malformed one is refused there as the route refuses it
+ * (BasicCredentials).
  */
 const plainRead: PlainRead<PlainV1Read> = {
   takesQuery: true,
@@ -100,14 +104,9 @@ const plainRead: PlainRead<PlainV1Read> = {
       return undefined;
     const parameters = keptParameters(request.url ?? '');
     if (!parameters) return undefined;
-    const pair = basicPair(authorization);
-    // Malformed credentials: the route says what is wrong.
-    if (pair === undefined) return undefined;
-    // One object per request, its properties spelled out: no spread (see grantRequest, src/http/pipeline/grant.ts).
-    return { username: pair.username, password: pair.password, token, parameters };
+    return { credentials: new BasicCredentials(authorization, token), parameters };
   },
-  // The read itself holds the credentials and token; grantRequest copies the three it reads.
-  credentials: (plain) => plain,
+  credentials: (plain) => plain.credentials,
   parameters: (plain) => plain.parameters,
 };
 
@@ -144,10 +143,10 @@ export const v1Transport: FormTransport = {
     headers: V1RequestHeaders,
     ...(Object.keys(parameters).length > 0 ? { querystring: Type.Object(parameters) } : {}),
   }),
+  // Decoded when the access check reads the pair (BasicCredentials), as on the read lane.
   credentials: (request: FastifyRequest): RequestCredentials => {
     const headers = request.headers as V1RequestHeaders;
-    const { username, password } = basicCredentials(headers.authorization);
-    return { username, password, token: headers['dispensary-token'] };
+    return new BasicCredentials(headers.authorization, headers['dispensary-token']);
   },
   queryParameters: (parameters) => Object.keys(parameters),
   parameters: (request) => request.query as Record<string, unknown>,
