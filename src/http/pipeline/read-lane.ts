@@ -182,15 +182,26 @@ const addField: HeaderSetter<string[]> = (fields, name, value) => {
   fields.push(name, value);
 };
 
-/** The form whose plain read each method and path is (`GET /v1/menu`). */
-function formsByRoute(forms: readonly LaneForm[]): Map<string, LaneForm> {
-  const byRoute = new Map<string, LaneForm>();
+/**
+ * The form whose plain read a request's method and path (its url up to `queryAt`, -1 without a query)
+ * are: compared in place, as a key built of them was a new string to hash on every request.
+ */
+type FormOfRoute = (method: string | undefined, url: string, queryAt: number) => LaneForm | undefined;
+
+function formOfRoute(forms: readonly LaneForm[]): FormOfRoute {
+  const routes = new Set<string>();
   for (const form of forms) {
     const route = `${form.method} ${form.path}`;
-    if (byRoute.has(route)) throw new Error(`read lane: two forms declare a plain read of ${route}`);
-    byRoute.set(route, form);
+    if (routes.has(route)) throw new Error(`read lane: two forms declare a plain read of ${route}`);
+    routes.add(route);
   }
-  return byRoute;
+  return (method, url, queryAt) => {
+    const length = queryAt < 0 ? url.length : queryAt;
+    for (const form of forms) {
+      if (form.method === method && form.path.length === length && url.startsWith(form.path)) return form;
+    }
+    return undefined;
+  };
 }
 
 /** The lane as a function: true when it took the request (and answers it), false to leave it to Fastify. */
@@ -198,7 +209,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
   const { access, metrics, log, rateLimits, countCredential, bodyLimit } = options;
   const address = rateLimits?.address;
   const limiter = rateLimits?.limiter;
-  const byRoute = formsByRoute(options.forms);
+  const formOf = formOfRoute(options.forms);
 
   function answer(
     counted: LaneRequest,
@@ -366,7 +377,7 @@ function readLane(options: ReadLaneOptions, fastifyHandler: Handler): Lane {
   return (request, response) => {
     const url = request.url ?? '';
     const query = url.indexOf('?');
-    const form = byRoute.get(`${request.method} ${query < 0 ? url : url.slice(0, query)}`);
+    const form = formOf(request.method, url, query);
     // A request waiting for 100 Continue is Fastify's: it alone knows the route's body limit.
     if (form === undefined || (query >= 0 && !form.read.takesQuery) || !options.open()) return false;
     if (awaitsContinue(request)) return false;
