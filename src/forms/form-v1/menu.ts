@@ -5,7 +5,6 @@ import type { PricedMenu } from '../../services/menu-reader.js';
 import type { Representation, SnapshotView } from '../../services/menu-snapshots.js';
 import { encodedNow, encodedOf, identityOf, taggedIdentity } from '../../services/snapshots/codings.js';
 import { type Encoding, negotiateEncoding } from '../../services/snapshots/encoding.js';
-import { andThen } from '../../util/maybe-promise.js';
 import type { FormContext, FormMenu } from '../form.js';
 import { decodeCursor, type Position } from './cursor.js';
 import { type BuiltFrom, MenuIndex, orderPrint, page } from './engine.js';
@@ -156,36 +155,46 @@ export function v1Menu({ menus, peers }: Pick<FormContext, 'menus' | 'peers'>): 
       gzip: `gzip|${key}`,
       br: `br|${key}`,
     };
-    return (dispensaryId: number, acceptEncoding?: string | string[]) =>
-      andThen(menus.pricedKept(dispensaryId), (priced) => {
-        const menu = choose(dispensaryId, keptOf(latest, priced));
-        const encoding = negotiateEncoding(acceptEncoding);
-        const { answers } = menu;
-        const answerKey = keys[encoding];
-        const found = answers.get(answerKey);
-        if (found) return found;
-        const plain = build(menu);
-        const withLink = (encoded: Representation) =>
-          plain.link === undefined ? encoded : { ...encoded, link: plain.link };
-        const coded: Representation | Promise<Representation> =
-          encoding === 'identity' || plain.body.length < COMPRESS_MIN_BYTES
-            ? plain
-            : plain.body.length <= COMPRESS_NOW_MAX_BYTES
-              ? withLink(encodedNow(plain, encoding, compression))
-              : encodedOf(plain, encoding, compression).then(withLink);
-        if (answers.size >= KEPT_ANSWERS) answers.delete(answers.keys().next().value!);
-        answers.set(answerKey, coded);
-        if (coded instanceof Promise) {
-          // Kept as the answer itself once compressed, so that the reads after it are answered in the
-          // same turn, as the snapshots are; a failed compression is not kept: the next read tries again.
-          const stillKept = () => answers.get(answerKey) === coded;
-          coded.then(
-            (ready) => stillKept() && answers.set(answerKey, ready),
-            () => stillKept() && answers.delete(answerKey),
-          );
-        }
-        return coded;
-      });
+    const fromPriced = (
+      dispensaryId: number,
+      acceptEncoding: string | string[] | undefined,
+      priced: PricedMenu,
+    ) => {
+      const menu = choose(dispensaryId, keptOf(latest, priced));
+      const encoding = negotiateEncoding(acceptEncoding);
+      const { answers } = menu;
+      const answerKey = keys[encoding];
+      const found = answers.get(answerKey);
+      if (found) return found;
+      const plain = build(menu);
+      const withLink = (encoded: Representation) =>
+        plain.link === undefined ? encoded : { ...encoded, link: plain.link };
+      const coded: Representation | Promise<Representation> =
+        encoding === 'identity' || plain.body.length < COMPRESS_MIN_BYTES
+          ? plain
+          : plain.body.length <= COMPRESS_NOW_MAX_BYTES
+            ? withLink(encodedNow(plain, encoding, compression))
+            : encodedOf(plain, encoding, compression).then(withLink);
+      if (answers.size >= KEPT_ANSWERS) answers.delete(answers.keys().next().value!);
+      answers.set(answerKey, coded);
+      if (coded instanceof Promise) {
+        // Kept as the answer itself once compressed, so that the reads after it are answered in the
+        // same turn, as the snapshots are; a failed compression is not kept: the next read tries again.
+        const stillKept = () => answers.get(answerKey) === coded;
+        coded.then(
+          (ready) => stillKept() && answers.set(answerKey, ready),
+          () => stillKept() && answers.delete(answerKey),
+        );
+      }
+      return coded;
+    };
+    // No closure made per read while the priced menu is kept (andThen would take one).
+    return (dispensaryId: number, acceptEncoding?: string | string[]) => {
+      const priced = menus.pricedKept(dispensaryId);
+      return priced instanceof Promise
+        ? priced.then((ready) => fromPriced(dispensaryId, acceptEncoding, ready))
+        : fromPriced(dispensaryId, acceptEncoding, priced);
+    };
   };
   /** A page of the query from this version; `after`: the cursor's position. */
   const pageFrom = (
