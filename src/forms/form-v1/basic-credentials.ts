@@ -137,9 +137,10 @@ export function basicCredentials(header: string): { username: string; password: 
 
 /**
  * A request's HTTP Basic credentials and its dispensary token. The pair is decoded when first read,
- * which is only when the access check has no answer remembered for the header's text (`sentAs`): a
- * repeated read is granted without decoding it. A malformed header is refused (400) when the pair is
- * read, before the access check decides anything else.
+ * which the access check does only when it has no answer remembered for the header's text (`sentAs`)
+ * or the login guard has a failure counted: a repeated read is granted without decoding it. A
+ * malformed header is refused (400) when the pair is read, before the access check decides anything
+ * else.
  */
 export class BasicCredentials implements RequestCredentials {
   private pair: { username: string; password: string } | undefined;
