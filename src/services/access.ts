@@ -3,25 +3,13 @@ import type { ScryptCost } from '../auth/password.js';
 import { secretDigest } from '../auth/secrets.js';
 import type { Dispensary, Store } from '../store/store.js';
 import { andThen, type MaybePromise } from '../util/maybe-promise.js';
+import type { AccessRequest } from './access-request.js';
 import type { ChangeFeed } from './change-feed.js';
 import { RateLimitedError, ServiceError, withoutStack } from './errors.js';
 import type { LoginAttempt, LoginGuard, LoginVerdict } from './login-guard/login-guard.js';
 import { RememberedGrants } from './remembered-grants.js';
 
 const LAST_USE_RESOLUTION_MS = 60_000;
-
-/** The credentials and dispensary token a request carried, whichever form carried them. */
-export interface AccessRequest {
-  readonly username: string;
-  readonly password: string;
-  readonly token: string;
-  /**
-   * The text the username and password arrived in together, when they did (an HTTP Basic header): the
-   * answer remembered for a request is then keyed by it, so that a repeated request is answered without
-   * `username` and `password` being read, and a form may decode them only when they are.
-   */
-  readonly sentAs?: string;
-}
 
 /**
  * A login attempt whose username is read only when the login guard reads it: while nobody has failed

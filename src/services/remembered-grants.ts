@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { VerifiedCredential } from '../auth/credential-verifier.js';
 import { sha256 } from '../auth/secrets.js';
 import type { Dispensary } from '../store/store.js';
+import type { AccessRequest } from './access-request.js';
 import type { ServiceError } from './errors.js';
 
 /** Grants remembered at most; past it the map starts over, so that guessing tokens cannot fill memory. */
@@ -9,14 +10,6 @@ const GRANTS_KEPT = 4096;
 
 /** What the access check answered for a username, password and token, all three from memory. */
 export type RememberedAnswer = { credential: VerifiedCredential; dispensary: Dispensary } | ServiceError;
-
-/** What a remembered answer is keyed by: an access request's credentials (AccessRequest, src/services/access.ts). */
-interface Asked {
-  readonly username: string;
-  readonly password: string;
-  readonly token: string;
-  readonly sentAs?: string;
-}
 
 interface Remembered {
   answer: RememberedAnswer;
@@ -42,7 +35,7 @@ export class RememberedGrants {
    * against `a` + `b\0c`; Form A's JSON may hold a NUL) give the same input, and its separator tells
    * which of the two it is (`b` for a text as sent).
    */
-  keyOf(request: Asked): string {
+  keyOf(request: AccessRequest): string {
     const { sentAs, token } = request;
     if (sentAs !== undefined) return sha256(`${this.cacheKey}${sentAs.length}b${sentAs}${token}`, 'base64');
     const { username, password } = request;

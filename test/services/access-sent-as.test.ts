@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LOGIN_GUARD } from '../../src/config.js';
 import { BasicCredentials } from '../../src/forms/form-v1/basic-credentials.js';
-import { type AccessRequest, AccessService } from '../../src/services/access.js';
+import { AccessService } from '../../src/services/access.js';
+import type { AccessRequest } from '../../src/services/access-request.js';
 import { ServiceError } from '../../src/services/errors.js';
 import { MemoryLoginGuard } from '../../src/services/login-guard/memory.js';
 import { type TestRuntime, testRuntime } from '../helpers/runtime.js';

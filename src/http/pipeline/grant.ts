@@ -1,4 +1,5 @@
-import type { AccessRequest, AccessService, Grant } from '../../services/access.js';
+import type { AccessService, Grant } from '../../services/access.js';
+import type { AccessRequest } from '../../services/access-request.js';
 import { type RateLimitedError, ServiceError } from '../../services/errors.js';
 import { andThen, type MaybePromise } from '../../util/maybe-promise.js';
 
