@@ -70,6 +70,8 @@ export interface MeasureOptions {
   status?: number;
   /** The path and query read (default /menu). */
   path?: string;
+  /** Warm both sides up first (default true); false for a workload measured again in rounds. */
+  warmUp?: boolean;
   log: (message: string) => void;
 }
 
@@ -90,7 +92,15 @@ export async function measureWorkload(
   request: BenchRequest,
   options: MeasureOptions,
 ): Promise<Row> {
-  const { seconds, connections, revalidate = false, status = 200, path = '/menu', log } = options;
+  const {
+    seconds,
+    connections,
+    revalidate = false,
+    status = 200,
+    path = '/menu',
+    warmUp = true,
+    log,
+  } = options;
   const load = (url: string, loaded: BenchRequest, duration: number) =>
     runLoad({
       url: `${url}${path}`,
@@ -111,10 +121,10 @@ export async function measureWorkload(
   // Both sides warm up alike, for as long as the server's code takes to be optimized: measured
   // cold, a side's p99 is its compiler's at work, not its serving's (a ceiling measured cold
   // flattered the first workload's p99 ratio; WARM_UP_SECONDS says what a server's does).
-  await load(server.url, request, WARM_UP_SECONDS);
+  if (warmUp) await load(server.url, request, WARM_UP_SECONDS);
   if (ceiling) {
     await ceiling.serve(answer);
-    await load(ceiling.url, request, WARM_UP_SECONDS);
+    if (warmUp) await load(ceiling.url, request, WARM_UP_SECONDS);
   }
   // Server, ceiling, ceiling, server (half the time each): a load that drifts during the workload
   // (another process on the machine) weighs on both sides alike.
