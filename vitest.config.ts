@@ -89,10 +89,12 @@ export default defineConfig(async () => {
 
   return {
     test: {
-      // Forks keep native better-sqlite3 handles in processes of their own. Four at once on two cores:
+      // Forks keep native better-sqlite3 handles in processes of their own. Three at once on two cores:
       // most of a file's time is spent waiting on the servers, browsers and CLI processes it starts, so
       // two workers left the cores idle a third of the run (on the 2-core VM, Vitest took 308 s with two
       // workers, 265 s with three, 248 s with four, on the suite of 2026-11-27 before the richer item).
+      // Four no longer pay: on the suite of 2026-11-29 (2,720 tests) Vitest took 333 s with three
+      // and 355 s with four, the files' summed time rising from 897 s to 1,292 s as they contend.
       pool: 'forks',
       maxWorkers: 3,
       // A worker keeps its loaded modules from one file to the next: importing the app anew for each of
