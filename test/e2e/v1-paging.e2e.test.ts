@@ -1,5 +1,6 @@
 import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basicAuthorization } from '../helpers/basic-auth.js';
 import { assertBuilt, type ServerProcess, startServe } from '../helpers/cli.js';
 import { DATABASE_KIND, type TestDatabase, testDatabase } from '../helpers/database.js';
 import type { Seed } from '../helpers/runtime.js';
@@ -135,7 +136,7 @@ describe(`paging /v1/menu on two workers while a client writes, on ${DATABASE_KI
   }
 
   const headers = () => ({
-    authorization: `Basic ${Buffer.from(`${seed.username}:${seed.password}`).toString('base64')}`,
+    authorization: basicAuthorization(`${seed.username}:${seed.password}`),
     'dispensary-token': seed.token,
   });
 

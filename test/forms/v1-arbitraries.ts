@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { basicAuthorization } from '../helpers/basic-auth.js';
 
 /** Form v1's credential headers: HTTP Basic and Dispensary-Token. */
 export const v1Auth = (seed: {
@@ -6,7 +7,7 @@ export const v1Auth = (seed: {
   password: string;
   token: string;
 }): Record<string, string> => ({
-  authorization: `Basic ${Buffer.from(`${seed.username}:${seed.password}`).toString('base64')}`,
+  authorization: basicAuthorization(`${seed.username}:${seed.password}`),
   'dispensary-token': seed.token,
 });
 

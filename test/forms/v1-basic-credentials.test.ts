@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BasicCredentials, basicCredentials, basicPair } from '../../src/forms/form-v1/basic-credentials.js';
 import { ServiceError } from '../../src/services/errors.js';
+import { basicAuthorization } from '../helpers/basic-auth.js';
 
 /**
  * Form v1's Basic header decoding (src/forms/form-v1/basic-credentials.ts) takes a cheaper path for
@@ -19,24 +20,23 @@ function reference(header: string): { username: string; password: string } | und
 }
 
 const BASE64_CHARACTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const basic = (bytes: Uint8Array | string) => `Basic ${Buffer.from(bytes).toString('base64')}`;
 
 describe('Form v1 Basic credentials', () => {
   it('decodes ASCII and UTF-8 pairs as UTF-8, the first colon splitting them', () => {
-    expect(basicPair(basic('integrator:s3cret:with:colons'))).toEqual({
+    expect(basicPair(basicAuthorization('integrator:s3cret:with:colons'))).toEqual({
       username: 'integrator',
       password: 's3cret:with:colons',
     });
-    expect(basicPair(basic('intégrateur:pässwörd✓'))).toEqual({
+    expect(basicPair(basicAuthorization('intégrateur:pässwörd✓'))).toEqual({
       username: 'intégrateur',
       password: 'pässwörd✓',
     });
     // Latin-1 bytes that are not UTF-8: replacement characters, as Buffer decodes them.
-    expect(basicPair(basic(Uint8Array.from([0x75, 0x3a, 0xe9])))).toEqual({
+    expect(basicPair(basicAuthorization(Uint8Array.from([0x75, 0x3a, 0xe9])))).toEqual({
       username: 'u',
       password: '\ufffd',
     });
-    expect(basicPair(basic(':'))).toEqual({ username: '', password: '' });
+    expect(basicPair(basicAuthorization(':'))).toEqual({ username: '', password: '' });
   });
 
   it('takes the padding and spacing Buffer takes, and refuses what is not Basic', () => {
@@ -64,7 +64,7 @@ describe('Form v1 Basic credentials', () => {
   it('decodes any pair of bytes, and any base64, as the reference does', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 80 }), fc.integer({ min: 0, max: 2 }), (bytes, cut) => {
-        const header = basic(bytes);
+        const header = basicAuthorization(bytes);
         // Padding dropped, whole or in part: base64 Buffer takes as it is.
         const trimmed = header.replace(/=+$/, (padding) => padding.slice(cut));
         expect(basicPair(trimmed)).toEqual(reference(trimmed));
@@ -91,7 +91,7 @@ describe('Form v1 Basic credentials', () => {
         (username, password, at, byte, cut) => {
           const bytes = Buffer.from(`${username}:${password}`);
           bytes[at % bytes.length] = byte;
-          const header = basic(bytes).replace(/=+$/, (padding) => padding.slice(cut));
+          const header = basicAuthorization(bytes).replace(/=+$/, (padding) => padding.slice(cut));
           expect(basicPair(header)).toEqual(reference(header));
         },
       ),
@@ -135,7 +135,7 @@ describe('Form v1 Basic credentials', () => {
   });
 
   it('keeps the header as sent, and decodes the pair only when it is read; a malformed one is refused then', () => {
-    const header = basic('integrator:s3cret');
+    const header = basicAuthorization('integrator:s3cret');
     const credentials = new BasicCredentials(header, 'token');
     expect(credentials.sentAs).toBe(header);
     expect(credentials.token).toBe('token');

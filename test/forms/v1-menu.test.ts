@@ -8,6 +8,7 @@ import { PinnedMenus } from '../../src/forms/form-v1/pinned-menus.js';
 import { orderKey, parseMenuQuery } from '../../src/forms/form-v1/query.js';
 import { SearchIndex, WEIGHTS } from '../../src/forms/form-v1/search-index.js';
 import { MenuReader } from '../../src/services/menu-reader.js';
+import { basicAuthorization } from '../helpers/basic-auth.js';
 import { type EventStreamClient, openEvents } from '../helpers/events.js';
 import { UUID } from '../helpers/http.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
@@ -110,7 +111,7 @@ describe('Form v1: GET /v1/menu', () => {
   });
 
   it('refuses credentials as Form B does, with the same error body', async () => {
-    const wrong = { ...auth, authorization: `Basic ${Buffer.from('integrator:nope').toString('base64')}` };
+    const wrong = { ...auth, authorization: basicAuthorization('integrator:nope') };
     const v1 = await get('', wrong);
     const b = await fetch(`${base}/menu`, {
       headers: { store: runtime.seed.token, username: 'integrator', password: 'nope' },
@@ -313,7 +314,7 @@ describe('Form v1: GET /v1/menu', () => {
     });
 
     it('refuses credentials as /v1/menu does, and a malformed id or unknown parameter with 400', async () => {
-      const wrong = { ...auth, authorization: `Basic ${Buffer.from('integrator:nope').toString('base64')}` };
+      const wrong = { ...auth, authorization: basicAuthorization('integrator:nope') };
       const menu = await get('', wrong);
       const item = await getItem('3', wrong);
       expect(item.status).toBe(401);
@@ -408,7 +409,7 @@ describe('Form v1: GET /v1/menu', () => {
       async (path) => {
         const wrong = {
           ...auth,
-          authorization: `Basic ${Buffer.from('integrator:nope').toString('base64')}`,
+          authorization: basicAuthorization('integrator:nope'),
         };
         const codes = async (response: Response) => [
           response.status,
@@ -422,7 +423,7 @@ describe('Form v1: GET /v1/menu', () => {
         const issued = await runtime.services.credentials.issue(`revoked${path.replaceAll('/', '-')}`);
         const own = {
           ...auth,
-          authorization: `Basic ${Buffer.from(`${issued.username}:${issued.password}`).toString('base64')}`,
+          authorization: basicAuthorization(`${issued.username}:${issued.password}`),
         };
         expect((await read(path, own)).status).toBe(200);
         await runtime.services.credentials.revoke(issued.username);
@@ -482,7 +483,7 @@ describe('Form v1: GET /v1/menu', () => {
         await specials.remove(dispensaryId, special.id);
       }
       expect((await changes('?limit=0')).status).toBe(400);
-      const wrong = { ...auth, authorization: `Basic ${Buffer.from('integrator:nope').toString('base64')}` };
+      const wrong = { ...auth, authorization: basicAuthorization('integrator:nope') };
       expect((await changes('', wrong)).status).toBe(401);
     });
   });
@@ -504,8 +505,6 @@ describe('Form v1: GET /v1/menu', () => {
       opened.push(stream);
       return stream;
     };
-    const basic = (username: string, password: string) =>
-      `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
     const codes = (status: number, body: string) => [
       status,
       (JSON.parse(body) as { error: { code: string } }).error.code,
@@ -572,7 +571,7 @@ describe('Form v1: GET /v1/menu', () => {
         const response = await fetch(`${base}/v1/menu`, { headers });
         return codes(response.status, await response.text());
       };
-      const wrong = { ...auth, authorization: basic(runtime.seed.username, 'nope') };
+      const wrong = { ...auth, authorization: basicAuthorization(`${runtime.seed.username}:nope`) };
       const refused = await events('', wrong);
       expect(codes(refused.status, refused.body)).toEqual(await menuCodes(wrong));
       const token = await events('', { ...auth, 'dispensary-token': 'not-a-token' });
@@ -590,7 +589,10 @@ describe('Form v1: GET /v1/menu', () => {
       expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
 
       const issued = await runtime.services.credentials.issue('revoked-v1-events');
-      const stream = await events('', { ...auth, authorization: basic(issued.username, issued.password) });
+      const stream = await events('', {
+        ...auth,
+        authorization: basicAuthorization(`${issued.username}:${issued.password}`),
+      });
       expect(stream.status).toBe(200);
       await runtime.services.credentials.revoke(issued.username);
       await stream.ended;

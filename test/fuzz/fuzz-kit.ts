@@ -5,6 +5,7 @@ import { DEFAULTS } from '../../src/config.js';
 import { STATUS_BY_CODE } from '../../src/http/pipeline/errors.js';
 import { createRuntime } from '../../src/server/runtime.js';
 import { adminKey, UNLIMITED } from '../helpers/admin.js';
+import { basicAuthorization } from '../helpers/basic-auth.js';
 import { SAMPLE_MENU, seedRuntime, type TestRuntime, testDatabase } from '../helpers/runtime.js';
 
 /**
@@ -623,9 +624,7 @@ export function requestFor(endpoint: Endpoint, secrets: Secrets) {
           if (creds.username !== undefined || creds.password !== undefined) {
             const pair = `${one(creds.username) ?? ''}:${one(creds.password) ?? ''}`;
             headers.authorization =
-              typeof auth === 'string' && auth.startsWith('Basic')
-                ? auth
-                : `Basic ${Buffer.from(pair).toString('base64')}`;
+              typeof auth === 'string' && auth.startsWith('Basic') ? auth : basicAuthorization(pair);
           }
         }
         if (endpoint.kind === 'admin' && auth !== undefined) headers.authorization = auth;

@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { expect } from 'vitest';
 import { DEFAULTS, type ServerConfig } from '../../src/config.js';
 import { createRuntime, type Runtime } from '../../src/server/runtime.js';
+import { basicAuthorization } from './basic-auth.js';
 import { contractCheck } from './contract.js';
 import { testDatabase } from './database.js';
 import { GENEROUS_LIMITS, type Seed, seedRuntime, TEST_SCRYPT } from './runtime.js';
@@ -88,7 +89,7 @@ export function formBHeaders(seed: Pick<Seed, 'username' | 'password' | 'token'>
 /** Form v1's headers: the credential as HTTP Basic, the token in Dispensary-Token. */
 export function formV1Headers(seed: Pick<Seed, 'username' | 'password' | 'token'>): Record<string, string> {
   return {
-    authorization: `Basic ${Buffer.from(`${seed.username}:${seed.password}`).toString('base64')}`,
+    authorization: basicAuthorization(`${seed.username}:${seed.password}`),
     'dispensary-token': seed.token,
   };
 }

@@ -6,6 +6,7 @@ import { DEFAULTS, type ServerConfig } from '../../src/config.js';
 import { startDraining } from '../../src/http/pipeline/drain.js';
 import type { ContractCheck } from '../../src/server/app.js';
 import { createRuntime, type Runtime } from '../../src/server/runtime.js';
+import { basicAuthorization } from '../helpers/basic-auth.js';
 import { contractCheck } from '../helpers/contract.js';
 import { testDatabase } from '../helpers/database.js';
 import { GENEROUS_LIMITS, SAMPLE_MENU, type Seed, seedRuntime, TEST_SCRYPT } from '../helpers/runtime.js';
@@ -146,15 +147,12 @@ const credentials = (seed: Seed, override: Partial<Record<'store' | 'username' |
     string,
   ][];
 
-/** An HTTP Basic Authorization header's value for this text. */
-const basic = (pair: string) => `Basic ${Buffer.from(pair).toString('base64')}`;
-
 /** Form v1's credential headers for the seed: HTTP Basic and Dispensary-Token. */
 const v1Credentials = (
   seed: Seed,
   override: { password?: string; token?: string } = {},
 ): [string, string][] => [
-  ['authorization', basic(`${seed.username}:${override.password ?? seed.password}`)],
+  ['authorization', basicAuthorization(`${seed.username}:${override.password ?? seed.password}`)],
   ['dispensary-token', override.token ?? seed.token],
 ];
 
@@ -402,11 +400,18 @@ describe('the read lane', () => {
       ['wrong password', { path: '/v1/menu', headers: [...v1Credentials(seed, { password: 'x' }), id] }, 401],
       // The lane does not decode the Authorization header: the access check refuses a malformed one.
       ['not Basic', { path: '/v1/menu', headers: [['authorization', 'Bearer x'], token, id] }, 400],
-      ['no colon', { path: '/v1/menu', headers: [['authorization', basic('integrator')], token, id] }, 400],
+      [
+        'no colon',
+        { path: '/v1/menu', headers: [['authorization', basicAuthorization('integrator')], token, id] },
+        400,
+      ],
       ['a stray character', { path: '/v1/menu', headers: [['authorization', 'Basic a!b='], token, id] }, 400],
       [
         'a UTF-8 pair nobody holds',
-        { path: '/v1/menu', headers: [['authorization', basic('intégrateur:pässwörd')], token, id] },
+        {
+          path: '/v1/menu',
+          headers: [['authorization', basicAuthorization('intégrateur:pässwörd')], token, id],
+        },
         401,
       ],
       [

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDraining } from '../../src/http/pipeline/drain.js';
 import { adminKey } from '../helpers/admin.js';
+import { basicAuthorization } from '../helpers/basic-auth.js';
 import { SAMPLE_MENU, type TestRuntime, testRuntime } from '../helpers/runtime.js';
 
 /**
@@ -100,7 +101,7 @@ function send(base: string, method: string, path: string, credentials: Credentia
           'dispensary-token': credentials.token,
           // Form v1's credential is HTTP Basic, in the header the admin key travels in elsewhere.
           authorization: path.startsWith('/v1/')
-            ? `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`
+            ? basicAuthorization(`${credentials.username}:${credentials.password}`)
             : `Bearer ${credentials.adminKey}`,
           ...(body === undefined
             ? {}

@@ -5,6 +5,7 @@ import { AccessService } from '../../src/services/access.js';
 import type { AccessRequest } from '../../src/services/access-request.js';
 import { ServiceError } from '../../src/services/errors.js';
 import { MemoryLoginGuard } from '../../src/services/login-guard/memory.js';
+import { basicAuthorization } from '../helpers/basic-auth.js';
 import { type TestRuntime, testRuntime } from '../helpers/runtime.js';
 
 /** Basic credentials that count how often their pair is read. */
@@ -21,8 +22,6 @@ class CountedCredentials extends BasicCredentials {
     return super.password;
   }
 }
-
-const basic = (pair: string) => `Basic ${Buffer.from(pair).toString('base64')}`;
 
 /**
  * The access check's answer remembered under the text the pair was sent in (AccessRequest.sentAs):
@@ -47,7 +46,7 @@ describe('the access check of a pair sent as one text', () => {
 
   it('reads the pair the first time only; another spelling of the header, or a change, reads it again', async () => {
     const { username, password, token } = runtime.seed;
-    const header = basic(`${username}:${password}`);
+    const header = basicAuthorization(`${username}:${password}`);
     const first = new CountedCredentials(header, token);
     expect(await grant(first)).toMatchObject({ credential: { username } });
     expect(first.reads).toBeGreaterThan(0);
@@ -77,10 +76,10 @@ describe('the access check of a pair sent as one text', () => {
 
   it('reads the username for the login guard once a login failed, and refuses a malformed header with 400', async () => {
     const { username, password, token } = runtime.seed;
-    const header = basic(`${username}:${password}`);
+    const header = basicAuthorization(`${username}:${password}`);
     for (let time = 0; time < 2; time++)
       expect(await grant(new BasicCredentials(header, token))).toMatchObject({ credential: { username } });
-    expect(await grant(new BasicCredentials(basic(`${username}:wrong`), token))).toMatchObject({
+    expect(await grant(new BasicCredentials(basicAuthorization(`${username}:wrong`), token))).toMatchObject({
       code: 'invalid_credentials',
     });
     // The guard now counts a failure: it reads the username even for a remembered header.
