@@ -129,10 +129,13 @@ function send(
 /**
  * The headers that must be equal between the two servers' answers: all but the clock's (`date`), and
  * `retry-after`, which counts whole seconds to the next token of each server's own bucket: the two
- * buckets were drained a few milliseconds apart, so the rounding may differ by one (see `both`).
+ * buckets were drained a few milliseconds apart, so the rounding may differ by one (see `both`). So
+ * may the same count in a refusal's message, and with it the body's length when the count crosses a
+ * power of ten (99 and 100 seconds): `content-length` is compared without the wait's digits
+ * (lengthBesideWait).
  */
 function comparable(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const { date: _date, 'retry-after': _retryAfter, ratelimit, ...rest } = headers;
+  const { date: _date, 'retry-after': _retryAfter, 'content-length': _length, ratelimit, ...rest } = headers;
   return ratelimit === undefined ? rest : { ...rest, ratelimit: String(ratelimit).replace(RESET, ';t=*') };
 }
 
@@ -183,13 +186,22 @@ function formAPost(
 const hundreds = (ratelimit: string) =>
   ratelimit.replace(RESET, (_field, seconds: string) => `;t=${Math.ceil(Number(seconds) / 100) * 100}`);
 
-/** The seconds a refusal's message tells the client to wait (`Wait 900 seconds`), if it tells one. */
-const WAIT = /Wait (\d+) seconds/;
+/**
+ * The seconds a refusal's message tells the client to wait (`Wait 900 seconds` from the login guard,
+ * `Retry after 100 seconds` from a rate limit), if it tells one.
+ */
+const WAIT = /(Wait|Retry after) (\d+) seconds/;
 const waitOf = (body: string) => {
   const match = WAIT.exec(body);
-  return match ? Number(match[1]) : undefined;
+  return match ? Number(match[2]) : undefined;
 };
-const withoutWait = (body: string) => body.replace(WAIT, 'Wait * seconds');
+const withoutWait = (body: string) => body.replace(WAIT, '$1 * seconds');
+/** An answer's Content-Length less the digits of the wait its message names (the whole of it when none). */
+const lengthBesideWait = (answer: Answer) => {
+  const length = answer.headers['content-length'];
+  const wait = waitOf(answer.body.toString());
+  return length === undefined ? undefined : Number(length) - (wait === undefined ? 0 : String(wait).length);
+};
 
 /** An answer's status and address bucket, as `200 "address";r=1;t=1000` (the reset in hundreds). */
 const addressState = (answer: Answer) =>
@@ -209,6 +221,9 @@ async function both(
   const expected = await send(served.plain.url, options);
   expect(answer.status, 'status').toBe(expected.status);
   expect(comparable(answer.headers), 'headers').toEqual(comparable(expected.headers));
+  expect(lengthBesideWait(answer), 'content-length, the wait in the message aside').toBe(
+    lengthBesideWait(expected),
+  );
   const retryAfter = [answer, expected].map((each) => each.headers['retry-after']);
   expect(retryAfter[0] === undefined, 'retry-after sent by one only').toBe(retryAfter[1] === undefined);
   if (retryAfter[0] !== undefined)
